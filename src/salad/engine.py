@@ -1,0 +1,633 @@
+"""The game state machine: deal, pass, choose trump, play, score; one event log behind it all.
+
+>>> from salad import Game, load_ruleset
+>>> game = Game(load_ruleset("canadian"), players=4, seed=7)
+>>> game.to_move == (game.dealer + 1) % 4
+True
+>>> while not game.is_over():
+...     game.play(game.legal_moves()[0])
+>>> sum(game.totals)
+1120
+
+Moves are integers (see :mod:`salad.events`): a card index plays (or passes) that card, a card
+index plus ``deck.size`` plays a declaring Wild high, and ``2 * deck.size + suit`` picks a trump.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Sequence
+
+from salad.cards import NO_SUIT, Card, CardMask, cards_of
+from salad.errors import IllegalMoveError, SaladError
+from salad.events import (
+    DEAL,
+    DRAW,
+    END,
+    EXCHANGE,
+    PASS,
+    PLAY,
+    SCORE,
+    TOKEN,
+    TRICK,
+    TRUMP,
+    Event,
+    Move,
+    typed,
+)
+from salad.ruleset import CompiledHand, Kind, Moon, Ruleset
+from salad.view import SPECTATOR, CompletedTrick, Phase, View
+
+__all__ = ["Game", "Phase", "View", "Move", "SPECTATOR"]
+
+_DEAL, _TRUMP, _PASS, _PLAY, _OVER = (
+    Phase.DEAL, Phase.TRUMP, Phase.PASS, Phase.PLAY, Phase.OVER,
+)
+
+
+class Game:
+    """A whole game of any ruleset, from the first-dealer draw to the final totals.
+
+    ``seed`` makes every deal reproducible (a random one is drawn when omitted); with
+    ``auto_deal=False`` the game stops at each hand's deal for :meth:`deal` (replays, real cards).
+    """
+
+    __slots__ = (
+        "ruleset", "rules", "deck", "players", "seed", "first_dealer", "auto_deal",
+        "hand_index", "dealer", "phase", "to_move", "hands", "leader", "trick", "trick_mask",
+        "led", "trick_no", "taken", "tricks_won", "token", "trump", "hand_points", "totals",
+        "passed", "received", "_log", "_size", "_suit_masks", "_wild_mask", "_suit_of",
+        "_simple", "_hand", "_token_mask", "_tricks", "_pass_left",
+    )
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        players: int | None = None,
+        seed: int | None = None,
+        first_dealer: int | None = None,
+        auto_deal: bool = True,
+    ) -> None:
+        n = ruleset.default_players if players is None else players
+        rules = ruleset.compiled(n)
+        deck = rules.deck
+        self.ruleset = ruleset
+        self.rules = rules
+        self.deck = deck
+        self.players = n
+        self.auto_deal = auto_deal
+        self.seed = secrets.randbelow(2**63) if seed is None and auto_deal else seed
+        self._size = deck.size
+        self._suit_masks = deck.suit_masks
+        self._wild_mask = deck.wild_mask
+        self._suit_of = deck.suit_of
+        self._tricks = deck.cards_each
+        # The fast path: no wild cards, no trumps, no identical copies.
+        self._simple = (
+            not deck.wild_mask
+            and not ruleset.trump_first
+            and not ruleset.trump_chooser
+            and deck.spec.copies_for(n) == 1
+        )
+        self._log: list[tuple[object, ...]] = []
+        self.hand_points: list[tuple[int, ...]] = []
+        self.totals = [0] * n
+        self.hand_index = 0
+        self.trump = NO_SUIT
+        if first_dealer is None:
+            first_dealer = self._draw_for_dealer()
+        elif not 0 <= first_dealer < n:
+            raise SaladError(f"first dealer: seat {first_dealer} is not at a {n}-seat table")
+        self.first_dealer = first_dealer
+        self.dealer = first_dealer
+        self._reset_hand()
+        self.phase = _DEAL
+        self.to_move = -1
+        if auto_deal:
+            self._auto_deal()
+
+    # -- setting up -----------------------------------------------------------------------
+    def _draw_for_dealer(self) -> int:
+        """Every player draws a card; the highest rank deals; tied players draw again."""
+        if self.seed is None:
+            raise SaladError("first dealer: give first_dealer when the game has no seed")
+        rng = random.Random(f"salad:{self.seed}:draw")
+        deck = self.deck
+        ordinary = [c for c in range(deck.size) if deck.suit_of[c] != NO_SUIT]
+        drawing = list(range(self.players))
+        rounds = []
+        while True:
+            cards = rng.sample(ordinary, len(drawing))
+            rounds.append(tuple(zip(drawing, cards, strict=True)))
+            best = max(deck.rank_of[c] for c in cards)
+            drawing = [s for s, c in zip(drawing, cards, strict=True) if deck.rank_of[c] == best]
+            if len(drawing) == 1:
+                self._log.append((DRAW, tuple(rounds), drawing[0]))
+                return drawing[0]
+
+    def _reset_hand(self) -> None:
+        n = self.players
+        self.hands = [0] * n
+        self.trick: list[Move] = []
+        self.trick_mask = 0
+        self.led = NO_SUIT
+        self.trick_no = 0
+        self.leader = (self.dealer + 1) % n
+        self.taken = [0] * n
+        self.tricks_won = [0] * n
+        self.token = -1
+        self.passed = [0] * n
+        self.received = [0] * n
+        self._pass_left = 0
+        hand = self.rules.hands[min(self.hand_index, len(self.rules.hands) - 1)]
+        self._hand: CompiledHand = hand
+        self._token_mask = 0
+        for p in hand.penalties:
+            if p.kind == Kind.TOKEN:
+                self._token_mask |= p.mask
+
+    def _auto_deal(self) -> None:
+        rng = random.Random(f"salad:{self.seed}:{self.hand_index}")
+        cards = cards_of(self.deck.in_play)
+        rng.shuffle(cards)
+        n = self.players
+        hands = [0] * n
+        first = self.dealer + 1
+        for i, card in enumerate(cards):
+            hands[(first + i) % n] |= 1 << card
+        self.deal(hands)
+
+    def deal(self, hands: Sequence[CardMask]) -> None:
+        """Give each seat its cards for the next hand (a chance node's outcome)."""
+        if self.phase != _DEAL:
+            raise SaladError(f"deal: the game is in the {self.phase.name.lower()} phase")
+        n = self.players
+        if len(hands) != n:
+            raise SaladError(f"deal: {len(hands)} hands for {n} players")
+        union = 0
+        for seat, h in enumerate(hands):
+            if h.bit_count() != self._tricks:
+                raise SaladError(
+                    f"deal: seat {seat} has {h.bit_count()} cards, not {self._tricks}"
+                )
+            if union & h:
+                raise SaladError(f"deal: seat {seat} holds a card dealt twice")
+            union |= h
+        if union != self.deck.in_play:
+            raise SaladError("deal: the hands do not hold exactly the cards in play")
+        self._reset_hand()
+        self.hands = list(hands)
+        self._log.append((DEAL, self.hand_index, self.dealer, tuple(hands)))
+        self._begin_hand()
+
+    def _begin_hand(self) -> None:
+        rs = self.ruleset
+        self.trump = NO_SUIT
+        if rs.trump_first and (self.hand_index == 0 or not rs.trump_chooser):
+            self.trump = self.deck.parse_suit(rs.trump_first)
+            self._log.append((TRUMP, self.hand_index, -1, self.trump))
+        elif rs.trump_chooser and self.hand_index > 0:
+            self.phase = _TRUMP
+            self.to_move = self.last_place()
+            return
+        self._begin_passing()
+
+    def _begin_passing(self) -> None:
+        if self.ruleset.passing:
+            self.phase = _PASS
+            self.to_move = (self.dealer + 1) % self.players
+            self._pass_left = self.ruleset.passing
+        else:
+            self._begin_play()
+
+    def _begin_play(self) -> None:
+        self.phase = _PLAY
+        self.to_move = self.leader = (self.dealer + 1) % self.players
+
+    def last_place(self) -> int:
+        """The seat in last place; ties go to the one nearest the dealer's left."""
+        n = self.players
+        order = [(self.dealer + 1 + i) % n for i in range(n)]
+        if self.ruleset.highest_wins:
+            return min(order, key=lambda s: self.totals[s])
+        return max(order, key=lambda s: self.totals[s])
+
+    # -- moves ------------------------------------------------------------------------------
+    def legal_moves(self) -> list[Move]:
+        """The legal moves of the seat to move, lowest first (empty when the game waits)."""
+        if self.phase != _PLAY:
+            return self._other_legal()
+        h = self.hands[self.to_move]
+        led = self.led
+        if led >= 0:
+            follow = h & self._suit_masks[led]
+            if follow:
+                h = follow | (h & self._wild_mask)
+        out = []
+        while h:
+            low = h & -h
+            out.append(low.bit_length() - 1)
+            h ^= low
+        if self._wild_mask:
+            size = self._size
+            declare = self.deck.declare_mask
+            out += [c + size for c in out if declare >> c & 1]
+        return out
+
+    def _other_legal(self) -> list[Move]:
+        if self.phase == _PASS:
+            return cards_of(self.hands[self.to_move] & ~self.passed[self.to_move])
+        if self.phase == _TRUMP:
+            base = 2 * self._size
+            return [base + s for s in range(len(self.deck.suits))]
+        return []
+
+    def play(self, move: Move | str) -> None:
+        """Make a move for the seat to move; an illegal one raises ``IllegalMoveError``."""
+        if move.__class__ is not int:
+            move = self.parse_move(move)  # type: ignore[arg-type]
+        assert isinstance(move, int)
+        if self.phase != _PLAY:
+            self._play_other(move)
+            return
+        seat = self.to_move
+        size = self._size
+        card = move if move < size else move - size
+        if not 0 <= card < size:
+            self._illegal(seat, move, "cannot make that move now")
+        bit = 1 << card
+        h = self.hands[seat]
+        if not h & bit:
+            self._illegal(seat, move, "does not hold that card")
+        led = self.led
+        if led >= 0 and not bit & self._suit_masks[led]:
+            if h & self._suit_masks[led] and not bit & self._wild_mask:
+                self._illegal(seat, move, f"must follow {self.deck.suits[led].name.lower()}")
+        if move >= size and not self.deck.declare_mask & bit:
+            self._illegal(seat, move, "only a Wild can be declared high")
+        self.hands[seat] = h ^ bit
+        trick = self.trick
+        trick.append(move)
+        self.trick_mask |= bit
+        if led < 0:
+            self.led = self._suit_of[card]
+        self._log.append((PLAY, seat, move))
+        if len(trick) < self.players:
+            self.to_move = (seat + 1) % self.players
+            return
+        # The trick is complete.
+        if self._simple:
+            best = (self.trick_mask & self._suit_masks[self.led]).bit_length() - 1
+            winner = (self.leader + trick.index(best)) % self.players
+        else:
+            winner = (self.leader + self._winning_index()) % self.players
+        self.taken[winner] |= self.trick_mask
+        self.tricks_won[winner] += 1
+        self._log.append((TRICK, self.hand_index, self.trick_no, winner))
+        if self._token_mask & self.trick_mask:
+            self.token = winner
+            self._log.append((TOKEN, winner))
+        self.trick_no += 1
+        if self.trick_no == self._tricks:
+            self._score_hand(winner)
+            return
+        self.trick = []
+        self.trick_mask = 0
+        self.led = NO_SUIT
+        self.leader = self.to_move = winner
+
+    def _winning_index(self) -> int:
+        """Which card of the full trick wins, by position from the leader."""
+        size = self._size
+        deck = self.deck
+        trick = self.trick
+        if self.trick_mask & deck.always_mask:
+            for i, m in enumerate(trick):
+                if deck.always_mask >> (m % size) & 1:
+                    return i
+        for i, m in enumerate(trick):
+            if m >= size:  # a Wild declared high; the first one wins
+                return i
+        rank_of = deck.rank_of
+        for suit in (self.trump, self.led):
+            if suit < 0 or not self.trick_mask & self._suit_masks[suit]:
+                continue
+            best, best_rank = -1, -1
+            for i, m in enumerate(trick):
+                if self._suit_of[m] == suit and rank_of[m] >= best_rank:
+                    best, best_rank = i, rank_of[m]  # identical cards: the later one wins
+            return best
+        return 0  # every card is wild: the first one wins
+
+    def _play_other(self, move: Move) -> None:
+        seat = self.to_move
+        if self.phase == _PASS:
+            if not 0 <= move < self._size or not (
+                (self.hands[seat] & ~self.passed[seat]) >> move & 1
+            ):
+                self._illegal(seat, move, "can only pass a card it holds and has not chosen")
+            self.passed[seat] |= 1 << move
+            self._log.append((PASS, seat, move))
+            self._pass_left -= 1
+            if self._pass_left:
+                return
+            self._pass_left = self.ruleset.passing
+            self.to_move = (seat + 1) % self.players
+            if self.to_move == (self.dealer + 1) % self.players:
+                self._exchange()
+            return
+        if self.phase == _TRUMP:
+            suit = move - 2 * self._size
+            if not 0 <= suit < len(self.deck.suits):
+                self._illegal(seat, move, "must pick a trump suit")
+            self.trump = suit
+            self._log.append((TRUMP, self.hand_index, seat, suit))
+            self._begin_passing()
+            return
+        raise IllegalMoveError(
+            f"seat {seat}: no move is possible, the game is in the "
+            f"{self.phase.name.lower()} phase"
+        )
+
+    def _exchange(self) -> None:
+        n = self.players
+        offset = self.ruleset.pass_offset or n // 2
+        for s in range(n):
+            self.hands[s] &= ~self.passed[s]
+        for s in range(n):
+            to = (s + offset) % n
+            self.hands[to] |= self.passed[s]
+            self.received[to] = self.passed[s]
+        self._log.append((EXCHANGE, self.hand_index, tuple(self.passed)))
+        self._begin_play()
+
+    def _illegal(self, seat: int, move: Move, reason: str) -> None:
+        try:
+            text = self.format_move(move)
+        except (IndexError, ValueError):
+            text = str(move)
+        raise IllegalMoveError(f"seat {seat} cannot play {text}: seat {seat} {reason}")
+
+    # -- scoring ----------------------------------------------------------------------------
+    def _score_hand(self, last: int) -> None:
+        points = self.running_points(last)
+        moon = self._moon_shooter(last)
+        if moon >= 0:
+            if self.ruleset.moon == Moon.OLD:
+                points = [self.ruleset.moon_points] * self.players
+                points[moon] = 0
+            else:
+                points[moon] = -points[moon]
+        for s in range(self.players):
+            self.totals[s] += points[s]
+        self.hand_points.append(tuple(points))
+        self._log.append((SCORE, self.hand_index, tuple(points), moon))
+        self.hand_index += 1
+        self.phase = _DEAL
+        self.to_move = -1
+        if self.hand_index == len(self.rules.hands):
+            self.phase = _OVER
+            self._log.append((END, tuple(self.totals)))
+            return
+        self.dealer = (self.dealer + 1) % self.players
+        self.trick = []
+        if self.auto_deal:
+            self._auto_deal()
+
+    def running_points(self, last: int = -1) -> list[int]:
+        """Penalties taken so far this hand (``last``: winner of the last trick, if played)."""
+        points = [0] * self.players
+        for p in self._hand.penalties:
+            if p.kind == Kind.TRICK:
+                for s, won in enumerate(self.tricks_won):
+                    points[s] += won * p.points
+            elif p.kind == Kind.CARDS:
+                for s, taken in enumerate(self.taken):
+                    points[s] += (taken & p.mask).bit_count() * p.points
+            elif p.kind == Kind.LAST_TRICK:
+                if last >= 0:
+                    points[last] += p.points
+            elif self.token >= 0:
+                points[self.token] += p.points
+        return points
+
+    def _moon_shooter(self, last: int) -> int:
+        if not self._hand.moon:
+            return -1
+        for s in range(self.players):
+            counted = False
+            for p in self._hand.penalties:
+                if p.kind == Kind.TRICK:
+                    ok, counted = self.tricks_won[s] == self._tricks, True
+                elif p.kind == Kind.CARDS:
+                    ok = self.taken[s] & p.mask == p.mask
+                    counted = counted or bool(p.mask)
+                elif p.kind == Kind.LAST_TRICK:
+                    ok, counted = last == s, True
+                else:
+                    ok = self.token in (s, -1)
+                if not ok:
+                    break
+            else:
+                if counted:
+                    return s
+        return -1
+
+    # -- queries ----------------------------------------------------------------------------
+    def is_over(self) -> bool:
+        return self.phase == _OVER
+
+    @property
+    def round_name(self) -> str:
+        return self._hand.round.name
+
+    @property
+    def hand_checksum(self) -> int:
+        """What the current hand hands out in all when no moon is shot."""
+        return self._hand.fixed_total
+
+    def hand(self, seat: int) -> CardMask:
+        """The cards a seat holds (the whole state is visible here; use :meth:`view` to hide)."""
+        return self.hands[seat]
+
+    def winners(self) -> list[int]:
+        """The seats with the best total (all of them when tied), once the game is over."""
+        if not self.is_over():
+            return []
+        best = max(self.totals) if self.ruleset.highest_wins else min(self.totals)
+        return [s for s, t in enumerate(self.totals) if t == best]
+
+    def standings(self) -> list[int]:
+        """The place of each seat, 1 for the best; equal totals share the place."""
+        sign = -1 if self.ruleset.highest_wins else 1
+        return [1 + sum(sign * o < sign * t for o in self.totals) for t in self.totals]
+
+    def trick_seat(self, index: int) -> int:
+        """The seat that played the ``index``-th card of the current trick."""
+        return (self.leader + index) % self.players
+
+    @property
+    def events(self) -> list[Event]:
+        """The event log, oldest first: the single source of truth about this game."""
+        return [typed(e) for e in self._log]
+
+    @property
+    def log(self) -> list[tuple[object, ...]]:
+        """The raw event log (tuples tagged with the constants of :mod:`salad.events`)."""
+        return list(self._log)
+
+    def view(self, seat: int) -> View:
+        """What ``seat`` may know (``SPECTATOR`` for a watcher): never another seat's hand."""
+        if seat != SPECTATOR and not 0 <= seat < self.players:
+            raise SaladError(f"view: seat {seat} is not at a {self.players}-seat table")
+        mine = seat != SPECTATOR
+        tricks = self._completed_tricks()
+        in_trick = self.phase == _PLAY
+        return View(
+            seat=seat,
+            players=self.players,
+            ruleset=self.ruleset,
+            deck=self.deck,
+            phase=self.phase,
+            hand_index=self.hand_index,
+            round_name=self.round_name,
+            dealer=self.dealer,
+            to_move=self.to_move,
+            hand=self.hands[seat] if mine else 0,
+            legal_moves=tuple(self.legal_moves()) if mine and seat == self.to_move else (),
+            leader=self.leader,
+            trick=tuple(self.trick) if in_trick else (),
+            led_suit=self.led if in_trick else NO_SUIT,
+            trump=self.trump,
+            tricks=tricks,
+            hand_sizes=tuple(h.bit_count() for h in self.hands),
+            tricks_won=tuple(self.tricks_won),
+            running=tuple(self.running_points()),
+            token=self.token,
+            hand_points=tuple(self.hand_points),
+            totals=tuple(self.totals),
+            passed=self.passed[seat] if mine else 0,
+            received=self.received[seat] if mine else 0,
+        )
+
+    def _completed_tricks(self) -> tuple[CompletedTrick, ...]:
+        """The finished tricks of the current hand, rebuilt from the log."""
+        out: list[CompletedTrick] = []
+        moves: list[Move] = []
+        leader = -1
+        start = len(self._log)
+        for i in range(len(self._log) - 1, -1, -1):
+            if self._log[i][0] == DEAL:
+                start = i
+                break
+        for entry in self._log[start:]:
+            tag = entry[0]
+            if tag == PLAY:
+                if not moves:
+                    leader = int(entry[1])  # type: ignore[call-overload]
+                moves.append(int(entry[2]))  # type: ignore[call-overload]
+            elif tag == TRICK:
+                out.append(CompletedTrick(leader, tuple(moves), int(entry[3])))  # type: ignore[call-overload]
+                moves = []
+            elif tag == SCORE:
+                break
+        return tuple(out)
+
+    # -- notation ---------------------------------------------------------------------------
+    def parse_move(self, text: str) -> Move:
+        """A move from text: ``QS``, ``10h``, ``Q♠``; ``+`` after a Wild declares it high;
+        a suit letter or name in the trump phase."""
+        size = self._size
+        text = text.strip()
+        if self.phase == _TRUMP:
+            word = text.split(":", 1)[-1]
+            return 2 * size + self.deck.parse_suit(word)
+        high = text.endswith("+")
+        if high or text.endswith("-"):
+            text = text[:-1]
+        seat = self.to_move
+        among = self.hands[seat] if seat >= 0 else None
+        card = self.deck.parse(text, among)
+        return card + size if high else card
+
+    def format_move(self, move: Move, symbols: bool = False) -> str:
+        size = self._size
+        if move >= 2 * size:
+            return "trump:" + self.deck.suits[move - 2 * size].letter
+        card = move % size
+        text = self.deck.symbol(card) if symbols else self.deck.format(card)
+        return text + "+" if move >= size else text
+
+    # -- copies and undo --------------------------------------------------------------------
+    def copy(self) -> Game:
+        """An independent copy (for search): shares only immutable parts."""
+        new = Game.__new__(Game)
+        for name in Game.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.hands = self.hands[:]
+        new.trick = self.trick[:]
+        new.taken = self.taken[:]
+        new.tricks_won = self.tricks_won[:]
+        new.hand_points = self.hand_points[:]
+        new.totals = self.totals[:]
+        new.passed = self.passed[:]
+        new.received = self.received[:]
+        new._log = self._log[:]
+        return new
+
+    def undo(self) -> None:
+        """Take back the last move (play, pass or trump choice) by replaying the log."""
+        for i in range(len(self._log) - 1, -1, -1):
+            entry = self._log[i]
+            tag = entry[0]
+            if tag in (PLAY, PASS) or (tag == TRUMP and int(entry[2]) >= 0):  # type: ignore[call-overload]
+                break
+        else:
+            raise SaladError("undo: there is no move to take back")
+        replayed = Game.replay(self.ruleset, self.players, self._log[:i], auto_deal=False)
+        replayed.auto_deal = self.auto_deal
+        replayed.seed = self.seed
+        for name in Game.__slots__:
+            setattr(self, name, getattr(replayed, name))
+
+    @classmethod
+    def replay(
+        cls,
+        ruleset: Ruleset,
+        players: int,
+        log: Sequence[tuple[object, ...]],
+        auto_deal: bool = False,
+    ) -> Game:
+        """Rebuild a game from a raw log (the deals and the moves in it)."""
+        first_dealer = 0
+        for entry in log:
+            if entry[0] == DRAW:
+                first_dealer = int(entry[2])  # type: ignore[call-overload]
+                break
+            if entry[0] == DEAL:
+                first_dealer = int(entry[2])  # type: ignore[call-overload]
+                break
+        game = cls(ruleset, players, first_dealer=first_dealer, auto_deal=False)
+        game._log[:0] = [e for e in log[:1] if e[0] == DRAW]
+        for entry in log:
+            tag = entry[0]
+            if tag == DEAL:
+                game.deal(entry[3])  # type: ignore[arg-type]
+            elif tag in (PLAY, PASS):
+                game.play(int(entry[2]))  # type: ignore[call-overload]
+            elif tag == TRUMP and int(entry[2]) >= 0:  # type: ignore[call-overload]
+                game.play(2 * game._size + int(entry[3]))  # type: ignore[call-overload]
+        game.auto_deal = auto_deal
+        return game
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self.ruleset.preset} {self.players}p hand {self.hand_index + 1} "
+            f"{self.phase.name.lower()} to_move={self.to_move}>"
+        )
+
+
+def card_of(move: Move, size: int) -> Card:
+    """The card a play move puts down."""
+    return move % size

@@ -1,0 +1,115 @@
+"""The presets of RULES.md as data: ``canadian``, ``fruit-salad`` and ``extended``."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from salad.cards import DeckSpec, RankSpec, SuitSpec
+from salad.ruleset import Kind, Moon, Penalty, Round, Ruleset, Selector
+
+STANDARD_SUITS = (
+    SuitSpec("C", "Clubs", "♣"),
+    SuitSpec("D", "Diamonds", "♦"),
+    SuitSpec("H", "Hearts", "♥"),
+    SuitSpec("S", "Spades", "♠"),
+)
+
+STANDARD_RANKS = (
+    RankSpec("2", "Two", even=True),
+    RankSpec("3", "Three"),
+    RankSpec("4", "Four", even=True),
+    RankSpec("5", "Five"),
+    RankSpec("6", "Six", even=True),
+    RankSpec("7", "Seven"),
+    RankSpec("8", "Eight", even=True),
+    RankSpec("9", "Nine"),
+    RankSpec("T", "Ten", aliases=("10",), even=True),
+    RankSpec("J", "Jack", face=True),
+    RankSpec("Q", "Queen", even=True, face=True),
+    RankSpec("K", "King", face=True),
+    RankSpec("A", "Ace"),
+)
+
+STANDARD_DECK = DeckSpec(STANDARD_SUITS, STANDARD_RANKS, removal_suits=("C", "D"))
+
+CLASSIC_PENALTIES = (
+    Penalty("tricks", "Tricks", Kind.TRICK, 10),
+    Penalty("hearts", "Hearts", Kind.CARDS, 10, Selector(suits=("H",))),
+    Penalty("queens", "Queens", Kind.CARDS, 25, Selector(ranks=("Q",))),
+    Penalty("king-of-spades", "King of Spades", Kind.CARDS, 100, Selector(cards=("KS",))),
+    Penalty("last-trick", "Last trick", Kind.LAST_TRICK, 100),
+)
+
+CLASSIC_ROUNDS = (
+    Round("no-tricks", "No Tricks", ("tricks",)),
+    Round("no-hearts", "No Hearts", ("hearts",)),
+    Round("no-queens", "No Queens", ("queens",)),
+    Round("no-king-of-spades", "No King of Spades", ("king-of-spades",)),
+    Round("no-last-trick", "No Last Trick", ("last-trick",)),
+    Round("salad", "Salad (All of the Above)", (), all_previous=True),
+)
+
+CANADIAN = Ruleset(
+    preset="canadian",
+    title="Canadian Salad",
+    deck=STANDARD_DECK,
+    catalogue=CLASSIC_PENALTIES,
+    rounds=CLASSIC_ROUNDS,
+    hands=tuple(r.id for r in CLASSIC_ROUNDS),
+)
+
+FRUIT_SALAD = replace(
+    CANADIAN,
+    preset="fruit-salad",
+    title="Fruit Salad",
+    deck=replace(STANDARD_DECK, removal_suits=("C", "D", "S", "H")),
+)
+
+_EXTENDED_PENALTIES = (
+    Penalty("red-cards", "Red cards", Kind.CARDS, 5, Selector(suits=("H", "D"))),
+    Penalty("even-cards", "Even cards", Kind.CARDS, 5,
+            Selector(ranks=("2", "4", "6", "8", "T", "Q"))),
+    Penalty("tricks", "Tricks", Kind.TRICK, 10),
+    Penalty("hearts", "Hearts", Kind.CARDS, 10, Selector(suits=("H",))),
+    Penalty("face-cards", "Face cards", Kind.CARDS, 10, Selector(ranks=("J", "Q", "K"))),
+    Penalty("sevens", "Sevens", Kind.CARDS, 30, Selector(ranks=("7",))),
+    Penalty("aces", "Aces", Kind.CARDS, 30, Selector(ranks=("A",))),
+    Penalty("queens", "Queens", Kind.CARDS, 30, Selector(ranks=("Q",))),
+    Penalty("one-eyed", "One-eyed face cards", Kind.CARDS, 40,
+            Selector(cards=("JH", "JS", "KD"))),
+    Penalty("king-of-spades", "King of Spades", Kind.CARDS, 75, Selector(cards=("KS",))),
+    Penalty("last-trick", "Last trick", Kind.LAST_TRICK, 75),
+)
+
+_EXTENDED_ROUNDS = (
+    Round("no-red-cards", "No Red Cards", ("red-cards",)),
+    Round("no-even-cards", "No Even Cards", ("even-cards",)),
+    Round("no-tricks", "No Tricks", ("tricks",)),
+    Round("no-hearts", "No Hearts", ("hearts",)),
+    Round("no-face-cards", "No Face Cards", ("face-cards",)),
+    Round("no-sevens", "No Sevens", ("sevens",)),
+    Round("no-aces", "No Aces", ("aces",)),
+    Round("no-queens", "No Queens", ("queens",)),
+    Round("no-one-eyed", "No One-Eyed Face Cards", ("one-eyed",)),
+    Round("no-king-of-spades", "No King of Spades", ("king-of-spades",)),
+    Round("no-last-trick", "No Last Trick", ("last-trick",)),
+    Round("all-of-the-above", "All of the Above", (), all_previous=True),
+)
+
+EXTENDED = Ruleset(
+    preset="extended",
+    title="Canadian Salad, extended (12 hands)",
+    deck=replace(STANDARD_DECK, min_cards_each=10),
+    catalogue=_EXTENDED_PENALTIES,
+    rounds=_EXTENDED_ROUNDS,
+    hands=tuple(r.id for r in _EXTENDED_ROUNDS),
+    max_players=10,
+    moon=Moon.OLD,
+    moon_points=100,
+)
+
+PRESETS: dict[str, Ruleset] = {
+    "canadian": CANADIAN,
+    "fruit-salad": FRUIT_SALAD,
+    "extended": EXTENDED,
+}
