@@ -13,7 +13,7 @@ so the winner of a trick is found by comparing integers.
 >>> deck.format(card), deck.symbol(card)
 ('QS', 'Q♠')
 >>> deck.format_mask(deck.parse_many("10h qs 2c"))
-'2C QS TH'
+'2C TH QS'
 """
 
 from __future__ import annotations

@@ -15,11 +15,12 @@ index plus ``deck.size`` plays a declaring Wild high, and ``2 * deck.size + suit
 
 from __future__ import annotations
 
+import functools
 import random
 import secrets
 from collections.abc import Sequence
 
-from salad.cards import NO_SUIT, Card, CardMask, cards_of
+from salad.cards import NO_SUIT, Card, CardMask, Deck, cards_of
 from salad.errors import IllegalMoveError, SaladError
 from salad.events import (
     DEAL,
@@ -42,7 +43,11 @@ from salad.view import SPECTATOR, CompletedTrick, Phase, View
 __all__ = ["Game", "Phase", "View", "Move", "SPECTATOR"]
 
 _DEAL, _TRUMP, _PASS, _PLAY, _OVER = (
-    Phase.DEAL, Phase.TRUMP, Phase.PASS, Phase.PLAY, Phase.OVER,
+    Phase.DEAL,
+    Phase.TRUMP,
+    Phase.PASS,
+    Phase.PLAY,
+    Phase.OVER,
 )
 
 
@@ -54,11 +59,41 @@ class Game:
     """
 
     __slots__ = (
-        "ruleset", "rules", "deck", "players", "seed", "first_dealer", "auto_deal",
-        "hand_index", "dealer", "phase", "to_move", "hands", "leader", "trick", "trick_mask",
-        "led", "trick_no", "taken", "tricks_won", "token", "trump", "hand_points", "totals",
-        "passed", "received", "_log", "_size", "_suit_masks", "_wild_mask", "_suit_of",
-        "_simple", "_hand", "_token_mask", "_tricks", "_pass_left",
+        "ruleset",
+        "rules",
+        "deck",
+        "players",
+        "seed",
+        "first_dealer",
+        "auto_deal",
+        "hand_index",
+        "dealer",
+        "phase",
+        "to_move",
+        "hands",
+        "leader",
+        "trick",
+        "trick_mask",
+        "led",
+        "trick_no",
+        "taken",
+        "tricks_won",
+        "token",
+        "trump",
+        "hand_points",
+        "totals",
+        "passed",
+        "received",
+        "_log",
+        "_size",
+        "_suit_masks",
+        "_wild_mask",
+        "_suit_of",
+        "_simple",
+        "_hand",
+        "_token_mask",
+        "_tricks",
+        "_pass_left",
     )
 
     def __init__(
@@ -149,13 +184,13 @@ class Game:
 
     def _auto_deal(self) -> None:
         rng = random.Random(f"salad:{self.seed}:{self.hand_index}")
-        cards = cards_of(self.deck.in_play)
+        cards = _in_play_cards(self.deck)[:]
         rng.shuffle(cards)
         n = self.players
+        # One card at a time, clockwise from the dealer's left: seat dealer+1+j gets cards[j::n].
         hands = [0] * n
-        first = self.dealer + 1
-        for i, card in enumerate(cards):
-            hands[(first + i) % n] |= 1 << card
+        for j in range(n):
+            hands[(self.dealer + 1 + j) % n] = sum(map(_BIT.__getitem__, cards[j::n]))
         self.deal(hands)
 
     def deal(self, hands: Sequence[CardMask]) -> None:
@@ -168,9 +203,7 @@ class Game:
         union = 0
         for seat, h in enumerate(hands):
             if h.bit_count() != self._tricks:
-                raise SaladError(
-                    f"deal: seat {seat} has {h.bit_count()} cards, not {self._tricks}"
-                )
+                raise SaladError(f"deal: seat {seat} has {h.bit_count()} cards, not {self._tricks}")
             if union & h:
                 raise SaladError(f"deal: seat {seat} holds a card dealt twice")
             union |= h
@@ -216,7 +249,7 @@ class Game:
     # -- moves ------------------------------------------------------------------------------
     def legal_moves(self) -> list[Move]:
         """The legal moves of the seat to move, lowest first (empty when the game waits)."""
-        if self.phase != _PLAY:
+        if self.phase is not _PLAY:
             return self._other_legal()
         h = self.hands[self.to_move]
         led = self.led
@@ -245,47 +278,53 @@ class Game:
 
     def play(self, move: Move | str) -> None:
         """Make a move for the seat to move; an illegal one raises ``IllegalMoveError``."""
-        if move.__class__ is not int:
-            move = self.parse_move(move)  # type: ignore[arg-type]
-        assert isinstance(move, int)
-        if self.phase != _PLAY:
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        if self.phase is not _PLAY:
             self._play_other(move)
             return
+        # The hot path: plain integers and masks, every check on the way.
         seat = self.to_move
         size = self._size
-        card = move if move < size else move - size
+        card: int = move if move < size else move - size
         if not 0 <= card < size:
             self._illegal(seat, move, "cannot make that move now")
         bit = 1 << card
-        h = self.hands[seat]
+        hands = self.hands
+        h = hands[seat]
         if not h & bit:
             self._illegal(seat, move, "does not hold that card")
         led = self.led
-        if led >= 0 and not bit & self._suit_masks[led]:
-            if h & self._suit_masks[led] and not bit & self._wild_mask:
+        if led >= 0:
+            follow = self._suit_masks[led]
+            if not bit & follow and h & follow and not bit & self._wild_mask:
                 self._illegal(seat, move, f"must follow {self.deck.suits[led].name.lower()}")
-        if move >= size and not self.deck.declare_mask & bit:
+        else:
+            self.led = self._suit_of[card]
+        if card != move and not self.deck.declare_mask & bit:
             self._illegal(seat, move, "only a Wild can be declared high")
-        self.hands[seat] = h ^ bit
+        hands[seat] = h ^ bit
         trick = self.trick
         trick.append(move)
         self.trick_mask |= bit
-        if led < 0:
-            self.led = self._suit_of[card]
         self._log.append((PLAY, seat, move))
-        if len(trick) < self.players:
-            self.to_move = (seat + 1) % self.players
-            return
-        # The trick is complete.
-        if self._simple:
-            best = (self.trick_mask & self._suit_masks[self.led]).bit_length() - 1
-            winner = (self.leader + trick.index(best)) % self.players
+        if len(trick) == self.players:
+            self._finish_trick()
         else:
-            winner = (self.leader + self._winning_index()) % self.players
-        self.taken[winner] |= self.trick_mask
+            self.to_move = (seat + 1) % self.players
+
+    def _finish_trick(self) -> None:
+        n = self.players
+        mask = self.trick_mask
+        if self._simple:
+            best = (mask & self._suit_masks[self.led]).bit_length() - 1
+            winner = (self.leader + self.trick.index(best)) % n
+        else:
+            winner = (self.leader + self._winning_index()) % n
+        self.taken[winner] |= mask
         self.tricks_won[winner] += 1
         self._log.append((TRICK, self.hand_index, self.trick_no, winner))
-        if self._token_mask & self.trick_mask:
+        if self._token_mask & mask:
             self.token = winner
             self._log.append((TOKEN, winner))
         self.trick_no += 1
@@ -346,8 +385,7 @@ class Game:
             self._begin_passing()
             return
         raise IllegalMoveError(
-            f"seat {seat}: no move is possible, the game is in the "
-            f"{self.phase.name.lower()} phase"
+            f"seat {seat}: no move is possible, the game is in the {self.phase.name.lower()} phase"
         )
 
     def _exchange(self) -> None:
@@ -626,6 +664,14 @@ class Game:
             f"<Game {self.ruleset.preset} {self.players}p hand {self.hand_index + 1} "
             f"{self.phase.name.lower()} to_move={self.to_move}>"
         )
+
+
+_BIT = [1 << i for i in range(1024)]
+
+
+@functools.lru_cache(maxsize=256)
+def _in_play_cards(deck: Deck) -> list[Card]:
+    return cards_of(deck.in_play)
 
 
 def card_of(move: Move, size: int) -> Card:

@@ -77,13 +77,29 @@ class GameOver(NamedTuple):
 
 
 Event = (
-    Draw | Deal | TrumpChosen | PassChosen | PassesExchanged | Play | TrickWon | TokenTaken
-    | HandScored | GameOver
+    Draw
+    | Deal
+    | TrumpChosen
+    | PassChosen
+    | PassesExchanged
+    | Play
+    | TrickWon
+    | TokenTaken
+    | HandScored
+    | GameOver
 )
 
 _TYPES: tuple[type, ...] = (
-    Draw, Deal, TrumpChosen, PassChosen, PassesExchanged, Play, TrickWon, TokenTaken,
-    HandScored, GameOver,
+    Draw,
+    Deal,
+    TrumpChosen,
+    PassChosen,
+    PassesExchanged,
+    Play,
+    TrickWon,
+    TokenTaken,
+    HandScored,
+    GameOver,
 )
 
 

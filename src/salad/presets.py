@@ -67,16 +67,16 @@ FRUIT_SALAD = replace(
 
 _EXTENDED_PENALTIES = (
     Penalty("red-cards", "Red cards", Kind.CARDS, 5, Selector(suits=("H", "D"))),
-    Penalty("even-cards", "Even cards", Kind.CARDS, 5,
-            Selector(ranks=("2", "4", "6", "8", "T", "Q"))),
+    Penalty(
+        "even-cards", "Even cards", Kind.CARDS, 5, Selector(ranks=("2", "4", "6", "8", "T", "Q"))
+    ),
     Penalty("tricks", "Tricks", Kind.TRICK, 10),
     Penalty("hearts", "Hearts", Kind.CARDS, 10, Selector(suits=("H",))),
     Penalty("face-cards", "Face cards", Kind.CARDS, 10, Selector(ranks=("J", "Q", "K"))),
     Penalty("sevens", "Sevens", Kind.CARDS, 30, Selector(ranks=("7",))),
     Penalty("aces", "Aces", Kind.CARDS, 30, Selector(ranks=("A",))),
     Penalty("queens", "Queens", Kind.CARDS, 30, Selector(ranks=("Q",))),
-    Penalty("one-eyed", "One-eyed face cards", Kind.CARDS, 40,
-            Selector(cards=("JH", "JS", "KD"))),
+    Penalty("one-eyed", "One-eyed face cards", Kind.CARDS, 40, Selector(cards=("JH", "JS", "KD"))),
     Penalty("king-of-spades", "King of Spades", Kind.CARDS, 75, Selector(cards=("KS",))),
     Penalty("last-trick", "Last trick", Kind.LAST_TRICK, 75),
 )

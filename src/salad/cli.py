@@ -1,0 +1,229 @@
+"""The `salad` command: rules, simulations, records and a demo game."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from salad.bots import parse_bots
+from salad.engine import Game
+from salad.errors import SaladError
+from salad.play import play_out
+from salad.ruleset import Ruleset, load_ruleset
+
+app = typer.Typer(
+    help="Canadian Salad (Fruit Salad, Wisconsin Scramble) and its variants.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+record_app = typer.Typer(
+    help="Read, check and show salad-record/1 game records.", no_args_is_help=True
+)
+app.add_typer(record_app, name="record")
+
+err = Console(stderr=True)
+F = TypeVar("F", bound=Callable[..., Any])
+
+RulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Preset name or TOML rules file.")]
+PlayersOpt = Annotated[
+    int | None, typer.Option("--players", "-n", help="Number of players (default: the ruleset's).")
+]
+SeedOpt = Annotated[
+    int | None, typer.Option("--seed", "-s", help="Seed: the same seed, the same game.")
+]
+
+BotsOpt = Annotated[
+    str, typer.Option("--bots", "-b", help="Bot per seat, comma-separated, or one for all.")
+]
+RecordFile = Annotated[Path, typer.Argument(help="A .json or .jsonl record file.")]
+
+
+def friendly(func: F) -> F:
+    """Turn every bad-input error into one line on stderr and exit status 1."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except SaladError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(1) from None
+        except OSError as exc:
+            where = f" {exc.filename}" if exc.filename else ""
+            typer.echo(f"error:{where}: {exc.strerror or exc}", err=True)
+            raise typer.Exit(1) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _players(rs: Ruleset, players: int | None) -> int:
+    n = rs.default_players if players is None else players
+    rs.check_players(n)
+    return n
+
+
+@app.command()
+@friendly
+def rules(
+    ruleset: Annotated[str, typer.Argument(help="Preset name or TOML rules file.")] = "canadian",
+    players: PlayersOpt = None,
+) -> None:
+    """Show a ruleset in words: deck, removals, rounds, penalties and the checksum."""
+    from salad.describe import describe
+
+    rs = load_ruleset(ruleset)
+    typer.echo(describe(rs, _players(rs, players)))
+
+
+@app.command()
+@friendly
+def simulate(
+    rules: RulesOpt = "canadian",
+    players: PlayersOpt = None,
+    games: Annotated[int, typer.Option("--games", "-g", min=1, help="How many games.")] = 100,
+    seed: SeedOpt = 0,
+    bots: BotsOpt = "random",
+    record: Annotated[
+        Path | None, typer.Option(help="Write every game to this file (JSON Lines).")
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the summary as JSON on the last line.")
+    ] = False,
+) -> None:
+    """Play many games between bots and report the average points of each seat."""
+    from salad.records import record_from_game, write_records
+
+    rs = load_ruleset(rules)
+    n = _players(rs, players)
+    base = 0 if seed is None else seed
+    bot_list = parse_bots(bots, n, base)
+    sums = [0] * n
+    wins = [0.0] * n
+    records = []
+    start = time.perf_counter()
+    with Progress(
+        TextColumn("simulating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+    ) as progress:
+        task = progress.add_task("games", total=games)
+        for i in range(games):
+            game = play_out(Game(rs, n, seed=base + i), bot_list)
+            for s in range(n):
+                sums[s] += game.totals[s]
+            winners = game.winners()
+            for s in winners:
+                wins[s] += 1 / len(winners)
+            if record is not None:
+                names = [{"name": f"Seat {s}", "bot": b.name} for s, b in enumerate(bot_list)]
+                records.append(record_from_game(game, names))
+            progress.advance(task)
+    elapsed = time.perf_counter() - start
+    if record is not None:
+        write_records(record, records)
+    means = [round(x / games, 2) for x in sums]
+    summary = {
+        "rules": rs.preset,
+        "players": n,
+        "games": games,
+        "seed": base,
+        "bots": [b.name for b in bot_list],
+        "mean_points": means,
+        "wins": [round(w, 2) for w in wins],
+        "games_per_s": round(games / elapsed, 1),
+        "record": str(record) if record else None,
+    }
+    typer.echo(f"{games} games of {rs.title}, {n} players, seeds {base}..{base + games - 1}")
+    for s in range(n):
+        typer.echo(
+            f"  seat {s} ({bot_list[s].name}): mean {means[s]:8.2f} points, {wins[s]:g} wins"
+        )
+    typer.echo(f"{summary['games_per_s']} games per second")
+    if record is not None:
+        typer.echo(f"records written to {record}")
+    if as_json:
+        typer.echo(json.dumps(summary))
+
+
+@app.command()
+@friendly
+def demo(
+    rules: RulesOpt = "canadian",
+    players: PlayersOpt = None,
+    seed: SeedOpt = None,
+    bots: BotsOpt = "random",
+) -> None:
+    """Watch one whole game between bots, with the score sheet after every hand."""
+    from salad.sheet import full_sheet, hand_rows, sheet_header
+
+    rs = load_ruleset(rules)
+    n = _players(rs, players)
+    game = Game(rs, n, seed=seed)
+    bot_list = parse_bots(bots, n, game.seed)
+    names = [f"{b.name.title()} {s}" for s, b in enumerate(bot_list)]
+    typer.echo(
+        f"{rs.title}: {n} players, seed {game.seed}; {names[game.first_dealer]} deals first."
+    )
+    typer.echo(sheet_header(names))
+
+    def on_hand_end(g: Game) -> None:
+        for row in hand_rows(g, len(g.hand_points) - 1):
+            typer.echo(row)
+
+    play_out(game, bot_list, on_hand_end)
+    typer.echo("")
+    typer.echo(full_sheet(game, names))
+
+
+@record_app.command("verify")
+@friendly
+def record_verify(file: RecordFile) -> None:
+    """Replay every game of a record file and check every deal, card, winner and score."""
+    from salad.records import load_records, verify_record
+
+    records = load_records(file)
+    for i, rec in enumerate(records):
+        where = f"{file}" + (f" game {i + 1}" if len(records) > 1 else "")
+        try:
+            totals = verify_record(rec)
+        except SaladError as exc:
+            raise SaladError(f"{where}: {exc}") from None
+        typer.echo(f"OK {where}: totals {' '.join(str(t) for t in totals)}")
+
+
+@record_app.command("show")
+@friendly
+def record_show(
+    file: RecordFile,
+    plain: Annotated[bool, typer.Option(help="Card codes instead of suit symbols.")] = False,
+) -> None:
+    """Print a game trick by trick."""
+    from salad.records import format_record, load_records
+
+    for rec in load_records(file):
+        typer.echo(format_record(rec, symbols=not plain))
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,27 @@
+"""Driving games with bots: one seat's view in, one move out, until the game ends."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from salad.bots import Bot
+from salad.engine import Game
+from salad.ruleset import Ruleset
+
+
+def play_out(
+    game: Game, bots: Sequence[Bot], on_hand_end: Callable[[Game], None] | None = None
+) -> Game:
+    """Let the bots play ``game`` to its end; ``on_hand_end`` is called after each hand."""
+    hands_done = len(game.hand_points)
+    while not game.is_over():
+        seat = game.to_move
+        game.play(bots[seat].choose(game.view(seat)))
+        if on_hand_end is not None and len(game.hand_points) != hands_done:
+            hands_done = len(game.hand_points)
+            on_hand_end(game)
+    return game
+
+
+def bot_game(ruleset: Ruleset, players: int, bots: Sequence[Bot], seed: int | None) -> Game:
+    return play_out(Game(ruleset, players, seed=seed), bots)
