@@ -294,6 +294,8 @@ class Game:
         h = hands[seat]
         if not h & bit:
             self._illegal(seat, move, "does not hold that card")
+        if card != move and not self.deck.declare_mask & bit:
+            self._illegal(seat, move, "only a Wild can be declared high")
         led = self.led
         if led >= 0:
             follow = self._suit_masks[led]
@@ -301,8 +303,6 @@ class Game:
                 self._illegal(seat, move, f"must follow {self.deck.suits[led].name.lower()}")
         else:
             self.led = self._suit_of[card]
-        if card != move and not self.deck.declare_mask & bit:
-            self._illegal(seat, move, "only a Wild can be declared high")
         hands[seat] = h ^ bit
         trick = self.trick
         trick.append(move)
@@ -628,6 +628,55 @@ class Game:
         replayed.seed = self.seed
         for name in Game.__slots__:
             setattr(self, name, getattr(replayed, name))
+
+    @classmethod
+    def from_view(cls, view: View, hands: Sequence[CardMask]) -> Game:
+        """A game in the state ``view`` sees, with ``hands`` filling in the hidden cards.
+
+        This is how searching bots determinize: they sample hands consistent with the view and
+        search the resulting game. The result knows only the current hand (no earlier log) and
+        stops at the hand's end instead of dealing the next one.
+        """
+        n = view.players
+        if len(hands) != n:
+            raise SaladError(f"from_view: {len(hands)} hands for {n} players")
+        if view.seat != SPECTATOR and hands[view.seat] != view.hand:
+            raise SaladError(f"from_view: seat {view.seat}'s hand differs from its view")
+        for seat, h in enumerate(hands):
+            if h.bit_count() != view.hand_sizes[seat]:
+                raise SaladError(
+                    f"from_view: seat {seat} needs {view.hand_sizes[seat]} cards, "
+                    f"not {h.bit_count()}"
+                )
+        g = cls(view.ruleset, n, first_dealer=view.dealer, auto_deal=False)
+        size = g._size
+        g.hand_index = view.hand_index
+        g.dealer = view.dealer
+        g._reset_hand()
+        g.hands = list(hands)
+        g.phase = view.phase
+        g.to_move = view.to_move
+        g.leader = view.leader
+        g.trick = list(view.trick)
+        g.trick_mask = 0
+        for m in view.trick:
+            g.trick_mask |= 1 << (m % size)
+        g.led = view.led_suit
+        g.trick_no = len(view.tricks)
+        for t in view.tricks:
+            for m in t.moves:
+                g.taken[t.winner] |= 1 << (m % size)
+            g.tricks_won[t.winner] += 1
+        g.token = view.token
+        g.trump = view.trump
+        g.hand_points = list(view.hand_points)
+        g.totals = list(view.totals)
+        if view.seat != SPECTATOR:
+            g.passed[view.seat] = view.passed
+            g.received[view.seat] = view.received
+        if g.phase is _PASS:
+            g._pass_left = g.ruleset.passing - g.passed[g.to_move].bit_count()
+        return g
 
     @classmethod
     def replay(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from salad.cards import DeckSpec, RankSpec, SuitSpec
+from salad.cards import DeckSpec, RankSpec, SuitSpec, WildSpec, WildWins
 from salad.ruleset import Kind, Moon, Penalty, Round, Ruleset, Selector
 
 STANDARD_SUITS = (
@@ -113,3 +113,78 @@ PRESETS: dict[str, Ruleset] = {
     "fruit-salad": FRUIT_SALAD,
     "extended": EXTENDED,
 }
+
+# -- Skip the Salad (RULES.md section 4) ---------------------------------------------------
+# Suit letters avoid C D H S and ranks avoid T, so no code of this deck is a standard card:
+# `QT` is the Queen of Tomatoes, `10R` the ten of Carrots, `AO` the Assassin of Onions, `W` a Wild.
+
+VEGETABLE_SUITS = (
+    SuitSpec("R", "Carrots", "🥕"),
+    SuitSpec("B", "Broccoli", "🥦"),
+    SuitSpec("T", "Tomatoes", "🍅"),
+    SuitSpec("O", "Onions", "🧅"),
+    SuitSpec("N", "Corn", "🌽", min_players=7),
+)
+
+VEGETABLE_RANKS = (
+    RankSpec("1", "One"),
+    RankSpec("2", "Two", even=True),
+    RankSpec("3", "Three"),
+    RankSpec("4", "Four", even=True),
+    RankSpec("5", "Five"),
+    RankSpec("6", "Six", even=True),
+    RankSpec("7", "Seven"),
+    RankSpec("8", "Eight", even=True),
+    RankSpec("9", "Nine"),
+    RankSpec("10", "Ten", even=True),
+    RankSpec("J", "Jack", face=True),
+    RankSpec("Q", "Queen", face=True),
+    RankSpec("K", "King", face=True),
+    RankSpec("A", "Assassin"),
+)
+
+WILD = WildSpec("W", "Wild", "W", 4, WildWins.DECLARED)
+SALAD_DRESSING = WildSpec("SD", "Salad Dressing", "SD", 1, WildWins.ALWAYS)
+
+VEGETABLE_DECK = DeckSpec(
+    VEGETABLE_SUITS, VEGETABLE_RANKS, wilds=(WILD,), removal_suits=("R", "B", "T", "O", "N")
+)
+
+VEGETABLE_PENALTIES = (
+    Penalty("tricks", "Tricks", Kind.TRICK, 10),
+    Penalty("tomatoes", "Tomatoes", Kind.CARDS, 10, Selector(suits=("T",))),
+    Penalty("queens", "Queens", Kind.CARDS, 25, Selector(ranks=("Q",))),
+    Penalty("king-of-onions", "King of Onions", Kind.CARDS, 100, Selector(cards=("KO",))),
+    Penalty("last-trick", "Last trick", Kind.LAST_TRICK, 100),
+    Penalty("kings", "Kings", Kind.CARDS, 25, Selector(ranks=("K",))),
+    Penalty("assassins", "Assassins", Kind.CARDS, 25, Selector(ranks=("A",))),
+    Penalty("royalty", "Royalty", Kind.CARDS, 25, Selector(ranks=("J", "Q", "K"))),
+    Penalty("evens", "Even cards", Kind.CARDS, 10, Selector(ranks=("2", "4", "6", "8", "10"))),
+    Penalty("high-low", "Ones and Assassins", Kind.CARDS, 25, Selector(ranks=("1", "A"))),
+)
+
+VEGETABLE_ROUNDS = (
+    Round("no-tricks", "No Tricks", ("tricks",)),
+    Round("no-tomatoes", "No Tomatoes", ("tomatoes",)),
+    Round("no-queens", "No Queens", ("queens",)),
+    Round("no-king-of-onions", "No King of Onions", ("king-of-onions",)),
+    Round("no-last-trick", "No Last Trick", ("last-trick",)),
+    Round("tossed-salad", "Tossed Salad", (), all_previous=True),
+    # Swap-in rounds: they replace any of rounds 1 to 5 (setting `swap`).
+    Round("no-kings", "No Kings", ("kings",)),
+    Round("no-assassins", "No Assassins", ("assassins",)),
+    Round("no-royalty", "No Royalty", ("royalty",)),
+    Round("no-evens", "No Evens", ("evens",)),
+    Round("no-high-low", "No High Low", ("high-low",)),
+)
+
+SKIP_THE_SALAD = Ruleset(
+    preset="skip-the-salad",
+    title="Skip the Salad",
+    deck=VEGETABLE_DECK,
+    catalogue=VEGETABLE_PENALTIES,
+    rounds=VEGETABLE_ROUNDS,
+    hands=tuple(r.id for r in VEGETABLE_ROUNDS[:6]),
+)
+
+PRESETS["skip-the-salad"] = SKIP_THE_SALAD
