@@ -1,0 +1,151 @@
+"""Rules files: a ruleset written as TOML, a preset plus the settings of :func:`apply_settings`.
+
+A rules file names the preset it starts from and then sets any settings at top level::
+
+    preset = "canadian"
+    title = "House Salad"
+    jokers = 2
+
+    [points]
+    queens = 30
+
+    [[rounds]]
+    id = "no-black-jacks"
+    name = "No Black Jacks"
+    penalties = [{ id = "black-jacks", points = 50, cards = ["JC", "JS"] }]
+
+The ruleset it gives has ``preset`` set to the preset's name and ``settings`` to everything else
+the file set, so a game record that stores the two needs no file to replay::
+
+    >>> rs = parse_rules('preset = "canadian"\\njokers = 2\\n[points]\\nqueens = 30\\n')
+    >>> rs.preset, rs.settings
+    ('canadian', {'jokers': 2, 'points': {'queens': 30}})
+    >>> from salad.ruleset import load_ruleset
+    >>> load_ruleset(rs.preset, rs.settings) == rs
+    True
+
+Every problem is a one-line :class:`~salad.errors.RulesError` naming the file and the key::
+
+    >>> parse_rules("[points]\\nqueens = 'x'\\n", "house.toml")
+    Traceback (most recent call last):
+    ...
+    salad.errors.RulesError: rules file house.toml: points.queens: must be a whole number, not 'x'
+
+See ``docs/rules-files.md`` for every key.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from salad.errors import RulesError
+from salad.ruleset import SETTING_KEYS, Ruleset, apply_settings
+
+__all__ = ["FILE_KEYS", "load_rules_file", "parse_rules", "read_rules_file", "rules_settings"]
+
+FILE_KEYS = ("preset", *SETTING_KEYS)
+"""Every top-level key a rules file may hold."""
+
+DEFAULT_PRESET = "canadian"
+
+_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+_AT_END = re.compile(r"\s*\(at end of document\)\s*$")
+
+
+def load_rules_file(path: str | os.PathLike[str]) -> Ruleset:
+    """Read a TOML rules file and build its ruleset; any problem raises a one-line
+    ``RulesError`` that starts ``rules file <path>:``."""
+    label = os.fspath(path)
+    return _build(read_rules_file(path), label)
+
+
+def parse_rules(text: str, name: str = "<rules>") -> Ruleset:
+    """Build a ruleset from the text of a rules file (``name`` labels its messages)."""
+    return _build(_parse(text, name), name)
+
+
+def read_rules_file(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The parsed TOML of a rules file, not yet checked against the rules."""
+    label = os.fspath(path)
+    file = Path(label).expanduser()
+    try:
+        data = file.read_bytes()
+    except FileNotFoundError:
+        raise _error(label, "no such file") from None
+    except IsADirectoryError:
+        raise _error(label, "is a directory, not a file") from None
+    except PermissionError:
+        raise _error(label, "cannot be read: permission denied") from None
+    except OSError as exc:
+        raise _error(label, f"cannot be read: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise _error(label, f"line {line}: not UTF-8 text (byte 0x{data[exc.start]:02x})") from None
+    return _parse(text, label)
+
+
+def rules_settings(data: dict[str, Any], name: str = "<rules>") -> tuple[str, dict[str, Any]]:
+    """Split a parsed rules file into its preset name and its settings."""
+    from salad.presets import PRESETS  # presets import the ruleset module
+
+    try:
+        for key in data:
+            if key not in FILE_KEYS:
+                raise RulesError(f"{key}: unknown key{_hint(key, FILE_KEYS)}")
+        preset = data.get("preset", DEFAULT_PRESET)
+        if not isinstance(preset, str) or preset not in PRESETS:
+            raise RulesError(f"preset: {preset!r} is not a preset (presets: {', '.join(PRESETS)})")
+    except RulesError as exc:
+        raise _error(name, str(exc)) from None
+    settings = {k: v for k, v in data.items() if k != "preset"}
+    return preset, settings
+
+
+def _parse(text: str, name: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise _error(name, _toml_message(str(exc))) from None
+
+
+def _build(data: dict[str, Any], name: str) -> Ruleset:
+    from salad.presets import PRESETS
+
+    preset, settings = rules_settings(data, name)
+    if not settings:
+        return PRESETS[preset]
+    try:
+        return apply_settings(PRESETS[preset], settings)
+    except RulesError as exc:
+        raise _error(name, str(exc)) from None
+
+
+def _toml_message(message: str) -> str:
+    """tomllib's message as ``line N, column M: TOML syntax error: ...``, on one line."""
+    message = " ".join(message.split())
+    found = _POSITION.search(message)
+    if found:
+        what = message[: found.start()]
+        return f"line {found[1]}, column {found[2]}: TOML syntax error: {what}"
+    found = _AT_END.search(message)
+    if found:
+        return f"end of file: TOML syntax error: {message[: found.start()]}"
+    return f"TOML syntax error: {message}"
+
+
+def _hint(word: str, known: tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(word, known, n=1, cutoff=0.75)
+    if close:
+        return f" (did you mean {close[0]!r}?)"
+    return f" (known: {', '.join(known)})"
+
+
+def _error(name: str, message: str) -> RulesError:
+    return RulesError(f"rules file {name}: {' '.join(message.split())}")
