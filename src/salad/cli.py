@@ -42,6 +42,19 @@ SeedOpt = Annotated[
     int | None, typer.Option("--seed", "-s", help="Seed: the same seed, the same game.")
 ]
 
+ToppingsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--toppings",
+        "-t",
+        help="Toppings, comma-separated: rotten-tomato, pass-the-veggies, cornucopia, "
+        "spicy-pepper, blue-cheese-moon, salad-dressing, or all.",
+    ),
+]
+SwapOpt = Annotated[
+    list[str] | None,
+    typer.Option("--swap", help="Swap a round in: ROUND=NAME, e.g. 2=no-evens (repeatable)."),
+]
 BotsOpt = Annotated[
     str, typer.Option("--bots", "-b", help="Bot per seat, comma-separated, or one for all.")
 ]
@@ -66,6 +79,16 @@ def friendly(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def make_ruleset(rules: str, toppings: str | None = None, swap: list[str] | None = None) -> Ruleset:
+    """A preset or rules file, with the command line's toppings and swaps on top."""
+    settings: dict[str, Any] = {}
+    if toppings:
+        settings["toppings"] = toppings
+    if swap:
+        settings["swap"] = swap
+    return load_ruleset(rules, settings or None)
+
+
 def _players(rs: Ruleset, players: int | None) -> int:
     n = rs.default_players if players is None else players
     rs.check_players(n)
@@ -77,11 +100,13 @@ def _players(rs: Ruleset, players: int | None) -> int:
 def rules(
     ruleset: Annotated[str, typer.Argument(help="Preset name or TOML rules file.")] = "canadian",
     players: PlayersOpt = None,
+    toppings: ToppingsOpt = None,
+    swap: SwapOpt = None,
 ) -> None:
     """Show a ruleset in words: deck, removals, rounds, penalties and the checksum."""
     from salad.describe import describe
 
-    rs = load_ruleset(ruleset)
+    rs = make_ruleset(ruleset, toppings, swap)
     typer.echo(describe(rs, _players(rs, players)))
 
 
@@ -90,6 +115,8 @@ def rules(
 def simulate(
     rules: RulesOpt = "canadian",
     players: PlayersOpt = None,
+    toppings: ToppingsOpt = None,
+    swap: SwapOpt = None,
     games: Annotated[int, typer.Option("--games", "-g", min=1, help="How many games.")] = 100,
     seed: SeedOpt = 0,
     bots: BotsOpt = "random",
@@ -103,7 +130,7 @@ def simulate(
     """Play many games between bots and report the average points of each seat."""
     from salad.records import record_from_game, write_records
 
-    rs = load_ruleset(rules)
+    rs = make_ruleset(rules, toppings, swap)
     n = _players(rs, players)
     base = 0 if seed is None else seed
     bot_list = parse_bots(bots, n, base)
@@ -163,13 +190,15 @@ def simulate(
 def demo(
     rules: RulesOpt = "canadian",
     players: PlayersOpt = None,
+    toppings: ToppingsOpt = None,
+    swap: SwapOpt = None,
     seed: SeedOpt = None,
     bots: BotsOpt = "random",
 ) -> None:
     """Watch one whole game between bots, with the score sheet after every hand."""
     from salad.sheet import full_sheet, hand_rows, sheet_header
 
-    rs = load_ruleset(rules)
+    rs = make_ruleset(rules, toppings, swap)
     n = _players(rs, players)
     game = Game(rs, n, seed=seed)
     bot_list = parse_bots(bots, n, game.seed)

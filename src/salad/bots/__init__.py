@@ -10,10 +10,10 @@ Every front end builds bots through :func:`make_bot`, by name:
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
-from salad.bots.random_bot import RandomBot
 from salad.errors import SaladError
 from salad.events import Move
 from salad.view import View
@@ -27,33 +27,51 @@ class Bot(Protocol):
         ...
 
 
-BotFactory = Callable[[int | None], Bot]
+BotFactory = Callable[..., Bot]
 
-REGISTRY: dict[str, BotFactory] = {
-    "random": RandomBot,
+REGISTRY: dict[str, str] = {
+    "random": "salad.bots.random_bot:RandomBot",
+    "basic": "salad.bots.basic:BasicBot",
+    "advanced": "salad.bots.expert:AdvancedBot",
+    "expert": "salad.bots.expert:ExpertBot",
+    "openspiel-ismcts": "salad.bots.openspiel_bot:OpenSpielISMCTSBot",
 }
+"""Bot name → "module:factory"; modules load on first use (OpenSpiel is heavy)."""
 
 
 def bot_names() -> list[str]:
     return list(REGISTRY)
 
 
-def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot by registry name; an unknown name is a one-line ``SaladError``."""
+def bot_factory(name: str) -> BotFactory:
     key = name.strip().lower()
     if key not in REGISTRY:
         raise SaladError(f"bots: unknown bot {name!r} (known: {', '.join(REGISTRY)})")
-    return REGISTRY[key](seed)
+    module_name, attr = REGISTRY[key].split(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise SaladError(f"bots: {name} is not available here ({exc})") from None
+    factory: BotFactory = getattr(module, attr)
+    return factory
 
 
-def parse_bots(spec: str, players: int, seed: int | None = None) -> list[Bot]:
+def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
+    """A bot by registry name (options such as ``move_time``); unknown names are refused."""
+    return bot_factory(name)(seed, **options)
+
+
+def parse_bots(spec: str, players: int, seed: int | None = None, **options: Any) -> list[Bot]:
     """``"random,random"`` → one bot per seat; a single name fills every seat."""
     names = [n for n in spec.split(",") if n.strip()] or ["random"]
     if len(names) == 1:
         names *= players
     if len(names) != players:
         raise SaladError(f"bots: {len(names)} bots named for {players} players")
-    return [make_bot(n, None if seed is None else seed * 101 + i) for i, n in enumerate(names)]
+    return [
+        make_bot(n, None if seed is None else seed * 101 + i, **options)
+        for i, n in enumerate(names)
+    ]
 
 
-__all__ = ["Bot", "REGISTRY", "bot_names", "make_bot", "parse_bots"]
+__all__ = ["Bot", "REGISTRY", "bot_factory", "bot_names", "make_bot", "parse_bots"]

@@ -11,7 +11,7 @@ from salad.view import View
 class RandomBot:
     name = "random"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, **options: object) -> None:
         self.rng = random.Random(seed)
 
     def choose(self, view: View) -> Move:
