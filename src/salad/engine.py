@@ -295,7 +295,7 @@ class Game:
         if not h & bit:
             self._illegal(seat, move, "does not hold that card")
         if card != move and not self.deck.declare_mask & bit:
-            self._illegal(seat, move, "only a Wild can be declared high")
+            self._illegal(seat, move, "may only declare a Wild high")
         led = self.led
         if led >= 0:
             follow = self._suit_masks[led]
@@ -585,7 +585,11 @@ class Game:
         if high or text.endswith("-"):
             text = text[:-1]
         seat = self.to_move
-        among = self.hands[seat] if seat >= 0 else None
+        among = None
+        if seat >= 0:
+            among = self.hands[seat]
+            if self.phase is _PASS:
+                among &= ~self.passed[seat]
         card = self.deck.parse(text, among)
         return card + size if high else card
 
@@ -623,9 +627,7 @@ class Game:
                 break
         else:
             raise SaladError("undo: there is no move to take back")
-        replayed = Game.replay(self.ruleset, self.players, self._log[:i], auto_deal=False)
-        replayed.auto_deal = self.auto_deal
-        replayed.seed = self.seed
+        replayed = Game.replay(self.ruleset, self.players, self._log[:i], self.auto_deal, self.seed)
         for name in Game.__slots__:
             setattr(self, name, getattr(replayed, name))
 
@@ -685,8 +687,10 @@ class Game:
         players: int,
         log: Sequence[tuple[object, ...]],
         auto_deal: bool = False,
+        seed: int | None = None,
     ) -> Game:
-        """Rebuild a game from a raw log (the deals and the moves in it)."""
+        """Rebuild a game from a raw log (the deals and the moves in it); with ``auto_deal``
+        later hands are dealt from ``seed``, as the original game's were."""
         first_dealer = 0
         for entry in log:
             if entry[0] == DRAW:
@@ -706,6 +710,9 @@ class Game:
             elif tag == TRUMP and int(entry[2]) >= 0:  # type: ignore[call-overload]
                 game.play(2 * game._size + int(entry[3]))  # type: ignore[call-overload]
         game.auto_deal = auto_deal
+        game.seed = seed
+        if auto_deal and game.phase is _DEAL:
+            game._auto_deal()
         return game
 
     def __repr__(self) -> str:
