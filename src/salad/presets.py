@@ -7,6 +7,12 @@ from dataclasses import replace
 from salad.cards import DeckSpec, RankSpec, SuitSpec, WildSpec, WildWins
 from salad.ruleset import Kind, Moon, Penalty, Round, Ruleset, Selector
 
+
+def avoid(*penalties: Penalty) -> tuple[Round, ...]:
+    """One "No ..." round per penalty: round ``no-<id>`` named "No <name>"."""
+    return tuple(Round(f"no-{p.id}", f"No {p.name}", (p.id,)) for p in penalties)
+
+
 STANDARD_SUITS = (
     SuitSpec("C", "Clubs", "♣"),
     SuitSpec("D", "Diamonds", "♦"),
@@ -37,15 +43,11 @@ CLASSIC_PENALTIES = (
     Penalty("hearts", "Hearts", Kind.CARDS, 10, Selector(suits=("H",))),
     Penalty("queens", "Queens", Kind.CARDS, 25, Selector(ranks=("Q",))),
     Penalty("king-of-spades", "King of Spades", Kind.CARDS, 100, Selector(cards=("KS",))),
-    Penalty("last-trick", "Last trick", Kind.LAST_TRICK, 100),
+    Penalty("last-trick", "Last Trick", Kind.LAST_TRICK, 100),
 )
 
 CLASSIC_ROUNDS = (
-    Round("no-tricks", "No Tricks", ("tricks",)),
-    Round("no-hearts", "No Hearts", ("hearts",)),
-    Round("no-queens", "No Queens", ("queens",)),
-    Round("no-king-of-spades", "No King of Spades", ("king-of-spades",)),
-    Round("no-last-trick", "No Last Trick", ("last-trick",)),
+    *avoid(*CLASSIC_PENALTIES),
     Round("salad", "Salad (All of the Above)", (), all_previous=True),
 )
 
@@ -66,33 +68,23 @@ FRUIT_SALAD = replace(
 )
 
 _EXTENDED_PENALTIES = (
-    Penalty("red-cards", "Red cards", Kind.CARDS, 5, Selector(suits=("H", "D"))),
+    Penalty("red-cards", "Red Cards", Kind.CARDS, 5, Selector(suits=("H", "D"))),
     Penalty(
-        "even-cards", "Even cards", Kind.CARDS, 5, Selector(ranks=("2", "4", "6", "8", "T", "Q"))
+        "even-cards", "Even Cards", Kind.CARDS, 5, Selector(ranks=("2", "4", "6", "8", "T", "Q"))
     ),
     Penalty("tricks", "Tricks", Kind.TRICK, 10),
     Penalty("hearts", "Hearts", Kind.CARDS, 10, Selector(suits=("H",))),
-    Penalty("face-cards", "Face cards", Kind.CARDS, 10, Selector(ranks=("J", "Q", "K"))),
+    Penalty("face-cards", "Face Cards", Kind.CARDS, 10, Selector(ranks=("J", "Q", "K"))),
     Penalty("sevens", "Sevens", Kind.CARDS, 30, Selector(ranks=("7",))),
     Penalty("aces", "Aces", Kind.CARDS, 30, Selector(ranks=("A",))),
     Penalty("queens", "Queens", Kind.CARDS, 30, Selector(ranks=("Q",))),
-    Penalty("one-eyed", "One-eyed face cards", Kind.CARDS, 40, Selector(cards=("JH", "JS", "KD"))),
+    Penalty("one-eyed", "One-Eyed Face Cards", Kind.CARDS, 40, Selector(cards=("JH", "JS", "KD"))),
     Penalty("king-of-spades", "King of Spades", Kind.CARDS, 75, Selector(cards=("KS",))),
-    Penalty("last-trick", "Last trick", Kind.LAST_TRICK, 75),
+    Penalty("last-trick", "Last Trick", Kind.LAST_TRICK, 75),
 )
 
 _EXTENDED_ROUNDS = (
-    Round("no-red-cards", "No Red Cards", ("red-cards",)),
-    Round("no-even-cards", "No Even Cards", ("even-cards",)),
-    Round("no-tricks", "No Tricks", ("tricks",)),
-    Round("no-hearts", "No Hearts", ("hearts",)),
-    Round("no-face-cards", "No Face Cards", ("face-cards",)),
-    Round("no-sevens", "No Sevens", ("sevens",)),
-    Round("no-aces", "No Aces", ("aces",)),
-    Round("no-queens", "No Queens", ("queens",)),
-    Round("no-one-eyed", "No One-Eyed Face Cards", ("one-eyed",)),
-    Round("no-king-of-spades", "No King of Spades", ("king-of-spades",)),
-    Round("no-last-trick", "No Last Trick", ("last-trick",)),
+    *avoid(*_EXTENDED_PENALTIES),
     Round("all-of-the-above", "All of the Above", (), all_previous=True),
 )
 
@@ -155,34 +147,29 @@ VEGETABLE_PENALTIES = (
     Penalty("tomatoes", "Tomatoes", Kind.CARDS, 10, Selector(suits=("T",))),
     Penalty("queens", "Queens", Kind.CARDS, 25, Selector(ranks=("Q",))),
     Penalty("king-of-onions", "King of Onions", Kind.CARDS, 100, Selector(cards=("KO",))),
-    Penalty("last-trick", "Last trick", Kind.LAST_TRICK, 100),
+    Penalty("last-trick", "Last Trick", Kind.LAST_TRICK, 100),
+)
+
+# Swap-in rounds: they replace any of rounds 1 to 5 (setting `swap`).
+SWAP_PENALTIES = (
     Penalty("kings", "Kings", Kind.CARDS, 25, Selector(ranks=("K",))),
     Penalty("assassins", "Assassins", Kind.CARDS, 25, Selector(ranks=("A",))),
     Penalty("royalty", "Royalty", Kind.CARDS, 25, Selector(ranks=("J", "Q", "K"))),
-    Penalty("evens", "Even cards", Kind.CARDS, 10, Selector(ranks=("2", "4", "6", "8", "10"))),
-    Penalty("high-low", "Ones and Assassins", Kind.CARDS, 25, Selector(ranks=("1", "A"))),
+    Penalty("evens", "Evens", Kind.CARDS, 10, Selector(ranks=("2", "4", "6", "8", "10"))),
+    Penalty("high-low", "High Low", Kind.CARDS, 25, Selector(ranks=("1", "A"))),
 )
 
 VEGETABLE_ROUNDS = (
-    Round("no-tricks", "No Tricks", ("tricks",)),
-    Round("no-tomatoes", "No Tomatoes", ("tomatoes",)),
-    Round("no-queens", "No Queens", ("queens",)),
-    Round("no-king-of-onions", "No King of Onions", ("king-of-onions",)),
-    Round("no-last-trick", "No Last Trick", ("last-trick",)),
+    *avoid(*VEGETABLE_PENALTIES),
     Round("tossed-salad", "Tossed Salad", (), all_previous=True),
-    # Swap-in rounds: they replace any of rounds 1 to 5 (setting `swap`).
-    Round("no-kings", "No Kings", ("kings",)),
-    Round("no-assassins", "No Assassins", ("assassins",)),
-    Round("no-royalty", "No Royalty", ("royalty",)),
-    Round("no-evens", "No Evens", ("evens",)),
-    Round("no-high-low", "No High Low", ("high-low",)),
+    *avoid(*SWAP_PENALTIES),
 )
 
 SKIP_THE_SALAD = Ruleset(
     preset="skip-the-salad",
     title="Skip the Salad",
     deck=VEGETABLE_DECK,
-    catalogue=VEGETABLE_PENALTIES,
+    catalogue=VEGETABLE_PENALTIES + SWAP_PENALTIES,
     rounds=VEGETABLE_ROUNDS,
     hands=tuple(r.id for r in VEGETABLE_ROUNDS[:6]),
 )
