@@ -345,6 +345,8 @@ class Game:
             for i, m in enumerate(trick):
                 if deck.always_mask >> (m % size) & 1:
                     return i
+        if not self.trick_mask & ~deck.wild_mask:
+            return 0  # unreachable: a suited card sets the led suit
         for i, m in enumerate(trick):
             if m >= size:  # a Wild declared high; the first one wins
                 return i
@@ -357,7 +359,7 @@ class Game:
                 if self._suit_of[m] == suit and rank_of[m] >= best_rank:
                     best, best_rank = i, rank_of[m]  # identical cards: the later one wins
             return best
-        return 0  # every card is wild: the first one wins
+        return 0  # unreachable: a suited card sets the led suit
 
     def _play_other(self, move: Move) -> None:
         seat = self.to_move
@@ -554,7 +556,7 @@ class Game:
         out: list[CompletedTrick] = []
         moves: list[Move] = []
         leader = -1
-        start = len(self._log)
+        start = 0
         for i in range(len(self._log) - 1, -1, -1):
             if self._log[i][0] == DEAL:
                 start = i
@@ -636,8 +638,8 @@ class Game:
         """A game in the state ``view`` sees, with ``hands`` filling in the hidden cards.
 
         This is how searching bots determinize: they sample hands consistent with the view and
-        search the resulting game. The result knows only the current hand (no earlier log) and
-        stops at the hand's end instead of dealing the next one.
+        search the resulting game. Its log holds only this hand's plays (so its own views show
+        the same tricks and voids), and it stops at the hand's end instead of dealing the next.
         """
         n = view.players
         if len(hands) != n:
@@ -665,10 +667,14 @@ class Game:
             g.trick_mask |= 1 << (m % size)
         g.led = view.led_suit
         g.trick_no = len(view.tricks)
-        for t in view.tricks:
-            for m in t.moves:
+        log = g._log
+        for number, t in enumerate(view.tricks):
+            for i, m in enumerate(t.moves):
                 g.taken[t.winner] |= 1 << (m % size)
+                log.append((PLAY, (t.leader + i) % n, m))
             g.tricks_won[t.winner] += 1
+            log.append((TRICK, view.hand_index, number, t.winner))
+        log.extend((PLAY, (view.leader + i) % n, m) for i, m in enumerate(view.trick))
         g.token = view.token
         g.trump = view.trump
         g.hand_points = list(view.hand_points)

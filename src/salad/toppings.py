@@ -160,7 +160,7 @@ def apply_swaps(rs: Ruleset, value: Any) -> Ruleset:
     known = {r.id for r in rs.rounds}
     for number, round_id in parse_swaps(value).items():
         if not 1 <= number <= len(hands):
-            raise RulesError(f"swap.{number}: there are only {len(hands)} hands")
+            raise RulesError(f"swap.{number}: hands are numbered 1 to {len(hands)}")
         if rs.round(hands[number - 1]).all_previous:
             raise RulesError(
                 f"swap.{number}: {rs.round(hands[number - 1]).name} takes every earlier "
