@@ -37,7 +37,8 @@ from salad.events import (
     Move,
     typed,
 )
-from salad.ruleset import CompiledHand, Kind, Moon, Ruleset
+from salad.ruleset import CompiledHand, Kind, Ruleset
+from salad.scoring import card_counts, penalty_points, score_hand, standings
 from salad.view import SPECTATOR, CompletedTrick, Phase, View
 
 __all__ = ["Game", "Phase", "View", "Move", "SPECTATOR"]
@@ -411,18 +412,12 @@ class Game:
 
     # -- scoring ----------------------------------------------------------------------------
     def _score_hand(self, last: int) -> None:
-        points = self.running_points(last)
-        moon = self._moon_shooter(last)
-        if moon >= 0:
-            if self.ruleset.moon == Moon.OLD:
-                points = [self.ruleset.moon_points] * self.players
-                points[moon] = 0
-            else:
-                points[moon] = -points[moon]
+        counts = card_counts(self._hand, self.taken)
+        points, moon = score_hand(self.rules, self._hand, self.tricks_won, counts, last, self.token)
         for s in range(self.players):
             self.totals[s] += points[s]
-        self.hand_points.append(tuple(points))
-        self._log.append((SCORE, self.hand_index, tuple(points), moon))
+        self.hand_points.append(points)
+        self._log.append((SCORE, self.hand_index, points, moon))
         self.hand_index += 1
         self.phase = _DEAL
         self.to_move = -1
@@ -437,42 +432,8 @@ class Game:
 
     def running_points(self, last: int = -1) -> list[int]:
         """Penalties taken so far this hand (``last``: winner of the last trick, if played)."""
-        points = [0] * self.players
-        for p in self._hand.penalties:
-            if p.kind == Kind.TRICK:
-                for s, won in enumerate(self.tricks_won):
-                    points[s] += won * p.points
-            elif p.kind == Kind.CARDS:
-                for s, taken in enumerate(self.taken):
-                    points[s] += (taken & p.mask).bit_count() * p.points
-            elif p.kind == Kind.LAST_TRICK:
-                if last >= 0:
-                    points[last] += p.points
-            elif self.token >= 0:
-                points[self.token] += p.points
-        return points
-
-    def _moon_shooter(self, last: int) -> int:
-        if not self._hand.moon:
-            return -1
-        for s in range(self.players):
-            counted = False
-            for p in self._hand.penalties:
-                if p.kind == Kind.TRICK:
-                    ok, counted = self.tricks_won[s] == self._tricks, True
-                elif p.kind == Kind.CARDS:
-                    ok = self.taken[s] & p.mask == p.mask
-                    counted = counted or bool(p.mask)
-                elif p.kind == Kind.LAST_TRICK:
-                    ok, counted = last == s, True
-                else:
-                    ok = self.token in (s, -1)
-                if not ok:
-                    break
-            else:
-                if counted:
-                    return s
-        return -1
+        counts = card_counts(self._hand, self.taken)
+        return penalty_points(self._hand, self.players, self.tricks_won, counts, last, self.token)
 
     # -- queries ----------------------------------------------------------------------------
     def is_over(self) -> bool:
@@ -500,8 +461,7 @@ class Game:
 
     def standings(self) -> list[int]:
         """The place of each seat, 1 for the best; equal totals share the place."""
-        sign = -1 if self.ruleset.highest_wins else 1
-        return [1 + sum(sign * o < sign * t for o in self.totals) for t in self.totals]
+        return standings(self.totals, self.ruleset.highest_wins)
 
     def trick_seat(self, index: int) -> int:
         """The seat that played the ``index``-th card of the current trick."""
