@@ -845,3 +845,25 @@ def test_docs_example_verifies() -> None:
         | {"trump", "trump_seat", "passes", "current", "moon", "draw", "seed"}
     )
     assert fields <= documented
+
+
+def test_token_moves_are_recorded_and_verified():
+    rs = load_ruleset("skip-the-salad", {"toppings": ["rotten-tomato"]})
+    game = Game(rs, 4, seed=11)
+    while not game.is_over():
+        game.play(game.legal_moves()[0])
+    record = record_from_game(game)
+    tricks = [t for h in record["hands"] for t in h["tricks"]]
+    moved = [t for t in tricks if "token" in t]
+    assert moved and all(t["token"] == t["winner"] for t in moved)
+    assert verify_record(record) == game.totals
+    tampered = copy.deepcopy(record)
+    first = next(t for h in tampered["hands"] for t in h["tricks"] if "token" in t)
+    first["token"] = (first["token"] + 1) % 4
+    with pytest.raises(RecordError, match="takes the token"):
+        verify_record(tampered)
+    tampered = copy.deepcopy(record)
+    quiet = next(t for h in tampered["hands"] for t in h["tricks"] if "token" not in t)
+    quiet["token"] = quiet["winner"]
+    with pytest.raises(RecordError, match="passes no token"):
+        verify_record(tampered)

@@ -37,6 +37,7 @@ from salad.events import (
     HandScored,
     PassChosen,
     Play,
+    TokenTaken,
     TrickWon,
     TrumpChosen,
     typed,
@@ -89,7 +90,7 @@ _HAND_KEYS = (
     "points",
     "moon",
 )
-_TRICK_KEYS = ("leader", "cards", "winner")
+_TRICK_KEYS = ("leader", "cards", "winner", "token")
 _CURRENT_KEYS = ("leader", "cards")
 
 
@@ -145,6 +146,8 @@ def record_from_game(game: Game, players: list[dict[str, Any]] | None = None) ->
         elif isinstance(event, TrickWon):
             hands[-1].tricks.append({"leader": leader, "cards": current, "winner": event.winner})
             current = []
+        elif isinstance(event, TokenTaken):
+            hands[-1].tricks[-1]["token"] = event.seat
         elif isinstance(event, HandScored):
             hands[-1].points = list(event.points)
             hands[-1].moon = event.moon if event.moon >= 0 else None
@@ -284,6 +287,16 @@ def _last(game: Game, kind: type[_E]) -> _E:
         if isinstance(event, kind):
             return event
     raise RecordError(f"internal: no {kind.__name__} event")  # pragma: no cover
+
+
+def _token_taken(game: Game) -> int | None:
+    """The seat that took the token with the game's latest trick, if it did."""
+    log = game.log
+    for i in range(len(log) - 1, -1, -1):
+        if isinstance(typed(log[i]), TrickWon):
+            after = typed(log[i + 1]) if i + 1 < len(log) else None
+            return after.seat if isinstance(after, TokenTaken) else None
+    return None
 
 
 def _show(value: Any) -> str:
@@ -742,6 +755,16 @@ class _Replay:
                 f"{where}, seat {actual}, card {card}",
                 f"wins the trick, the record says seat {winner}",
             )
+        took = _token_taken(game)
+        token = trick.get("token")
+        if token is not None:
+            token = self._seat(token, "token", where)
+        if token != took:
+            if took is None:
+                _fail(
+                    f"{where}, seat {token}", "the trick passes no token, the record says it does"
+                )
+            _fail(f"{where}, seat {took}", f"takes the token, the record says {_show(token)}")
 
     def _current(self, k: int, t: int, hand: Mapping[str, Any]) -> None:
         n = self.n
