@@ -1,0 +1,556 @@
+"""What both front ends of ``salad play`` share: the session (a game, the human's seat, the bots,
+save and resume, undo, hints) and the words that describe the game to a player.
+
+Everything is read from the ruleset and the engine: no card, suit or round is named here.
+
+>>> from salad.ruleset import load_ruleset
+>>> s = Session.new(load_ruleset("canadian"), 4, seat=0, bots="random", seed=1)
+>>> s.names
+['You', 'Random 1', 'Random 2', 'Random 3']
+>>> s.round_line()
+'Hand 1 of 6: No Tricks — Tricks 10 each'
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from salad.bots import Bot, bot_factory, make_bot
+from salad.cards import NO_SUIT, Card, CardMask, Deck, cards_of
+from salad.engine import Game
+from salad.errors import IllegalMoveError, RecordError, SaladError
+from salad.events import (
+    Deal,
+    GameOver,
+    HandScored,
+    Move,
+    PassChosen,
+    PassesExchanged,
+    Play,
+    TokenTaken,
+    TrickWon,
+    TrumpChosen,
+    typed,
+)
+from salad.records import Record, game_from_record, load_records, record_from_game, write_records
+from salad.ruleset import CompiledHand, CompiledPenalty, Kind, Ruleset
+from salad.view import Phase, View
+
+HUMAN_NAME = "You"
+HINT_BOTS = ("expert", "advanced", "basic", "random")
+"""The hint asks the first of these bots that is available."""
+
+
+# -- words ------------------------------------------------------------------------------------
+
+
+def penalty_text(p: CompiledPenalty, compact: bool = False) -> str:
+    """One penalty in a few words, e.g. ``Hearts 10 each`` or ``King of Spades 100``."""
+    name = p.penalty.name
+    if p.kind == Kind.TOKEN:
+        return f"{name} {p.points}" if compact else f"{name} {p.points} to its holder"
+    if p.kind == Kind.TRICK or (p.kind == Kind.CARDS and p.mask.bit_count() > 1):
+        return f"{name} {p.points}" if compact else f"{name} {p.points} each"
+    return f"{name} {p.points}"
+
+
+def penalties_text(hand: CompiledHand, width: int = 0) -> str:
+    """Every penalty of a hand in one line; compact when ``width`` is too small for words."""
+    text = " · ".join(penalty_text(p) for p in hand.penalties)
+    if width and len(text) > width:
+        text = " · ".join(penalty_text(p, compact=True) for p in hand.penalties)
+    return text or "no penalties"
+
+
+def current_hand(game: Game) -> CompiledHand:
+    """The compiled hand being played (the last one once the game is over)."""
+    hands = game.rules.hands
+    return hands[min(game.hand_index, len(hands) - 1)]
+
+
+def card_label(deck: Deck, card: Card, symbols: bool = True) -> str:
+    return deck.symbol(card) if symbols else deck.format(card)
+
+
+def move_label(deck: Deck, move: Move, symbols: bool = True) -> str:
+    """A play in words for people: ``Q♠``, ``W (high)``, ``W (low)``."""
+    size = deck.size
+    if move >= 2 * size:
+        s = deck.suits[move - 2 * size]
+        return f"{s.symbol} {s.name}" if symbols else f"{s.letter} ({s.name})"
+    card = move % size
+    text = card_label(deck, card, symbols)
+    if deck.declare_mask >> card & 1:
+        text += " (high)" if move >= size else " (low)"
+    return text
+
+
+def move_code(deck: Deck, move: Move) -> str:
+    """A move as it is typed: ``QS``, ``W+`` (a Wild high), ``W-`` (low), or a suit letter."""
+    size = deck.size
+    if move >= 2 * size:
+        return deck.suits[move - 2 * size].letter
+    card = move % size
+    code = deck.format(card)
+    if deck.declare_mask >> card & 1:
+        code += "+" if move >= size else "-"
+    return code
+
+
+def suit_label(deck: Deck, suit: int, symbols: bool = True) -> str:
+    s = deck.suits[suit]
+    return f"{s.symbol} {s.name}" if symbols else s.name
+
+
+def accepted_codes(deck: Deck) -> frozenset[str]:
+    """Every way of typing a card of ``deck``, upper case (``QS``, ``10H``, ``Q♠``, ``W``)."""
+    out: set[str] = set()
+    for card, code in enumerate(deck.codes):
+        out.add(code.upper())
+        suit = deck.suit_of[card]
+        if suit == NO_SUIT:
+            out.add(deck.symbol(card).upper())
+            continue
+        rank = deck.spec.ranks[deck.rank_of[card]]
+        s = deck.suits[suit]
+        for r in (rank.letter, *rank.aliases):
+            for letter in (s.letter, s.symbol):
+                out.add((r + letter).upper())
+    return frozenset(out)
+
+
+def sorted_hand(deck: Deck, mask: CardMask) -> list[list[Card]]:
+    """A hand as rows: one per suit in deck order (empty suits left out), the wild cards last."""
+    rows = [cards_of(mask & m) for m in deck.suit_masks]
+    rows.append(cards_of(mask & deck.wild_mask))
+    return [r for r in rows if r]
+
+
+def cards_in_order(deck: Deck, mask: CardMask) -> list[Card]:
+    """The cards of a hand sorted by suit, the wild cards last."""
+    return [c for row in sorted_hand(deck, mask) for c in row]
+
+
+def hand_codes(deck: Deck, mask: CardMask, symbols: bool = False) -> str:
+    return " ".join(card_label(deck, c, symbols) for c in cards_in_order(deck, mask))
+
+
+def trick_cost(game: Game, hand_index: int, moves: Sequence[Move], last: bool) -> int:
+    """What a finished trick costs its winner under the penalties of hand ``hand_index``."""
+    compiled = game.rules.hands[hand_index]
+    size = game.deck.size
+    mask = 0
+    for m in moves:
+        mask |= 1 << (m % size)
+    cost = 0
+    for p in compiled.penalties:
+        if p.kind == Kind.TRICK:
+            cost += p.points
+        elif p.kind == Kind.CARDS:
+            cost += (mask & p.mask).bit_count() * p.points
+        elif p.kind == Kind.LAST_TRICK and last:
+            cost += p.points
+    return cost
+
+
+@dataclass(frozen=True)
+class TrickInfo:
+    """A finished trick: who led, the moves in play order, the winner and what it cost."""
+
+    hand_index: int
+    number: int
+    leader: int
+    moves: tuple[Move, ...]
+    winner: int
+    cost: int
+
+    def seat(self, i: int, players: int) -> int:
+        return (self.leader + i) % players
+
+
+def last_trick(game: Game) -> TrickInfo | None:
+    """The last finished trick of the game (from the previous hand if this one has none yet)."""
+    events = game.events
+    for i in range(len(events) - 1, -1, -1):
+        won = events[i]
+        if isinstance(won, TrickWon):
+            plays = [e for e in events[:i] if isinstance(e, Play)][-game.players :]
+            moves = tuple(p.move for p in plays)
+            is_last = won.trick == game.deck.cards_each - 1
+            cost = trick_cost(game, won.hand, moves, is_last)
+            return TrickInfo(won.hand, won.trick, plays[0].seat, moves, won.winner, cost)
+    return None
+
+
+_PERSON = (
+    ("does not hold", "do not hold"),
+    ("it holds and has not chosen", "you hold and have not chosen"),
+    ("has ", "have "),
+)
+
+
+def illegal_reason(message: str) -> str:
+    """The engine's ``seat 0 cannot play QS: seat 0 must follow hearts`` said to the player:
+    ``you must follow hearts``."""
+    head, sep, tail = message.partition(": ")
+    if not (sep and head.startswith("seat ")):
+        return message
+    words = tail.split(" ", 2)
+    if len(words) == 3 and words[0] == "seat":
+        tail = words[2]
+        for old, new in _PERSON:
+            tail = tail.replace(old, new)
+        return "you " + tail
+    return tail
+
+
+def mover(entry: tuple[object, ...]) -> int:
+    """The seat that made a move entry of the log, or -1 when the entry is not a move."""
+    event = typed(entry)
+    if isinstance(event, Play | PassChosen | TrumpChosen):
+        return event.seat
+    return -1
+
+
+# -- the session ------------------------------------------------------------------------------
+
+
+class Session:
+    """One human at a table of bots: the game, who sits where, and what the front ends need."""
+
+    def __init__(
+        self,
+        game: Game,
+        seat: int,
+        bot_names: Sequence[str],
+        names: Sequence[str],
+        move_time: float | None = None,
+        save_path: Path | None = None,
+    ) -> None:
+        n = game.players
+        if not 0 <= seat < n:
+            raise SaladError(f"seat: {seat} is not a seat of a {n}-player game (0 to {n - 1})")
+        self.game = game
+        self.seat = seat
+        self.bot_names = list(bot_names)
+        self.names = list(names)
+        self.move_time = move_time
+        self.save_path = save_path
+        base = game.seed if game.seed is not None else 0
+        self.bots: dict[int, Bot] = {}
+        for s in range(n):
+            if s != seat:
+                self.bots[s] = make_bot(self.bot_names[s], base * 101 + s, **self._options())
+        self._hint_bot: Bot | None = None
+        self._hint_lock = threading.Lock()
+
+    def _options(self) -> dict[str, Any]:
+        return {} if self.move_time is None else {"move_time": self.move_time}
+
+    # -- building ------------------------------------------------------------------------------
+    @classmethod
+    def new(
+        cls,
+        ruleset: Ruleset,
+        players: int,
+        seat: int = 0,
+        bots: str = "expert",
+        seed: int | None = None,
+        move_time: float | None = None,
+        save_path: Path | None = None,
+    ) -> Session:
+        ruleset.check_players(players)
+        if not 0 <= seat < players:
+            raise SaladError(
+                f"seat: {seat} is not a seat of a {players}-player game (0 to {players - 1})"
+            )
+        game = Game(ruleset, players, seed=seed)
+        bot_names = seat_bots(bots, players, seat)
+        return cls(game, seat, bot_names, default_names(bot_names, seat), move_time, save_path)
+
+    @classmethod
+    def resume(
+        cls,
+        path: Path,
+        seat: int | None = None,
+        bots: str | None = None,
+        move_time: float | None = None,
+        save_path: Path | None = None,
+    ) -> Session:
+        """The game saved in ``path``, continued exactly where it stopped."""
+        records = load_records(path)
+        if len(records) != 1:
+            raise RecordError(f"{path}: holds {len(records)} games; resume needs a file with one")
+        record = records[0]
+        try:
+            game = game_from_record(record)
+        except RecordError as exc:
+            raise RecordError(f"{path}: {exc}") from None
+        if not game.auto_deal and not game.is_over():
+            raise RecordError(
+                f"{path}: its hands were dealt by hand, not from a seed; it cannot go on here"
+            )
+        entries = record.get("players", [])
+        n = game.players
+        if seat is None:
+            seat = next((s for s, e in enumerate(entries) if not e.get("bot")), 0)
+        if not 0 <= seat < n:
+            raise SaladError(f"seat: {seat} is not a seat of a {n}-player game (0 to {n - 1})")
+        if bots is not None:
+            bot_names = seat_bots(bots, n, seat)
+        else:
+            bot_names = []
+            for s, e in enumerate(entries):
+                name = e.get("bot")
+                bot_names.append("" if s == seat else str(name or "expert"))
+            for s, name in enumerate(bot_names):
+                if s != seat:
+                    bot_factory(name)
+        names = [str(e.get("name") or f"Seat {s}") for s, e in enumerate(entries)]
+        defaults = default_names(bot_names, seat)
+        for s in range(n):
+            if s != seat and (bots is not None or not entries[s].get("bot")):
+                names[s] = defaults[s]  # a new bot in this seat
+        if entries[seat].get("bot"):
+            names[seat] = HUMAN_NAME
+        return cls(game, seat, bot_names, names, move_time, save_path or path)
+
+    # -- state ---------------------------------------------------------------------------------
+    @property
+    def deck(self) -> Deck:
+        return self.game.deck
+
+    @property
+    def players(self) -> int:
+        return self.game.players
+
+    def view(self) -> View:
+        return self.game.view(self.seat)
+
+    def human_turn(self) -> bool:
+        g = self.game
+        return g.to_move == self.seat and g.phase in (Phase.PLAY, Phase.PASS, Phase.TRUMP)
+
+    def bot_turn(self) -> bool:
+        g = self.game
+        return not g.is_over() and g.to_move in self.bots
+
+    def round_line(self, width: int = 0) -> str:
+        g = self.game
+        hand = current_hand(g)
+        head = f"Hand {hand.index + 1} of {len(g.rules.hands)}: {hand.round.name}"
+        room = max(width - len(head) - 3, 1) if width else 0
+        return f"{head} — {penalties_text(hand, room)}"
+
+    def pass_target(self) -> int:
+        rs = self.game.ruleset
+        n = self.players
+        return (self.seat + (rs.pass_offset or n // 2)) % n
+
+    def name(self, seat: int) -> str:
+        return self.names[seat]
+
+    # -- moves ---------------------------------------------------------------------------------
+    def parse(self, text: str) -> Move:
+        """A typed move of the human, checked: ``IllegalMoveError`` names the reason."""
+        g = self.game
+        move = g.parse_move(text)
+        self.check(move)
+        return move
+
+    def check(self, move: Move) -> None:
+        """Raise ``IllegalMoveError`` with a reason for people unless ``move`` is legal now."""
+        g = self.game
+        if move in g.legal_moves():
+            return
+        trial = g.copy()
+        try:
+            trial.play(move)
+        except SaladError as exc:
+            raise IllegalMoveError(illegal_reason(str(exc))) from None
+        raise IllegalMoveError("that move is not possible now")
+
+    def play(self, move: Move | str) -> list[tuple[object, ...]]:
+        """Play for the seat to move; the new log entries."""
+        start = len(self.game.log)
+        self.game.play(move)
+        return self.game.log[start:]
+
+    def bot_choose(self, seat: int, view: View) -> Move:
+        """The bot's move for ``seat`` from ``view`` (safe to call off the UI thread)."""
+        return self.bots[seat].choose(view)
+
+    def hint(self, view: View) -> Move:
+        """The strongest available bot's suggestion for the human (slow: call off the UI
+        thread)."""
+        with self._hint_lock:
+            if self._hint_bot is None:
+                seed = (self.game.seed or 0) * 101 + 97
+                for name in HINT_BOTS:
+                    try:
+                        self._hint_bot = make_bot(name, seed, **self._options())
+                        break
+                    except SaladError:
+                        continue
+            bot = self._hint_bot
+            assert bot is not None
+            return bot.choose(view)
+
+    @property
+    def hint_bot_name(self) -> str:
+        return self._hint_bot.name if self._hint_bot is not None else HINT_BOTS[0]
+
+    def can_undo(self) -> bool:
+        return any(mover(e) == self.seat for e in self.game.log)
+
+    def undo(self) -> int:
+        """Take back the human's last move and every bot move after it; how many moves."""
+        log = self.game.log
+        moves = 0
+        for entry in reversed(log):
+            who = mover(entry)
+            if who < 0:
+                continue
+            moves += 1
+            if who == self.seat:
+                break
+        else:
+            raise SaladError("undo: you have not made a move yet")
+        for _ in range(moves):
+            self.game.undo()
+        return moves
+
+    # -- records -------------------------------------------------------------------------------
+    def player_entries(self) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for s in range(self.players):
+            entry: dict[str, Any] = {"name": self.names[s]}
+            if s in self.bots:
+                entry["bot"] = self.bot_names[s]
+            else:
+                entry["human"] = True
+            out.append(entry)
+        return out
+
+    def record(self) -> Record:
+        return record_from_game(self.game, self.player_entries())
+
+    def save(self, path: Path | None = None) -> Path:
+        target = path or self.save_path
+        if target is None:
+            raise SaladError("save: no file given (e.g. save game.json)")
+        write_records(target, [self.record()])
+        self.save_path = target
+        return target
+
+
+def seat_bots(spec: str, players: int, seat: int) -> list[str]:
+    """``--bots`` for the other seats (in seat order), or one name for all of them; a list
+    with one name per seat ('' at the human's seat)."""
+    names = [n.strip().lower() for n in spec.split(",") if n.strip()] or ["expert"]
+    others = players - 1
+    if len(names) == 1:
+        names *= others
+    if len(names) != others:
+        raise SaladError(
+            f"bots: {len(names)} bots named for the {others} other seats "
+            "(give one name for all, or one per seat)"
+        )
+    for name in dict.fromkeys(names):
+        bot_factory(name)
+    out = list(names)
+    out.insert(seat, "")
+    return out
+
+
+def default_names(bot_names: Sequence[str], seat: int) -> list[str]:
+    return [
+        HUMAN_NAME if s == seat else f"{name.replace('-', ' ').title()} {s}"
+        for s, name in enumerate(bot_names)
+    ]
+
+
+# -- what happened --------------------------------------------------------------------------
+
+
+def narrate(session: Session, entries: Sequence[tuple[object, ...]], symbols: bool) -> list[str]:
+    """The new log entries (the tail of the log) in sentences; a bot's passes stay hidden."""
+    g = session.game
+    deck = g.deck
+    names = session.names
+    out: list[str] = []
+    trick_moves: list[Move] = []
+    # The current trick so far (before these entries) gives the cost of the trick they finish.
+    for entry in g.log[: len(g.log) - len(entries)][::-1]:
+        earlier = typed(entry)
+        if isinstance(earlier, Play):
+            trick_moves.insert(0, earlier.move)
+        elif isinstance(earlier, TrickWon | Deal | HandScored):
+            break
+    for entry in entries:
+        e = typed(entry)
+        if isinstance(e, Play):
+            trick_moves.append(e.move)
+            out.append(f"{names[e.seat]}: {move_label(deck, e.move, symbols)}")
+        elif isinstance(e, TrickWon):
+            cost = trick_cost(g, e.hand, trick_moves, e.trick == deck.cards_each - 1)
+            what = f" (+{cost})" if cost else " (no points)"
+            taker = "take" if e.winner == session.seat else "takes"
+            out.append(f"{names[e.winner]} {taker} trick {e.trick + 1}{what}.")
+            trick_moves = []
+        elif isinstance(e, TokenTaken):
+            token = next(
+                (p.penalty.name for p in current_hand(g).penalties if p.kind == Kind.TOKEN), "token"
+            )
+            verb = "hold" if e.seat == session.seat else "holds"
+            out.append(f"{names[e.seat]} now {verb} the {token}.")
+        elif isinstance(e, PassChosen):
+            if e.seat == session.seat:
+                out.append(f"You pass {card_label(deck, e.card, symbols)}.")
+        elif isinstance(e, PassesExchanged):
+            received = g.view(session.seat).received
+            got = " ".join(card_label(deck, c, symbols) for c in cards_of(received))
+            out.append(f"Cards passed. You received {got}." if got else "Cards passed.")
+        elif isinstance(e, TrumpChosen):
+            if e.suit == NO_SUIT:
+                continue
+            by = f" (chosen by {names[e.seat]})" if e.seat >= 0 else ""
+            out.append(f"Trump: {suit_label(deck, e.suit, symbols)}{by}.")
+        elif isinstance(e, HandScored):
+            name = g.rules.hands[e.hand].round.name
+            scores = ", ".join(f"{names[s]} {p}" for s, p in enumerate(e.points))
+            out.append(f"Hand {e.hand + 1} ({name}) is over: {scores}.")
+            if e.moon >= 0:
+                out.append(f"{names[e.moon]} shot the moon!")
+        elif isinstance(e, Deal):
+            hand = g.rules.hands[e.hand]
+            verb = "deal" if e.dealer == session.seat else "deals"
+            out.append(
+                f"Hand {e.hand + 1} of {len(g.rules.hands)}: {hand.round.name} "
+                f"({penalties_text(hand)}). {names[e.dealer]} {verb}."
+            )
+        elif isinstance(e, GameOver):
+            out.append("The game is over.")
+    return out
+
+
+def result_lines(session: Session) -> list[str]:
+    """The final totals, best first, and who won."""
+    g = session.game
+    names = session.names
+    places = g.standings()
+    order = sorted(range(g.players), key=lambda s: (places[s], s))
+    lines = [f"{places[s]}. {names[s]}: {g.totals[s]}" for s in order]
+    winners = g.winners()
+    how = "highest" if g.ruleset.highest_wins else "lowest"
+    if winners == [session.seat]:
+        lines.append(f"You win with the {how} total!")
+    elif len(winners) == 1:
+        lines.append(f"{names[winners[0]]} wins with the {how} total.")
+    else:
+        lines.append(f"Shared first place: {', '.join(names[s] for s in winners)}.")
+    return lines

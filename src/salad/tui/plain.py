@@ -1,0 +1,306 @@
+"""``salad play --plain``: the same game as plain lines of text on stdin and stdout.
+
+For screen readers, pipes and dumb terminals: when it is your turn it prints the state (your
+hand, the legal cards, the trick so far with names, the round and its penalties, the points of
+this hand) and reads one line: a card (``qs``, ``10h``), or a command (``help``). Cards are
+written as codes (``QS``, ``TH``); a Wild is played high with ``W+`` and low with ``W-``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from salad.errors import SaladError
+from salad.events import DEAL, TRUMP
+from salad.tui.common import (
+    Session,
+    current_hand,
+    hand_codes,
+    last_trick,
+    move_code,
+    move_label,
+    narrate,
+    penalties_text,
+    result_lines,
+)
+from salad.view import Phase
+
+COMMANDS = (
+    ("help", "this list (also ?)"),
+    ("hint", "the strongest bot's suggestion"),
+    ("undo", "take back your last move and the bots' replies"),
+    ("sheet", "the score sheet, hand by hand, with totals"),
+    ("last", "the last trick"),
+    ("look", "show the table again"),
+    ("rules", "the rules of this game in words"),
+    ("save [FILE]", "save the game to continue later with salad play --resume FILE"),
+    ("quit", "stop playing (the game is saved first when --save was given)"),
+)
+
+
+class PlainGame:
+    """The line-mode loop around a :class:`Session`."""
+
+    def __init__(self, session: Session, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> None:
+        self.s = session
+        self.stdin = stdin
+        self.stdout = stdout
+        self.stderr = stderr
+        try:
+            self.interactive = stdin.isatty()
+        except (AttributeError, ValueError):
+            self.interactive = False
+
+    # -- output ----------------------------------------------------------------------------
+    def say(self, *lines: str) -> None:
+        for line in lines:
+            self.stdout.write(line + "\n")
+        self.stdout.flush()
+
+    def prompt(self, text: str) -> None:
+        self.stdout.write(text + (" " if self.interactive else "\n"))
+        self.stdout.flush()
+
+    # -- the loop ---------------------------------------------------------------------------
+    def run(self, resumed: bool = False) -> int:
+        s = self.s
+        g = s.game
+        others = ", ".join(f"{s.names[x]} ({s.bot_names[x]})" for x in sorted(s.bots))
+        self.say(
+            f"{g.ruleset.title}, {g.players} players, seed {g.seed}. "
+            f"You are seat {s.seat}; playing with {others}.",
+            "Type a card to play it (e.g. qs, 10h), or help for the commands.",
+        )
+        if resumed:
+            self.say(f"Resumed from {s.save_path}.")
+        start = max((i for i, e in enumerate(g.log) if e[0] == DEAL), default=0)
+        self.say(*narrate(s, [e for e in g.log[start:] if e[0] in (DEAL, TRUMP)], symbols=False))
+        shown = -1  # the log length when the state was last shown
+        while True:
+            if g.is_over():
+                self.finish()
+                return 0
+            if not s.human_turn():
+                seat = g.to_move
+                move = s.bot_choose(seat, g.view(seat))
+                self.say(*narrate(s, s.play(move), symbols=False))
+                continue
+            if shown != len(g.log):
+                self.show_state()
+                shown = len(g.log)
+            self.prompt(self.prompt_text())
+            line = self.stdin.readline()
+            if not line:
+                return self.end_of_input()
+            result = self.handle(line.strip())
+            if result is not None:
+                return result
+
+    def prompt_text(self) -> str:
+        phase = self.s.game.phase
+        if phase == Phase.TRUMP:
+            return "Your trump (a suit letter, or help):"
+        if phase == Phase.PASS:
+            return "Your pass (a card, or help):"
+        return "Your play (a card, or help):"
+
+    def end_of_input(self) -> int:
+        g = self.s.game
+        note = ""
+        if self.s.save_path is not None and not g.is_over():
+            try:
+                path = self.s.save()
+                note = f"; saved to {path}"
+            except SaladError as exc:
+                note = f"; not saved: {exc}"
+        self.stderr.write(f"end of input: the game stops unfinished{note}\n")
+        self.stderr.flush()
+        return 1
+
+    # -- input -----------------------------------------------------------------------------
+    def handle(self, line: str) -> int | None:
+        """One line of input; an exit status to stop with, else None."""
+        if not line:
+            return None
+        word, _, rest = line.partition(" ")
+        command = word.lower()
+        if command in ("help", "?", "h"):
+            self.help()
+        elif command == "hint":
+            self.hint()
+        elif command == "undo":
+            self.undo()
+        elif command in ("sheet", "score", "scores"):
+            self.sheet()
+        elif command == "last":
+            self.last()
+        elif command in ("look", "state", "hand"):
+            self.show_state()
+        elif command == "rules":
+            from salad.describe import describe
+
+            self.say(describe(self.s.game.ruleset, self.s.players))
+        elif command == "save":
+            self.save(rest.strip())
+        elif command in ("quit", "exit", "q"):
+            return self.quit()
+        else:
+            self.moves(line)
+        return None
+
+    def moves(self, line: str) -> None:
+        s = self.s
+        words = line.replace(",", " ").split()
+        if s.game.phase != Phase.PASS and len(words) > 1:
+            self.say(f"One at a time, please: {words[0]} or {words[1]}, not both.")
+            return
+        for word in words:
+            if not s.human_turn():
+                break
+            try:
+                move = s.parse(word)
+            except SaladError as exc:
+                self.say(self.reason(word, exc))
+                return
+            self.say(*narrate(s, s.play(move), symbols=False))
+
+    def reason(self, word: str, exc: SaladError) -> str:
+        text = str(exc)
+        if text.startswith("unknown card"):
+            return f"{word!r} is not a card: type e.g. QS, 10H (or help)."
+        if text.startswith("unknown suit"):
+            return f"{word!r} is not a suit: type one of {self.legal_text()}."
+        return f"You cannot play {word.upper()}: {text}."
+
+    # -- what is shown -----------------------------------------------------------------------
+    def legal_text(self) -> str:
+        s = self.s
+        codes = [move_code(s.deck, m) for m in s.game.legal_moves()]
+        return " ".join(dict.fromkeys(codes))
+
+    def show_state(self) -> None:
+        s = self.s
+        g = s.game
+        deck = g.deck
+        view = s.view()
+        hand = current_hand(g)
+        lines = [
+            f"--- Hand {hand.index + 1} of {len(g.rules.hands)}: {hand.round.name} "
+            f"({penalties_text(hand)})."
+        ]
+        if view.trump >= 0:
+            t = deck.suits[view.trump]
+            lines.append(f"Trump: {t.letter} ({t.name}).")
+        if g.phase == Phase.TRUMP:
+            lines.append("You are in last place: pick the trump suit for this hand.")
+            lines.append("Suits: " + ", ".join(f"{x.letter} {x.name}" for x in deck.suits) + ".")
+        elif g.phase == Phase.PASS:
+            chosen = deck.format_mask(view.passed)
+            left = g.ruleset.passing - view.passed.bit_count()
+            lines.append(
+                f"Pass {g.ruleset.passing} cards to {s.names[s.pass_target()]}: "
+                f"{left} more to choose" + (f" (chosen: {chosen})." if chosen else ".")
+            )
+        else:
+            lines.append(f"Trick {len(view.tricks) + 1} of {deck.cards_each}.")
+            if view.trick:
+                played = ", ".join(
+                    f"{s.names[(view.leader + i) % g.players]} {move_label(deck, m, False)}"
+                    for i, m in enumerate(view.trick)
+                )
+                lines.append(f"Trick so far: {played}.")
+            else:
+                lines.append("You lead.")
+        lines.append(f"Your hand: {hand_codes(deck, view.hand & ~view.passed)}")
+        lines.append(f"Legal: {self.legal_text()}")
+        lines.append("Points this hand: " + self.points(view.running) + ".")
+        lines.append("Totals: " + self.points(view.totals) + ".")
+        self.say(*lines)
+
+    def points(self, values: tuple[int, ...]) -> str:
+        return ", ".join(f"{self.s.names[x]} {p}" for x, p in enumerate(values))
+
+    def help(self) -> None:
+        self.say(
+            "Type a card to play it: QS, 10h, Q♠ (a Wild: W+ plays it high, W- low); "
+            "when passing, one or more cards; when picking trump, a suit letter.",
+            "Commands:",
+            *(f"  {name:<12} {what}" for name, what in COMMANDS),
+        )
+
+    def hint(self) -> None:
+        s = self.s
+        move = s.hint(s.view())
+        self.say(f"Hint ({s.hint_bot_name}): {move_code(s.deck, move)}.")
+
+    def undo(self) -> None:
+        try:
+            count = self.s.undo()
+        except SaladError as exc:
+            self.say(f"Cannot undo: {str(exc).removeprefix('undo: ')}.")
+            return
+        self.say(f"Took back {count} move{'s' if count != 1 else ''}.")
+
+    def sheet(self) -> None:
+        from salad.sheet import full_sheet
+
+        g = self.s.game
+        self.say(full_sheet(g, self.s.names))
+        if not g.is_over():
+            self.say(f"This hand so far: {self.points(tuple(g.running_points()))}.")
+
+    def last(self) -> None:
+        s = self.s
+        info = last_trick(s.game)
+        if info is None:
+            self.say("No trick has been played yet.")
+            return
+        cards = ", ".join(
+            f"{s.names[info.seat(i, s.players)]} {move_label(s.deck, m, False)}"
+            for i, m in enumerate(info.moves)
+        )
+        cost = f"+{info.cost}" if info.cost else "no points"
+        self.say(
+            f"Last trick (hand {info.hand_index + 1}, trick {info.number + 1}): {cards}; "
+            f"{s.names[info.winner]} took it ({cost})."
+        )
+
+    def save(self, name: str) -> None:
+        try:
+            path = self.s.save(Path(name) if name else None)
+        except SaladError as exc:
+            self.say(f"Not saved: {exc}")
+            return
+        self.say(f"Saved to {path}; continue with: salad play --resume {path}")
+
+    def quit(self) -> int:
+        s = self.s
+        if s.save_path is not None and not s.game.is_over():
+            self.save("")
+        self.say("Goodbye.")
+        return 0
+
+    def finish(self) -> None:
+        from salad.sheet import full_sheet
+
+        self.say("", "Final scores:", full_sheet(self.s.game, self.s.names), "")
+        self.say(*result_lines(self.s))
+        if self.s.save_path is not None:
+            try:
+                self.say(f"The finished game is saved in {self.s.save()}.")
+            except SaladError as exc:
+                self.say(f"Not saved: {exc}")
+
+
+def run_plain(
+    session: Session,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+    resumed: bool = False,
+) -> int:
+    """Play the session on text streams (the process's by default); the exit status."""
+    game = PlainGame(session, stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr)
+    return game.run(resumed)

@@ -1,0 +1,228 @@
+"""`salad play --plain`: a whole game as lines of text, through a pipe and in-process."""
+
+from __future__ import annotations
+
+import io
+import queue
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from salad.events import Play
+from salad.ruleset import load_ruleset
+from salad.tui.common import Session
+from salad.tui.plain import run_plain
+
+SALAD = str(Path(sys.executable).with_name("salad"))
+PROMPT_END = "help):"
+
+
+def first_legal(lines: list[str]) -> str:
+    legal = next(line for line in reversed(lines) if line.startswith("Legal: "))
+    return legal.split()[1]
+
+
+def drive(
+    args: list[str],
+    answer: Callable[[list[str]], str | None] = first_legal,
+    timeout: float = 60.0,
+) -> tuple[int, list[str], str]:
+    """Run ``salad play --plain ARGS`` on pipes, answering every prompt with ``answer(lines so
+    far)`` (None closes stdin); the exit status, the lines of stdout and stderr."""
+    proc = subprocess.Popen(
+        [SALAD, "play", "--plain", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+        bufsize=1,
+    )
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    lines_q: queue.Queue[str | None] = queue.Queue()
+
+    def read() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines_q.put(line.rstrip("\n"))
+        lines_q.put(None)
+
+    threading.Thread(target=read, daemon=True).start()
+    deadline = time.monotonic() + timeout
+    lines: list[str] = []
+    while True:
+        try:
+            line = lines_q.get(timeout=max(deadline - time.monotonic(), 0.01))
+        except queue.Empty:
+            proc.kill()
+            tail = "\n".join(lines[-30:])
+            raise AssertionError(f"salad play --plain did not finish:\n{tail}") from None
+        if line is None:
+            break
+        lines.append(line)
+        if line.endswith(PROMPT_END) and line.startswith("Your "):
+            reply = answer(lines)
+            if reply is None:
+                proc.stdin.close()
+            else:
+                proc.stdin.write(reply + "\n")
+                proc.stdin.flush()
+    code = proc.wait(timeout=10)
+    return code, lines, proc.stderr.read()
+
+
+def test_a_whole_game_through_a_pipe() -> None:
+    code, lines, err = drive(["--bots", "random", "--seed", "3"])
+    assert code == 0, err
+    assert "Final scores:" in lines
+    total = next(line for line in lines if line.split()[:1] == ["Total"])
+    assert total.endswith("1120 ok")
+    prompts = [line for line in lines if line.endswith(PROMPT_END)]
+    assert len(prompts) == 6 * 13  # one card a trick, every card legal
+    state = lines[lines.index(prompts[0]) - 7 : lines.index(prompts[0])]
+    assert state[0].startswith("--- Hand 1 of 6: No Tricks (Tricks 10 each)")
+    assert any(line.startswith("Your hand: ") for line in state)
+    assert any(line.startswith("Points this hand: You 0") for line in state)
+    assert "Traceback" not in err
+
+
+def test_basic_bots_and_every_topping_through_a_pipe() -> None:
+    """Skip the Salad with every topping: passing, trump choices and Wilds, all from the
+    printed legal list."""
+    code, lines, err = drive(
+        ["--rules", "skip-the-salad", "-t", "all", "-n", "3", "--bots", "basic", "--seed", "5"]
+    )
+    assert code == 0, err
+    text = "\n".join(lines)
+    assert "Pass 2 cards to" in text and "Final scores:" in text
+    assert "Legal: " in text and "W" in text
+    assert any(line.startswith("Trump: ") for line in lines)
+    assert lines[-1].endswith("total.") or lines[-1].endswith("!")
+
+
+def test_bad_input_gets_one_line_reasons_and_eof_exits_cleanly() -> None:
+    replies = iter(["xx", "zz9", "", "2c 3c", "undo"])
+
+    def answer(lines: list[str]) -> str | None:
+        return next(replies, None)
+
+    code, lines, err = drive(["--bots", "random", "--seed", "1"], answer, timeout=30)
+    assert code == 1
+    assert "end of input" in err and "Traceback" not in err
+    assert "'xx' is not a card: type e.g. QS, 10H (or help)." in lines
+    assert "'zz9' is not a card: type e.g. QS, 10H (or help)." in lines
+    assert any(line.startswith("One at a time") for line in lines)
+    assert "Cannot undo: you have not made a move yet." in lines
+
+
+def test_an_illegal_card_is_refused_with_the_reason() -> None:
+    session = Session.new(load_ruleset("canadian"), 4, 0, "random", seed=1)
+    g = session.game
+    # Let the bots lead, then try a card that does not follow suit.
+    while not session.human_turn():
+        session.play(session.bot_choose(g.to_move, g.view(g.to_move)))
+    legal = set(g.legal_moves())
+    wrong = next(c for c in range(g.deck.size) if g.hands[0] >> c & 1 and c not in legal)
+    missing = next(c for c in range(g.deck.size) if not g.hands[0] >> c & 1)
+    out = io.StringIO()
+    stdin = io.StringIO(f"{g.deck.format(wrong)}\n{g.deck.format(missing)}\nquit\n")
+    code = run_plain(session, stdin, out, io.StringIO())
+    assert code == 0
+    text = out.getvalue().splitlines()
+    follow = [line for line in text if line.startswith(f"You cannot play {g.deck.format(wrong)}")]
+    assert follow and "you must follow" in follow[0]
+    assert f"You cannot play {g.deck.format(missing)}: you do not hold that card." in text
+    assert text[-1] == "Goodbye."
+
+
+def test_commands(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    session = Session.new(load_ruleset("canadian"), 4, 0, "random", seed=2)
+    commands = ["help", "hint", "sheet", "last", "look", "rules", f"save {save}", "quit"]
+    out = io.StringIO()
+    code = run_plain(session, io.StringIO("\n".join(commands) + "\n"), out, io.StringIO())
+    assert code == 0
+    text = out.getvalue()
+    assert "Commands:" in text and "Hint (" in text and "Total" in text
+    assert "No trick has been played yet." in text
+    assert "Game checksum" in text
+    assert f"Saved to {save}" in text and save.exists()
+
+
+def test_undo_takes_back_the_bot_replies_too() -> None:
+    session = Session.new(load_ruleset("canadian"), 4, 1, "random", seed=6)
+    g = session.game
+    while not session.human_turn():
+        session.play(session.bot_choose(g.to_move, g.view(g.to_move)))
+    before = (g.log, session.view())
+    session.play(g.legal_moves()[0])
+    while not session.human_turn():
+        session.play(session.bot_choose(g.to_move, g.view(g.to_move)))
+    assert len(g.log) > len(before[0]) + 1
+    assert session.undo() >= 2
+    assert g.log == before[0] and session.view() == before[1]
+
+
+def test_resume_continues_the_exact_game(tmp_path: Path) -> None:
+    """Saved mid-hand and resumed: the same state, and the same deals for the rest."""
+    save = tmp_path / "game.json"
+    picks = 0
+
+    def answer(lines: list[str]) -> str | None:
+        nonlocal picks
+        picks += 1
+        if picks == 20:
+            return f"save {save}"
+        if picks == 21:
+            return "quit"
+        return first_legal(lines)
+
+    code, lines, err = drive(["--bots", "basic", "--seed", "8", "--seat", "2"], answer)
+    assert code == 0, err
+    assert save.exists()
+    # The state shown when the game was saved is shown again on resume.
+    last_state = lines[max(i for i, line in enumerate(lines) if line.startswith("--- ")) :]
+    state = [line for line in last_state if line[:6] in ("--- Ha", "Trick ", "Your h", "Legal:")]
+    code2, lines2, err2 = drive(["--resume", str(save)], lambda lines: None)
+    assert code2 == 1 and "end of input" in err2
+    assert lines2[2] == f"Resumed from {save}."
+    assert [line for line in lines2 if line[:6] in ("--- Ha", "Trick ", "Your h", "Legal:")][
+        : len(state)
+    ] == state
+    # In-process: the resumed game is the saved one, move for move, deal for deal.
+    resumed = Session.resume(save)
+    assert resumed.seat == 2 and resumed.names[2] == "You"
+    assert resumed.bot_names == ["basic", "basic", "", "basic"]
+    fresh = Session.new(resumed.game.ruleset, 4, 2, "basic", seed=8)
+    for event in resumed.game.events:  # the same plays on a fresh game with the same seed
+        if isinstance(event, Play):
+            fresh.game.play(event.move)
+    assert fresh.game.log == resumed.game.log
+    assert fresh.view() == resumed.view()
+    for game in (resumed.game, fresh.game):
+        while not game.is_over():
+            game.play(game.legal_moves()[0])
+    assert resumed.game.log == fresh.game.log and resumed.game.totals == fresh.game.totals
+
+
+def test_resume_refuses_new_rules_and_reports_bad_files(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    result = subprocess.run(
+        [SALAD, "play", "--plain", "--resume", str(bad)], capture_output=True, text=True
+    )
+    assert result.returncode == 1
+    assert result.stderr.startswith("error: ") and len(result.stderr.splitlines()) == 1
+    result = subprocess.run(
+        [SALAD, "play", "--plain", "--resume", str(bad), "--rules", "extended"],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 1 and "--rules" in result.stderr
+    result = subprocess.run(
+        [SALAD, "play", "--plain", "--bots", "nobody"], capture_output=True, text=True
+    )
+    assert result.returncode == 1 and "unknown bot" in result.stderr

@@ -1,0 +1,317 @@
+"""The terminal app of `salad play`, driven by Textual's pilot at 80x24."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.text import Text
+from textual.pilot import Pilot
+from textual.widget import Widget
+
+from salad.bots import make_bot
+from salad.cli import make_ruleset
+from salad.engine import Game
+from salad.ruleset import load_ruleset
+from salad.tui.app import (
+    ChoiceScreen,
+    GameScreen,
+    HandView,
+    InfoScreen,
+    MessageBar,
+    SaladApp,
+    TableView,
+)
+from salad.tui.common import Session, cards_in_order, default_names
+from salad.view import Phase
+
+SIZE = (80, 24)
+
+
+def new_app(
+    rules: str = "canadian",
+    players: int = 4,
+    seed: int = 1,
+    toppings: str | None = None,
+    save: Path | None = None,
+) -> SaladApp:
+    rs = make_ruleset(rules, toppings)
+    return SaladApp(Session.new(rs, players, 0, "random", seed, save_path=save), delay=0.0)
+
+
+async def settle(pilot: Pilot[str], app: SaladApp) -> None:
+    """Wait until the bots are done: your turn, a question or page open, or the game over."""
+    gs = app.game_screen
+    s = app.session
+    for _ in range(2000):
+        await pilot.pause(0.002)
+        if gs.bot_pending:
+            continue
+        if not isinstance(app.screen, GameScreen) or s.human_turn() or s.game.is_over():
+            return
+    raise AssertionError("the bots never stopped")
+
+
+def screen_text(app: SaladApp) -> str:
+    """What the screen shows, from Textual's SVG screenshot."""
+    return app.export_screenshot().replace("&#160;", " ")
+
+
+def widget_text(app: SaladApp, kind: type[Widget]) -> str:
+    rendered = app.game_screen.query_one(kind).render()
+    assert isinstance(rendered, Text)
+    return rendered.plain
+
+
+def run(test: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """Run an async test on its own thread and event loop (other test modules, such as the
+    browser tests, may leave a loop running on the main thread)."""
+    errors: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            asyncio.run(test())
+        except BaseException as exc:
+            errors.append(exc)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if errors:
+        raise errors[0]
+
+
+def test_a_whole_hand_by_keys() -> None:
+    """Arrow keys and Enter play a whole hand; the screen shows the round, the cards and the
+    result, and the next hand starts after Enter."""
+
+    async def go() -> None:
+        app = new_app(seed=1)
+        async with app.run_test(size=SIZE) as pilot:
+            s = app.session
+            g = s.game
+            await settle(pilot, app)
+            svg = screen_text(app)
+            assert "No Tricks" in svg and "Tricks 10 each" in svg
+            assert "Your hand" in svg and "Hand 1 of 6" in svg
+            for card in cards_in_order(g.deck, s.view().hand):
+                assert g.deck.symbol(card) in svg
+            table = widget_text(app, TableView)
+            for name in s.names:
+                assert name in table
+            plays = 0
+            while g.hand_index == 0:
+                assert s.human_turn()
+                before = len(g.log)
+                await pilot.press("right", "left")
+                cursor = app.game_screen.cursor
+                assert cursor is not None and cursor in {m % g.deck.size for m in g.legal_moves()}
+                await pilot.press("enter")
+                plays += 1
+                assert len(g.log) > before
+                await settle(pilot, app)
+            assert plays == g.deck.cards_each
+            assert isinstance(app.screen, InfoScreen)
+            assert "is over" in app.screen.title_text
+            assert len(g.hand_points) == 1 and sum(g.hand_points[0]) == 130
+            await pilot.press("enter")
+            await settle(pilot, app)
+            assert isinstance(app.screen, GameScreen)
+            assert "Hand 2 of 6" in screen_text(app) and "No Hearts" in screen_text(app)
+
+    run(go)
+
+
+def test_typing_a_card_and_bad_input() -> None:
+    async def go() -> None:
+        app = new_app(seed=2)
+        async with app.run_test(size=SIZE) as pilot:
+            s = app.session
+            g = s.game
+            await settle(pilot, app)
+            legal = [m for m in g.legal_moves()]
+            held = cards_in_order(g.deck, s.view().hand)
+            illegal = [c for c in held if c not in legal]
+            if illegal:  # a card you hold but may not play: a one-line reason, nothing played
+                before = len(g.log)
+                await pilot.press(*g.deck.format(illegal[0]).lower())
+                assert len(g.log) == before
+                message = widget_text(app, MessageBar)
+                assert "cannot play" in message and "follow" in message
+            before = len(g.log)
+            await pilot.press("x", "z")  # not a card at all
+            assert len(g.log) == before
+            await pilot.press("2", "x")
+            assert "not a card" in widget_text(app, MessageBar)
+            code = g.deck.format(legal[0])
+            if code.startswith("T"):
+                code = "10" + code[1:]
+            await pilot.press(*code.lower())
+            assert any(e[0] == 5 and e[2] == legal[0] for e in g.log[before:])
+
+    run(go)
+
+
+def test_click_undo_hint_last_sheet_help() -> None:
+    async def go() -> None:
+        app = new_app(seed=3)
+        async with app.run_test(size=SIZE) as pilot:
+            s = app.session
+            g = s.game
+            gs = app.game_screen
+            await settle(pilot, app)
+            await pilot.press("u")
+            assert "Nothing to undo" in widget_text(app, MessageBar)
+            state = (list(g.log), s.view())
+            # Click the first legal card of the hand.
+            hand = gs.query_one(HandView)
+            legal = {m % g.deck.size for m in g.legal_moves()}
+            row, x0, _, card = next(span for span in hand.spans if span[3] in legal)
+            await pilot.click(HandView, offset=(x0 + 1, row))
+            assert any(e[0] == 5 and e[1] == s.seat for e in g.log[len(state[0]) :])
+            await settle(pilot, app)
+            await pilot.press("l")
+            assert isinstance(app.screen, InfoScreen) and "trick" in app.screen.title_text
+            await pilot.press("escape")
+            await pilot.press("u")
+            await settle(pilot, app)
+            assert g.log == state[0] and s.view() == state[1]
+            assert "Took back" in widget_text(app, MessageBar)
+            await pilot.press("h")
+            for _ in range(500):
+                await pilot.pause(0.01)
+                if gs.hint_move is not None:
+                    break
+            assert gs.hint_move in g.legal_moves()
+            assert "Hint" in widget_text(app, MessageBar)
+            hinted = gs.hint_move
+            before = len(g.log)
+            await pilot.press("enter")  # plays the hinted card
+            assert g.log[before][1:] == (s.seat, hinted)
+            await settle(pilot, app)
+            await pilot.press("p")
+            assert isinstance(app.screen, InfoScreen) and app.screen.title_text == "Score sheet"
+            await pilot.press("escape")
+            await pilot.press("question_mark")
+            assert isinstance(app.screen, InfoScreen) and app.screen.title_text == "Keys"
+            await pilot.press("escape")
+            await pilot.press("r")
+            assert isinstance(app.screen, InfoScreen) and app.screen.title_text == "Rules"
+            await pilot.press("escape")
+            assert isinstance(app.screen, GameScreen)
+
+    run(go)
+
+
+def test_save_and_resume_in_the_app(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+
+    async def go() -> None:
+        app = new_app(seed=4, save=path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            for _ in range(3):
+                await pilot.press("enter")
+                await settle(pilot, app)
+            await pilot.press("ctrl+s")
+            assert path.exists()
+            saved = (list(app.session.game.log), app.session.view())
+        resumed = Session.resume(path)
+        assert resumed.game.log == saved[0] and resumed.view() == saved[1]
+        assert resumed.bot_names == ["", "random", "random", "random"]
+        app2 = SaladApp(resumed, delay=0.0)
+        async with app2.run_test(size=SIZE) as pilot:
+            await settle(pilot, app2)
+            assert app2.session.human_turn()
+            await pilot.press("ctrl+q")  # saves to the same file and quits
+        assert app2.return_value is not None and "resume" in app2.return_value
+
+    run(go)
+
+
+def test_passing_wild_cards_and_trump() -> None:
+    """Skip the Salad with every topping: passing, Wilds declared high or low, trump chosen."""
+
+    async def go() -> None:
+        rs = make_ruleset("skip-the-salad", "all")
+        # A game whose first hand leaves you (seat 0) in last place, to pick the trump.
+        for seed in range(100):
+            game = Game(rs, 3, seed=seed)
+            bot = make_bot("random", seed)
+            while game.hand_index == 0:
+                game.play(bot.choose(game.view(game.to_move)))
+            if game.phase == Phase.TRUMP and game.to_move == 0:
+                break
+        assert game.phase == Phase.TRUMP and game.to_move == 0
+        bots = ["", "random", "random"]
+        session = Session(game, 0, bots, default_names(bots, 0))
+        app = SaladApp(session, delay=0.0)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            g = session.game
+            declared = passed = 0
+            assert isinstance(app.screen, ChoiceScreen)
+            await pilot.press("2")
+            assert g.trump == 1 and g.phase == Phase.PASS
+            await settle(pilot, app)
+            while g.hand_index == 1:
+                if isinstance(app.screen, ChoiceScreen):
+                    await pilot.press("h" if declared % 2 == 0 else "l")
+                    declared += 1
+                elif g.phase == Phase.PASS:
+                    await pilot.press("enter")
+                    passed += 1
+                else:
+                    wild = [m for m in g.legal_moves() if g.deck.declare_mask >> m & 1]
+                    if wild:
+                        app.game_screen.cursor = wild[0]
+                    await pilot.press("enter")
+                await settle(pilot, app)
+            assert passed == rs.passing
+            assert declared > 0
+
+    run(go)
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "toppings"),
+    [("canadian", 3, None), ("skip-the-salad", 8, "all"), ("extended", 10, None)],
+)
+def test_fits_80x24(rules: str, players: int, toppings: str | None) -> None:
+    async def go() -> None:
+        app = new_app(rules, players, seed=5, toppings=toppings)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            gs = app.game_screen
+            for widget in gs.query("InfoBar, TableView, HandView, MessageBar, Footer"):
+                region = widget.region
+                assert region.height > 0 and region.bottom <= SIZE[1] and region.right <= SIZE[0]
+            table = widget_text(app, TableView)
+            for name in app.session.names:
+                assert name.split()[-1] in table
+
+    run(go)
+
+
+def test_names_in_the_record_survive_resume(tmp_path: Path) -> None:
+    rs = load_ruleset("canadian")
+    s = Session.new(
+        rs, 4, seat=2, bots="random,basic,random", seed=9, save_path=tmp_path / "g.json"
+    )
+    s.play(s.game.legal_moves()[0])
+    s.save()
+    back = Session.resume(tmp_path / "g.json")
+    assert back.seat == 2 and back.names == s.names and back.bot_names == s.bot_names
+
+
+def test_resume_in_another_seat(tmp_path: Path) -> None:
+    rs = load_ruleset("canadian")
+    s = Session.new(rs, 4, seat=0, bots="basic", seed=9, save_path=tmp_path / "g.json")
+    s.save()
+    back = Session.resume(tmp_path / "g.json", seat=2)
+    assert back.names == ["Expert 0", "Basic 1", "You", "Basic 3"]
+    assert back.bot_names == ["expert", "basic", "", "basic"]
