@@ -3,7 +3,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: setup system-deps run test lint bench clean
+.PHONY: setup system-deps run test lint bench bench-bots bench-server bench-lab clean
 
 # Debian packages the tests need: a real browser and a real PostgreSQL server.
 SYSTEM_PKGS := chromium postgresql
@@ -25,18 +25,28 @@ system-deps:
 	fi
 
 run: setup
-	$(VENV)/bin/salad demo
+	$(VENV)/bin/salad serve
 
 lint: setup
 	$(VENV)/bin/ruff check src tests benchmarks
 	$(VENV)/bin/ruff format --check src tests benchmarks
 	$(VENV)/bin/mypy
 
+# scripts/postgres.sh runs pytest with a throwaway PostgreSQL (SALAD_TEST_POSTGRES_URL).
 test: system-deps lint
-	$(VENV)/bin/pytest
+	scripts/postgres.sh $(VENV)/bin/pytest
 
 bench: setup
 	$(PY) benchmarks/engine_speed.py
+
+bench-bots: setup
+	$(PY) benchmarks/bot_strength.py
+
+bench-server: setup
+	$(PY) benchmarks/server_load.py
+
+bench-lab: setup
+	$(PY) benchmarks/tournament_speed.py
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -19,6 +19,9 @@ from salad.engine import Game
 from salad.errors import SaladError
 from salad.play import play_out
 from salad.ruleset import Ruleset, load_ruleset
+from salad.scorecli import score_command
+from salad.tournament_cli import tournament_command
+from salad.tui.command import play_command
 
 app = typer.Typer(
     help="Canadian Salad (Fruit Salad, Wisconsin Scramble) and its variants.",
@@ -215,6 +218,81 @@ def demo(
     play_out(game, bot_list, on_hand_end)
     typer.echo("")
     typer.echo(full_sheet(game, names))
+
+
+@app.command()
+@friendly
+def match(
+    rules: RulesOpt = "canadian",
+    players: PlayersOpt = None,
+    toppings: ToppingsOpt = None,
+    swap: SwapOpt = None,
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots", "-b", help="One bot per seat, comma-separated, e.g. expert,basic,basic,basic."
+        ),
+    ] = "",
+    deals: Annotated[
+        int, typer.Option("--deals", "-d", help="Deals; each is played once per seat rotation.")
+    ] = 100,
+    seed: Annotated[
+        int, typer.Option("--seed", "-s", help="Deal d is the game with seed S+d.")
+    ] = 0,
+    move_time: Annotated[
+        float | None,
+        typer.Option("--move-time", help="Seconds per move, given to every bot as move_time."),
+    ] = None,
+    record: Annotated[
+        Path | None, typer.Option(help="Write every game to this file (JSON Lines).")
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the summary as JSON on the last line.")
+    ] = False,
+    workers: Annotated[
+        int | None,
+        typer.Option("--workers", "-w", help="Processes to play on (default: every core)."),
+    ] = None,
+) -> None:
+    """Duplicate match: every deal replayed with the bots rotated through every seat."""
+    from salad.match import run_match
+
+    rs = make_ruleset(rules, toppings, swap)
+    n = _players(rs, players)
+    result = run_match(
+        rs, n, bots, deals, seed, move_time=move_time, workers=workers, record=record, progress=True
+    )
+    for line in result.lines():
+        typer.echo(line)
+    if as_json:
+        typer.echo(result.to_json())
+
+
+app.command("play")(play_command)
+app.command("score")(score_command)
+app.command("tournament")(tournament_command)
+
+
+@app.command()
+@friendly
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    database: Annotated[
+        str | None,
+        typer.Option(
+            help="Database: postgresql://user:password@host/name, a SQLite file path or "
+            "URL (default: salad.db in the user data directory)."
+        ),
+    ] = None,
+    bot_delay: Annotated[
+        float, typer.Option(help="Seconds a bot waits before it plays (to be watchable).")
+    ] = 0.6,
+) -> None:
+    """Run the web server: lobby, tables, bots and the browser client."""
+    from salad.server import serve as run_server
+
+    run_server(host, port, database, bot_delay=bot_delay, echo=typer.echo)
 
 
 @record_app.command("verify")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from salad.bots import Bot
+from salad.bots import Bot, tell_game_over
 from salad.engine import Game
 from salad.ruleset import Ruleset
 
@@ -20,6 +20,7 @@ def play_out(
         if on_hand_end is not None and len(game.hand_points) != hands_done:
             hands_done = len(game.hand_points)
             on_hand_end(game)
+    tell_game_over(bots, game)
     return game
 
 

@@ -11,12 +11,15 @@ Every front end builds bots through :func:`make_bot`, by name:
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
-from typing import Any, Protocol
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from salad.errors import SaladError
 from salad.events import Move
 from salad.view import View
+
+if TYPE_CHECKING:
+    from salad.engine import Game
 
 
 class Bot(Protocol):
@@ -39,11 +42,23 @@ REGISTRY: dict[str, str] = {
 """Bot name → "module:factory"; modules load on first use (OpenSpiel is heavy)."""
 
 
+def tell_game_over(bots: Sequence[Bot], game: Game) -> None:
+    """Let bots that want it (external programs) see each seat's view of the finished game."""
+    for seat, bot in enumerate(bots):
+        hook = getattr(bot, "game_over", None)
+        if hook is not None:
+            hook(game.view(seat))
+
+
 def bot_names() -> list[str]:
     return list(REGISTRY)
 
 
 def bot_factory(name: str) -> BotFactory:
+    if name.strip()[:4].lower() == "cmd:":  # an outside program: salad.bots.external
+        from salad.bots.external import external_factory
+
+        return external_factory(name)
     key = name.strip().lower()
     if key not in REGISTRY:
         raise SaladError(f"bots: unknown bot {name!r} (known: {', '.join(REGISTRY)})")
@@ -74,4 +89,12 @@ def parse_bots(spec: str, players: int, seed: int | None = None, **options: Any)
     ]
 
 
-__all__ = ["Bot", "REGISTRY", "bot_factory", "bot_names", "make_bot", "parse_bots"]
+__all__ = [
+    "Bot",
+    "REGISTRY",
+    "bot_factory",
+    "bot_names",
+    "make_bot",
+    "parse_bots",
+    "tell_game_over",
+]

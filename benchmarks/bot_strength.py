@@ -1,0 +1,548 @@
+"""Bot strength: duplicate matches between the bots at four-player Canadian Salad, with targets.
+
+Every comparison is a duplicate match (:func:`salad.match.run_match`): deal ``d`` is the game
+with seed ``seed + d``, played four times with the line-up rotated through the seats, so every
+bot plays every seat on the same cards. Points are bad (the lowest total wins), so a lower
+mean is better and a ratio below 1 means the first bot is stronger.
+
+* (a) basic vs three random: basic mean / random mean, target <= 0.60.
+* (b) expert vs three basic, the expert at its default budget: expert mean / basic mean,
+  target <= 0.75.
+* (c) expert vs three openspiel-ismcts, both given the same ``--move-time`` per move: the
+  expert's mean is lower and the 95% interval of the paired per-deal difference excludes zero.
+* (d) decision time per move: the expert at its default budget, timed on the (b) games (wall
+  clock, what a player waits for): median <= 1.0 s and max <= 3 s. basic: median and max
+  <= 5 ms, timed in this process after the matches over 100 games (basic in two seats, random
+  in two); a move over 1 ms is timed five more times on the same view and its fastest time kept,
+  because at this scale one preemption by another process decides a maximum (its times in the
+  matches, wall and CPU, are printed too, for information).
+
+A ratio target passes on the point estimate; the interval of the per-deal margin
+``first - target * second`` (95%) tells whether the deals were enough to decide it.
+
+Before playing, one hand of each match is played in this process to time the bots, and the
+deals are planned to fit ``--minutes`` (default 40) on the worker processes (default: every
+core); the plan and its estimated run time are printed. ``--deals N`` fixes the deals of every
+comparison instead; ``--quick`` is a smoke run of a few minutes (few deals: figures are rough).
+``--only a,c`` runs some comparisons. A comparison whose bot is missing is reported as failed
+with the reason. The last line printed is one JSON object with all figures and pass/fail per
+target; the exit status is 0 only when every selected target passed.
+
+Run ``make bench-bots`` or ``python benchmarks/bot_strength.py [--quick] [--only a,b]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import platform
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import salad
+from salad import Game, SaladError, load_ruleset
+from salad.bots import bot_factory, make_bot
+from salad.match import MatchResult, Timing, ci95, run_match
+from salad.ruleset import Ruleset
+
+RULES = "canadian"
+PLAYERS = 4
+
+RATIO_A = 0.60  # basic / random
+RATIO_B = 0.75  # expert / basic
+EXPERT_MEDIAN_S = 1.0
+EXPERT_MAX_S = 3.0
+BASIC_MAX_S = 0.005
+
+DEFAULT_MINUTES = 40.0
+DEFAULT_MOVE_TIME = 0.1  # (c): seconds per move for both sides
+QUICK_MINUTES = 4.0
+QUICK_MOVE_TIME = 0.05
+
+DEALS_A = 400  # cheap: this many unless the budget is tiny
+MIN_DEALS = 10  # (b) and (c) get at least this many (quick: 1) ...
+MAX_DEALS = 400  # ... and at most this many
+DEALS_D = 1  # (d) alone (without (b)): one deal, four games, to time the expert
+QUIET_GAMES = 100  # (d): basic timed in this process over this many games
+RETIME_OVER = 0.001  # a basic move slower than this is timed again ...
+RETIMES = 5  # ... this many times, keeping the fastest
+
+
+@dataclass
+class Comparison:
+    key: str
+    title: str
+    lineup: list[str]
+    move_time: float | None = None
+    deals: int = 0
+    game_s: float = 0.0
+    """Estimated seconds per game (one process)."""
+    error: str | None = None
+    result: MatchResult | None = None
+    figures: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return f"({self.key}) {self.title}"
+
+
+# -- planning -------------------------------------------------------------------------------------
+
+
+def missing_bots(names: list[str]) -> str | None:
+    """Why some bot of ``names`` cannot be built here, or None."""
+    problems = []
+    for name in dict.fromkeys(names):
+        try:
+            bot_factory(name)
+        except SaladError as exc:
+            problems.append(str(exc).removeprefix("bots: "))
+    return "; ".join(problems) or None
+
+
+def probe(rs: Ruleset, comp: Comparison, seed: int) -> float:
+    """Seconds per game of ``comp``'s line-up: one hand or more, played in this process."""
+    opts = {} if comp.move_time is None else {"move_time": comp.move_time}
+    t0 = time.perf_counter()
+    bots = [make_bot(name, seed * 10 + s, **opts) for s, name in enumerate(comp.lineup)]
+    build = time.perf_counter() - t0
+    game = Game(rs, PLAYERS, seed=seed)
+    hands = len(rs.compiled(PLAYERS).hands)
+    t0 = time.perf_counter()
+    while not game.is_over():
+        game.play(bots[game.to_move].choose(game.view(game.to_move)))
+        if game.hand_points and time.perf_counter() - t0 > 3.0:
+            break
+    played = max(1, len(game.hand_points))
+    return build + (time.perf_counter() - t0) / played * hands
+
+
+def deal_seconds(comp: Comparison, workers: int) -> float:
+    """Wall seconds per deal: its four games shared among the workers."""
+    return max(comp.game_s, 1e-6) * PLAYERS / min(workers, PLAYERS)
+
+
+def plan(
+    comps: list[Comparison], minutes: float, workers: int, deals: int | None, quick: bool
+) -> None:
+    """Set each comparison's deals: ``deals`` if given, else what fits in ``minutes``."""
+    runnable = [c for c in comps if c.error is None]
+    if deals is not None:
+        for c in runnable:
+            c.deals = deals
+        return
+    budget = minutes * 60
+    lo = 1 if quick else MIN_DEALS
+    for c in runnable:
+        if c.key == "a":
+            c.deals = max(
+                lo, min(20 if quick else DEALS_A, int(0.15 * budget / deal_seconds(c, workers)))
+            )
+            budget -= c.deals * deal_seconds(c, workers)
+        elif c.key == "d":
+            c.deals = DEALS_D
+            budget -= c.deals * deal_seconds(c, workers)
+    rest = sorted((c for c in runnable if c.key in "bc"), key=lambda c: c.game_s)
+    for i, c in enumerate(rest):
+        share = max(0.0, budget) / (len(rest) - i)
+        c.deals = max(lo, min(MAX_DEALS, int(share / deal_seconds(c, workers))))
+        budget -= c.deals * deal_seconds(c, workers)
+
+
+# -- figures --------------------------------------------------------------------------------------
+
+
+def ratio_figures(result: MatchResult, first: str, second: str, target: float) -> dict[str, Any]:
+    a, b = result.entrant(first), result.entrant(second)
+    pair = result.pair(first, second)
+    margins = [x - target * y for x, y in zip(a.deal_means, b.deal_means, strict=True)]
+    margin, half = ci95(margins)
+    ratio = a.mean / b.mean if b.mean else math.inf
+    passed = ratio <= target
+    if half is not None and margin + half < 0:
+        verdict = "met, decided at 95%"
+    elif half is not None and margin - half > 0:
+        verdict = "NOT met, decided at 95%"
+    else:
+        verdict = ("met" if passed else "NOT met") + ", not decided at 95% (more deals needed)"
+    return {
+        f"{first}_mean": r4(a.mean),
+        f"{first}_ci95": r4(a.ci95),
+        f"{second}_mean": r4(b.mean),
+        f"{second}_ci95": r4(b.ci95),
+        "diff": r4(pair.diff),
+        "diff_ci95": r4(pair.ci95),
+        "ratio": r4(ratio),
+        "target": f"ratio <= {target}",
+        "margin": r4(margin),
+        "margin_ci95": r4(half),
+        "decided": half is not None and abs(margin) > half,
+        "verdict": verdict,
+        "passed": passed,
+    }
+
+
+def versus_figures(result: MatchResult, first: str, second: str) -> dict[str, Any]:
+    a, b = result.entrant(first), result.entrant(second)
+    pair = result.pair(first, second)
+    lower = pair.diff < 0
+    passed = lower and pair.decided
+    if passed:
+        verdict = "met: lower, and the interval excludes zero"
+    elif pair.decided:
+        verdict = "NOT met: higher, and the interval excludes zero"
+    else:
+        verdict = "NOT met: the interval includes zero (" + ("lower" if lower else "higher") + ")"
+    return {
+        f"{first}_mean": r4(a.mean),
+        f"{first}_ci95": r4(a.ci95),
+        f"{second}_mean": r4(b.mean),
+        f"{second}_ci95": r4(b.ci95),
+        "diff": r4(pair.diff),
+        "diff_ci95": r4(pair.ci95),
+        "ratio": r4(pair.ratio),
+        "target": f"{first} lower, 95% interval of the paired difference excluding zero",
+        "decided": pair.decided,
+        "verdict": verdict,
+        "passed": passed,
+    }
+
+
+def timing_dict(t: Timing) -> dict[str, Any]:
+    return {
+        "moves": t.moves,
+        "median_s": r6(t.median),
+        "max_s": r6(t.max),
+        "mean_s": r6(t.mean),
+        "cpu_median_s": r6(t.cpu_median),
+        "cpu_max_s": r6(t.cpu_max),
+    }
+
+
+@dataclass
+class QuietTiming:
+    moves: int
+    median: float
+    max: float
+    raw_max: float
+    """The slowest move before timing it again."""
+    retimed: int
+
+
+def basic_quiet_timing(rs: Ruleset, games: int, seed: int) -> QuietTiming:
+    """basic's moves timed in this process, with no match running.
+
+    basic sits in two seats against two random bots; every basic move is timed, and a move over
+    ``RETIME_OVER`` is timed ``RETIMES`` more times on the same view (basic keeps no state between
+    moves), keeping the fastest: what the bot needs, not what the machine's load added.
+    """
+    times: list[float] = []
+    raw_max = 0.0
+    retimed = 0
+    clock = time.perf_counter
+    for i in range(games):
+        names = ["basic" if s in (i % PLAYERS, (i + 2) % PLAYERS) else "random" for s in range(4)]
+        bots = [make_bot(name, seed + 10 * i + s) for s, name in enumerate(names)]
+        game = Game(rs, PLAYERS, seed=seed + i)
+        while not game.is_over():
+            seat = game.to_move
+            view = game.view(seat)
+            if names[seat] != "basic":
+                game.play(bots[seat].choose(view))
+                continue
+            t0 = clock()
+            move = bots[seat].choose(view)
+            dt = clock() - t0
+            raw_max = max(raw_max, dt)
+            if dt > RETIME_OVER:
+                retimed += 1
+                for _ in range(RETIMES):
+                    t0 = clock()
+                    bots[seat].choose(view)
+                    dt = min(dt, clock() - t0)
+            times.append(dt)
+            game.play(move)
+    return QuietTiming(len(times), statistics.median(times), max(times), raw_max, retimed)
+
+
+def timing_figures(
+    expert: Timing | None, basic: QuietTiming | None, in_matches: list[Timing]
+) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    passed = True
+    if expert is None or expert.moves == 0:
+        out["expert"] = None
+        passed = False
+    else:
+        ok_med = expert.median <= EXPERT_MEDIAN_S
+        ok_max = expert.max <= EXPERT_MAX_S
+        out["expert"] = timing_dict(expert) | {
+            "target": f"median <= {EXPERT_MEDIAN_S} s, max <= {EXPERT_MAX_S} s (wall clock)",
+            "median_passed": ok_med,
+            "max_passed": ok_max,
+        }
+        passed &= ok_med and ok_max
+    if basic is None:
+        out["basic"] = None
+        passed = False
+    else:
+        ok_med = basic.median <= BASIC_MAX_S
+        ok_max = basic.max <= BASIC_MAX_S
+        out["basic"] = {
+            "moves": basic.moves,
+            "median_s": r6(basic.median),
+            "max_s": r6(basic.max),
+            "raw_max_s": r6(basic.raw_max),
+            "retimed": basic.retimed,
+            "target": f"median and max <= {BASIC_MAX_S * 1000:g} ms per move",
+            "median_passed": ok_med,
+            "max_passed": ok_max,
+        }
+        passed &= ok_med and ok_max
+    timed = [t for t in in_matches if t.moves]
+    if timed:
+        # The same bot under the matches' load, for information: wall and CPU time.
+        most = max(timed, key=lambda t: t.moves)
+        out["basic_in_matches"] = {
+            "moves": sum(t.moves for t in timed),
+            "median_s": r6(most.median),
+            "max_s": r6(max(t.max for t in timed)),
+            "cpu_max_s": r6(max(t.cpu_max for t in timed)),
+        }
+    out["passed"] = passed
+    return out
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
+def r4(x: float | None) -> float | None:
+    return None if x is None or not math.isfinite(x) else round(x, 4)
+
+
+def r6(x: float) -> float:
+    return round(x, 6)
+
+
+def seconds(s: float) -> str:
+    if s >= 3600:
+        return f"{s / 3600:.1f} h"
+    if s >= 90:
+        return f"{s / 60:.1f} min"
+    return f"{s:.1f} s" if s >= 1 else f"{s * 1000:.0f} ms"
+
+
+def ms(s: float) -> str:
+    return f"{s:.2f} s" if s >= 1 else f"{s * 1000:.2f} ms"
+
+
+# -- driver ---------------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--deals", type=int, help="deals per comparison (default: planned)")
+    ap.add_argument(
+        "--move-time",
+        type=float,
+        help=f"seconds per move for both sides in (c) (default {DEFAULT_MOVE_TIME}, "
+        f"quick {QUICK_MOVE_TIME})",
+    )
+    ap.add_argument("--quick", action="store_true", help="a smoke run of a few minutes")
+    ap.add_argument("--only", default="a,b,c,d", help="comparisons to run, e.g. a,c")
+    ap.add_argument("--minutes", type=float, help=f"time to plan for (default {DEFAULT_MINUTES})")
+    ap.add_argument("--workers", type=int, help="worker processes (default: every core)")
+    ap.add_argument("--seed", type=int, default=1, help="deal d is the game with seed S+d")
+    args = ap.parse_args(argv)
+    only = [k.strip().lower() for k in args.only.split(",") if k.strip()]
+    if not only or any(k not in ("a", "b", "c", "d") for k in only):
+        ap.error(f"--only: choose among a, b, c, d, not {args.only!r}")
+    if args.deals is not None and args.deals < 1:
+        ap.error("--deals must be at least 1")
+    if args.move_time is not None and not args.move_time > 0:
+        ap.error("--move-time must be positive")
+    if args.workers is not None and args.workers < 1:
+        ap.error("--workers must be at least 1")
+    workers = args.workers or os.cpu_count() or 1
+    move_time = args.move_time or (QUICK_MOVE_TIME if args.quick else DEFAULT_MOVE_TIME)
+    minutes = args.minutes or (QUICK_MINUTES if args.quick else DEFAULT_MINUTES)
+    rs = load_ruleset(RULES)
+
+    comps: list[Comparison] = []
+    if "a" in only:
+        comps.append(Comparison("a", "basic vs three random", ["basic"] + ["random"] * 3))
+    if "b" in only:
+        comps.append(Comparison("b", "expert vs three basic", ["expert"] + ["basic"] * 3))
+    if "c" in only:
+        comps.append(
+            Comparison(
+                "c",
+                f"expert vs three openspiel-ismcts at {move_time:g} s per move",
+                ["expert"] + ["openspiel-ismcts"] * 3,
+                move_time,
+            )
+        )
+    if "d" in only and "b" not in only:
+        comps.append(
+            Comparison("d", "decision times: expert vs three basic", ["expert"] + ["basic"] * 3)
+        )
+
+    py = platform.python_version()
+    print(f"python {py}, {platform.machine()}, {os.cpu_count()} cores, {workers} workers")
+    print(
+        f"salad {salad.__version__}: {RULES}, {PLAYERS} players, "
+        f"duplicate deals from seed {args.seed}"
+    )
+    for c in comps:
+        c.error = missing_bots(c.lineup)
+        if c.error is None:
+            try:
+                c.game_s = probe(rs, c, args.seed + 10**6)
+            except Exception as exc:  # a broken bot fails its comparison, not the benchmark
+                c.error = f"{type(exc).__name__}: {exc}"
+        if c.error is not None:
+            print(f"{c.label}: cannot run: {c.error}")
+    plan(comps, minutes, workers, args.deals, args.quick)
+    total = 0.0
+    print(f"plan ({'deals fixed' if args.deals else f'about {minutes:g} min'}):")
+    for c in comps:
+        if c.error is None:
+            est = c.deals * deal_seconds(c, workers)
+            total += est
+            print(
+                f"  {c.label}: ~{seconds(c.game_s)} per game -> {plural(c.deals, 'deal')} "
+                f"({c.deals * PLAYERS} games), ~{seconds(est)}"
+            )
+    print(f"estimated run time: ~{seconds(total)}")
+
+    start = time.perf_counter()
+    for c in comps:
+        if c.error is not None:
+            continue
+        try:
+            c.result = run_match(
+                rs,
+                PLAYERS,
+                c.lineup,
+                c.deals,
+                args.seed,
+                move_time=c.move_time,
+                workers=workers,
+                progress=True,
+                label=c.label,
+            )
+        except Exception as exc:
+            c.error = f"{type(exc).__name__}: {exc}"
+            print(f"{c.label}: failed: {c.error}")
+            continue
+        res = c.result
+        if c.key == "a":
+            c.figures = ratio_figures(res, "basic", "random", RATIO_A)
+        elif c.key == "b":
+            c.figures = ratio_figures(res, "expert", "basic", RATIO_B)
+        elif c.key == "c":
+            c.figures = versus_figures(res, "expert", "openspiel-ismcts")
+        c.figures |= {
+            "deals": res.deals,
+            "games": len(res.games),
+            "elapsed_s": round(res.elapsed, 1),
+        }
+        print(
+            f"{c.label}: {plural(res.deals, 'deal')}, {len(res.games)} games "
+            f"in {seconds(res.elapsed)}"
+        )
+        for line in res.lines()[1:-1]:
+            print(f"  {line}")
+        if c.figures.get("verdict"):
+            print(f"  target {c.figures['target']}: {c.figures['verdict']}")
+
+    figures: dict[str, Any] = {}
+    for c in comps:
+        if c.key == "d":
+            continue
+        figures[c.key] = (
+            {"passed": False, "error": c.error} if c.error is not None else c.figures
+        ) | {"title": c.title}
+
+    if "d" in only:
+        timed = [c for c in comps if c.key in "bd" and c.result is not None]
+        expert = timed[0].result.entrant("expert").timing if timed and timed[0].result else None
+        in_matches = [
+            c.result.entrant("basic").timing
+            for c in comps
+            if c.key in "abd" and c.result is not None
+        ]
+        basic_error = missing_bots(["basic", "random"])
+        quiet = None
+        if basic_error is None:
+            quiet = basic_quiet_timing(rs, 20 if args.quick else QUIET_GAMES, args.seed + 10**7)
+        d = timing_figures(expert, quiet, in_matches)
+        source = [c for c in comps if c.key in "bd"]
+        errors = [source[0].error] if expert is None and source and source[0].error else []
+        errors += [basic_error] if basic_error else []
+        if errors:
+            d["error"] = "; ".join(e for e in errors if e)
+        d["title"] = "decision time per move (expert at its default budget, basic)"
+        figures["d"] = d
+        print("(d) decision time per move:")
+        if d["expert"]:
+            e = d["expert"]
+            print(
+                f"  expert: median {ms(e['median_s'])}, max {ms(e['max_s'])} over {e['moves']} "
+                f"moves (cpu median {ms(e['cpu_median_s'])}, max {ms(e['cpu_max_s'])}); "
+                f"target {e['target']}: "
+                + ("met" if e["median_passed"] and e["max_passed"] else "NOT met")
+            )
+        else:
+            print(f"  expert: not timed ({d.get('error', 'no expert games')})")
+        if d["basic"]:
+            b = d["basic"]
+            print(
+                f"  basic: median {ms(b['median_s'])}, max {ms(b['max_s'])} over {b['moves']} "
+                f"moves in this process ({b['retimed']} moves over {ms(RETIME_OVER)} timed again, "
+                f"slowest first try {ms(b['raw_max_s'])}); target {b['target']}: "
+                + ("met" if b["median_passed"] and b["max_passed"] else "NOT met")
+            )
+        else:
+            print(f"  basic: not timed ({basic_error})")
+        if "basic_in_matches" in d:
+            b = d["basic_in_matches"]
+            print(
+                f"  basic in the matches (for information): median {ms(b['median_s'])}, "
+                f"max {ms(b['max_s'])} wall, {ms(b['cpu_max_s'])} cpu, over {b['moves']} moves"
+            )
+
+    elapsed = time.perf_counter() - start
+    all_passed = all(f.get("passed") for f in figures.values())
+    print(f"run time {seconds(elapsed)} (estimated {seconds(total)})")
+    for key, f in figures.items():
+        why = f" ({f['error']})" if f.get("error") else ""
+        print(f"  ({key}) {f['title']}: {'pass' if f.get('passed') else 'FAIL'}{why}")
+    summary = {
+        "benchmark": "bot_strength",
+        "rules": RULES,
+        "players": PLAYERS,
+        "seed": args.seed,
+        "workers": workers,
+        "move_time_c": move_time,
+        "planned_minutes": None if args.deals else minutes,
+        "estimated_s": round(total, 1),
+        "elapsed_s": round(elapsed, 1),
+        "quick": args.quick,
+        "comparisons": figures,
+        "all_passed": all_passed,
+        "python": py,
+        "salad": salad.__version__,
+    }
+    print(json.dumps(summary))
+    return 0 if all_passed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,266 @@
+"""Search over hidden cards: Perfect Information Monte Carlo (PIMC).
+
+For each sampled world (hidden hands guessed consistently with the view by
+:func:`salad.sampler.sample_hands`) and each distinct legal move, the move is played in
+``Game.from_view(view, hands)`` and the hand is finished by a fast policy, :func:`rollout`,
+which works straight on the determinized :class:`~salad.engine.Game` (no views), every seat
+playing :func:`salad.bots.policy.choose_play` with the cards it holds in that world. When only
+a few tricks are left, the end of the hand is instead searched exactly (:func:`endgame`: every
+seat minimises its own points, max^n style). The move with the best average of the seat's own
+points for the hand wins (the lowest, or the highest where the highest total wins).
+
+Every world is used for every move (common random numbers), so differences between moves are
+measured on the same deals. The search is anytime: it stops at a world count or at a deadline,
+whichever comes first, and early when one move is clearly best.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+
+from salad.bots.policy import HandModel, choose_pass, choose_play, choose_trump
+from salad.engine import Game
+from salad.events import Move
+from salad.sampler import sample_hands
+from salad.view import Phase, View
+
+_PLAY = Phase.PLAY
+_PASS = Phase.PASS
+_TRUMP = Phase.TRUMP
+
+PRUNE_SE = 3.0
+"""A move is dropped once it trails the best by this many standard errors (paired)."""
+
+
+def fast_move(g: Game, m: HandModel) -> Move:
+    """The policy's move in a full-information game (every seat's cards are known)."""
+    legal = g.legal_moves()
+    if len(legal) == 1:
+        return legal[0]
+    seat = g.to_move
+    hands = g.hands
+    n = m.n
+    phase = g.phase
+    if phase is _PLAY:
+        out = 0
+        for s in range(n):
+            if s != seat:
+                out |= hands[s]
+        n_after = n - len(g.trick) - 1
+        after_out = 0
+        for i in range(1, n_after + 1):
+            after_out |= hands[(seat + i) % n]
+        return choose_play(
+            m,
+            legal,
+            g.trick,
+            g.led,
+            g.trump,
+            out,
+            after_out,
+            n_after,
+            g.trick_no == m.tricks - 1,
+            g.token == seat,
+        )
+    others = m.deck.in_play & ~hands[seat]
+    if phase is _PASS:
+        return choose_pass(m, hands[seat] & ~g.passed[seat], others, g.trump)
+    return choose_trump(m, hands[seat], others)
+
+
+def rollout(g: Game, m: HandModel) -> None:
+    """Finish the current hand of ``g`` with the fast policy (``g`` stops at the hand's end)."""
+    phase = g.phase
+    while phase is _PLAY or phase is _PASS or phase is _TRUMP:
+        g.play(fast_move(g, m))
+        phase = g.phase
+
+
+def distinct_moves(view: View, m: HandModel | None = None) -> list[Move]:
+    """The legal moves with identical copies of a card folded into one; given the hand's
+    model, card plays that are interchangeable are folded too: cards of one suit with the
+    same penalty and no card ranked between them that another seat may hold or that lies in
+    the current trick (whichever of them is played, every trick goes the same way)."""
+    deck = view.deck
+    size = deck.size
+    seen: set[tuple[str, bool]] = set()
+    out: list[Move] = []
+    unseen = 0
+    if m is not None and view.phase == Phase.PLAY:
+        # Cards still to come from other seats, and the cards of this trick, tell cards apart.
+        unseen = deck.in_play & ~view.hand & ~view.played
+        for t in view.trick:
+            unseen |= 1 << (t % size)
+    prev = -1
+    for mv in view.legal_moves:
+        if mv >= 2 * size:
+            out.append(mv)
+            continue
+        card = mv % size
+        key = (deck.codes[card], mv >= size)
+        if key in seen:
+            continue
+        seen.add(key)
+        if m is not None and unseen and mv < size and prev >= 0:
+            s = m.suit_of[card]
+            if (
+                s >= 0
+                and m.suit_of[prev] == s
+                and m.cost[prev] == m.cost[card]
+                and (m.token_mask >> prev & 1) == (m.token_mask >> card & 1)
+                and not unseen & m.above[prev] & m.below[card]
+            ):
+                prev = card
+                continue
+        out.append(mv)
+        prev = card if mv < size else -1
+    return out
+
+
+# -- exact endgame ---------------------------------------------------------------------------
+
+
+def _distinct(g: Game, legal: Sequence[Move], same: Sequence[int]) -> list[Move]:
+    size = g.deck.size
+    out: list[Move] = []
+    seen: set[tuple[int, bool]] = set()
+    for mv in legal:
+        key = (same[mv % size], mv >= size)
+        if key not in seen:
+            seen.add(key)
+            out.append(mv)
+    return out
+
+
+def endgame(g: Game, m: HandModel, budget: list[int]) -> tuple[int, ...] | None:
+    """Every seat's points for the rest of the hand under max^n play (each seat minimises its
+    own points, or maximises them under a flipped objective); None when ``budget`` (a node
+    count, decremented in place) runs out."""
+    if g.phase is not _PLAY:
+        return tuple(g.hand_points[-1])
+    budget[0] -= 1
+    if budget[0] < 0:
+        return None
+    legal = g.legal_moves()
+    moves = legal if len(legal) == 1 else _distinct(g, legal, m.same)
+    seat = g.to_move
+    sign = m.sign
+    best: tuple[int, ...] | None = None
+    for mv in moves:
+        child = g.copy()
+        child.play(mv)
+        res = endgame(child, m, budget)
+        if res is None:
+            return None
+        if best is None or sign * res[seat] < sign * best[seat]:
+            best = res
+    return best
+
+
+# -- PIMC ----------------------------------------------------------------------------------------
+
+
+class Searcher:
+    """PIMC over sampled worlds with policy rollouts and an exact endgame."""
+
+    def __init__(
+        self,
+        rng: random.Random,
+        move_time: float,
+        max_worlds: int,
+        min_worlds: int = 8,
+        endgame_nodes: int = 800,
+        endgame_tricks: int = 2,
+        fixed_worlds: bool = False,
+    ) -> None:
+        self.rng = rng
+        self.move_time = move_time
+        self.max_worlds = max_worlds
+        self.min_worlds = min_worlds
+        self.endgame_nodes = endgame_nodes
+        self.endgame_tricks = endgame_tricks
+        self.fixed_worlds = fixed_worlds
+        self.last_worlds = 0
+        self._deadline = 0.0
+
+    def choose(self, view: View, m: HandModel, moves: Sequence[Move]) -> Move:
+        """The move with the best average own points over the sampled worlds."""
+        deadline = self._deadline = time.perf_counter() + self.move_time
+        seat = view.seat
+        sign = m.sign
+        values: list[list[float]] = [[] for _ in moves]
+        alive = list(range(len(moves)))
+        worlds = 0
+        rng = self.rng
+        exact_ok = view.phase is _PLAY and sum(view.hand_sizes) <= self.endgame_tricks * m.n
+        timed = not self.fixed_worlds
+        while worlds < self.max_worlds:
+            base = Game.from_view(view, sample_hands(view, rng))
+            row = self._world(base, m, moves, alive, seat, exact_ok, worlds > 0)
+            if row is None:  # the end of the hand is too big to search exactly
+                exact_ok = False
+                row = self._world(base, m, moves, alive, seat, False, worlds > 0)
+                assert row is not None  # rollouts always finish
+            late = timed and time.perf_counter() >= deadline
+            if late and worlds and len(row) < len(alive):
+                break  # out of time within this world: leave it out
+            for i, value in zip(alive, row, strict=False):
+                values[i].append(sign * value)
+            worlds += 1
+            if late:
+                break
+            if worlds >= self.min_worlds and worlds % 4 == 0:
+                alive = _survivors(values, alive, worlds)
+                if len(alive) == 1:
+                    break
+        self.last_worlds = worlds
+        best = min(alive, key=lambda i: sum(values[i]))
+        return moves[best]
+
+    def _world(
+        self,
+        base: Game,
+        m: HandModel,
+        moves: Sequence[Move],
+        alive: Sequence[int],
+        seat: int,
+        exact: bool,
+        may_cut: bool,
+    ) -> list[float] | None:
+        """The seat's points for the hand after each live move in one world (None when an
+        exact search runs out of nodes); cut short past the deadline when ``may_cut``."""
+        row: list[float] = []
+        for i in alive:
+            g = base.copy()
+            g.play(moves[i])
+            if exact:
+                res = endgame(g, m, [self.endgame_nodes])
+                if res is None:
+                    return None
+                row.append(res[seat])
+            else:
+                rollout(g, m)
+                row.append(g.hand_points[-1][seat])
+            if may_cut and not self.fixed_worlds and time.perf_counter() >= self._deadline:
+                break
+        return row
+
+
+def _survivors(values: list[list[float]], alive: list[int], n: int) -> list[int]:
+    """The moves not clearly worse than the best one, judged on the same worlds."""
+    best = min(alive, key=lambda i: sum(values[i]))
+    vb = values[best]
+    keep = []
+    for i in alive:
+        if i == best:
+            keep.append(i)
+            continue
+        diffs = [a - b for a, b in zip(values[i], vb, strict=True)]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
+        if mean <= PRUNE_SE * math.sqrt(var / n) + 1e-9:
+            keep.append(i)
+    return keep

@@ -1,0 +1,51 @@
+"""The web server of ``salad serve``: REST lobby, table websockets, storage, bots and timers.
+
+>>> from salad.server.storage import database_url
+>>> database_url("postgresql://u@localhost/salad")
+'postgresql+psycopg://u@localhost/salad'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["create_app", "serve"]
+
+
+def create_app(database_url: str | None = None, **options: Any) -> Any:
+    """The FastAPI app (see :func:`salad.server.app.create_app`)."""
+    from salad.server.app import create_app as _create_app
+
+    return _create_app(database_url, **options)
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    database: str | None = None,
+    bot_delay: float = 0.6,
+    log_level: str = "info",
+    echo: Any = print,
+) -> None:
+    """Run the server on uvicorn until interrupted."""
+    import uvicorn
+    from sqlalchemy.engine import make_url
+
+    from salad.server.app import create_app as _create_app
+    from salad.server.storage import database_url
+
+    url = database_url(database)
+    shown = make_url(url).render_as_string(hide_password=True)
+    app = _create_app(url, bot_delay=bot_delay)
+    shown_host = f"[{host}]" if ":" in host else host
+    echo(f"salad server: http://{shown_host}:{port}/")
+    echo(f"database: {shown}")
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        ws="websockets-sansio",
+        ws_per_message_deflate=False,
+        ws_max_size=64 * 1024,  # a client message is a few dozen bytes
+        log_level=log_level,
+    )

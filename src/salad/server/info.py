@@ -1,0 +1,121 @@
+"""What a client needs to draw a table, read from the ruleset (never hard-coded in the client)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from salad.cards import WildWins
+from salad.errors import SaladError
+from salad.ruleset import Ruleset, load_ruleset
+
+__all__ = ["available_bots", "deck_info", "hands_info", "options", "toppings_of"]
+
+
+def deck_info(rs: Ruleset, players: int) -> dict[str, Any]:
+    """The concrete deck for a player count: suits, ranks low to high, wild cards."""
+    deck = rs.deck_for(players)
+    wild_codes = {deck.codes[c] for c in range(deck.size) if deck.suit_of[c] < 0}
+    return {
+        "suits": [{"letter": s.letter, "name": s.name, "symbol": s.symbol} for s in deck.suits],
+        "ranks": [
+            {"letter": r.letter, "name": r.name, "label": r.aliases[0] if r.aliases else r.letter}
+            for r in rs.deck.ranks
+        ],
+        "wilds": [
+            {
+                "code": w.code,
+                "name": w.name,
+                "symbol": w.symbol,
+                "declare": w.wins == WildWins.DECLARED,
+            }
+            for w in rs.deck.wilds
+            if w.code in wild_codes
+        ],
+        "cards_each": deck.cards_each,
+    }
+
+
+def hands_info(rs: Ruleset, players: int) -> list[dict[str, Any]]:
+    """The rounds in playing order with their penalties in words and their totals."""
+    return [
+        {
+            "number": hand.index + 1,
+            "round": hand.round.name,
+            "penalties": [f"{p.penalty.name}: {p.penalty.describe()}" for p in hand.penalties],
+            "total": hand.fixed_total,
+        }
+        for hand in rs.compiled(players).hands
+    ]
+
+
+def toppings_of(rs: Ruleset) -> list[str]:
+    from salad.toppings import parse_toppings
+
+    value = rs.settings.get("toppings")
+    if value is None:
+        return []
+    try:
+        return parse_toppings(value)
+    except SaladError:
+        return []
+
+
+@lru_cache(maxsize=1)
+def available_bots() -> tuple[str, ...]:
+    """The bots that load here (OpenSpiel's may be missing)."""
+    from salad.bots import bot_factory, bot_names
+
+    names = []
+    for name in bot_names():
+        try:
+            bot_factory(name)
+        except SaladError:
+            continue
+        names.append(name)
+    return tuple(names)
+
+
+@lru_cache(maxsize=1)
+def options() -> dict[str, Any]:
+    """The answer of ``GET /api/options``."""
+    from salad.presets import PRESETS
+    from salad.toppings import TOPPING_TEXT, TOPPINGS
+
+    presets = []
+    swaps: dict[str, list[dict[str, str]]] = {}
+    for name, rs in PRESETS.items():
+        try:
+            load_ruleset(name, {"toppings": "all"})
+            toppings = True
+        except SaladError:
+            toppings = False
+        presets.append(
+            {
+                "name": name,
+                "title": rs.title,
+                "min_players": rs.min_players,
+                "max_players": rs.max_players,
+                "default_players": rs.default_players,
+                "hands": [
+                    {
+                        "id": h,
+                        "name": rs.round(h).name,
+                        "swappable": not rs.round(h).all_previous,
+                    }
+                    for h in rs.hands
+                ],
+                "toppings": toppings,
+            }
+        )
+        swaps[name] = [
+            {"id": r.id, "name": r.name}
+            for r in rs.rounds
+            if r.id not in rs.hands and not r.all_previous
+        ]
+    return {
+        "presets": presets,
+        "toppings": [{"name": t, "text": TOPPING_TEXT[t]} for t in TOPPINGS],
+        "swaps": swaps,
+        "bots": list(available_bots()),
+    }

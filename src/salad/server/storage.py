@@ -1,0 +1,579 @@
+"""Where tables live between restarts: SQLite (a file) or PostgreSQL, through SQLAlchemy Core.
+
+Four tables hold everything the server needs to rebuild a table exactly:
+
+* ``salad_tables``: one row per table: ruleset (preset + settings JSON), player count, timers,
+  status and the number of the current game;
+* ``salad_seats``: one row per seat: kind (``human``, ``bot``, ``open``), display name, bot name
+  and the SHA-256 hash of the seat's secret token (never the token itself);
+* ``salad_games``: one row per game played at a table: its seed, the seats as they were at the
+  start (names for the record), status, totals and winners;
+* ``salad_moves``: every accepted move of every game, numbered from 1 (``seq``).
+
+A game is rebuilt from its seed and its moves (``Game(ruleset, players, seed)`` and then every
+move in order), so nothing else about a game's state is stored.
+
+:class:`Storage` is synchronous; every method takes a SQLAlchemy connection and runs inside a
+transaction the caller opens (:meth:`Storage.run` for one call, :meth:`Storage.batch` for many
+in one commit). The server runs them on one writer thread (:class:`Writer`) that commits many
+waiting calls at once, so that the event loop never waits on the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import queue
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Connection,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    delete,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import make_url
+
+__all__ = [
+    "GameRow",
+    "MoveRow",
+    "SeatRow",
+    "Storage",
+    "TableRow",
+    "Writer",
+    "database_url",
+    "default_database_path",
+    "hash_token",
+]
+
+T = TypeVar("T")
+
+metadata = MetaData()
+
+tables_t = Table(
+    "salad_tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("preset", String(64), nullable=False),
+    Column("settings", Text, nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("turn_timer", Float, nullable=True),
+    Column("bot_takeover", Float, nullable=True),
+    Column("status", String(16), nullable=False),
+    Column("game_number", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+
+seats_t = Table(
+    "salad_seats",
+    metadata,
+    Column("table_id", String(32), ForeignKey("salad_tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),
+    Column("name", String(64), nullable=True),
+    Column("bot", String(32), nullable=True),
+    Column("token_hash", String(64), nullable=True),
+)
+
+games_t = Table(
+    "salad_games",
+    metadata,
+    Column("table_id", String(32), ForeignKey("salad_tables.id"), primary_key=True),
+    Column("game_number", Integer, primary_key=True),
+    Column("seed", BigInteger, nullable=False),
+    Column("players", Text, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("totals", Text, nullable=True),
+    Column("winners", Text, nullable=True),
+    Column("started_at", Float, nullable=False),
+    Column("finished_at", Float, nullable=True),
+)
+
+moves_t = Table(
+    "salad_moves",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("game_number", Integer, primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("move", Integer, nullable=False),
+    Column("code", String(16), nullable=False),
+    Column("by", String(16), nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a seat token (tokens are long random strings: no salt needed)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def default_database_path() -> Path:
+    """The SQLite file used when no database is given (in the user data directory)."""
+    from platformdirs import user_data_path
+
+    return user_data_path("salad", appauthor=False) / "salad.db"
+
+
+def database_url(value: str | None) -> str:
+    """A SQLAlchemy URL from what a user gives: nothing (the default SQLite file), a path,
+    ``sqlite:///...`` or ``postgresql://...`` (mapped to the psycopg driver)."""
+    if not value:
+        path = default_database_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return f"sqlite:///{path}"
+    for prefix in ("postgresql://", "postgres://"):
+        if value.startswith(prefix):
+            return "postgresql+psycopg://" + value[len(prefix) :]
+    if "://" not in value:
+        return f"sqlite:///{Path(value).expanduser().resolve()}"
+    return value
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str
+    name: str | None = None
+    bot: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass
+class MoveRow:
+    seq: int
+    seat: int
+    move: int
+    code: str
+    by: str = "human"
+
+
+@dataclass
+class GameRow:
+    game_number: int
+    seed: int
+    players: list[dict[str, Any]]
+    status: str
+    totals: list[int] | None = None
+    winners: list[int] | None = None
+    started_at: float = 0.0
+    finished_at: float | None = None
+
+
+@dataclass
+class TableRow:
+    id: str
+    preset: str
+    settings: dict[str, Any]
+    players: int
+    turn_timer: float | None
+    bot_takeover: float | None
+    status: str
+    game_number: int
+    seed: int | None = None
+    seats: list[SeatRow] = field(default_factory=list)
+    created_at: float = 0.0
+
+
+class Storage:
+    """Tables, seats, games and moves in a SQL database (SQLite or PostgreSQL)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = database_url(url)
+        parsed = make_url(self.url)
+        self.dialect = parsed.get_backend_name()
+        kwargs: dict[str, Any] = {}
+        if self.dialect == "sqlite":
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+            if parsed.database in (None, "", ":memory:"):
+                from sqlalchemy.pool import StaticPool
+
+                kwargs["poolclass"] = StaticPool
+        elif self.dialect == "postgresql":
+            kwargs["pool_pre_ping"] = True
+        self.engine: Engine = create_engine(self.url, **kwargs)
+        if self.dialect == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- transactions -------------------------------------------------------------------
+    def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(conn, *args)`` in a transaction of its own."""
+        with self.engine.begin() as conn:
+            return fn(conn, *args)
+
+    def batch(self, calls: Sequence[tuple[Callable[..., Any], tuple[Any, ...]]]) -> list[Any]:
+        """Several calls in one transaction (one commit); any error rolls back all of them."""
+        with self.engine.begin() as conn:
+            return [fn(conn, *args) for fn, args in calls]
+
+    # -- writing ------------------------------------------------------------------------
+    @staticmethod
+    def create_table(conn: Connection, row: TableRow) -> None:
+        now = time.time()
+        conn.execute(
+            insert(tables_t).values(
+                id=row.id,
+                preset=row.preset,
+                settings=json.dumps(row.settings, sort_keys=True),
+                players=row.players,
+                turn_timer=row.turn_timer,
+                bot_takeover=row.bot_takeover,
+                status=row.status,
+                game_number=row.game_number,
+                seed=row.seed,
+                created_at=now,
+                updated_at=now,
+            )
+        )
+        Storage.save_seats(conn, row.id, row.seats)
+
+    @staticmethod
+    def save_seats(conn: Connection, table_id: str, seats: Sequence[SeatRow]) -> None:
+        """Replace every seat of a table (seats are renumbered when one is removed)."""
+        conn.execute(delete(seats_t).where(seats_t.c.table_id == table_id))
+        if seats:
+            conn.execute(
+                insert(seats_t),
+                [
+                    {
+                        "table_id": table_id,
+                        "seat": s.seat,
+                        "kind": s.kind,
+                        "name": s.name,
+                        "bot": s.bot,
+                        "token_hash": s.token_hash,
+                    }
+                    for s in seats
+                ],
+            )
+        conn.execute(
+            update(tables_t)
+            .where(tables_t.c.id == table_id)
+            .values(players=len(seats), updated_at=time.time())
+        )
+
+    @staticmethod
+    def set_status(conn: Connection, table_id: str, status: str, game_number: int) -> None:
+        conn.execute(
+            update(tables_t)
+            .where(tables_t.c.id == table_id)
+            .values(status=status, game_number=game_number, updated_at=time.time())
+        )
+
+    @staticmethod
+    def start_game(
+        conn: Connection,
+        table_id: str,
+        game_number: int,
+        seed: int,
+        players: list[dict[str, Any]],
+    ) -> None:
+        """A new game row, and the table marked as playing it."""
+        conn.execute(
+            insert(games_t).values(
+                table_id=table_id,
+                game_number=game_number,
+                seed=seed,
+                players=json.dumps(players),
+                status="playing",
+                started_at=time.time(),
+            )
+        )
+        Storage.set_status(conn, table_id, "playing", game_number)
+
+    @staticmethod
+    def add_move(
+        conn: Connection,
+        table_id: str,
+        game_number: int,
+        move: MoveRow,
+        over: tuple[list[int], list[int]] | None = None,
+    ) -> None:
+        """One accepted move; ``over`` (totals, winners) when the move ended the game."""
+        conn.execute(_INSERT_MOVE, [move_params(table_id, game_number, move)])
+        if over is not None:
+            Storage.finish_game(conn, table_id, game_number, *over)
+
+    @staticmethod
+    def insert_moves(conn: Connection, params: list[dict[str, Any]]) -> None:
+        """Many moves at once (see :func:`move_params`)."""
+        if params:
+            conn.execute(_INSERT_MOVE, params)
+
+    @staticmethod
+    def finish_game(
+        conn: Connection, table_id: str, game_number: int, totals: list[int], winners: list[int]
+    ) -> None:
+        conn.execute(
+            update(games_t)
+            .where((games_t.c.table_id == table_id) & (games_t.c.game_number == game_number))
+            .values(
+                status="over",
+                totals=json.dumps(totals),
+                winners=json.dumps(winners),
+                finished_at=time.time(),
+            )
+        )
+        Storage.set_status(conn, table_id, "over", game_number)
+
+    # -- reading ------------------------------------------------------------------------
+    @staticmethod
+    def load_table(conn: Connection, table_id: str) -> TableRow | None:
+        row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).mappings().first()
+        if row is None:
+            return None
+        seats = [
+            SeatRow(r["seat"], r["kind"], r["name"], r["bot"], r["token_hash"])
+            for r in conn.execute(
+                select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
+            ).mappings()
+        ]
+        return TableRow(
+            id=row["id"],
+            preset=row["preset"],
+            settings=json.loads(row["settings"]),
+            players=row["players"],
+            turn_timer=row["turn_timer"],
+            bot_takeover=row["bot_takeover"],
+            status=row["status"],
+            game_number=row["game_number"],
+            seed=row["seed"],
+            seats=seats,
+            created_at=row["created_at"],
+        )
+
+    @staticmethod
+    def active_tables(conn: Connection) -> list[str]:
+        """The ids of the tables with a game being played (resumed at start-up)."""
+        rows = conn.execute(
+            select(tables_t.c.id).where(tables_t.c.status == "playing").order_by(tables_t.c.id)
+        )
+        return [r[0] for r in rows]
+
+    @staticmethod
+    def games(conn: Connection, table_id: str) -> list[GameRow]:
+        rows = conn.execute(
+            select(games_t).where(games_t.c.table_id == table_id).order_by(games_t.c.game_number)
+        ).mappings()
+        return [_game_row(r) for r in rows]
+
+    @staticmethod
+    def game(conn: Connection, table_id: str, game_number: int) -> GameRow | None:
+        row = (
+            conn.execute(
+                select(games_t).where(
+                    (games_t.c.table_id == table_id) & (games_t.c.game_number == game_number)
+                )
+            )
+            .mappings()
+            .first()
+        )
+        return None if row is None else _game_row(row)
+
+    @staticmethod
+    def moves(conn: Connection, table_id: str, game_number: int) -> list[MoveRow]:
+        rows = conn.execute(
+            select(moves_t.c.seq, moves_t.c.seat, moves_t.c.move, moves_t.c.code, moves_t.c.by)
+            .where((moves_t.c.table_id == table_id) & (moves_t.c.game_number == game_number))
+            .order_by(moves_t.c.seq)
+        )
+        return [MoveRow(r[0], r[1], r[2], r[3], r[4]) for r in rows]
+
+
+_INSERT_MOVE = insert(moves_t)
+
+
+def move_params(table_id: str, game_number: int, move: MoveRow) -> dict[str, Any]:
+    return {
+        "table_id": table_id,
+        "game_number": game_number,
+        "seq": move.seq,
+        "seat": move.seat,
+        "move": move.move,
+        "code": move.code,
+        "by": move.by,
+        "at": time.time(),
+    }
+
+
+def _game_row(r: Any) -> GameRow:
+    return GameRow(
+        game_number=r["game_number"],
+        seed=r["seed"],
+        players=json.loads(r["players"]),
+        status=r["status"],
+        totals=None if r["totals"] is None else json.loads(r["totals"]),
+        winners=None if r["winners"] is None else json.loads(r["winners"]),
+        started_at=r["started_at"],
+        finished_at=r["finished_at"],
+    )
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    # WAL: readers never block the writer; synchronous=NORMAL: a commit survives the process
+    # being killed (the data is in the OS), only a power cut can lose the last commits.
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
+# -- the writer thread ---------------------------------------------------------------------
+
+
+class _Call:
+    __slots__ = ("fn", "args", "future")
+
+    def __init__(
+        self, fn: Callable[..., Any], args: tuple[Any, ...], future: asyncio.Future[Any]
+    ) -> None:
+        self.fn = fn
+        self.args = args
+        self.future = future
+
+
+class Writer:
+    """Runs storage calls, committing everything that waits in one transaction.
+
+    ``await writer.call(Storage.add_move, ...)`` returns once the call is committed (or raises
+    its error). Calls are executed in the order they were made; the calls made during one turn
+    of the event loop are committed together (group commit). If a batch fails, its calls are
+    run again one by one, each in its own transaction, so one bad call fails alone.
+
+    With SQLite (a local file, a commit is a write to the OS, not a network round trip) the
+    batch runs on the event loop itself at the end of the turn: no thread hand-over. With a
+    server database it runs on one writer thread, which commits everything that has arrived
+    while it was busy, so the event loop never waits on the network.
+    """
+
+    MAX_BATCH = 1024
+
+    def __init__(self, storage: Storage, inline: bool | None = None) -> None:
+        self.storage = storage
+        self.inline = storage.dialect == "sqlite" if inline is None else inline
+        self._queue: queue.SimpleQueue[list[_Call] | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._work, name="salad-storage", daemon=True)
+        self._pending: list[_Call] = []
+        self._started = False
+
+    def start(self) -> None:
+        if not self._started:
+            self._started = True
+            if not self.inline:
+                self._thread.start()
+
+    async def call(self, fn: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        if not self._pending:
+            loop.call_soon(self._hand_over)
+        self._pending.append(_Call(fn, args, future))
+        return await future
+
+    def _hand_over(self) -> None:
+        calls, self._pending = self._pending, []
+        if not calls:
+            return
+        if self.inline:
+            _settle(calls, self._execute(calls))
+        else:
+            self._queue.put(calls)
+
+    def _execute(self, calls: list[_Call]) -> list[tuple[bool, Any]]:
+        try:
+            return [(True, r) for r in self.storage.run(_batch, calls)]
+        except Exception:
+            outcomes: list[tuple[bool, Any]] = []
+            for c in calls:
+                try:
+                    outcomes.append((True, self.storage.run(c.fn, *c.args)))
+                except Exception as exc:  # handed to the caller
+                    outcomes.append((False, exc))
+            return outcomes
+
+    def stop(self) -> None:
+        if self._started:
+            if not self.inline:
+                self._queue.put(None)
+                self._thread.join(timeout=10)
+            self._started = False
+
+    def _work(self) -> None:
+        stopping = False
+        while not stopping:
+            first = self._queue.get()
+            if first is None:
+                break
+            calls = list(first)
+            while len(calls) < self.MAX_BATCH:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stopping = True
+                    break
+                calls.extend(more)
+            outcomes = self._execute(calls)
+            loop = calls[0].future.get_loop()
+            with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
+                loop.call_soon_threadsafe(_settle, calls, outcomes)
+
+
+def _batch(conn: Connection, calls: list[_Call]) -> list[Any]:
+    """Every call in order; consecutive moves go in together, with one statement."""
+    results: list[Any] = []
+    moves: list[dict[str, Any]] = []
+    for c in calls:
+        if c.fn is Storage.add_move:
+            table_id, game_number, move, *rest = c.args
+            moves.append(move_params(table_id, game_number, move))
+            over = rest[0] if rest else None
+            if over is not None:
+                Storage.insert_moves(conn, moves)
+                moves = []
+                Storage.finish_game(conn, table_id, game_number, *over)
+            results.append(None)
+        else:
+            Storage.insert_moves(conn, moves)
+            moves = []
+            results.append(c.fn(conn, *c.args))
+    Storage.insert_moves(conn, moves)
+    return results
+
+
+def _settle(calls: list[_Call], outcomes: list[tuple[bool, Any]]) -> None:
+    for c, (ok, value) in zip(calls, outcomes, strict=True):
+        if c.future.done():
+            continue
+        if ok:
+            c.future.set_result(value)
+        else:
+            c.future.set_exception(value)

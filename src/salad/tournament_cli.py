@@ -1,0 +1,292 @@
+"""The ``salad tournament`` command: bots against bots on a balanced schedule, rated.
+
+This module stays light (the ``salad`` command imports it at start): the tournament itself
+(:mod:`salad.tournament`), Rich and Matplotlib load when the command runs.
+"""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from salad.tournament import TournamentResult
+
+RulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Preset name or TOML rules file.")]
+PlayersOpt = Annotated[
+    int | None, typer.Option("--players", "-n", help="Seats per game (default: the ruleset's).")
+]
+ToppingsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--toppings",
+        "-t",
+        help="Toppings, comma-separated: rotten-tomato, pass-the-veggies, cornucopia, "
+        "spicy-pepper, blue-cheese-moon, salad-dressing, or all.",
+    ),
+]
+SwapOpt = Annotated[
+    list[str] | None,
+    typer.Option("--swap", help="Swap a round in: ROUND=NAME, e.g. 2=no-evens (repeatable)."),
+]
+BotsOpt = Annotated[
+    str,
+    typer.Option(
+        "--bots",
+        "-b",
+        help="The entrants, comma-separated, at least one per seat, e.g. "
+        "expert,advanced,basic,random; a bot listed twice enters two copies.",
+    ),
+]
+GamesOpt = Annotated[
+    int,
+    typer.Option(
+        "--games", "-g", help="Games in all (a larger number later extends the same run)."
+    ),
+]
+SeedOpt = Annotated[
+    int, typer.Option("--seed", "-s", help="Seed of the schedule, the deals and the bots.")
+]
+BackendOpt = Annotated[
+    str,
+    typer.Option(
+        "--backend",
+        help="local: processes on this machine; ray: a Ray cluster (pip install 'salad\\[ray]').",
+    ),
+]
+AddressOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--address",
+        help="Ray cluster address, e.g. ray://head:10001 (default: start a local Ray).",
+    ),
+]
+OutOpt = Annotated[
+    Path,
+    typer.Option(
+        "--out",
+        "-o",
+        help="Directory of the results; a stopped run resumes when run again with the same "
+        "arguments and directory.",
+    ),
+]
+WorkersOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--workers",
+        "-w",
+        help="Processes (local; default every core) or tasks at a time (ray; default its CPUs).",
+    ),
+]
+MoveTimeOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--move-time",
+        help="Seconds per move, given to every bot (timed bots are not reproducible).",
+    ),
+]
+PlotsOpt = Annotated[bool, typer.Option("--plots/--no-plots", help="Draw the PNG plots.")]
+
+
+def tournament_command(
+    rules: RulesOpt = "canadian",
+    players: PlayersOpt = None,
+    toppings: ToppingsOpt = None,
+    swap: SwapOpt = None,
+    bots: BotsOpt = "",
+    games: GamesOpt = 100,
+    seed: SeedOpt = 0,
+    backend: BackendOpt = "local",
+    address: AddressOpt = None,
+    out: OutOpt = Path("tournament"),
+    workers: WorkersOpt = None,
+    move_time: MoveTimeOpt = None,
+    plots: PlotsOpt = True,
+) -> None:
+    """Tournament between bots: every seat and every pairing in turn, duplicate deals,
+    OpenSkill ratings, a leaderboard, CSV/JSONL files and plots in --out."""
+    from salad.cli import friendly
+
+    friendly(_tournament)(
+        rules, players, toppings, swap, bots, games, seed, backend, address, out, workers,
+        move_time, plots,
+    )  # fmt: skip
+
+
+def _tournament(
+    rules: str,
+    players: int | None,
+    toppings: str | None,
+    swap: list[str] | None,
+    bots: str,
+    games: int,
+    seed: int,
+    backend: str,
+    address: str | None,
+    out: Path,
+    workers: int | None,
+    move_time: float | None,
+    plots: bool,
+) -> None:
+    from rich.console import Console
+
+    from salad.cli import make_ruleset
+    from salad.tournament import Interrupted, run_tournament
+
+    rs = make_ruleset(rules, toppings, swap)
+    try:
+        with _terminate_as_interrupt():
+            result = run_tournament(
+                rs,
+                players,
+                bots,
+                games,
+                seed,
+                backend=backend,
+                address=address,
+                out=out,
+                workers=workers,
+                move_time=move_time,
+                progress=True,
+                plots=plots,
+            )
+    except Interrupted as stop:
+        typer.echo(
+            f"interrupted: {stop.saved} of {stop.total} games saved in {out}; "
+            "run the same command again to resume",
+            err=True,
+        )
+        raise typer.Exit(130) from None
+    except KeyboardInterrupt:  # before the games began: nothing was lost
+        typer.echo("interrupted", err=True)
+        raise typer.Exit(130) from None
+    console = Console(highlight=False)
+    console.print(leaderboard_table(result))
+    console.print()
+    console.print(rounds_table(result))
+    console.print()
+    for line in summary_lines(result):
+        console.print(line, markup=False)
+
+
+@contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """``kill`` (SIGTERM) stops the run like Ctrl-C: the workers are stopped, not orphaned."""
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def leaderboard_table(result: TournamentResult) -> Table:
+    """The leaderboard as a Rich table, best first."""
+    from rich import box
+    from rich.table import Table
+
+    rs = result.ruleset
+    better = "highest" if rs.highest_wins else "lowest"
+    table = Table(
+        title=f"{rs.title}: {len(result.games)} games, {result.players} players, "
+        f"seed {result.seed}",
+        caption=f"rating: OpenSkill ordinal mu - 3 sigma; points: mean per game, {better} "
+        "is best; place: mean finishing place",
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        collapse_padding=True,
+    )
+    table.add_column("#", justify="right")
+    table.add_column("entrant", no_wrap=True)
+    table.add_column("rating", justify="right", style="bold")
+    table.add_column("mu", justify="right")
+    table.add_column("sigma", justify="right")
+    table.add_column("games", justify="right")
+    table.add_column("points", justify="right", min_width=6)
+    table.add_column("wins", justify="right")
+    table.add_column("win %", justify="right")
+    table.add_column("place", justify="right")
+    for s in result.standings:
+        rate = s.win_rate
+        table.add_row(
+            str(s.rank),
+            _short(s.entrant),
+            f"{s.rating.ordinal:.2f}",
+            f"{s.rating.mu:.2f}",
+            f"{s.rating.sigma:.2f}",
+            str(s.games),
+            _fmt(s.mean_points, 1),
+            f"{s.wins:g}",
+            "-" if rate is None else f"{rate:.0%}",
+            _fmt(s.mean_place, 2),
+        )
+    return table
+
+
+def rounds_table(result: TournamentResult) -> Table:
+    """Mean points each entrant took per hand of each round, leaderboard order."""
+    from rich import box
+    from rich.table import Table
+
+    table = Table(
+        title="mean points taken per hand, by round",
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        collapse_padding=True,
+    )
+    table.add_column("entrant", no_wrap=True)
+    for _, name in result.rounds:
+        table.add_column(name, justify="right", min_width=5)
+    for s in result.standings:
+        table.add_row(_short(s.entrant), *(_fmt(s.rounds.get(rid), 1) for rid, _ in result.rounds))
+    return table
+
+
+def summary_lines(result: TournamentResult) -> list[str]:
+    where = (
+        f"{result.workers} process{'es' if result.workers != 1 else ''}"
+        if result.backend == "local"
+        else f"Ray, {result.workers} tasks at a time"
+    )
+    if result.played:
+        lines = [
+            f"played {result.played} games in {result.elapsed:.1f} s "
+            f"({result.games_per_s:.1f} games/s) on {where}"
+            + (f"; {result.resumed} were already played" if result.resumed else "")
+        ]
+    else:
+        lines = [f"nothing left to play: all {result.resumed} games were already played"]
+    if result.out is not None:
+        names = ", ".join(p.name for p in result.files)
+        lines.append(f"results in {result.out}: {names}")
+    return lines
+
+
+def _short(label: str, width: int = 16) -> str:
+    """A label cut in the middle to fit the table (the files hold it whole).
+
+    >>> _short("cmd:examples/bots/first-legal.sh")
+    'cmd:exa…legal.sh'
+    """
+    if len(label) <= width:
+        return label
+    tail = (width - 1) // 2
+    return label[: width - 1 - tail] + "…" + label[-tail:]
+
+
+def _fmt(x: float | None, digits: int) -> str:
+    return "-" if x is None else f"{x:.{digits}f}"

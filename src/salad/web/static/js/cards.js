@@ -1,0 +1,276 @@
+// Cards drawn as SVG from the deck the server describes (lobby field `deck`): no image files,
+// no card or suit known in advance. A code is a rank letter and a suit letter, or a wild code;
+// a trailing "+" is a wild declared high.
+
+import { escapeHtml } from "./api.js";
+
+// Crisp shapes for the four French suit symbols (drawn in a 100 x 100 box); any other symbol
+// the server sends is drawn as text.
+const SHAPES = {
+  "♠":
+    "M50 4C38 24 8 40 8 62c0 16 13 25 26 25 7 0 12-3 14-6-1 7-5 12-12 15h28c-7-3-11-8-12-15 2 3 7 6 14 6 13 0 26-9 26-25C92 40 62 24 50 4z",
+  "♥":
+    "M50 92C34 76 6 58 6 32 6 17 17 6 30 6c9 0 16 5 20 12 4-7 11-12 20-12 13 0 24 11 24 26 0 26-28 44-44 60z",
+  "♦": "M50 3L88 50 50 97 12 50z",
+  "♣":
+    "M50 6a20 20 0 0 0-19 27 20 20 0 1 0 14 33c-1 10-5 19-13 26h36c-8-7-12-16-13-26a20 20 0 1 0 14-33A20 20 0 0 0 50 6z",
+};
+
+const TWO_COLOUR = { "♠": "#1b1b1f", "♣": "#1b1b1f", "♥": "#c8102e", "♦": "#c8102e" };
+const FOUR_COLOUR = { "♠": "#1b1b1f", "♣": "#1d7a35", "♥": "#c8102e", "♦": "#1560bd" };
+const PALETTE = ["#d9480f", "#2b8a3e", "#c92a2a", "#7048e8", "#e0a800", "#1971c2", "#a61e4d"];
+
+// Emoji suits (Skip the Salad's vegetables) need an emoji font; where the browser has none, a
+// suit is drawn as a coloured disc with its letter instead of an empty box.
+const glyphCache = new Map();
+let missingGlyph = null;
+
+function glyphPixels(text) {
+  const canvas = document.createElement("canvas");
+  canvas.width = 24;
+  canvas.height = 24;
+  const g = canvas.getContext("2d", { willReadFrequently: true });
+  g.textBaseline = "top";
+  g.font = "20px sans-serif";
+  g.fillStyle = "#000";
+  g.fillText(text, 0, 0);
+  return g.getImageData(0, 0, 24, 24).data;
+}
+
+export function glyphRenders(symbol) {
+  if (glyphCache.has(symbol)) return glyphCache.get(symbol);
+  let ok = true;
+  try {
+    if (!missingGlyph) missingGlyph = glyphPixels("\u{10FFFD}");
+    const px = glyphPixels(symbol);
+    let blank = true;
+    let same = true;
+    for (let i = 0; i < px.length; i++) {
+      if (px[i] !== missingGlyph[i]) same = false;
+      if (i % 4 === 3 && px[i]) blank = false;
+    }
+    ok = !blank && !same;
+  } catch {
+    ok = true;
+  }
+  glyphCache.set(symbol, ok);
+  return ok;
+}
+
+/** The suit as text: its symbol, or its letter where the symbol cannot be drawn. */
+export function suitText(suit) {
+  return SHAPES[suit.symbol] || glyphRenders(suit.symbol) ? suit.symbol : suit.letter;
+}
+
+let fourColour = false;
+export function setFourColour(on) {
+  fourColour = Boolean(on);
+}
+export function isFourColour() {
+  return fourColour;
+}
+
+export class Deck {
+  /** `spec` is the lobby's `deck`: {suits: [{letter,name,symbol}], ranks: [...], wilds: [...]}. */
+  constructor(spec) {
+    this.spec = spec || { suits: [], ranks: [], wilds: [] };
+    this.suits = this.spec.suits || [];
+    this.ranks = this.spec.ranks || [];
+    this.wilds = this.spec.wilds || [];
+    // Longest letters first, so that a two-letter suit never loses to a one-letter one.
+    this.suitOrder = this.suits
+      .map((s, i) => ({ ...s, index: i }))
+      .sort((a, b) => b.letter.length - a.letter.length);
+    this.cache = new Map();
+  }
+
+  /** {code, base, high, wild, suit, suitIndex, rank, rankIndex} for a code such as "QS" or "W+". */
+  parse(code) {
+    if (this.cache.has(code)) return this.cache.get(code);
+    let base = String(code);
+    const high = base.endsWith("+");
+    if (high) base = base.slice(0, -1);
+    const info = { code, base, high, wild: null, suit: null, suitIndex: -1, rank: null, rankIndex: -1 };
+    const upper = base.toUpperCase();
+    const wildIndex = this.wilds.findIndex((w) => w.code.toUpperCase() === upper);
+    if (wildIndex >= 0) {
+      info.wild = this.wilds[wildIndex];
+      info.wildIndex = wildIndex;
+    } else {
+      for (const s of this.suitOrder) {
+        if (upper.endsWith(s.letter.toUpperCase()) && upper.length > s.letter.length) {
+          const rankText = upper.slice(0, upper.length - s.letter.length);
+          const rankIndex = this.ranks.findIndex((r) => r.letter.toUpperCase() === rankText);
+          if (rankIndex >= 0) {
+            info.suit = s;
+            info.suitIndex = s.index;
+            info.rank = this.ranks[rankIndex];
+            info.rankIndex = rankIndex;
+            break;
+          }
+        }
+      }
+    }
+    this.cache.set(code, info);
+    return info;
+  }
+
+  /** A sort key: suit by suit in deck order, low to high, wild cards last. */
+  order(code) {
+    const c = this.parse(code);
+    if (c.wild) return 100000 + (c.wildIndex || 0);
+    if (c.suitIndex < 0) return 200000;
+    return c.suitIndex * 1000 + c.rankIndex;
+  }
+
+  sort(codes) {
+    return [...codes].sort((a, b) => this.order(a) - this.order(b));
+  }
+
+  rankLabel(rank) {
+    return rank.label || rank.letter;
+  }
+
+  /** Short text such as "Q♠" or "W ▲". */
+  short(code) {
+    const c = this.parse(code);
+    if (c.wild) return c.wild.symbol + (c.wild.declare ? (c.high ? " ▲" : " ▼") : "");
+    if (!c.suit) return code;
+    return this.rankLabel(c.rank) + suitText(c.suit);
+  }
+
+  /** Words such as "Queen of Spades" or "Wild, high". */
+  name(code) {
+    const c = this.parse(code);
+    if (c.wild) return c.wild.name + (c.wild.declare ? (c.high ? ", high" : ", low") : "");
+    if (!c.suit) return code;
+    return `${c.rank.name} of ${c.suit.name}`;
+  }
+
+  /** The strings a player may type for a card: its code and its face label with the suit. */
+  typings(code) {
+    const c = this.parse(code);
+    const out = new Set([c.base.toUpperCase()]);
+    if (c.suit) {
+      out.add((this.rankLabel(c.rank) + c.suit.letter).toUpperCase());
+      out.add((this.rankLabel(c.rank) + c.suit.symbol).toUpperCase());
+    } else if (c.wild) {
+      out.add(c.wild.symbol.toUpperCase());
+    }
+    return [...out];
+  }
+
+  suitColour(suitIndex) {
+    const s = this.suits[suitIndex];
+    if (!s) return "#333";
+    const table = fourColour ? FOUR_COLOUR : TWO_COLOUR;
+    return table[s.symbol] || PALETTE[suitIndex % PALETTE.length];
+  }
+
+  colour(code) {
+    const c = this.parse(code);
+    if (c.wild) return "#5f3dc4";
+    return this.suitColour(c.suitIndex);
+  }
+}
+
+/** An SVG suit symbol centred at (x, y) with the given size, as markup. */
+export function suitMark(suit, x, y, size, colour) {
+  const shape = SHAPES[suit.symbol];
+  if (shape) {
+    const s = size / 100;
+    return `<path d="${shape}" fill="${colour}" transform="translate(${x - size / 2} ${
+      y - size / 2
+    }) scale(${s})"/>`;
+  }
+  if (!glyphRenders(suit.symbol)) {
+    const r = size * 0.46;
+    return `<circle cx="${x}" cy="${y}" r="${r}" fill="${colour}"/><text x="${x}" y="${y}" font-size="${
+      r * 1.25
+    }" font-weight="800" text-anchor="middle" dominant-baseline="central" fill="#fff" font-family="system-ui, sans-serif">${escapeHtml(
+      suit.letter,
+    )}</text>`;
+  }
+  return `<text x="${x}" y="${y}" font-size="${size}" text-anchor="middle" dominant-baseline="central" fill="${colour}" class="suit-text">${escapeHtml(
+    suit.symbol,
+  )}</text>`;
+}
+
+/** A standalone inline SVG of one suit symbol (for buttons and labels). */
+export function suitIcon(deck, suitIndex, size = 18) {
+  const suit = deck.suits[suitIndex];
+  if (!suit) return "";
+  return `<svg class="suit-icon" width="${size}" height="${size}" viewBox="0 0 100 100" aria-hidden="true">${suitMark(
+    suit,
+    50,
+    50,
+    SHAPES[suit.symbol] ? 100 : 80,
+    deck.suitColour(suitIndex),
+  )}</svg>`;
+}
+
+let gradientId = 0;
+
+/** The SVG markup of a card face (viewBox 100 x 140). */
+export function cardSVG(deck, code, { inHand = false } = {}) {
+  const c = deck.parse(code);
+  const label = escapeHtml(deck.name(code));
+  if (c.wild) {
+    const id = `wg${gradientId++}`;
+    const sym = escapeHtml(c.wild.symbol);
+    const big = sym.length <= 1 ? 58 : sym.length <= 2 ? 40 : 26;
+    const badge =
+      c.wild.declare && !inHand
+      ? `<g><rect x="24" y="104" width="52" height="20" rx="10" fill="#fff" opacity=".92"/><text x="50" y="118" text-anchor="middle" font-size="13" font-weight="700" fill="#5f3dc4">${
+          c.high ? "▲ HIGH" : "▼ LOW"
+        }</text></g>`
+      : "";
+    return `<svg viewBox="0 0 100 140" class="card-svg" role="img" aria-label="${label}">
+<defs><linearGradient id="${id}" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#ffd43b"/><stop offset=".35" stop-color="#ff6b6b"/><stop offset=".7" stop-color="#845ef7"/><stop offset="1" stop-color="#339af0"/></linearGradient></defs>
+<rect x="1.5" y="1.5" width="97" height="137" rx="9" fill="#fff" stroke="#b9b4a7" stroke-width="1.5"/>
+<rect x="7" y="7" width="86" height="126" rx="6" fill="url(#${id})"/>
+<text x="13" y="28" font-size="20" font-weight="800" fill="#fff">${sym}</text>
+<circle cx="50" cy="68" r="30" fill="#fff" opacity=".9"/>
+<text x="50" y="69" font-size="${big}" font-weight="900" text-anchor="middle" dominant-baseline="central" fill="#5f3dc4">${sym}</text>
+<text x="50" y="${c.wild.declare && !inHand ? 99 : 120}" font-size="${Math.min(
+      11,
+      130 / Math.max(1, c.wild.name.length),
+    ).toFixed(1)}" font-weight="700" text-anchor="middle" fill="#fff">${escapeHtml(
+      c.wild.name.toUpperCase(),
+    )}</text>
+${badge}</svg>`;
+  }
+  if (!c.suit) {
+    return `<svg viewBox="0 0 100 140" class="card-svg" role="img" aria-label="${escapeHtml(code)}">
+<rect x="1.5" y="1.5" width="97" height="137" rx="9" fill="#fff" stroke="#b9b4a7" stroke-width="1.5"/>
+<text x="50" y="75" font-size="26" text-anchor="middle" fill="#333">${escapeHtml(code)}</text></svg>`;
+  }
+  const colour = deck.suitColour(c.suitIndex);
+  const rank = escapeHtml(deck.rankLabel(c.rank));
+  const rankSize = rank.length > 1 ? 30 : 36;
+  const top = c.rankIndex === deck.ranks.length - 1;
+  // A jumbo index (rank and suit in the top-left corner, readable when the cards overlap),
+  // a large suit in the lower right, and the rank again upside down in the bottom corner.
+  const tint = "#fffdf8";
+  return `<svg viewBox="0 0 100 140" class="card-svg" role="img" aria-label="${label}">
+<rect x="1.5" y="1.5" width="97" height="137" rx="9" fill="${tint}" stroke="#b9b4a7" stroke-width="1.5"/>
+<text x="${rank.length > 1 ? 6 : 9}" y="36" font-size="${rankSize}" font-weight="800" letter-spacing="-2" fill="${colour}" font-family="Georgia, 'DejaVu Serif', serif">${rank}</text>
+${suitMark(c.suit, 22, 56, 26, colour)}
+${suitMark(c.suit, 56, 95, top ? 60 : 50, colour)}
+<text x="88" y="118" font-size="17" font-weight="800" fill="${colour}" text-anchor="middle" transform="rotate(180 88 118)" font-family="Georgia, 'DejaVu Serif', serif">${rank}</text>
+</svg>`;
+}
+
+/** The back of a card. */
+export function backSVG() {
+  return `<svg viewBox="0 0 100 140" class="card-svg card-back" aria-hidden="true">
+<rect x="1.5" y="1.5" width="97" height="137" rx="9" fill="#fff" stroke="#b9b4a7" stroke-width="1.5"/>
+<rect x="7" y="7" width="86" height="126" rx="6" fill="#2b8a3e"/>
+<g stroke="#69db7c" stroke-width="2" opacity=".55" fill="none">
+<path d="M7 27l20-20M7 47l40-40M7 67l60-60M7 87l80-80M7 107l86-86M7 127l86-86M27 133l66-66M47 133l46-46M67 133l26-26"/>
+<path d="M93 27l-20-20M93 47l-40-40M93 67l-60-60M93 87l-80-80M93 107l-86-86M93 127l-86-86M73 133l-66-66M53 133l-46-46M33 133l-26-26"/>
+</g>
+<circle cx="50" cy="70" r="18" fill="#fff" opacity=".95"/>
+<path d="M50 58c-9 5-11 15-5 24 7-3 11-11 9-19l-4 7" fill="#40c057" stroke="#2b8a3e" stroke-width="1.5"/>
+</svg>`;
+}

@@ -1,0 +1,134 @@
+// The score sheet (points by hand, totals) and the chart of running totals, drawn as SVG.
+
+import { escapeHtml } from "./api.js";
+
+export const SEAT_COLOURS = [
+  "#e8590c",
+  "#1c7ed6",
+  "#2f9e44",
+  "#ae3ec9",
+  "#f08c00",
+  "#0c8599",
+  "#e64980",
+  "#5c940d",
+  "#495057",
+  "#9c36b5",
+];
+
+/** A name short enough for a column head: "Basic bot 1" becomes "BB1", "Alice" stays. */
+export function shortName(name) {
+  const text = String(name || "").trim();
+  if (text.length <= 7) return text;
+  const words = text.split(/\s+/);
+  if (words.length === 1) return text;
+  const last = /^\d+$/.test(words[words.length - 1]) ? words.pop() : "";
+  return words.map((w) => w[0].toUpperCase()).join("") + last;
+}
+
+/**
+ * The score sheet as an HTML table.
+ * rows: [{number, round, points | null}] for every hand of the game (future hands without points);
+ * current: the number of the hand being played (its row shows `running`), or 0.
+ */
+export function sheetTable({ names, rows, current, running, totals, winners, you }) {
+  const head = names
+    .map(
+      (n, i) =>
+        `<th scope="col" class="${i === you ? "me" : ""}" title="${escapeHtml(n)}"><span class="dot" style="background:${
+          SEAT_COLOURS[i % SEAT_COLOURS.length]
+        }"></span>${escapeHtml(shortName(n))}</th>`,
+    )
+    .join("");
+  const body = rows
+    .map((r) => {
+      const isCurrent = r.number === current && !r.points;
+      let cells;
+      if (r.points) {
+        cells = r.points.map((p) => `<td>${p}</td>`).join("");
+      } else if (isCurrent && running) {
+        cells = running.map((p) => `<td class="running">${p || "·"}</td>`).join("");
+      } else {
+        cells = names.map(() => "<td></td>").join("");
+      }
+      const cls = isCurrent ? "current" : r.points ? "done" : "todo";
+      return `<tr class="${cls}"><th scope="row"><span class="num">${isCurrent ? "▸" : r.number}</span> ${escapeHtml(
+        r.round,
+      )}</th>${cells}</tr>`;
+    })
+    .join("");
+  const foot = totals
+    .map((t, i) => `<td class="${winners && winners.includes(i) ? "win" : ""}">${t}</td>`)
+    .join("");
+  return `<div class="sheet-wrap"><table class="sheet${names.length > 4 ? " many" : ""}${names.length > 6 ? " lots" : ""}"><thead><tr><th scope="col">Hand</th>${head}</tr></thead>
+<tbody>${body}</tbody><tfoot><tr><th scope="row">Total</th>${foot}</tr></tfoot></table></div>`;
+}
+
+/** Running totals after each hand, one list per seat, starting at 0. */
+export function runningTotals(pointsByHand, players) {
+  const series = Array.from({ length: players }, () => [0]);
+  for (const points of pointsByHand) {
+    for (let s = 0; s < players; s++) {
+      const prev = series[s][series[s].length - 1];
+      series[s].push(prev + (points[s] || 0));
+    }
+  }
+  return series;
+}
+
+function niceStep(range) {
+  const rough = range / 4;
+  const mag = 10 ** Math.floor(Math.log10(Math.max(rough, 1)));
+  for (const m of [1, 2, 5, 10]) if (m * mag >= rough) return m * mag;
+  return 10 * mag;
+}
+
+/** An SVG line chart of running totals: one line per seat, hands along the bottom. */
+export function totalsChart({ names, pointsByHand, hands, you }) {
+  const players = names.length;
+  const series = runningTotals(pointsByHand, players);
+  const W = 360;
+  const H = 190;
+  const left = 40;
+  const right = 12;
+  const top = 12;
+  const bottom = 26;
+  const count = Math.max(hands || 0, pointsByHand.length, 1);
+  const values = series.flat();
+  let lo = Math.min(0, ...values);
+  let hi = Math.max(10, ...values);
+  const step = niceStep(hi - lo);
+  lo = Math.floor(lo / step) * step;
+  hi = Math.ceil(hi / step) * step;
+  const x = (i) => left + (i / count) * (W - left - right);
+  const y = (v) => top + (1 - (v - lo) / (hi - lo || 1)) * (H - top - bottom);
+  let grid = "";
+  for (let v = lo; v <= hi + 1e-9; v += step) {
+    grid += `<line x1="${left}" x2="${W - right}" y1="${y(v)}" y2="${y(v)}" class="grid"/>`;
+    grid += `<text x="${left - 6}" y="${y(v) + 4}" class="axis" text-anchor="end">${Math.round(v)}</text>`;
+  }
+  for (let i = 0; i <= count; i++) {
+    grid += `<text x="${x(i)}" y="${H - 8}" class="axis" text-anchor="middle">${i}</text>`;
+  }
+  let lines = "";
+  series.forEach((pts, s) => {
+    const colour = SEAT_COLOURS[s % SEAT_COLOURS.length];
+    const d = pts.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)} ${y(v).toFixed(1)}`).join(" ");
+    const width = s === you ? 3.5 : 2.2;
+    lines += `<path d="${d}" fill="none" stroke="${colour}" stroke-width="${width}" stroke-linejoin="round" stroke-linecap="round"><title>${escapeHtml(
+      names[s],
+    )}</title></path>`;
+    pts.forEach((v, i) => {
+      if (i) lines += `<circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="3" fill="${colour}"/>`;
+    });
+  });
+  const legend = names
+    .map(
+      (n, s) =>
+        `<span class="legend-item"><span class="swatch" style="background:${
+          SEAT_COLOURS[s % SEAT_COLOURS.length]
+        }"></span>${escapeHtml(n)} <b>${series[s][series[s].length - 1]}</b></span>`,
+    )
+    .join("");
+  return `<figure class="chart"><svg viewBox="0 0 ${W} ${H}" role="img" aria-label="Running totals by hand">${grid}${lines}</svg>
+<figcaption class="legend">${legend}</figcaption></figure>`;
+}

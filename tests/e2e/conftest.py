@@ -1,0 +1,181 @@
+"""Browser tests: a real `salad serve` process and Debian's Chromium driven by Playwright.
+
+The server runs on a free port with a fresh SQLite database for the whole session. Environment:
+
+- ``SALAD_CHROMIUM``: the browser binary (default ``/usr/bin/chromium``; none is downloaded).
+- ``SALAD_E2E_BASE_URL``: use a server that is already running instead of starting one.
+
+When a test fails, every page it opened is saved as a PNG in ``tests/e2e/artifacts/``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+CHROMIUM = os.environ.get("SALAD_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def _salad_command() -> list[str]:
+    local = ROOT / ".venv" / "bin" / "salad"
+    if local.exists():
+        return [str(local)]
+    found = shutil.which("salad")
+    return [found] if found else [sys.executable, "-m", "salad.cli"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _serve_exists(cmd: list[str]) -> bool:
+    try:
+        done = subprocess.run(
+            [*cmd, "serve", "--help"], capture_output=True, text=True, timeout=60, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0
+
+
+@pytest.fixture(scope="session")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The URL of a running `salad serve` (started here, stopped at the end of the session)."""
+    given = os.environ.get("SALAD_E2E_BASE_URL")
+    if given:
+        yield given.rstrip("/")
+        return
+    cmd = _salad_command()
+    if not _serve_exists(cmd):
+        pytest.skip("`salad serve` does not exist yet (src/salad/server is not written)")
+    port = _free_port()
+    db = tmp_path_factory.mktemp("e2e-db") / "salad.sqlite"
+    log = (tmp_path_factory.mktemp("e2e-log") / "server.log").open("w+")
+    proc = subprocess.Popen(
+        [*cmd, "serve", "--port", str(port), "--database", f"sqlite:///{db}"],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        cwd=ROOT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 45
+    try:
+        while True:
+            if proc.poll() is not None:
+                log.seek(0)
+                pytest.fail(f"salad serve exited with {proc.returncode}:\n{log.read()[-3000:]}")
+            try:
+                if httpx.get(f"{url}/api/options", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                log.seek(0)
+                pytest.fail(f"salad serve did not answer on {url}:\n{log.read()[-3000:]}")
+            time.sleep(0.2)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM} (set SALAD_CHROMIUM)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+PHONE = {"width": 375, "height": 667}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+@pytest.fixture
+def open_page(
+    request: pytest.FixtureRequest, browser: Any, base_url: str
+) -> Iterator[Callable[..., Any]]:
+    """``open_page(path, viewport=DESKTOP, pause=False)``: a page in a fresh browser context.
+
+    Each call is a new context (its own localStorage: another person). ``pause=False`` turns
+    off the client's pause on finished tricks, so games run at the bots' pace. Errors of the
+    page's scripts fail the test.
+    """
+    contexts: list[Any] = []
+    pages: list[Any] = []
+    errors: list[str] = []
+    request.node._e2e_pages = pages
+
+    def opener(
+        path: str = "/", viewport: dict[str, int] | None = None, pause: bool = False, context=None
+    ) -> Any:
+        ctx = context
+        if ctx is None:
+            ctx = browser.new_context(viewport=viewport or DESKTOP)
+            if not pause:
+                ctx.add_init_script("localStorage.setItem('salad.pref.pause', 'false')")
+            contexts.append(ctx)
+        page = ctx.new_page()
+        page.set_default_timeout(20_000)
+        page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
+        pages.append(page)
+        if path is not None:
+            page.goto(base_url + path)
+        return page
+
+    yield opener
+    for ctx in contexts:
+        ctx.close()
+    assert not errors, "errors in the page scripts:\n" + "\n".join(errors)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if report.when != "call" or not report.failed:
+        return
+    pages = getattr(item, "_e2e_pages", [])
+    if not pages:
+        return
+    ARTIFACTS.mkdir(exist_ok=True)
+    for i, page in enumerate(pages):
+        path = ARTIFACTS / f"{item.name}-{i}.png"
+        try:
+            page.screenshot(path=str(path), full_page=True, timeout=5000)
+            report.sections.append(("e2e screenshot", str(path)))
+        except Exception as exc:  # a closed page: nothing to save
+            report.sections.append(("e2e screenshot", f"page {i}: {exc}"))

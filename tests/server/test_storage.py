@@ -1,0 +1,159 @@
+"""Storage on SQLite (always) and PostgreSQL (when scripts/postgres.sh provides one): the same
+test functions, parametrized by backend."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+
+from salad.engine import Game
+from salad.ruleset import load_ruleset
+from salad.server.storage import (
+    MoveRow,
+    SeatRow,
+    Storage,
+    TableRow,
+    Writer,
+    database_url,
+    hash_token,
+)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def storage(request: Any, tmp_path: Path) -> Iterator[Storage]:
+    if request.param == "postgresql":
+        url = request.getfixturevalue("pg_url")
+    else:
+        url = f"sqlite:///{tmp_path / 'salad.db'}"
+    st = Storage(url)
+    yield st
+    st.close()
+
+
+def table_row(table_id: str = "t1", players: int = 4) -> TableRow:
+    seats = [SeatRow(0, "human", "Alice", None, hash_token("secret-0"))]
+    seats += [SeatRow(i, "bot", f"Bot {i}", "random") for i in range(1, players - 1)]
+    seats += [SeatRow(players - 1, "open")]
+    return TableRow(
+        id=table_id,
+        preset="skip-the-salad",
+        settings={"toppings": ["cornucopia"], "swap": {"2": "no-kings"}},
+        players=players,
+        turn_timer=30.0,
+        bot_takeover=None,
+        status="lobby",
+        game_number=1,
+        seed=2**63 - 1,
+        seats=seats,
+    )
+
+
+def test_database_urls(tmp_path: Path) -> None:
+    assert database_url("postgresql://u:p@h/db") == "postgresql+psycopg://u:p@h/db"
+    assert database_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert database_url("sqlite:///x.db") == "sqlite:///x.db"
+    assert database_url(str(tmp_path / "a.db")) == f"sqlite:///{tmp_path / 'a.db'}"
+    assert database_url(None).startswith("sqlite:///") and database_url(None).endswith("salad.db")
+
+
+def test_tables_and_seats(storage: Storage) -> None:
+    row = table_row()
+    storage.run(Storage.create_table, row)
+    loaded = storage.run(Storage.load_table, "t1")
+    assert loaded is not None
+    assert (loaded.preset, loaded.settings, loaded.players) == (row.preset, row.settings, 4)
+    assert (loaded.turn_timer, loaded.bot_takeover, loaded.seed) == (30.0, None, 2**63 - 1)
+    assert loaded.seats == row.seats
+    assert storage.run(Storage.load_table, "nope") is None
+    # The token itself is never stored, only its hash.
+    with storage.engine.connect() as conn:
+        dump = str(conn.execute(text("SELECT * FROM salad_seats")).fetchall())
+    assert "secret-0" not in dump and hash_token("secret-0") in dump
+
+    seats = [s for s in row.seats if s.seat != 1]
+    for i, s in enumerate(seats):
+        s.seat = i
+    storage.run(Storage.save_seats, "t1", seats)
+    loaded = storage.run(Storage.load_table, "t1")
+    assert loaded is not None and loaded.players == 3
+    assert [s.kind for s in loaded.seats] == ["human", "bot", "open"]
+    assert storage.run(Storage.active_tables) == []
+
+
+def test_games_moves_and_resume(storage: Storage) -> None:
+    """A game stored move by move rebuilds exactly from its seed and moves."""
+    row = table_row(players=4)
+    storage.run(Storage.create_table, row)
+    rs = load_ruleset(row.preset, row.settings)
+    game = Game(rs, 4, seed=row.seed)
+    players = [{"name": s.name or f"Seat {s.seat}"} for s in row.seats]
+    storage.run(Storage.start_game, "t1", 1, row.seed, players)
+    assert storage.run(Storage.active_tables) == ["t1"]
+    rng = random.Random(1)
+    seq = 0
+    while not game.is_over():
+        seat = game.to_move
+        move = rng.choice(game.legal_moves())
+        game.play(move)
+        seq += 1
+        over = (list(game.totals), game.winners()) if game.is_over() else None
+        storage.run(
+            Storage.add_move, "t1", 1, MoveRow(seq, seat, move, game.format_move(move)), over
+        )
+        if seq == 50:
+            moves = storage.run(Storage.moves, "t1", 1)
+            half = Game(rs, 4, seed=row.seed)
+            for m in moves:
+                half.play(m.move)
+            assert half.log == game.log
+    table = storage.run(Storage.load_table, "t1")
+    assert table is not None and table.status == "over" and table.game_number == 1
+    games = storage.run(Storage.games, "t1")
+    assert len(games) == 1
+    assert games[0].totals == game.totals and games[0].winners == game.winners()
+    assert games[0].players == players and games[0].seed == row.seed
+    moves = storage.run(Storage.moves, "t1", 1)
+    assert [m.seq for m in moves] == list(range(1, seq + 1))
+    again = Game(rs, 4, seed=row.seed)
+    for m in moves:
+        assert again.format_move(m.move) == m.code
+        again.play(m.move)
+    assert again.log == game.log and again.totals == game.totals
+    assert storage.run(Storage.active_tables) == []
+
+
+@pytest.mark.parametrize("inline", [True, False], ids=["inline", "thread"])
+def test_writer_commits_in_order_and_isolates_failures(storage: Storage, inline: bool) -> None:
+    storage.run(Storage.create_table, table_row())
+    storage.run(Storage.start_game, "t1", 1, 5, [])
+
+    async def run() -> list[Any]:
+        writer = Writer(storage, inline=inline)
+        writer.start()
+        try:
+            calls: list[Any] = [
+                writer.call(Storage.add_move, "t1", 1, MoveRow(i, 0, i, f"C{i}"), None)
+                for i in range(1, 201)
+            ]
+            calls.append(writer.call(Storage.add_move, "t1", 1, MoveRow(7, 0, 7, "dup"), None))
+            calls.append(writer.call(Storage.set_status, "t1", "over", 1))
+            calls.append(writer.call(Storage.load_table, "t1"))
+            return await asyncio.gather(*calls, return_exceptions=True)
+        finally:
+            writer.stop()
+
+    results = asyncio.run(run())
+    assert results[:200] == [None] * 200
+    assert isinstance(results[200], Exception)  # the duplicate move, alone
+    assert results[201] is None
+    loaded = results[202]
+    assert loaded is not None and loaded.status == "over"
+    moves = storage.run(Storage.moves, "t1", 1)
+    assert [m.seq for m in moves] == list(range(1, 201))
+    assert moves[6].code == "C7"

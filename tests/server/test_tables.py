@@ -1,0 +1,112 @@
+"""The table manager in process (no network): what is visible while a move is being stored."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from salad.ruleset import load_ruleset
+from salad.server.storage import Storage
+from salad.server.tables import Conn, TableManager
+
+
+class FakeSocket:
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    async def send_text(self, data: str) -> None:
+        self.sent.append(json.loads(data))
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        pass
+
+
+def test_a_move_is_invisible_until_it_is_stored(tmp_path: Path) -> None:
+    async def run() -> None:
+        manager = TableManager(Storage(str(tmp_path / "t.db")))
+        await manager.open()
+        try:
+            joined = await manager.create(
+                load_ruleset("canadian"), "Host", [("open", None)] * 3, start=False
+            )
+            table = manager.tables[joined.table_id]
+            for name in ("B", "C", "D"):
+                await manager.join(joined.table_id, name, None)
+            await manager.start(joined.table_id, joined.token)
+            game = table.game
+            assert game is not None
+            mover = game.to_move
+            card = game.format_move(game.legal_moves()[0])
+            before = len(game.log)
+
+            # Hold the storage of the move until told.
+            release = asyncio.Event()
+            real_call = manager.writer.call
+
+            async def slow_call(fn: Any, *args: Any) -> Any:
+                await release.wait()
+                return await real_call(fn, *args)
+
+            manager.writer.call = slow_call  # type: ignore[method-assign]
+            playing = asyncio.ensure_future(manager.play(table, mover, card))
+            await asyncio.sleep(0.05)
+            assert not playing.done()
+            # Meanwhile: the game, the count and what a new connection is sent are unchanged.
+            assert table.game is game and len(game.log) == before and table.moves == 0
+            sock = FakeSocket()
+            await manager.connect(table, Conn(sock, (mover + 1) % 4))
+            await asyncio.sleep(0)
+            assert [m["moves"] for m in sock.sent] == [0]
+            assert sock.sent[0]["view"]["trick"] == []
+            release.set()
+            await playing
+            assert table.moves == 1 and table.game is not game
+            assert sock.sent[-1]["moves"] == 1
+            assert sock.sent[-1]["view"]["trick"] == [[mover, card]]
+            rows = await real_call(Storage.moves, table.id, 1)
+            assert [(r.seq, r.seat, r.code) for r in rows] == [(1, mover, card)]
+        finally:
+            await manager.close()
+
+    asyncio.run(run())
+
+
+def test_a_failed_store_changes_nothing(tmp_path: Path) -> None:
+    async def run() -> None:
+        manager = TableManager(Storage(str(tmp_path / "t.db")))
+        await manager.open()
+        try:
+            joined = await manager.create(
+                load_ruleset("canadian"), "Host", [("open", None)] * 2, start=False
+            )
+            table = manager.tables[joined.table_id]
+            for name in ("B", "C"):
+                await manager.join(joined.table_id, name, None)
+            await manager.start(joined.table_id, joined.token)
+            game = table.game
+            assert game is not None
+            sock = FakeSocket()
+            await manager.connect(table, Conn(sock, game.to_move))
+            real_call = manager.writer.call
+
+            async def failing(fn: Any, *args: Any) -> Any:
+                raise OSError("disk full")
+
+            manager.writer.call = failing  # type: ignore[method-assign]
+            await manager.handle(
+                table,
+                table.seats[game.to_move].conns[0],
+                json.dumps({"type": "play", "move": game.format_move(game.legal_moves()[0])}),
+            )
+            await asyncio.sleep(0)
+            assert sock.sent[-1]["type"] == "error"
+            assert "could not store" in sock.sent[-1]["message"]
+            assert table.game is game and table.moves == 0
+            manager.writer.call = real_call  # type: ignore[method-assign]
+            assert await real_call(Storage.moves, table.id, 1) == []
+        finally:
+            await manager.close()
+
+    asyncio.run(run())

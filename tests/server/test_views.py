@@ -1,0 +1,89 @@
+"""The fast per-seat view JSON of the server is exactly ``Game.view(seat).to_dict()``."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from salad.engine import Game
+from salad.ruleset import load_ruleset
+from salad.server.tables import TricksCache, common_view_json, last_trick, view_json
+from salad.view import SPECTATOR
+
+
+@pytest.mark.parametrize(
+    ("preset", "settings", "players"),
+    [
+        ("canadian", None, 4),
+        ("fruit-salad", None, 3),
+        ("extended", None, 7),
+        ("skip-the-salad", {"toppings": "all"}, 5),
+        ("skip-the-salad", {"toppings": ["pass-the-veggies"], "swap": ["3=no-royalty"]}, 8),
+        ("canadian", {"jokers": 2, "passing": 3}, 4),
+    ],
+)
+def test_view_json_is_the_view(preset: str, settings: Any, players: int) -> None:
+    game = Game(load_ruleset(preset, settings), players, seed=17)
+    cache = TricksCache()
+    rng = random.Random(3)
+    steps = 0
+    while True:
+        common = common_view_json(game, cache)
+        for seat in [SPECTATOR, *range(players)]:
+            fast = json.loads(view_json(game, seat, common))
+            assert fast == game.view(seat).to_dict(), (steps, seat)
+        if game.is_over():
+            break
+        game.play(rng.choice(game.legal_moves()))
+        steps += 1
+    assert steps > 100
+
+
+def test_last_trick_follows_the_game() -> None:
+    game = Game(load_ruleset("canadian"), 4, seed=1)
+    assert last_trick(game) is None
+    rng = random.Random(1)
+    for _ in range(4 * 13):  # the whole first hand
+        game.play(rng.choice(game.legal_moves()))
+    last = last_trick(game)
+    assert last is not None
+    tricks = [t for t in json.loads(json.dumps(game.view(0).to_dict()))["tricks"]]
+    assert tricks == []  # the next hand has begun
+    seats = [seat for seat, _ in last["cards"]]
+    assert seats == [(last["leader"] + i) % 4 for i in range(4)]
+    game.play(game.legal_moves()[0])
+    assert last_trick(game) == last  # unchanged until a trick ends
+
+
+def test_state_messages_after_every_move() -> None:
+    """The whole state message of each seat: the cached parts always match the game."""
+    from salad.server.storage import SeatRow, TableRow
+    from salad.server.tables import Conn, Table, hand_rounds
+
+    rs = load_ruleset("skip-the-salad", {"toppings": "all"})
+    row = TableRow("t", rs.preset, rs.settings, 4, None, None, "playing", 1)
+    row.seats = [SeatRow(i, "human", f"P{i}") for i in range(4)]
+    table = Table(row, rs)
+    conns = [Conn(None, seat) for seat in [SPECTATOR, 0, 1, 2, 3]]  # type: ignore[arg-type]
+    rng = random.Random(4)
+    for number in (1, 2):  # a rematch: the caches start again
+        game = Game(rs, 4, seed=number)
+        table.game, table.moves = game, 0
+        while True:
+            table.moves += 1
+            message = table.state_messages()
+            for conn in conns:
+                state = json.loads(message(conn))
+                assert state["type"] == "state" and state["you"] == conn.seat
+                assert state["view"] == game.view(conn.seat).to_dict()
+                assert state["last_trick"] == last_trick(game)
+                assert state["hand_rounds"] == hand_rounds(game)
+                assert state["winners"] == game.winners()
+                assert state["moves"] == table.moves and state["deadline"] is None
+                assert ("table" in state) == (table.moves == 1 and number == 1)
+            if game.is_over():
+                break
+            game.play(rng.choice(game.legal_moves()))
