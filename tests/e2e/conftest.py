@@ -108,8 +108,10 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    # Module scope, not session: Playwright's sync API keeps an event loop running on this
+    # thread until it stops, and later tests call asyncio.run().
     from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM).exists():
