@@ -16,11 +16,13 @@ Targets: ``local_speedup`` (``local_gps / one_process_gps``) at least 1.8 on 2 c
 to ``0.9 x cores`` elsewhere) and ``ray_vs_local`` (``ray_gps / local_gps``) at least 0.8.
 
 The three ways take turns, ``--repeat`` rounds (default 2), and each keeps its best rate,
-since other work on the machine only ever slows a run down; the load average is printed with
-every run, as the rates mean little on a busy machine. The CPU time per game in one process
-and on the local backend (its workers plus this process) is printed too: the backend's cost in
-work, which other work on the machine hardly changes. All three ways must play the same games
-(the same seed, the same totals), which is checked too.
+since other work on the machine only ever slows a run down; the targets are checked on those.
+The ratios are also given round by round (``*_paired``: the median of each round's ratio of
+runs made one after the other), which a load that comes and goes upsets less. The load
+average is printed with every run, as the rates mean little on a busy machine. The CPU time
+per game in one process and on the local backend (its workers plus this process) is printed
+too: the backend's cost in work, which other work on the machine hardly changes. All three
+ways must play the same games (the same seed, the same totals), which is checked too.
 
 The last line printed is one JSON object; the exit status is 0 only when every target passed.
 Run ``make bench-lab`` or ``python benchmarks/tournament_speed.py [--games N] [--repeat R]``.
@@ -35,6 +37,7 @@ import multiprocessing
 import os
 import platform
 import resource
+import statistics
 import sys
 import time
 from typing import Any
@@ -142,6 +145,16 @@ def main() -> int:
     same = all(g == games["one"] for g in games.values())
 
     speedup = local_gps / one_gps if one_gps else 0.0
+    paired_speedup = statistics.median(
+        b.games_per_s / a.games_per_s for a, b in zip(runs["one"], runs["local"], strict=True)
+    )
+    paired_ray = (
+        statistics.median(
+            b.games_per_s / a.games_per_s for a, b in zip(runs["local"], runs["ray"], strict=True)
+        )
+        if runs["ray"]
+        else None
+    )
     one_cpu = min(CPU_MS[id(r)] for r in runs["one"])
     local_cpu = min(CPU_MS[id(r)] for r in runs["local"])
     machine = max(ceilings) / one_gps if one_gps else 0.0
@@ -165,6 +178,10 @@ def main() -> int:
         print(f"ray backend: FAIL ({ray_error})")
     print("same games on every backend: " + ("PASS" if same else "FAIL"))
     print(
+        f"the same, round by round (median of each round's ratio): local {paired_speedup:.2f}x"
+        + ("" if paired_ray is None else f", ray {paired_ray:.2f}x")
+    )
+    print(
         f"CPU per game: {one_cpu:.1f} ms in one process, {local_cpu:.1f} ms on the local "
         f"backend (workers and this process): {one_cpu / local_cpu:.0%} efficiency"
     )
@@ -186,6 +203,8 @@ def main() -> int:
         "local_cpu_ms_per_game": round(local_cpu, 2),
         "ray_vs_local": None if ray_vs_local is None else round(ray_vs_local, 3),
         "ray_vs_local_target": RAY_VS_LOCAL,
+        "local_speedup_paired": round(paired_speedup, 3),
+        "ray_vs_local_paired": None if paired_ray is None else round(paired_ray, 3),
         "load_avg": [round(x, 2) for x in os.getloadavg()],
         "ray_error": ray_error,
         "pass": checks,

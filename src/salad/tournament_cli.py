@@ -164,8 +164,8 @@ def _tournament(
             err=True,
         )
         raise typer.Exit(130) from None
-    except KeyboardInterrupt:  # before the games began: nothing was lost
-        typer.echo("interrupted", err=True)
+    except KeyboardInterrupt:  # while reading or writing the files: every game played is saved
+        typer.echo("interrupted; run the same command again to resume", err=True)
         raise typer.Exit(130) from None
     console = Console(highlight=False)
     console.print(leaderboard_table(result))
@@ -280,7 +280,7 @@ def _short(label: str, width: int = 16) -> str:
     """A label cut in the middle to fit the table (the files hold it whole).
 
     >>> _short("cmd:examples/bots/first-legal.sh")
-    'cmd:exa…legal.sh'
+    'cmd:exam…egal.sh'
     """
     if len(label) <= width:
         return label

@@ -25,7 +25,7 @@ from salad.view import Phase, View
 
 class ExpertBot:
     name = "expert"
-    default_move_time = 0.8
+    default_move_time = 0.7
     default_max_worlds = 1000
 
     def __init__(self, seed: int | None = None, **options: object) -> None:

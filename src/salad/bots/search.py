@@ -212,7 +212,8 @@ class Searcher:
             worlds += 1
             if late:
                 break
-            if worlds >= self.min_worlds and worlds % 4 == 0:
+            # Prune every few worlds, more rarely as they add up (each check reads them all).
+            if worlds >= self.min_worlds and worlds % max(4, worlds // 8) == 0:
                 alive = _survivors(values, alive, worlds)
                 if len(alive) == 1:
                     break
