@@ -293,10 +293,16 @@ def create_app(
     async def index_page() -> Response:
         return page("index")
 
-    for name in ("table", "join", "watch", "replay"):
+    # A spectator's page is the table page: it tells the two apart by its path.
+    for name, file in (
+        ("table", "table"),
+        ("join", "join"),
+        ("watch", "table"),
+        ("replay", "replay"),
+    ):
 
-        def handler(table_id: str, _name: str = name) -> Response:
-            return page(_name)
+        def handler(table_id: str, _file: str = file) -> Response:
+            return page(_file)
 
         app.add_api_route(f"/{name}/{{table_id}}", handler, include_in_schema=False)
 
