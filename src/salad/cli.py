@@ -17,6 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from salad.bots import parse_bots
 from salad.engine import Game
 from salad.errors import SaladError
+from salad.options import RulesOpt, SwapOpt, ToppingsOpt
 from salad.play import play_out
 from salad.ruleset import Ruleset, load_ruleset
 from salad.scorecli import score_command
@@ -37,7 +38,6 @@ app.add_typer(record_app, name="record")
 err = Console(stderr=True)
 F = TypeVar("F", bound=Callable[..., Any])
 
-RulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Preset name or TOML rules file.")]
 PlayersOpt = Annotated[
     int | None, typer.Option("--players", "-n", help="Number of players (default: the ruleset's).")
 ]
@@ -45,19 +45,6 @@ SeedOpt = Annotated[
     int | None, typer.Option("--seed", "-s", help="Seed: the same seed, the same game.")
 ]
 
-ToppingsOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--toppings",
-        "-t",
-        help="Toppings, comma-separated: rotten-tomato, pass-the-veggies, cornucopia, "
-        "spicy-pepper, blue-cheese-moon, salad-dressing, or all.",
-    ),
-]
-SwapOpt = Annotated[
-    list[str] | None,
-    typer.Option("--swap", help="Swap a round in: ROUND=NAME, e.g. 2=no-evens (repeatable)."),
-]
 BotsOpt = Annotated[
     str, typer.Option("--bots", "-b", help="Bot per seat, comma-separated, or one for all.")
 ]

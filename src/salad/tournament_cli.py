@@ -14,27 +14,15 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from salad.options import RulesOpt, SwapOpt, ToppingsOpt
+
 if TYPE_CHECKING:
     from rich.table import Table
 
     from salad.tournament import TournamentResult
 
-RulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Preset name or TOML rules file.")]
 PlayersOpt = Annotated[
     int | None, typer.Option("--players", "-n", help="Seats per game (default: the ruleset's).")
-]
-ToppingsOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--toppings",
-        "-t",
-        help="Toppings, comma-separated: rotten-tomato, pass-the-veggies, cornucopia, "
-        "spicy-pepper, blue-cheese-moon, salad-dressing, or all.",
-    ),
-]
-SwapOpt = Annotated[
-    list[str] | None,
-    typer.Option("--swap", help="Swap a round in: ROUND=NAME, e.g. 2=no-evens (repeatable)."),
 ]
 BotsOpt = Annotated[
     str,

@@ -12,6 +12,8 @@ from typing import Annotated
 
 import typer
 
+from salad.options import SwapOpt, ToppingsOpt
+
 DEFAULT_DELAY = 0.6
 """Seconds a bot waits before it plays in the terminal app, so that people can follow."""
 
@@ -35,19 +37,6 @@ SeatOpt = Annotated[
 ]
 SeedOpt = Annotated[
     int | None, typer.Option("--seed", "-s", help="Seed: the same seed, the same deals.")
-]
-ToppingsOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--toppings",
-        "-t",
-        help="Toppings, comma-separated: rotten-tomato, pass-the-veggies, cornucopia, "
-        "spicy-pepper, blue-cheese-moon, salad-dressing, or all.",
-    ),
-]
-SwapOpt = Annotated[
-    list[str] | None,
-    typer.Option("--swap", help="Swap a round in: ROUND=NAME, e.g. 2=no-evens (repeatable)."),
 ]
 MoveTimeOpt = Annotated[
     float | None,
