@@ -77,6 +77,7 @@ from salad.match import (
     bot_key,
     bot_seed,
     rich_progress,
+    worker_pool,
 )
 from salad.ruleset import Ruleset
 from salad.scoring import standings as places_of
@@ -544,8 +545,11 @@ def run_tournament(
     names = sorted({e.bot for e in entrants})
     label = f"tournament (after {resumed} played)" if resumed else "tournament"
     used = 0
+    if jobs and ray is None:
+        used = min(workers or cores(), len(jobs))
     start = time.perf_counter()
     with (
+        worker_pool(used, names) as pool,
         _append(directory) as writer,
         _progress(progress, label, len(jobs)) as advance,
     ):
@@ -583,13 +587,12 @@ def run_tournament(
             if jobs and ray is not None:
                 used = _run_ray(ray, batches, workers, address, finished)
             elif jobs:
-                used = min(workers or cores(), len(jobs))
                 batches.workers = used
-                if used == 1:
+                if pool is None:
                     for batch in batches:
                         finished(_play_batch(batch))
                 else:
-                    _run_pool(_play_batch, batches, used, names, finished)
+                    _run_pool(_play_batch, batches, pool, used, finished)
         except KeyboardInterrupt:
             raise Interrupted(len(done), games, directory) from None
     elapsed = time.perf_counter() - start
