@@ -15,17 +15,20 @@ last line is one JSON object with ``tables``, ``moves_per_s``, ``p50_ms`` and ``
     python benchmarks/server_load.py --tables 20 --games 1
     python benchmarks/server_load.py --url http://127.0.0.1:8000
 
-The clients run in this one process (asyncio, uvloop when installed), on aiohttp when it is
-installed (its compiled websocket reader needs less CPU) or else the ``websockets`` library
-(``--client`` chooses); every client parses every message it gets. On a small machine the
-clients compete with the server for the CPU, which is part of what is measured; the CPU time
-per move of the server process and of the clients is printed too.
+The clients run in this one process (asyncio, uvloop when installed), by default on the
+sans-I/O core of the ``websockets`` library, each message handled in the callback that reads
+it (``--client aiohttp`` or ``websockets`` for the libraries' own asyncio clients, which need
+more CPU); every client parses every message it gets. On a small machine the clients compete
+with the server for the CPU, which is part of what is measured; the CPU time per move of the
+server process and of the clients is printed too. The clients' own garbage collector is kept
+from scanning the set-up objects again and again (``gc.freeze``), as the server does.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -39,6 +42,10 @@ from typing import Any
 
 import httpx
 import websockets
+from websockets.client import ClientProtocol
+from websockets.frames import Frame, Opcode
+from websockets.http11 import Response
+from websockets.uri import parse_uri
 
 SEATS = 4
 
@@ -103,6 +110,21 @@ class TableRun:
             except GameOver:
                 return
 
+    async def client_sansio(self, ws_base: str, seat: int, connected: list[int]) -> None:
+        """A seat's client on the sans-I/O core of ``websockets`` driven by an asyncio protocol:
+        every message is handled in the callback that reads it, with no task or future per
+        message (the least client CPU, so that the server gets the most of the machine)."""
+        url = f"{ws_base}/ws/tables/{self.table_id}?token={self.tokens[seat]}"
+        loop = asyncio.get_running_loop()
+        client = SansIOClient(self, seat, url, loop)
+        host, port = url.split("/")[2].split(":")
+        await loop.create_connection(lambda: client, host, int(port))
+        await client.opened
+        connected[0] += 1
+        await self.go.wait()
+        client.start()
+        await client.done
+
     async def client_aiohttp(self, ws_base: str, seat: int, connected: list[int]) -> None:
         """A seat's client on aiohttp (its websocket reader is compiled: less client CPU)."""
         url = f"{ws_base}/ws/tables/{self.table_id}?token={self.tokens[seat]}"
@@ -121,6 +143,72 @@ class TableRun:
 
 class GameOver(Exception):
     pass
+
+
+class SansIOClient(asyncio.Protocol):
+    """One websocket client: ``websockets``' sans-I/O ``ClientProtocol`` over a transport."""
+
+    def __init__(self, run: TableRun, seat: int, url: str, loop: asyncio.AbstractEventLoop) -> None:
+        self.run, self.seat = run, seat
+        self.ws = ClientProtocol(parse_uri(url), max_size=2**22)
+        self.request = self.ws.connect()
+        self.opened: asyncio.Future[None] = loop.create_future()
+        self.done: asyncio.Future[None] = loop.create_future()
+        self.waiting: list[bytes] | None = []  # messages that came before the start
+        self.sent_for = [-1]
+        self.transport: Any = None
+
+    def connection_made(self, transport: Any) -> None:
+        self.transport = transport
+        self.ws.send_request(self.request)
+        self.flush()
+
+    def flush(self) -> None:
+        for data in self.ws.data_to_send():
+            if data:
+                self.transport.write(data)
+
+    def start(self) -> None:
+        waiting, self.waiting = self.waiting or [], None
+        for data in waiting:
+            if self.handle(data):
+                return
+        self.flush()
+
+    def handle(self, data: bytes) -> bool:
+        """Handle one message; True once the game is over (the connection is then closed)."""
+        try:
+            play = self.run.on_message(self.seat, data.decode(), self.sent_for)
+        except GameOver:
+            self.ws.send_close()
+            self.flush()
+            self.transport.close()
+            if not self.done.done():
+                self.done.set_result(None)
+            return True
+        if play is not None:
+            self.ws.send_text(play.encode())
+        return False
+
+    def data_received(self, data: bytes) -> None:
+        self.ws.receive_data(data)
+        for event in self.ws.events_received():
+            if isinstance(event, Response):
+                if self.ws.handshake_exc is not None:
+                    self.opened.set_exception(self.ws.handshake_exc)
+                else:
+                    self.opened.set_result(None)
+            elif isinstance(event, Frame) and event.opcode is Opcode.TEXT:
+                if self.waiting is not None:
+                    self.waiting.append(bytes(event.data))
+                elif self.handle(bytes(event.data)):
+                    return
+        self.flush()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        for future in (self.opened, self.done):
+            if not future.done():
+                future.set_exception(exc or ConnectionError("the server closed the connection"))
 
 
 SESSION: list[Any] = []
@@ -173,7 +261,11 @@ async def run(
     async def client(r: TableRun, seat: int) -> None:
         async with connect_sem:
             before = connected[0]
-            play = r.client_aiohttp if client_kind == "aiohttp" else r.client
+            play = {
+                "aiohttp": r.client_aiohttp,
+                "websockets": r.client,
+                "sansio": r.client_sansio,
+            }[client_kind]
             task = asyncio.ensure_future(play(ws_base, seat, connected))
             while connected[0] == before and not task.done():
                 await asyncio.sleep(0.001)
@@ -183,6 +275,8 @@ async def run(
     while connected[0] < len(tasks) and not any(t.done() for t in tasks):
         await asyncio.sleep(0.05)
     await asyncio.sleep(0.5)  # let the connect broadcasts settle
+    gc.collect()
+    gc.freeze()
     print(f"{len(tasks)} websockets open; playing", flush=True)
     # CPU time is counted from here: the play only, not the setting up.
     server0 = cpu_seconds(pid) if pid else float("nan")
@@ -260,19 +354,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--client",
-        choices=["auto", "aiohttp", "websockets"],
-        default="auto",
-        help="websocket client library (auto: aiohttp when installed, else websockets)",
+        choices=["sansio", "aiohttp", "websockets"],
+        default="sansio",
+        help="websocket client: websockets' sans-I/O core on an asyncio protocol (default, the "
+        "least CPU), aiohttp, or the websockets library's asyncio client",
     )
     args = parser.parse_args()
     client_kind = args.client
-    if client_kind == "auto":
-        try:
-            import aiohttp  # noqa: F401
-
-            client_kind = "aiohttp"
-        except ImportError:
-            client_kind = "websockets"
     try:
         import uvloop
 
