@@ -22,6 +22,7 @@ from salad.errors import SaladError
 from salad.ruleset import Ruleset, apply_settings, load_ruleset
 from salad.server import schemas as s
 from salad.server.info import options
+from salad.server.sheets import router as sheets_router
 from salad.server.storage import Storage
 from salad.server.tables import (
     BOT,
@@ -255,6 +256,8 @@ def create_app(
     async def list_games(table_id: str) -> list[dict[str, Any]]:
         """Every game played at the table."""
         return await manager.games(table_id)
+
+    app.include_router(sheets_router)  # the score sheet: /api/sheets/... and the /sheet page
 
     # -- the websocket ------------------------------------------------------------------------
     @app.websocket("/ws/tables/{table_id}")

@@ -1,0 +1,260 @@
+"""The score sheet's REST endpoints (``/api/sheets/...``) and its page (``/sheet``).
+
+The endpoints are stateless: the browser keeps the sheet (``salad-score/1`` JSON, see
+``docs/score-sheet.md``) and sends it with every call. Each call reads it with
+:meth:`ScoreSheet.from_dict`, which checks every hand again, does what is asked with the model
+(:mod:`salad.scoresheet`) and answers with the new sheet and everything the page shows. Nothing is
+scored or checked anywhere else.
+
+Errors are ``{"error": "one line"}`` with status 400; an entry that does not add up also lists
+every problem of the model: ``{"error": "a; b", "problems": ["a", "b"]}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    Response,
+)
+from pydantic import BaseModel, ConfigDict, Field
+
+from salad.errors import SaladError
+from salad.scoresheet import ScoreSheet, SheetError, check_names
+from salad.server.tables import ActionError
+
+__all__ = ["router", "sheet_answer"]
+
+router = APIRouter()
+
+MAX_TEXT = 100_000
+
+
+class _In(BaseModel):
+    # Unknown keys are ignored, as in the rest of the API.
+    model_config = ConfigDict(extra="ignore")
+
+
+class NewSheetIn(_In):
+    names: list[str] = Field(description="The players' names in seat order (3 to 8 for presets)")
+    rules: str = Field("canadian", description="A preset name")
+    rules_toml: str | None = Field(
+        None, max_length=MAX_TEXT, description="The text of a TOML rules file (overrides rules)"
+    )
+    players: int | None = Field(None, description="When given, must be the number of names")
+    toppings: list[str] | str | None = Field(None, description="Topping names, or 'all'")
+    swap: list[str] | dict[str, str] | None = Field(
+        None, description='Rounds swapped in: ["2=no-evens"] or {"2": "no-evens"}'
+    )
+    first_dealer: int | None = Field(None, description="The seat that deals the first hand")
+
+
+class SheetIn(_In):
+    sheet: Any = Field(description="The sheet as saved (salad-score/1 JSON)")
+
+
+class LoadIn(_In):
+    sheet: Any = Field(None, description="The sheet as saved (salad-score/1 JSON)")
+    text: str | None = Field(
+        None, max_length=MAX_TEXT, description="Or the text of a saved sheet file"
+    )
+
+
+class EntryIn(_In):
+    sheet: Any = Field(description="The sheet as saved (salad-score/1 JSON)")
+    entry: Any = Field(description="What each player took: {field id: answer}")
+    index: int | None = Field(
+        None, description="The hand (0-based); default: the next hand to enter"
+    )
+
+
+class CorrectIn(_In):
+    sheet: Any = Field(description="The sheet as saved (salad-score/1 JSON)")
+    index: int = Field(description="The hand to correct (0-based)")
+    entry: Any = Field(description="What each player took: {field id: answer}")
+
+
+class SheetOut(BaseModel):
+    sheet: dict[str, Any] = Field(description="The sheet to keep and send back (salad-score/1)")
+    summary: dict[str, Any] = Field(
+        description="ScoreSheet.summary(): hands, running totals, leaders, standings, checks, "
+        "the next hand's questions and the chart"
+    )
+    rounds: list[str] = Field(description="The round of every hand of the game, in order")
+    fields: list[list[dict[str, Any]]] = Field(
+        description="The questions of every hand of the game, by hand index (Field.to_dict())"
+    )
+    problems: list[str] = Field(description="What does not add up (check only; else empty)")
+
+
+class ProblemsOut(BaseModel):
+    error: str = Field(description="Every problem on one line, separated by '; '")
+    problems: list[str] = Field(description="Every problem the model found, one per item")
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ProblemsOut, "description": "Bad input (problems: for an entry)"}
+}
+
+
+# -- reading what the browser sends -----------------------------------------------------------
+
+
+def read_sheet(data: Any, text: str | None = None) -> ScoreSheet:
+    """The sent sheet (data, or a file's ``text``), every hand checked again; a one-line 400
+    when it does not load."""
+    try:
+        sheet = ScoreSheet.from_json(text) if text is not None else ScoreSheet.from_dict(data)
+    except SaladError as exc:
+        raise ActionError(f"sheet: {exc}") from None
+    problems = printable(sheet.names)
+    if problems:
+        raise ActionError(f"sheet: players: {problems[0]}")
+    return sheet
+
+
+def printable(names: list[str]) -> list[str]:
+    """Control characters are refused here (the model refuses the rest)."""
+    return [
+        f"player {i + 1}: a name must not hold control characters"
+        for i, name in enumerate(names)
+        if isinstance(name, str) and not name.isprintable()
+    ]
+
+
+def refused(problems: list[str]) -> JSONResponse:
+    return JSONResponse({"error": "; ".join(problems), "problems": problems}, status_code=400)
+
+
+def sheet_answer(sheet: ScoreSheet, problems: list[str] | None = None) -> dict[str, Any]:
+    """What every call answers: the sheet to keep, the summary, every hand's round and
+    questions."""
+    return {
+        "sheet": sheet.to_dict(),
+        "summary": sheet.summary(),
+        "rounds": [sheet.round_name(i) for i in range(sheet.hand_count)],
+        "fields": [[f.to_dict() for f in sheet.fields(i)] for i in range(sheet.hand_count)],
+        "problems": problems or [],
+    }
+
+
+# -- the endpoints ------------------------------------------------------------------------------
+
+
+@router.post("/api/sheets/new", response_model=SheetOut, responses=ERRORS, tags=["score sheet"])
+async def new_sheet(body: NewSheetIn) -> Any:
+    """A new sheet: the rules (a preset or a rules file, toppings, swaps) and the names."""
+    from salad.server.app import build_ruleset
+
+    rs = build_ruleset(body.rules, body.rules_toml, body.toppings, body.swap)
+    problems = check_names(body.names, body.players) + printable(body.names)
+    if problems:
+        return refused(problems)
+    try:
+        sheet = ScoreSheet(rs, body.names, body.first_dealer)
+    except SheetError as exc:
+        return refused(exc.problems)
+    return sheet_answer(sheet)
+
+
+@router.post("/api/sheets/load", response_model=SheetOut, responses=ERRORS, tags=["score sheet"])
+async def load_sheet(body: LoadIn) -> Any:
+    """A saved sheet (as JSON data in ``sheet`` or a file's text in ``text``), checked again."""
+    if body.text is not None:
+        return sheet_answer(read_sheet(None, body.text))
+    if body.sheet is None:
+        raise ActionError("sheet: give the sheet (sheet) or the text of its file (text)")
+    return sheet_answer(read_sheet(body.sheet))
+
+
+@router.post("/api/sheets/check", response_model=SheetOut, responses=ERRORS, tags=["score sheet"])
+async def check_hand(body: EntryIn) -> Any:
+    """Every problem with an entry for the next hand (or for entered hand ``index``); the sheet
+    is not changed. ``problems`` is empty when the entry adds up."""
+    sheet = read_sheet(body.sheet)
+    index = sheet.next_hand if body.index is None else body.index
+    if not 0 <= index <= min(sheet.next_hand, sheet.hand_count - 1):
+        raise ActionError(which_hands(sheet, index))
+    return sheet_answer(sheet, sheet.check(body.entry, index))
+
+
+@router.post("/api/sheets/enter", response_model=SheetOut, responses=ERRORS, tags=["score sheet"])
+async def enter_hand(body: EntryIn) -> Any:
+    """Add the next hand; refused (400, with every problem) when the entry does not add up."""
+    sheet = read_sheet(body.sheet)
+    if body.index is not None and body.index != sheet.next_hand:
+        raise ActionError(
+            f"index: the next hand is hand {sheet.next_hand + 1} (index {sheet.next_hand}); "
+            "correct an earlier hand with /api/sheets/correct"
+        )
+    try:
+        sheet.enter(body.entry)
+    except SheetError as exc:
+        return refused(exc.problems)
+    return sheet_answer(sheet)
+
+
+@router.post("/api/sheets/correct", response_model=SheetOut, responses=ERRORS, tags=["score sheet"])
+async def correct_hand(body: CorrectIn) -> Any:
+    """Replace the entry of an earlier hand; every total after it follows."""
+    sheet = read_sheet(body.sheet)
+    try:
+        sheet.correct(body.index, body.entry)
+    except SheetError as exc:
+        return refused(exc.problems)
+    return sheet_answer(sheet)
+
+
+@router.post("/api/sheets/undo", response_model=SheetOut, responses=ERRORS, tags=["score sheet"])
+async def undo_hand(body: SheetIn) -> Any:
+    """Take back the last hand entered."""
+    sheet = read_sheet(body.sheet)
+    try:
+        sheet.undo()
+    except SheetError as exc:
+        raise ActionError(str(exc)) from None
+    return sheet_answer(sheet)
+
+
+@router.post(
+    "/api/sheets/csv",
+    response_class=PlainTextResponse,
+    responses={200: {"content": {"text/csv": {}}}, **ERRORS},
+    tags=["score sheet"],
+)
+async def sheet_csv(body: SheetIn) -> Response:
+    """The sheet as CSV: one row per hand, then the totals and the places."""
+    sheet = read_sheet(body.sheet)
+    return Response(
+        sheet.to_csv(),
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": 'attachment; filename="salad-score.csv"'},
+    )
+
+
+@router.get("/sheet", include_in_schema=False)
+async def sheet_page() -> Response:
+    from salad.server.app import STATIC_DIR
+
+    path = STATIC_DIR / "sheet.html"
+    if path.is_file():
+        return FileResponse(path, media_type="text/html")
+    return HTMLResponse(
+        "<!doctype html><html><head><meta charset='utf-8'><title>Score sheet</title></head>"
+        "<body><h1>Score sheet</h1><p>The web client is not installed; the API is described at "
+        "<a href='/docs'>/docs</a>.</p></body></html>"
+    )
+
+
+def which_hands(sheet: ScoreSheet, index: int) -> str:
+    if sheet.is_over():
+        return f"index: {index} is not a hand of this game (0 to {sheet.hand_count - 1})"
+    return (
+        f"index: {index} is neither an entered hand nor the next one "
+        f"(0 to {sheet.next_hand}: hand 1 to hand {sheet.next_hand + 1})"
+    )

@@ -1,0 +1,672 @@
+// The score sheet page: a table with real cards enters what each player took, hand by hand.
+//
+// The server's model (salad.scoresheet, through /api/sheets/...) checks and scores everything;
+// this page only asks the questions it is given, shows the answers, and keeps the sheet
+// (salad-score/1 JSON) in localStorage, sending it back with every call.
+
+import { api, ApiError, escapeHtml, toast } from "./api.js";
+import { SEAT_COLOURS } from "./scores.js";
+import { loadPrefs, mountLogo, trophy } from "./ui.js";
+
+const $ = (id) => document.getElementById(id);
+const STORE_KEY = "salad.scoresheet";
+
+let options = { presets: [], toppings: [], swaps: {} };
+let rulesText = null; // the text of an uploaded rules file, used instead of the preset
+let current = null; // the last answer of the server: {sheet, summary, rounds, fields}
+let editing = null; // the index of the hand being corrected, or null for the next hand
+let prefill = null; // answers to show in the entry form ({field id: answer}), e.g. after undo
+
+// -- keeping the sheet ------------------------------------------------------------------------
+
+function saved() {
+  try {
+    const text = localStorage.getItem(STORE_KEY);
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
+}
+
+function keep(sheet) {
+  try {
+    if (sheet) localStorage.setItem(STORE_KEY, JSON.stringify(sheet));
+    else localStorage.removeItem(STORE_KEY);
+  } catch {
+    /* private mode: the sheet lasts as long as the page */
+  }
+}
+
+function adopt(answer) {
+  current = answer;
+  keep(answer.sheet);
+  render();
+}
+
+function download(name, text, type) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+function fileStem() {
+  const day = new Date().toISOString().slice(0, 10);
+  return `salad-score-${day}`;
+}
+
+// -- small formatting ---------------------------------------------------------------------------
+
+function nameList(names) {
+  if (names.length <= 1) return names.join("");
+  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+function who(seats) {
+  return nameList(seats.map((s) => current.summary.players[s]));
+}
+
+/** Places as the model gives them, with "=" when a place is shared. */
+function placeLabels(standings) {
+  return standings.map((p) => `${p}${standings.filter((q) => q === p).length > 1 ? "=" : ""}`);
+}
+
+function cost(field) {
+  return field.per_player ? `${field.points} each` : `${field.points}`;
+}
+
+function showProblems(box, problems, intro) {
+  if (!problems.length) {
+    box.hidden = true;
+    box.innerHTML = "";
+    return;
+  }
+  box.innerHTML = `<p><b>${escapeHtml(intro)}</b></p><ul>${problems
+    .map((p) => `<li>${escapeHtml(p)}</li>`)
+    .join("")}</ul>`;
+  box.hidden = false;
+}
+
+// -- the setup form -------------------------------------------------------------------------------
+
+function presetOf(name) {
+  return options.presets.find((p) => p.name === name) || null;
+}
+
+function renderSetupRules() {
+  const preset = rulesText === null ? presetOf($("s-preset").value) : null;
+  const players = $("s-players");
+  if (preset) {
+    players.min = preset.min_players;
+    players.max = preset.max_players;
+    const v = Number(players.value);
+    if (!v || v < preset.min_players || v > preset.max_players) players.value = preset.default_players;
+  } else {
+    players.min = 2;
+    players.max = 16;
+  }
+  const tops = options.toppings || [];
+  const chosen = new Set([...document.querySelectorAll("input[name=topping]:checked")].map((c) => c.value));
+  $("s-toppings-box").hidden = !tops.length || !(rulesText !== null || (preset && preset.toppings));
+  $("s-toppings").innerHTML = tops
+    .map(
+      (t) =>
+        `<label class="check"><input type="checkbox" name="topping" value="${escapeHtml(t.name)}" ${
+          chosen.has(t.name) ? "checked" : ""
+        }> <span>${escapeHtml(t.text || t.name)}</span></label>`,
+    )
+    .join("");
+  const swaps = preset ? (options.swaps && options.swaps[preset.name]) || [] : [];
+  const slots = preset ? preset.hands || [] : [];
+  $("s-swaps-box").hidden = !swaps.length || !slots.length;
+  $("s-swaps").innerHTML = slots
+    .map((h, i) => {
+      if (h.swappable === false) return "";
+      const opts = swaps.map((s) => `<option value="${escapeHtml(s.id)}">${escapeHtml(s.name)}</option>`).join("");
+      return `<div class="swap-row"><span>${i + 1}. ${escapeHtml(h.name)}</span><select data-swap="${i + 1}" aria-label="Replace hand ${
+        i + 1
+      } (${escapeHtml(h.name)})"><option value="">keep</option>${opts}</select></div>`;
+    })
+    .join("");
+  renderNames();
+}
+
+function renderNames(names) {
+  const box = $("s-names");
+  const old = names || [...box.querySelectorAll("input")].map((i) => i.value);
+  const min = Number($("s-players").min) || 2;
+  const max = Number($("s-players").max) || 16;
+  const n = Math.max(min, Math.min(max, Number($("s-players").value) || 4));
+  let html = "";
+  for (let i = 0; i < n; i++) {
+    html += `<div class="name-row"><label for="s-name-${i}">${i + 1}</label><input type="text" id="s-name-${i}" maxlength="24" autocomplete="off" placeholder="Player ${
+      i + 1
+    }" value="${escapeHtml(old[i] || "")}" aria-label="Name of player ${i + 1}" /></div>`;
+  }
+  box.innerHTML = html;
+  for (const input of box.querySelectorAll("input")) input.addEventListener("input", renderDealer);
+  renderDealer();
+}
+
+function setupNames() {
+  return [...$("s-names").querySelectorAll("input")].map((input, i) => input.value.trim() || `Player ${i + 1}`);
+}
+
+function renderDealer() {
+  const select = $("s-dealer");
+  const was = select.value;
+  select.innerHTML =
+    `<option value="">(not noted)</option>` +
+    setupNames()
+      .map((n, i) => `<option value="${i}" ${String(i) === was ? "selected" : ""}>${escapeHtml(n)}</option>`)
+      .join("");
+}
+
+function showSetup() {
+  $("setup").hidden = false;
+  $("intro").hidden = false;
+  $("game").hidden = true;
+  $("btn-cancel-new").hidden = !current;
+  showProblems($("setup-problems"), [], "");
+  if (current) {
+    $("s-players").value = current.summary.players.length;
+    renderNames(current.summary.players);
+  }
+  $("s-name-0").focus();
+}
+
+async function startSheet(e) {
+  e.preventDefault();
+  const names = setupNames();
+  const body = { names, players: names.length };
+  if (rulesText !== null) body.rules_toml = rulesText;
+  else body.rules = $("s-preset").value;
+  const toppings = [...document.querySelectorAll("input[name=topping]:checked")].map((c) => c.value);
+  if (toppings.length && !$("s-toppings-box").hidden) body.toppings = toppings;
+  const swap = {};
+  for (const s of document.querySelectorAll("[data-swap]")) if (s.value) swap[s.dataset.swap] = s.value;
+  if (Object.keys(swap).length) body.swap = swap;
+  if ($("s-dealer").value !== "") body.first_dealer = Number($("s-dealer").value);
+  const btn = $("btn-start");
+  btn.disabled = true;
+  try {
+    editing = null;
+    prefill = null;
+    note("");
+    adopt(await call("/api/sheets/new", body));
+    showProblems($("setup-problems"), [], "");
+    focusEntry();
+  } catch (err) {
+    showProblems($("setup-problems"), splitProblems(err), "The sheet cannot start:");
+  } finally {
+    btn.disabled = false;
+  }
+}
+
+/** An error's problems: the list the API sent, or its one line. */
+function splitProblems(err) {
+  return err.problems || [err.message];
+}
+
+// -- talking to the model ---------------------------------------------------------------------
+
+/** Like api(), but a refusal keeps the model's list of problems (err.problems). */
+async function call(path, body) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  } catch (err) {
+    throw new ApiError(`cannot reach the server (${err.message})`, 0);
+  }
+  const type = response.headers.get("content-type") || "";
+  if (response.ok) return type.includes("json") ? response.json() : response.text();
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  const error = new ApiError((data && data.error) || `${response.status} ${response.statusText}`, response.status);
+  if (data && Array.isArray(data.problems)) error.problems = data.problems;
+  throw error;
+}
+
+// -- the entry form ---------------------------------------------------------------------------------
+
+function handIndex() {
+  return editing === null ? current.summary.hands.length : editing;
+}
+
+function renderEntry() {
+  const { summary } = current;
+  const index = handIndex();
+  const entry = $("entry");
+  if (summary.over && editing === null) {
+    entry.hidden = true;
+    return;
+  }
+  entry.hidden = false;
+  const fields = current.fields[index];
+  const round = current.rounds[index];
+  const old = editing !== null ? summary.hands[index].took : prefill || {};
+  $("entry-title").textContent =
+    editing !== null
+      ? `Correcting hand ${index + 1}: ${round}`
+      : `Hand ${index + 1} of ${summary.hand_count}: ${round}`;
+  const info = [];
+  const next = summary.next;
+  if (editing === null && next) {
+    if (next.dealer !== null) info.push(`${summary.players[next.dealer]} deals.`);
+    if (next.trump_picker !== null) info.push(`${summary.players[next.trump_picker]} picks the trump.`);
+    if (next.moon) info.push("A moon can be shot in this hand.");
+  }
+  if (editing !== null) info.push("Everything after this hand is recomputed.");
+  $("entry-info").textContent = info.join(" ");
+  $("entry-info").hidden = !info.length;
+  const names = summary.players;
+  let html = "";
+  fields.forEach((f, k) => {
+    const qid = `q-${index}-${k}`;
+    html += `<fieldset class="question" data-field="${escapeHtml(f.id)}" aria-describedby="${qid}">
+<legend>${escapeHtml(f.label)} <span class="cost">${escapeHtml(cost(f))}</span></legend>
+<p class="hint" id="${qid}">${escapeHtml(f.question)}</p>`;
+    if (f.per_player) {
+      const cols = names.length <= 4 ? names.length : Math.ceil(names.length / 2);
+      html += `<div class="counts" style="--cols:${cols}">`;
+      names.forEach((name, s) => {
+        const id = `e-${k}-${s}`;
+        const value = Array.isArray(old[f.id]) ? old[f.id][s] : "";
+        html += `<div class="count"><label for="${id}">${escapeHtml(name)}</label><input type="text" id="${id}" inputmode="numeric" autocomplete="off" placeholder="0" data-field="${escapeHtml(
+          f.id,
+        )}" data-seat="${s}" value="${escapeHtml(value)}" aria-label="${escapeHtml(`${f.label}: ${name}`)}" /></div>`;
+      });
+      html += `</div>`;
+    } else {
+      html += `<div class="pick" role="radiogroup" aria-label="${escapeHtml(f.question)}">`;
+      names.forEach((name, s) => {
+        const id = `e-${k}-${s}`;
+        const checked = old[f.id] === s ? "checked" : "";
+        html += `<label class="pick-one" for="${id}"><input type="radio" id="${id}" name="e-${k}" value="${s}" data-field="${escapeHtml(
+          f.id,
+        )}" data-seat="${s}" ${checked} aria-label="${escapeHtml(`${f.label}: ${name}`)}" /><span>${escapeHtml(name)}</span></label>`;
+      });
+      html += `</div>`;
+    }
+    html += `</fieldset>`;
+  });
+  if (!fields.length) html = `<p class="hint">Nothing to enter for this hand: no penalty card is in play.</p>`;
+  $("entry-fields").innerHTML = html;
+  $("btn-enter").textContent = editing !== null ? "Save the correction" : "Enter the hand";
+  $("btn-cancel-fix").hidden = editing === null;
+  $("entry-hint").hidden = !fields.some((f) => f.per_player);
+}
+
+/** The form's answers: counts as numbers (an empty box is 0; a question left blank is left
+ * out, so the model says it was not entered), anything else as typed for the model to judge. */
+function collectEntry() {
+  const entry = {};
+  const fields = current.fields[handIndex()];
+  for (const f of fields) {
+    const inputs = [...$("entry-fields").querySelectorAll("input")].filter((i) => i.dataset.field === f.id);
+    if (f.per_player) {
+      const texts = inputs.map((i) => i.value.trim());
+      if (texts.every((t) => t === "")) continue;
+      entry[f.id] = texts.map((t) => (t === "" ? 0 : /^[+-]?\d+$/.test(t) ? Number(t) : t));
+    } else {
+      const picked = inputs.find((i) => i.checked);
+      if (picked) entry[f.id] = Number(picked.dataset.seat);
+    }
+  }
+  return entry;
+}
+
+async function submitEntry(e) {
+  e.preventDefault();
+  if (!current) return;
+  const entry = collectEntry();
+  const index = handIndex();
+  note("");
+  const btn = $("btn-enter");
+  btn.disabled = true;
+  try {
+    const checked = await call("/api/sheets/check", { sheet: current.sheet, entry, index });
+    if (checked.problems.length) {
+      showProblems($("problems"), checked.problems, `Hand ${index + 1} does not add up, so it was not entered:`);
+      return;
+    }
+    const fixing = editing;
+    const answer =
+      fixing === null
+        ? await call("/api/sheets/enter", { sheet: current.sheet, entry })
+        : await call("/api/sheets/correct", { sheet: current.sheet, index, entry });
+    editing = null;
+    prefill = null;
+    showProblems($("problems"), [], "");
+    adopt(answer);
+    note(fixing === null ? `Hand ${index + 1} entered.` : `Hand ${index + 1} corrected.`);
+    focusEntry();
+  } catch (err) {
+    if (err.problems) showProblems($("problems"), err.problems, `Hand ${index + 1} was not entered:`);
+    else toast(err.message);
+  } finally {
+    btn.disabled = false;
+  }
+}
+
+/** What just happened, above the form (read out by screen readers). */
+function note(text) {
+  $("entry-done").textContent = text;
+  $("entry-done").hidden = !text;
+}
+
+function focusEntry() {
+  const first = $("entry-fields").querySelector("input");
+  if (first && !$("entry").hidden) first.focus();
+}
+
+function startCorrection(index) {
+  editing = index;
+  note("");
+  showProblems($("problems"), [], "");
+  renderEntry();
+  $("entry").scrollIntoView({ block: "start", behavior: "smooth" });
+  focusEntry();
+}
+
+function cancelCorrection() {
+  editing = null;
+  note("");
+  showProblems($("problems"), [], "");
+  renderEntry();
+  focusEntry();
+}
+
+async function undo() {
+  if (!current || !current.summary.hands.length) return;
+  const last = current.summary.hands[current.summary.hands.length - 1];
+  try {
+    const answer = await call("/api/sheets/undo", { sheet: current.sheet });
+    editing = null;
+    prefill = last.took; // the undone answers, ready to change and enter again
+    showProblems($("problems"), [], "");
+    adopt(answer);
+    note(`Hand ${last.number} taken back: its answers are in the form.`);
+  } catch (err) {
+    toast(err.message);
+  }
+}
+
+// -- the sheet, the leader, the standings ------------------------------------------------------
+
+function renderSheet() {
+  const { summary } = current;
+  const names = summary.players;
+  const n = names.length;
+  $("sheet-rules").textContent = `${summary.title} · ${summary.highest_wins ? "highest" : "lowest"} total wins`;
+  const head = names
+    .map(
+      (name, s) =>
+        `<th scope="col" title="${escapeHtml(name)}"><span class="dot" style="background:${
+          SEAT_COLOURS[s % SEAT_COLOURS.length]
+        }"></span>${escapeHtml(name)}</th>`,
+    )
+    .join("");
+  let body = "";
+  for (let i = 0; i < summary.hand_count; i++) {
+    const hand = summary.hands[i];
+    const round = escapeHtml(current.rounds[i]);
+    if (!hand) {
+      const isNext = i === summary.hands.length;
+      body += `<tr class="${isNext ? "current" : "todo"}" data-hand="${i + 1}"><th scope="row"><span class="num">${
+        i + 1
+      }</span> ${round}</th>${"<td></td>".repeat(n)}<td></td><td></td></tr>`;
+      continue;
+    }
+    const cells = hand.points
+      .map((p, s) => {
+        const lead = hand.leaders.includes(s) ? " lead" : "";
+        const moon = hand.moon === s ? ` <span class="moon" title="${escapeHtml(names[s])} shot the moon">☾</span>` : "";
+        return `<td><span class="pts">${p}${moon}</span><span class="run${lead}" title="Total after hand ${i + 1}">${
+          hand.running[s]
+        }</span></td>`;
+      })
+      .join("");
+    const ok = hand.expected === null ? "moon" : hand.sum === hand.expected ? "✓" : `≠ ${hand.expected}`;
+    const cls = editing === i ? "fixing" : "done";
+    body += `<tr class="${cls}" data-hand="${i + 1}"><th scope="row" title="${round}"><span class="num">${i + 1}</span> ${round}</th>${cells}
+<td class="sum" title="The hand hands out ${hand.expected === null ? "no fixed sum (a moon was shot)" : hand.expected}">${
+      hand.sum
+    } <small>${ok}</small></td><td class="fix"><button class="btn btn-small btn-fix" type="button" data-fix="${i}" aria-label="Correct hand ${
+      i + 1
+    } (${round})">Fix</button></td></tr>`;
+  }
+  const best = summary.over ? summary.winners : summary.leaders;
+  const totals = summary.totals
+    .map((t, s) => `<td class="${best.includes(s) ? "win" : ""}">${t}</td>`)
+    .join("");
+  const places = summary.hands.length ? placeLabels(summary.standings) : names.map(() => "");
+  const placeCells = places.map((p) => `<td>${p}</td>`).join("");
+  $("sheet-table").innerHTML = `<div class="sheet-wrap"><table class="sheet score-sheet${n > 5 ? " many" : ""}">
+<caption class="visually-hidden">Points by hand; the small number is the total after the hand</caption>
+<thead><tr><th scope="col" class="hand-col">Hand</th>${head}<th scope="col">Sum</th><th scope="col"><span class="visually-hidden">Correct</span></th></tr></thead>
+<tbody>${body}</tbody>
+<tfoot><tr class="totals"><th scope="row">Total</th>${totals}<td>${summary.total}</td><td></td></tr>
+<tr class="places"><th scope="row">Place</th>${placeCells}<td></td><td></td></tr></tfoot></table></div>`;
+  for (const b of $("sheet-table").querySelectorAll("[data-fix]")) {
+    b.addEventListener("click", () => startCorrection(Number(b.dataset.fix)));
+  }
+  const entered = summary.hands.length;
+  let line;
+  if (!entered) line = "No hand entered yet.";
+  else if (summary.over) {
+    const w = summary.winners;
+    line = `${who(w)} ${w.length > 1 ? "share the win" : "wins"} with ${summary.totals[w[0]]}.`;
+  } else {
+    const l = summary.leaders;
+    line = `After hand ${entered}: ${who(l)} ${l.length > 1 ? "lead" : "leads"} with ${summary.totals[l[0]]}.`;
+  }
+  $("leader").textContent = line;
+  $("btn-undo").disabled = !entered;
+}
+
+function renderFinal() {
+  const { summary } = current;
+  $("final").hidden = !summary.over;
+  if (!summary.over) return;
+  const places = placeLabels(summary.standings);
+  const order = summary.players.map((_, s) => s).sort((a, b) => summary.standings[a] - summary.standings[b] || a - b);
+  $("standings").innerHTML = order
+    .map(
+      (s) =>
+        `<li class="${summary.winners.includes(s) ? "win" : ""}"><span><b class="place">${places[s]}</b> ${escapeHtml(
+          summary.players[s],
+        )}</span><span>${summary.totals[s]}</span></li>`,
+    )
+    .join("");
+  const n = summary.players.length;
+  let text;
+  if (summary.checksum === null) {
+    text = `Game total ${summary.total}. A moon was shot, so the checksum does not apply.`;
+  } else if (summary.total === summary.checksum) {
+    text = `Game total ${summary.total}, the checksum for ${n} players: ok.`;
+  } else {
+    text = `Game total ${summary.total}, but the checksum for ${n} players is ${summary.checksum}.`;
+  }
+  $("checksum").textContent = text;
+}
+
+// -- the chart -----------------------------------------------------------------------------------
+
+function niceStep(range) {
+  const rough = range / 4;
+  const mag = 10 ** Math.floor(Math.log10(Math.max(rough, 1)));
+  for (const m of [1, 2, 5, 10]) if (m * mag >= rough) return m * mag;
+  return 10 * mag;
+}
+
+/** The model's chart (running totals from 0, one series per player) as an SVG line chart. */
+function chartSVG(chart, handCount, width) {
+  const W = Math.round(Math.max(300, Math.min(640, width || 560)));
+  const H = Math.round(Math.max(200, W * 0.42));
+  const left = 44;
+  const right = 14;
+  const top = 14;
+  const bottom = 30;
+  const count = Math.max(handCount, chart.labels.length - 1, 1);
+  const values = chart.series.flatMap((s) => s.points);
+  let lo = Math.min(0, ...values);
+  let hi = Math.max(10, ...values);
+  const step = niceStep(hi - lo);
+  lo = Math.floor(lo / step) * step;
+  hi = Math.ceil(hi / step) * step;
+  const x = (i) => left + (i / count) * (W - left - right);
+  const y = (v) => top + (1 - (v - lo) / (hi - lo || 1)) * (H - top - bottom);
+  let grid = "";
+  for (let v = lo; v <= hi + 1e-9; v += step) {
+    grid += `<line x1="${left}" x2="${W - right}" y1="${y(v)}" y2="${y(v)}" class="grid"/>`;
+    grid += `<text x="${left - 6}" y="${y(v) + 4}" class="axis" text-anchor="end">${Math.round(v)}</text>`;
+  }
+  for (let i = 0; i <= count; i++) {
+    const label = i === 0 ? "Start" : `${i}`;
+    grid += `<text x="${x(i)}" y="${H - 10}" class="axis" text-anchor="middle">${label}</text>`;
+  }
+  let lines = "";
+  chart.series.forEach((series, s) => {
+    const colour = SEAT_COLOURS[s % SEAT_COLOURS.length];
+    const d = series.points.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)} ${y(v).toFixed(1)}`).join(" ");
+    lines += `<path class="line" data-seat="${s}" d="${d}" fill="none" stroke="${colour}" stroke-width="2.6" stroke-linejoin="round" stroke-linecap="round"><title>${escapeHtml(
+      series.name,
+    )}</title></path>`;
+    series.points.forEach((v, i) => {
+      if (!i) return;
+      lines += `<circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="3.2" fill="${colour}"><title>${escapeHtml(
+        `${series.name} after ${chart.labels[i]}: ${v}`,
+      )}</title></circle>`;
+    });
+  });
+  const legend = chart.series
+    .map(
+      (series, s) =>
+        `<span class="legend-item"><span class="swatch" style="background:${
+          SEAT_COLOURS[s % SEAT_COLOURS.length]
+        }"></span>${escapeHtml(series.name)} <b>${series.points[series.points.length - 1]}</b></span>`,
+    )
+    .join("");
+  return `<figure class="chart"><svg viewBox="0 0 ${W} ${H}" role="img" aria-label="Running totals after each hand">${grid}${lines}</svg>
+<figcaption class="legend">${legend}</figcaption></figure>`;
+}
+
+// -- the page --------------------------------------------------------------------------------------
+
+function render() {
+  const has = Boolean(current);
+  $("btn-new").hidden = !has;
+  $("btn-save").hidden = !has;
+  $("btn-csv").hidden = !has;
+  if (!has) {
+    showSetup();
+    return;
+  }
+  $("setup").hidden = true;
+  $("intro").hidden = true;
+  $("game").hidden = false;
+  $("game").classList.toggle("wide", current.summary.players.length > 4);
+  renderEntry();
+  renderSheet();
+  renderFinal();
+  drawChart();
+}
+
+function drawChart() {
+  if (!current) return;
+  const box = $("chart");
+  box.innerHTML = chartSVG(current.summary.chart, current.summary.hand_count, box.clientWidth);
+}
+
+async function openFile() {
+  const input = $("open-file");
+  const file = input.files[0];
+  input.value = "";
+  if (!file) return;
+  try {
+    const answer = await call("/api/sheets/load", { text: await file.text() });
+    editing = null;
+    prefill = null;
+    showProblems($("problems"), [], "");
+    adopt(answer);
+    note(`Opened ${file.name}.`);
+  } catch (err) {
+    toast(`${file.name}: ${err.message}`);
+  }
+}
+
+async function exportCsv() {
+  try {
+    const text = await call("/api/sheets/csv", { sheet: current.sheet });
+    download(`${fileStem()}.csv`, text, "text/csv");
+  } catch (err) {
+    toast(err.message);
+  }
+}
+
+async function start() {
+  loadPrefs();
+  mountLogo($("logo"));
+  $("final-trophy").innerHTML = trophy("trophy-small");
+  $("setup-form").addEventListener("submit", startSheet);
+  $("entry-form").addEventListener("submit", submitEntry);
+  $("s-players").addEventListener("input", () => renderNames());
+  $("s-preset").addEventListener("change", renderSetupRules);
+  $("s-file").addEventListener("change", async () => {
+    const file = $("s-file").files[0];
+    rulesText = file ? await file.text() : null;
+    $("s-preset").disabled = rulesText !== null;
+    $("s-file-note").textContent = file ? `Using ${file.name} instead of a preset.` : "";
+    renderSetupRules();
+  });
+  $("btn-new").addEventListener("click", showSetup);
+  $("btn-cancel-new").addEventListener("click", render);
+  $("btn-cancel-fix").addEventListener("click", cancelCorrection);
+  $("btn-undo").addEventListener("click", undo);
+  $("btn-save").addEventListener("click", () =>
+    download(`${fileStem()}.json`, `${JSON.stringify(current.sheet, null, 1)}\n`, "application/json"),
+  );
+  $("btn-csv").addEventListener("click", exportCsv);
+  $("open-file").addEventListener("change", openFile);
+  let resizing = 0;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizing);
+    resizing = setTimeout(drawChart, 150);
+  });
+  try {
+    options = await api("GET", "/api/options");
+  } catch (err) {
+    toast(`Cannot load the rules on offer: ${err.message}`);
+  }
+  $("s-preset").innerHTML = options.presets
+    .map((p) => `<option value="${escapeHtml(p.name)}">${escapeHtml(p.title || p.name)}</option>`)
+    .join("");
+  const first = options.presets[0];
+  if (first) $("s-players").value = first.default_players;
+  renderSetupRules();
+  const stored = saved();
+  if (stored) {
+    try {
+      current = await call("/api/sheets/load", { sheet: stored });
+    } catch (err) {
+      toast(`The sheet kept in this browser cannot be read: ${err.message}`);
+    }
+  }
+  render();
+  if (current) focusEntry();
+}
+
+start();
