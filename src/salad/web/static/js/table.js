@@ -34,7 +34,7 @@ const S = {
   typed: "",
   typedTimer: null,
   pendingWild: null,
-  passSel: new Set(),
+  passSel: [], // the cards chosen to pass, oldest first: a code once per copy (Wilds are alike)
   bots: [],
   prevRunning: null,
   focusCode: null,
@@ -114,7 +114,10 @@ function key(x) {
 
 function onState(msg) {
   if (S.holdTimer) {
-    S.queued = msg;
+    // Only the newest state is kept for after the pause; a state without `table` keeps the
+    // last lobby sent, so carry forward one that arrived during the pause.
+    const lobby = msg.table || (S.queued && S.queued.table);
+    S.queued = lobby ? { ...msg, table: lobby } : msg;
     return;
   }
   const prev = { last: S.lastTrick, rounds: S.handRounds.length, hadState: S.hadState, view: S.view };
@@ -133,7 +136,8 @@ function onState(msg) {
     S.deck = new Deck(S.table && S.table.deck);
     S.deckKey = dk;
   }
-  if (!S.view || S.view.phase !== "pass") S.passSel.clear();
+  if (!S.view || S.view.phase !== "pass") S.passSel = [];
+  else prunePasses();
   if (S.pendingWild && !(S.view && S.view.legal.includes(`${S.pendingWild}+`))) S.pendingWild = null;
   if (
     prev.hadState &&
@@ -211,7 +215,8 @@ function send(move) {
   return true;
 }
 
-function playCard(code) {
+/** `el`: the card clicked in the hand (it tells which of identical copies), if any. */
+function playCard(code, el) {
   const v = S.view;
   if (!v || S.watching) return;
   if (v.phase === "pass") {
@@ -219,16 +224,7 @@ function playCard(code) {
       toast(`Wait for your turn to pass (${seatName(v.to_move)} is choosing).`);
       return;
     }
-    if (S.passSel.has(code)) S.passSel.delete(code);
-    else {
-      const need = passNeeded();
-      if (need && S.passSel.size >= need) {
-        const first = S.passSel.values().next().value;
-        S.passSel.delete(first);
-      }
-      S.passSel.add(code);
-    }
-    render();
+    choosePass(code, el);
     return;
   }
   if (v.phase !== "play") return;
@@ -263,9 +259,49 @@ function passDirection() {
   return t.pass_direction || (t.passing && t.passing.direction) || "";
 }
 
+const countOf = (list, code) => list.reduce((n, c) => n + (c === code ? 1 : 0), 0);
+
+/** Choose a card to pass, or un-choose it; several copies of a card are chosen one by one. */
+function choosePass(code, el) {
+  const sel = S.passSel;
+  const free = countOf(S.view.legal, code); // copies not passed yet
+  const chosen = countOf(sel, code);
+  const unchoose = el ? el.classList.contains("selected") && chosen > 0 : chosen > 0 && chosen >= free;
+  if (unchoose) sel.splice(sel.lastIndexOf(code), 1);
+  else if (chosen >= free) {
+    toast(free ? "Every copy of that card you still hold is chosen." : "You already pass that card.");
+    return;
+  } else {
+    const need = passNeeded();
+    if (need && sel.length >= need) sel.shift();
+    sel.push(code);
+  }
+  render();
+}
+
+/** After a state: keep only the chosen cards that can still be passed (a card may have been
+ * passed meanwhile from another tab, or by a bot when the turn timer ran out), newest first. */
+function prunePasses() {
+  const free = [...S.view.legal];
+  const keep = [];
+  for (let i = S.passSel.length - 1; i >= 0; i--) {
+    const at = free.indexOf(S.passSel[i]);
+    if (at < 0) continue;
+    free.splice(at, 1);
+    keep.unshift(S.passSel[i]);
+  }
+  const need = passNeeded();
+  S.passSel = need ? keep.slice(Math.max(0, keep.length - need)) : keep;
+}
+
+/** A card as a passed one: a Wild is not declared high or low when it is passed. */
+function passShort(code) {
+  return S.deck.short(code).replace(/ [▲▼]$/, "");
+}
+
 function sendPasses() {
   const cards = [...S.passSel];
-  S.passSel.clear();
+  S.passSel = [];
   for (const c of cards) if (!send(c)) break;
   render();
 }
@@ -464,17 +500,17 @@ function renderCenter() {
     if (myTurn()) {
       const need = passNeeded();
       const dir = passDirection();
-      const chosen = [...S.passSel].map((c) => S.deck.short(c)).join(" ");
-      const ready = need ? S.passSel.size === need : S.passSel.size > 0;
+      const chosen = [...S.passSel].map(passShort).join(" ");
+      const ready = need ? S.passSel.length === need : S.passSel.length > 0;
       const head = need ? `Pass ${plural(need, "card")}` : "Choose the cards to pass";
       box.innerHTML = `<div class="panel"><h2>${head}${dir ? ` to the ${escapeHtml(dir)}` : ""}</h2><p class="hint">Tap the cards to pass, then confirm. ${chosen ? `Chosen: <b>${escapeHtml(chosen)}</b>` : ""}</p><div class="choice"><button class="btn btn-primary" id="btn-pass" ${
         ready ? "" : "disabled"
-      }>Pass ${S.passSel.size || ""} card${S.passSel.size === 1 ? "" : "s"}</button></div></div>`;
+      }>Pass ${S.passSel.length ? `${S.passSel.length} ` : ""}card${S.passSel.length === 1 ? "" : "s"}</button></div></div>`;
       $("btn-pass").onclick = sendPasses;
     } else if (S.watching) {
       box.innerHTML = '<div class="center-note">The players are choosing cards to pass…</div>';
     } else {
-      const passed = v.passed.map((c) => S.deck.short(c)).join(" ");
+      const passed = v.passed.map(passShort).join(" ");
       box.innerHTML = `<div class="center-note">${passed ? `You pass ${escapeHtml(passed)}. ` : ""}Waiting for ${escapeHtml(
         seatName(v.to_move),
       )} to pass…</div>`;
@@ -537,6 +573,7 @@ function renderStatus() {
   let typed = "";
   if (S.typed) typed = `<span class="typed" title="What you typed">${escapeHtml(S.typed)}</span>`;
   el.innerHTML = `<span data-status>${escapeHtml(text)}</span><span data-timer-mine></span>${typed}`;
+  tick(); // the countdowns (here and on the seats, drawn before) get their number at once
 }
 
 function phaseVerb(phase) {
@@ -562,10 +599,13 @@ function renderHand() {
   if (turn && (v.phase === "play" || v.phase === "pass")) {
     for (const m of v.legal) legal.add(m.endsWith("+") ? m.slice(0, -1) : m);
   }
-  const received = new Set(v.tricks.length === 0 && v.trick.length <= players() ? v.received : []);
+  const received = v.tricks.length === 0 && v.trick.length <= players() ? v.received : [];
   const active = document.activeElement;
   const focusCode = active && active.dataset && active.closest("#hand") ? active.dataset.code : null;
+  const sameCode = (code) => [...box.querySelectorAll(`.card[data-code="${CSS.escape(code)}"]`)];
+  const focusCopy = focusCode ? Math.max(0, sameCode(focusCode).indexOf(active)) : 0;
   let prevSuit = null;
+  const copies = new Map();
   box.innerHTML = cards
     .map((code, i) => {
       const info = S.deck.parse(code);
@@ -574,17 +614,20 @@ function renderHand() {
       if (i > 0 && suit !== prevSuit) cls.push("suit-gap");
       prevSuit = suit;
       if (turn && v.phase !== "trump") cls.push(legal.has(code) ? "legal" : "dimmed");
-      if (S.passSel.has(code)) cls.push("selected");
-      if (received.has(code)) cls.push("received");
+      const copy = copies.get(code) || 0; // identical copies: the first ones show as chosen
+      copies.set(code, copy + 1);
+      if (copy < countOf(S.passSel, code)) cls.push("selected");
+      if (copy < countOf(received, code)) cls.push("received");
       const label = S.deck.name(code).replace(/, (high|low)$/, "");
       return `<button type="button" class="${cls.join(" ")}" data-code="${escapeHtml(code)}" aria-label="${escapeHtml(
         label,
       )}${legal.has(code) ? " (playable)" : ""}" title="${escapeHtml(label)}">${cardSVG(S.deck, code, { inHand: true })}</button>`;
     })
     .join("");
-  for (const b of box.querySelectorAll(".card")) b.onclick = () => playCard(b.dataset.code);
+  for (const b of box.querySelectorAll(".card")) b.onclick = () => playCard(b.dataset.code, b);
   if (focusCode) {
-    const again = box.querySelector(`[data-code="${CSS.escape(focusCode)}"]`);
+    const same = sameCode(focusCode);
+    const again = same[focusCopy] || same[0];
     if (again) again.focus({ preventScroll: true });
   }
   layoutHand();
