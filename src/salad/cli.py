@@ -275,11 +275,21 @@ def serve(
     bot_delay: Annotated[
         float, typer.Option(help="Seconds a bot waits before it plays (to be watchable).")
     ] = 0.6,
+    workers: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            max=64,
+            help="Server processes, each holding a share of the tables (more use more cores).",
+        ),
+    ] = 1,
 ) -> None:
     """Run the web server: lobby, tables, bots and the browser client."""
     from salad.server import serve as run_server
 
-    run_server(host, port, database, bot_delay=bot_delay, echo=typer.echo)
+    status = run_server(host, port, database, bot_delay=bot_delay, echo=typer.echo, workers=workers)
+    if status:
+        raise typer.Exit(status)
 
 
 @record_app.command("verify")

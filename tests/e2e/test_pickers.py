@@ -31,6 +31,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from salad import Game, load_ruleset
 from salad.ruleset import Ruleset
+from salad.server.protocol import complete_state
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT_DELAY = 0.05
@@ -117,7 +118,7 @@ class SeatSocket:
         self.state: dict[str, Any] = {}
 
     def recv(self, timeout: float = 10) -> dict[str, Any]:
-        """The next ``state`` message (its ``table`` filled in from the last one sent)."""
+        """The next ``state`` message (what it left out filled in from the last one)."""
         end = time.monotonic() + timeout
         while True:
             msg = json.loads(self.ws.recv(timeout=max(0.01, end - time.monotonic())))
@@ -125,11 +126,8 @@ class SeatSocket:
                 raise AssertionError(f"the server refused a move: {msg['message']}")
             if msg["type"] != "state":
                 continue
-            if "table" in msg:
-                self.table = msg["table"]
-            else:
-                msg["table"] = self.table
-            self.state = msg
+            self.state = complete_state(msg, self.state or None)
+            self.table = msg["table"]
             return msg
 
     def until(self, pred: Callable[[dict[str, Any]], bool], timeout: float = 20) -> dict[str, Any]:

@@ -28,6 +28,8 @@ import httpx
 import pytest
 import websockets
 
+from salad.server.protocol import complete_state
+
 PG_ENV = "SALAD_TEST_POSTGRES_URL"
 
 
@@ -120,7 +122,6 @@ class Socket:
         self.name = name
         self.messages: list[str] = []
         self.state: dict[str, Any] | None = None
-        self.table: dict[str, Any] | None = None
 
     async def recv(self, timeout: float = 20) -> dict[str, Any]:
         text = await asyncio.wait_for(self.ws.recv(), timeout)
@@ -128,12 +129,7 @@ class Socket:
         self.messages.append(text)
         message: dict[str, Any] = json.loads(text)
         if message["type"] == "state":
-            # Like the web client: a state without "table" keeps the last one.
-            if "table" in message:
-                self.table = message["table"]
-            else:
-                assert self.table is not None, "the first state must hold the table"
-                message["table"] = self.table
+            complete_state(message, self.state)  # as the web client does
             self.state = message
         return message
 

@@ -94,7 +94,7 @@ def check_no_hidden_cards(record: dict[str, Any], sockets: list[Any]) -> int:
             message.pop("table", None)
             # The last finished trick is public; it may be from the previous hand, whose cards
             # are dealt again: check it is a trick played, and search the rest.
-            last = message.pop("last_trick")
+            last = message.pop("last_trick", None)
             assert last is None or last["cards"] in played_tricks
             body = json.dumps(message)
             mine = held[k][you] | passed[k][you] if you >= 0 else set()

@@ -10,6 +10,7 @@ import pytest
 
 from salad.engine import Game
 from salad.ruleset import load_ruleset
+from salad.server.protocol import complete_state
 from salad.server.tables import TricksCache, common_view_json, last_trick, view_json
 from salad.view import SPECTATOR
 
@@ -69,21 +70,30 @@ def test_state_messages_after_every_move() -> None:
     table = Table(row, rs)
     conns = [Conn(None, seat) for seat in [SPECTATOR, 0, 1, 2, 3]]  # type: ignore[arg-type]
     rng = random.Random(4)
+    last: dict[int, Any] = {}
     for number in (1, 2):  # a rematch: the caches start again
         game = Game(rs, 4, seed=number)
-        table.game, table.moves = game, 0
+        table.game, table.moves, table.game_number = game, 0, number
+        before = None
         while True:
             table.moves += 1
             message = table.state_messages()
+            # The tricks and what goes with them are sent when a trick ends, else left out.
+            trick = (number, game.hand_index, game.trick_no, game.phase)
             for conn in conns:
-                state = json.loads(message(conn))
+                raw = json.loads(message(conn))
+                assert ("tricks" in raw["view"]) == (trick != before), (trick, before)
+                assert ("hand_rounds" in raw) == (trick != before)
+                assert ("table" in raw) == (table.moves == 1 and number == 1)
+                state = complete_state(raw, last.get(conn.seat))
+                last[conn.seat] = state
                 assert state["type"] == "state" and state["you"] == conn.seat
                 assert state["view"] == game.view(conn.seat).to_dict()
                 assert state["last_trick"] == last_trick(game)
                 assert state["hand_rounds"] == hand_rounds(game)
                 assert state["winners"] == game.winners()
                 assert state["moves"] == table.moves and state["deadline"] is None
-                assert ("table" in state) == (table.moves == 1 and number == 1)
+            before = trick
             if game.is_over():
                 break
             game.play(rng.choice(game.legal_moves()))

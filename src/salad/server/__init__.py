@@ -39,6 +39,14 @@ def create_app(database_url: str | None = None, **options: Any) -> Any:
     return _create_app(database_url, **options)
 
 
+UVICORN_OPTIONS: dict[str, Any] = {
+    "ws": "websockets-sansio",
+    "ws_per_message_deflate": False,
+    "ws_max_size": 64 * 1024,  # a client message is a few dozen bytes
+}
+"""How uvicorn runs the app, in one process or in each worker."""
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -46,27 +54,33 @@ def serve(
     bot_delay: float = 0.6,
     log_level: str = "info",
     echo: Any = print,
-) -> None:
-    """Run the server on uvicorn until interrupted."""
+    workers: int = 1,
+) -> int:
+    """Run the server on uvicorn until interrupted; the exit status.
+
+    ``workers`` > 1 runs that many server processes behind the port, each holding its share
+    of the tables (see :mod:`salad.server.workers`).
+    """
     import uvicorn
     from sqlalchemy.engine import make_url
 
     from salad.server.app import create_app as _create_app
-    from salad.server.storage import database_url
+    from salad.server.storage import Storage, database_url
 
     url = database_url(database)
     shown = make_url(url).render_as_string(hide_password=True)
+    shown_host = f"[{host}]" if ":" in host else host
+    if workers > 1:
+        from salad.server.workers import serve_workers
+
+        Storage(url).close()  # create the database once, before the workers share it
+        echo(f"salad server: http://{shown_host}:{port}/ ({workers} worker processes)")
+        echo(f"database: {shown}")
+        options = {"database_url": url, "bot_delay": bot_delay, "log_level": log_level}
+        return serve_workers(host, port, workers, options, echo=echo)
     app = _create_app(url, bot_delay=bot_delay)
     tune_gc()
-    shown_host = f"[{host}]" if ":" in host else host
     echo(f"salad server: http://{shown_host}:{port}/")
     echo(f"database: {shown}")
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        ws="websockets-sansio",
-        ws_per_message_deflate=False,
-        ws_max_size=64 * 1024,  # a client message is a few dozen bytes
-        log_level=log_level,
-    )
+    uvicorn.run(app, host=host, port=port, log_level=log_level, **UVICORN_OPTIONS)
+    return 0

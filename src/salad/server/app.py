@@ -17,6 +17,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from salad.errors import SaladError
 from salad.ruleset import Ruleset, apply_settings, load_ruleset
@@ -74,11 +75,18 @@ def create_app(
     *,
     bot_delay: float = 0.0,
     bot_workers: int | None = None,
+    shard: tuple[int, int] = (0, 1),
 ) -> FastAPI:
     """The server app on a database (``None``: the default SQLite file; a path; a SQLAlchemy
-    URL; ``postgresql://...``). ``bot_delay``: seconds a bot waits before it plays."""
+    URL; ``postgresql://...``). ``bot_delay``: seconds a bot waits before it plays.
+
+    ``shard``: (this worker, of how many) when the server runs as several processes (see
+    :mod:`salad.server.workers`): the app then holds only its own tables, and closes every
+    HTTP connection after its response, so that the next request comes through the parent
+    process, which sends it to the worker of the table it names.
+    """
     storage = Storage(database_url or "")
-    manager = TableManager(storage, bot_delay=bot_delay, bot_workers=bot_workers)
+    manager = TableManager(storage, bot_delay=bot_delay, bot_workers=bot_workers, shard=shard)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -99,6 +107,8 @@ def create_app(
     )
     app.state.manager = manager
     app.state.storage = storage
+    if shard[1] > 1:
+        app.add_middleware(CloseAfterResponse)
 
     # -- errors: always {"error": "one line"} -------------------------------------------------
     @app.exception_handler(ActionError)
@@ -314,6 +324,26 @@ def create_app(
 
 
 # -- helpers -------------------------------------------------------------------------------
+
+
+class CloseAfterResponse:
+    """ASGI middleware: every HTTP response says ``Connection: close`` (websockets untouched)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def closing(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [*message.get("headers", []), (b"connection", b"close")]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, closing)
 
 
 def page(name: str) -> Response:

@@ -21,6 +21,7 @@ import os
 import re
 import secrets
 import time
+import zlib
 from collections import deque
 from collections.abc import Callable, Coroutine
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
@@ -50,6 +51,7 @@ __all__ = [
     "Seat",
     "Table",
     "TableManager",
+    "shard_of",
     "view_json",
 ]
 
@@ -94,13 +96,16 @@ class Conn:
     the outbox, which a task of the connection drains in order.
     """
 
-    __slots__ = ("ws", "seat", "outbox", "task", "closed", "version")
+    __slots__ = ("ws", "seat", "outbox", "task", "closed", "version", "tricks")
 
     def __init__(self, ws: Socket, seat: int) -> None:
         self.ws = ws
         self.seat = seat
         self.version = -1
         """The version of the table's lobby this connection was last sent."""
+        self.tricks: tuple[int, tuple[int, int, Phase] | None] | None = None
+        """The (game, trick) whose finished tricks, last trick, hand rounds and winners this
+        connection was last sent (they change only when a trick ends)."""
         self.outbox: deque[str | tuple[int, str]] = deque()
         self.task: asyncio.Task[None] | None = None
         self.closed = False
@@ -189,6 +194,15 @@ class Seat:
         )
 
 
+def shard_of(table_id: str, workers: int) -> int:
+    """The worker process (of ``workers``) that holds a table: a stable hash of its id.
+
+    >>> shard_of("abc", 1), shard_of("abc", 2), shard_of("abd", 2)
+    (0, 0, 1)
+    """
+    return zlib.crc32(table_id.encode()) % workers
+
+
 def error_message(message: str) -> str:
     return json.dumps({"type": "error", "message": " ".join(message.split())})
 
@@ -242,8 +256,13 @@ def view_json(
     """
     if common is None:
         common = common_view_json(game)
+    return _seat_part(game, seat, codes) + common + "}"
+
+
+def _seat_part(game: Game, seat: int, codes: JsonCodes | None = None) -> str:
+    """The start of a view's JSON: its five fields that depend on the seat, and a comma."""
     if seat == SPECTATOR:
-        return '{"seat":-1,"cards":[],"legal":[],"passed":[],"received":[],' + common + "}"
+        return '{"seat":-1,"cards":[],"legal":[],"passed":[],"received":[],'
     if codes is None or codes.deck is not game.deck:
         codes = JsonCodes(game)
     cards = codes.cards
@@ -260,8 +279,6 @@ def view_json(
         + '],"received":['
         + (",".join([cards[c] for c in cards_of(got)]) if (got := game.received[seat]) else "")
         + "],"
-        + common
-        + "}"
     )
 
 
@@ -295,6 +312,12 @@ def common_view_json(game: Game, cache: TricksCache | None = None) -> str:
     checks it after every move of many games); built from the game's public state directly,
     with the finished tricks of the hand (the bulk of it) cached until the next trick ends.
     """
+    public, tricks = common_view_parts(game, cache)
+    return public + ',"tricks":' + tricks
+
+
+def common_view_parts(game: Game, cache: TricksCache | None = None) -> tuple[str, str]:
+    """:func:`common_view_json` in two parts: every field but ``tricks``, and ``tricks``."""
     phase = game.phase
     in_trick = phase == Phase.PLAY
     deck = game.deck
@@ -342,7 +365,7 @@ def common_view_json(game: Game, cache: TricksCache | None = None) -> str:
         "hand_points": [list(p) for p in game.hand_points],
         "totals": list(game.totals),
     }
-    return json.dumps(public, separators=_COMPACT)[1:-1] + ',"tricks":' + tricks
+    return json.dumps(public, separators=_COMPACT)[1:-1], tricks
 
 
 @dataclass
@@ -494,13 +517,20 @@ class Table:
 
     def state_messages(self) -> Callable[[Conn], str]:
         """A function giving the ``state`` message for a connection; the parts every seat
-        shares are built once. The lobby (``table``) is left out when the connection already
-        has this version of it."""
+        shares are built once.
+
+        What a connection already has is left out: the lobby (``table``) when it has this
+        version of it, and the parts that change only when a trick ends (the view's
+        ``tricks``, ``last_trick``, ``hand_rounds``, ``winners``: most of a message) when it
+        has them for this trick. A client keeps the last of each (docs/protocol.md).
+        """
         game = self.game
-        common = ""
+        public = ""
+        tricks = "[]"
         slow = '"winners":[],"last_trick":null,"hand_rounds":[]'
+        key: tuple[int, tuple[int, int, Phase] | None] = (self.game_number, None)
         if game is not None:
-            common = common_view_json(game, self.tricks_cache)
+            public, tricks = common_view_parts(game, self.tricks_cache)
             self.json_codes()
             # These change only when a trick ends: cached with the tricks.
             cache = self.tricks_cache
@@ -515,23 +545,32 @@ class Table:
                     separators=_COMPACT,
                 )[1:-1]
             slow = cache.extras
+            key = (self.game_number, cache.key)
         deadline = "null" if self.deadline is None else repr(float(self.deadline))
-        tail = f',"deadline":{deadline},"moves":{self.moves:d},{slow}}}'
+        tail = f',"deadline":{deadline},"moves":{self.moves:d}'
         lobby = ',"table":' + self.lobby_json()
         version = self.version
-        per_seat: dict[int, str] = {}
+        per_seat: dict[tuple[int, bool], str] = {}
 
         def message(conn: Conn) -> str:
             seat = conn.seat
-            text = per_seat.get(seat)
+            full = conn.tricks != key
+            text = per_seat.get((seat, full))
             if text is None:
-                view = "null" if game is None else view_json(game, seat, common, self.codes)
-                text = '{"type":"state","you":' + str(seat) + ',"view":' + view
-                per_seat[seat] = text
+                if game is None:
+                    view = "null"
+                else:
+                    view = _seat_part(game, seat, self.codes) + public
+                    view += ',"tricks":' + tricks + "}" if full else "}"
+                text = '{"type":"state","you":' + str(seat) + ',"view":' + view + tail
+                if full:
+                    text += "," + slow
+                per_seat[seat, full] = text
+            conn.tricks = key
             if conn.version == version:
-                return text + tail
+                return text + "}"
             conn.version = version
-            return text + lobby + tail
+            return text + lobby + "}"
 
         return message
 
@@ -566,9 +605,15 @@ class TableManager:
         storage: Storage,
         bot_delay: float = 0.0,
         bot_workers: int | None = None,
+        shard: tuple[int, int] = (0, 1),
     ) -> None:
         self.storage = storage
-        self.writer = Writer(storage)
+        self.shard = shard
+        """(this process, of how many): the tables this manager holds are those it
+        :meth:`owns` (see :mod:`salad.server.workers`)."""
+        # With several processes on one SQLite file, a commit may wait for another
+        # process's: let it wait on the writer thread, never on the event loop.
+        self.writer = Writer(storage, inline=False if shard[1] > 1 else None)
         self.bot_delay = bot_delay
         self.bot_workers = bot_workers
         self.tables: dict[str, Table] = {}
@@ -576,13 +621,18 @@ class TableManager:
         self._pool: Executor | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
 
+    def owns(self, table_id: str) -> bool:
+        """Whether the table is this manager's (always, unless the server has workers)."""
+        index, count = self.shard
+        return count == 1 or shard_of(table_id, count) == index
+
     # -- life cycle -----------------------------------------------------------------------
     async def open(self) -> None:
-        """Start the writer and resume every table with a game in progress."""
+        """Start the writer and resume every table (of this shard) with a game in progress."""
         self.writer.start()
         # Find the bots that load here now (it imports them), not during a request.
         await asyncio.get_running_loop().run_in_executor(None, available_bots)
-        ids = await self.writer.call(Storage.active_tables)
+        ids = [t for t in await self.writer.call(Storage.active_tables) if self.owns(t)]
         for table_id in ids:
             try:
                 await self.get(table_id)
@@ -627,6 +677,8 @@ class TableManager:
             return table
         if not TABLE_ID.fullmatch(table_id):
             raise ActionError(f"no table {table_id!r}", 404)
+        if not self.owns(table_id):  # the parent routes every request to its table's worker
+            raise ActionError(f"table {table_id!r} is served by another worker", 421)
         loading = self._loading.get(table_id)
         if loading is None:
             # One load per table, however many requests ask for it meanwhile.
@@ -684,9 +736,9 @@ class TableManager:
                 rows.append(SeatRow(i, BOT, bot_display_name(b, i), b))
             else:
                 rows.append(SeatRow(i, OPEN))
-        for _ in range(10):
+        while True:
             table_id = secrets.token_urlsafe(6)
-            if table_id not in self.tables:
+            if table_id not in self.tables and self.owns(table_id):
                 break
         row = TableRow(
             id=table_id,

@@ -29,6 +29,7 @@ const S = {
   holdTrick: null,
   holdTimer: null,
   queued: null,
+  received: null, // the last state message received, completed (see complete())
   awaiting: false,
   awaitTimer: null,
   typed: "",
@@ -112,12 +113,26 @@ function key(x) {
   return JSON.stringify(x);
 }
 
+// A state leaves out what this connection already has: the lobby (`table`) when it has not
+// changed, and the parts that change only when a trick ends (the view's `tricks`,
+// `last_trick`, `hand_rounds`, `winners`) within a trick. Fill them in from the last state.
+const KEPT = ["table", "last_trick", "hand_rounds", "winners"];
+
+function complete(msg) {
+  const last = S.received;
+  if (last) {
+    for (const k of KEPT) if (!(k in msg)) msg[k] = last[k];
+    if (msg.view && !("tricks" in msg.view)) msg.view.tricks = (last.view && last.view.tricks) || [];
+  }
+  S.received = msg;
+  return msg;
+}
+
 function onState(msg) {
+  msg = complete(msg);
   if (S.holdTimer) {
-    // Only the newest state is kept for after the pause; a state without `table` keeps the
-    // last lobby sent, so carry forward one that arrived during the pause.
-    const lobby = msg.table || (S.queued && S.queued.table);
-    S.queued = lobby ? { ...msg, table: lobby } : msg;
+    // Only the newest state is kept for after the pause (complete: see above).
+    S.queued = msg;
     return;
   }
   const prev = { last: S.lastTrick, rounds: S.handRounds.length, hadState: S.hadState, view: S.view };

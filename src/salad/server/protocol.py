@@ -1,0 +1,45 @@
+"""The client's side of the websocket protocol (docs/protocol.md), for Python clients and tests.
+
+A ``state`` message leaves out what its connection already has: the lobby (``table``) while it
+has not changed, and, within a trick, the parts that change only when a trick ends: the view's
+``tricks``, ``last_trick``, ``hand_rounds`` and ``winners``. A client keeps the last of each:
+
+>>> first = {"type": "state", "table": {"title": "T"}, "view": {"tricks": []},
+...          "last_trick": None, "hand_rounds": [], "winners": []}
+>>> second = {"type": "state", "view": {"to_move": 2}}
+>>> complete_state(second, complete_state(first, None))["view"]
+{'to_move': 2, 'tricks': []}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["KEPT", "complete_state"]
+
+KEPT = ("table", "last_trick", "hand_rounds", "winners")
+"""The top-level keys a ``state`` may leave out (besides the view's ``tricks``)."""
+
+
+def complete_state(message: dict[str, Any], last: dict[str, Any] | None) -> dict[str, Any]:
+    """``message`` with what it left out filled in from ``last``, the connection's previous
+    (completed) state; ``last`` is None for the first state on a connection, which must hold
+    everything. Changes ``message`` in place and returns it; ValueError if it cannot be filled.
+    """
+    view = message.get("view")
+    if last is None:
+        missing = [k for k in KEPT if k not in message]
+        if view is not None and "tricks" not in view:
+            missing.append("view.tricks")
+        if missing:
+            raise ValueError(f"state: the first state must hold {', '.join(missing)}")
+        return message
+    for key in KEPT:
+        if key not in message:
+            message[key] = last[key]
+    if view is not None and "tricks" not in view:
+        before = last.get("view")
+        if before is None:
+            raise ValueError("state: a view without tricks after a state without a view")
+        view["tricks"] = before["tricks"]
+    return message
