@@ -42,14 +42,16 @@ def free_port() -> int:
 class Server:
     """A `salad serve` subprocess on a free loopback port."""
 
-    def __init__(self, database: str, log_path: Path, bot_delay: float = 0.0) -> None:
+    def __init__(
+        self, database: str, log_path: Path, bot_delay: float = 0.0, workers: int = 1
+    ) -> None:
         self.database = database
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
         self.log_path = log_path
         cmd = [sys.executable, "-m", "salad.cli", "serve", "--port", str(self.port)]
-        cmd += ["--database", database, "--bot-delay", str(bot_delay)]
+        cmd += ["--database", database, "--bot-delay", str(bot_delay), "--workers", str(workers)]
         self._log = log_path.open("a")
         self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT)
         self.http = httpx.Client(base_url=self.base, timeout=30)
@@ -183,9 +185,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 def start_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
     started: list[Server] = []
 
-    def start(database: str | None = None, bot_delay: float = 0.0) -> Server:
+    def start(database: str | None = None, bot_delay: float = 0.0, workers: int = 1) -> Server:
         db = database or f"sqlite:///{tmp_path / 'salad.db'}"
-        srv = Server(db, tmp_path / f"server{len(started)}.log", bot_delay)
+        srv = Server(db, tmp_path / f"server{len(started)}.log", bot_delay, workers)
         started.append(srv)
         return srv
 

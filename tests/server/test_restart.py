@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,6 +30,35 @@ def same_state(before: dict[str, Any], after: dict[str, Any]) -> None:
     for key in ("you", "view", "moves", "last_trick", "hand_rounds", "winners"):
         assert after[key] == before[key], key
     assert public_table(after["table"]) == public_table(before["table"])
+
+
+def child_pids(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def wait_gone(pids: list[int], seconds: float = 10) -> None:
+    """Wait until none of ``pids`` runs any more (a zombie counts as gone)."""
+    deadline = time.monotonic() + seconds
+    for pid in pids:
+        while True:
+            try:
+                state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except OSError:
+                break
+            if state == "Z":
+                break
+            assert time.monotonic() < deadline, f"process {pid} still runs"
+            time.sleep(0.05)
 
 
 async def play_until(socks: dict[int, Any], moves: int, rng: random.Random) -> dict[int, Any]:
@@ -73,10 +103,15 @@ async def finish(socks: dict[int, Any], rng: random.Random) -> dict[str, Any]:
     return finals[0]
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-def test_kill_and_restart(backend: str, request: Any, start_server: Any, ws: Any) -> None:
+@pytest.mark.parametrize(
+    ("backend", "workers"), [("sqlite", 1), ("postgresql", 1), ("sqlite", 2), ("postgresql", 2)]
+)
+def test_kill_and_restart(
+    backend: str, workers: int, request: Any, start_server: Any, ws: Any
+) -> None:
+    """SIGKILL mid-game (with ``--workers``: the parent only, and its workers go with it)."""
     database = request.getfixturevalue("pg_url") if backend == "postgresql" else None
-    srv = start_server(database)
+    srv = start_server(database, workers=workers)
     # A: two humans and two bots, canadian. B: Skip the Salad with passing and trumps, one
     # human and two bots. C: nobody ever connects, bots take over at once: its game goes
     # on by itself while the server is killed.
@@ -101,8 +136,11 @@ def test_kill_and_restart(backend: str, request: Any, start_server: Any, ws: Any
 
     a_states, b_states, c_seen = asyncio.run(before())
     assert b_states[0]["view"]["trump"] is not None  # after the first hand's trump
+    children = child_pids(srv.proc.pid) if workers > 1 else []
+    assert len(children) == (workers if workers > 1 else 0)
     srv.kill()
-    srv2 = start_server(database or srv.database)
+    wait_gone(children)  # a worker whose parent died stops at once
+    srv2 = start_server(database or srv.database, workers=workers)
 
     async def after() -> dict[str, Any]:
         a = {0: await ws(srv2, a_id, a_tok[0]), 2: await ws(srv2, a_id, a_tok[2])}

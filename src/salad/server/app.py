@@ -108,7 +108,7 @@ def create_app(
     app.state.manager = manager
     app.state.storage = storage
     if shard[1] > 1:
-        app.add_middleware(CloseAfterResponse)
+        app.add_middleware(CloseAfterResponse, worker=shard[0])
 
     # -- errors: always {"error": "one line"} -------------------------------------------------
     @app.exception_handler(ActionError)
@@ -327,10 +327,12 @@ def create_app(
 
 
 class CloseAfterResponse:
-    """ASGI middleware: every HTTP response says ``Connection: close`` (websockets untouched)."""
+    """ASGI middleware of a worker process: every HTTP response says ``Connection: close``
+    and ``X-Salad-Worker: N`` (which worker answered); websockets are left alone."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, worker: int) -> None:
         self.app = app
+        self.headers = [(b"connection", b"close"), (b"x-salad-worker", str(worker).encode())]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -339,7 +341,7 @@ class CloseAfterResponse:
 
         async def closing(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = [*message.get("headers", []), (b"connection", b"close")]
+                headers = [*message.get("headers", []), *self.headers]
                 message = {**message, "headers": headers}
             await send(message)
 
