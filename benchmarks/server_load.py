@@ -14,6 +14,7 @@ last line is one JSON object with ``tables``, ``moves_per_s``, ``p50_ms`` and ``
     python benchmarks/server_load.py                 # 200 tables (make bench-server)
     python benchmarks/server_load.py --tables 20 --games 1
     python benchmarks/server_load.py --url http://127.0.0.1:8000
+    python benchmarks/server_load.py --workers 2     # salad serve --workers 2
 
 The clients run in this one process (asyncio, uvloop when installed), by default on the
 sans-I/O core of the ``websockets`` library, each message handled in the callback that reads
@@ -321,19 +322,26 @@ def free_port() -> int:
 
 
 def cpu_seconds(pid: int) -> float:
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return float("nan")
+    """CPU seconds of a process and of its children now running (the server's workers)."""
+    total = 0.0
     ticks = os.sysconf("SC_CLK_TCK")
-    return (int(fields[11]) + int(fields[12])) / ticks
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(entry.name) == pid or int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
 
 
-def start_server(directory: str) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(directory: str, workers: int) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     db = os.path.join(directory, "bench.db")
     cmd = [sys.executable, "-m", "salad.cli", "serve", "--port", str(port)]
-    cmd += ["--database", db, "--bot-delay", "0"]
+    cmd += ["--database", db, "--bot-delay", "0", "--workers", str(workers)]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     deadline = time.time() + 30
@@ -352,6 +360,12 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--url", help="use a running server instead of starting one")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server processes (salad serve --workers N)",
+    )
     parser.add_argument(
         "--client",
         choices=["sansio", "aiohttp", "websockets"],
@@ -372,12 +386,13 @@ def main() -> None:
         if args.url:
             base = args.url.rstrip("/")
         else:
-            proc, base = start_server(tmp)
+            proc, base = start_server(tmp, args.workers)
         try:
             load0 = os.getloadavg()[0]
             pid = proc.pid if proc else None
             result = runner(run(base, args.tables, args.seed, client_kind, pid))
             result["client"] = client_kind
+            result["workers"] = args.workers
             result["load_before"] = round(load0, 2)
             result["load_after"] = round(os.getloadavg()[0], 2)
             result["cpus"] = os.cpu_count()
