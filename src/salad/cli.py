@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 import sys
 import time
@@ -49,6 +50,12 @@ BotsOpt = Annotated[
     str, typer.Option("--bots", "-b", help="Bot per seat, comma-separated, or one for all.")
 ]
 RecordFile = Annotated[Path, typer.Argument(help="A .json or .jsonl record file.")]
+RecordOpt = Annotated[
+    Path | None, typer.Option("--record", help="Write every game to this file (JSON Lines).")
+]
+JsonOpt = Annotated[
+    bool, typer.Option("--json", help="Print the summary as JSON on the last line.")
+]
 
 
 def friendly(func: F) -> F:
@@ -85,6 +92,37 @@ def _players(rs: Ruleset, players: int | None) -> int:
     return n
 
 
+def _table(
+    rules: RulesOpt = "canadian",
+    players: PlayersOpt = None,
+    toppings: ToppingsOpt = None,
+    swap: SwapOpt = None,
+) -> tuple[Ruleset, int]:
+    """The ruleset and the player count that a game command's shared options ask for."""
+    rs = make_ruleset(rules, toppings, swap)
+    return rs, _players(rs, players)
+
+
+def game_options(command: Callable[..., None]) -> Callable[..., None]:
+    """Give a command the options of `_table` (--rules, --players, --toppings, --swap).
+
+    The command's first two parameters take the ruleset and the player count built from them;
+    Typer sees (from the signature set here) those four options ahead of the command's others.
+    """
+    shared = list(inspect.signature(_table, eval_str=True).parameters.values())
+    own = list(inspect.signature(command, eval_str=True).parameters.values())[2:]
+
+    @functools.wraps(command)
+    def wrapper(**options: Any) -> None:
+        table = _table(**{p.name: options.pop(p.name) for p in shared})
+        command(*table, **options)
+
+    params = [*shared, *own]
+    wrapper.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    wrapper.__annotations__ = {p.name: p.annotation for p in params}
+    return wrapper
+
+
 @app.command()
 @friendly
 def rules(
@@ -102,26 +140,19 @@ def rules(
 
 @app.command()
 @friendly
+@game_options
 def simulate(
-    rules: RulesOpt = "canadian",
-    players: PlayersOpt = None,
-    toppings: ToppingsOpt = None,
-    swap: SwapOpt = None,
+    rs: Ruleset,
+    n: int,
     games: Annotated[int, typer.Option("--games", "-g", min=1, help="How many games.")] = 100,
     seed: SeedOpt = 0,
     bots: BotsOpt = "random",
-    record: Annotated[
-        Path | None, typer.Option(help="Write every game to this file (JSON Lines).")
-    ] = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print the summary as JSON on the last line.")
-    ] = False,
+    record: RecordOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Play many games between bots and report the average points of each seat."""
     from salad.records import record_from_game, write_records
 
-    rs = make_ruleset(rules, toppings, swap)
-    n = _players(rs, players)
     base = 0 if seed is None else seed
     bot_list = parse_bots(bots, n, base)
     sums = [0] * n
@@ -177,19 +208,16 @@ def simulate(
 
 @app.command()
 @friendly
+@game_options
 def demo(
-    rules: RulesOpt = "canadian",
-    players: PlayersOpt = None,
-    toppings: ToppingsOpt = None,
-    swap: SwapOpt = None,
+    rs: Ruleset,
+    n: int,
     seed: SeedOpt = None,
     bots: BotsOpt = "random",
 ) -> None:
     """Watch one whole game between bots, with the score sheet after every hand."""
     from salad.sheet import full_sheet, hand_rows, sheet_header
 
-    rs = make_ruleset(rules, toppings, swap)
-    n = _players(rs, players)
     game = Game(rs, n, seed=seed)
     bot_list = parse_bots(bots, n, game.seed)
     names = [f"{b.name.title()} {s}" for s, b in enumerate(bot_list)]
@@ -209,11 +237,10 @@ def demo(
 
 @app.command()
 @friendly
+@game_options
 def match(
-    rules: RulesOpt = "canadian",
-    players: PlayersOpt = None,
-    toppings: ToppingsOpt = None,
-    swap: SwapOpt = None,
+    rs: Ruleset,
+    n: int,
     bots: Annotated[
         str,
         typer.Option(
@@ -230,12 +257,8 @@ def match(
         float | None,
         typer.Option("--move-time", help="Seconds per move, given to every bot as move_time."),
     ] = None,
-    record: Annotated[
-        Path | None, typer.Option(help="Write every game to this file (JSON Lines).")
-    ] = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print the summary as JSON on the last line.")
-    ] = False,
+    record: RecordOpt = None,
+    as_json: JsonOpt = False,
     workers: Annotated[
         int | None,
         typer.Option("--workers", "-w", help="Processes to play on (default: every core)."),
@@ -244,8 +267,6 @@ def match(
     """Duplicate match: every deal replayed with the bots rotated through every seat."""
     from salad.match import run_match
 
-    rs = make_ruleset(rules, toppings, swap)
-    n = _players(rs, players)
     result = run_match(
         rs, n, bots, deals, seed, move_time=move_time, workers=workers, record=record, progress=True
     )

@@ -38,12 +38,35 @@ STANDARD_RANKS = (
 
 STANDARD_DECK = DeckSpec(STANDARD_SUITS, STANDARD_RANKS, removal_suits=("C", "D"))
 
+# The five penalties of the classic game, less their points: each catalogue below that has one
+# gives its points with `classic`.
+_CLASSIC = {
+    p.id: p
+    for p in (
+        Penalty("tricks", "Tricks", Kind.TRICK, 0),
+        Penalty("hearts", "Hearts", Kind.CARDS, 0, Selector(suits=("H",))),
+        Penalty("queens", "Queens", Kind.CARDS, 0, Selector(ranks=("Q",))),
+        Penalty("king-of-spades", "King of Spades", Kind.CARDS, 0, Selector(cards=("KS",))),
+        Penalty("last-trick", "Last Trick", Kind.LAST_TRICK, 0),
+    )
+}
+
+
+def classic(penalty: str, points: int) -> Penalty:
+    """The classic penalty with id ``penalty``, worth ``points``.
+
+    >>> classic("queens", 30).describe()
+    '30 per card: Q of any suit'
+    """
+    return replace(_CLASSIC[penalty], points=points)
+
+
 CLASSIC_PENALTIES = (
-    Penalty("tricks", "Tricks", Kind.TRICK, 10),
-    Penalty("hearts", "Hearts", Kind.CARDS, 10, Selector(suits=("H",))),
-    Penalty("queens", "Queens", Kind.CARDS, 25, Selector(ranks=("Q",))),
-    Penalty("king-of-spades", "King of Spades", Kind.CARDS, 100, Selector(cards=("KS",))),
-    Penalty("last-trick", "Last Trick", Kind.LAST_TRICK, 100),
+    classic("tricks", 10),
+    classic("hearts", 10),
+    classic("queens", 25),
+    classic("king-of-spades", 100),
+    classic("last-trick", 100),
 )
 
 CLASSIC_ROUNDS = (
@@ -72,15 +95,15 @@ _EXTENDED_PENALTIES = (
     Penalty(
         "even-cards", "Even Cards", Kind.CARDS, 5, Selector(ranks=("2", "4", "6", "8", "T", "Q"))
     ),
-    Penalty("tricks", "Tricks", Kind.TRICK, 10),
-    Penalty("hearts", "Hearts", Kind.CARDS, 10, Selector(suits=("H",))),
+    classic("tricks", 10),
+    classic("hearts", 10),
     Penalty("face-cards", "Face Cards", Kind.CARDS, 10, Selector(ranks=("J", "Q", "K"))),
     Penalty("sevens", "Sevens", Kind.CARDS, 30, Selector(ranks=("7",))),
     Penalty("aces", "Aces", Kind.CARDS, 30, Selector(ranks=("A",))),
-    Penalty("queens", "Queens", Kind.CARDS, 30, Selector(ranks=("Q",))),
+    classic("queens", 30),
     Penalty("one-eyed", "One-Eyed Face Cards", Kind.CARDS, 40, Selector(cards=("JH", "JS", "KD"))),
-    Penalty("king-of-spades", "King of Spades", Kind.CARDS, 75, Selector(cards=("KS",))),
-    Penalty("last-trick", "Last Trick", Kind.LAST_TRICK, 75),
+    classic("king-of-spades", 75),
+    classic("last-trick", 75),
 )
 
 _EXTENDED_ROUNDS = (
@@ -143,11 +166,11 @@ VEGETABLE_DECK = DeckSpec(
 )
 
 VEGETABLE_PENALTIES = (
-    Penalty("tricks", "Tricks", Kind.TRICK, 10),
+    classic("tricks", 10),
     Penalty("tomatoes", "Tomatoes", Kind.CARDS, 10, Selector(suits=("T",))),
-    Penalty("queens", "Queens", Kind.CARDS, 25, Selector(ranks=("Q",))),
+    classic("queens", 25),
     Penalty("king-of-onions", "King of Onions", Kind.CARDS, 100, Selector(cards=("KO",))),
-    Penalty("last-trick", "Last Trick", Kind.LAST_TRICK, 100),
+    classic("last-trick", 100),
 )
 
 # Swap-in rounds: they replace any of rounds 1 to 5 (setting `swap`).
