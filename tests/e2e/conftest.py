@@ -1,6 +1,7 @@
 """Browser tests: a real `salad serve` process and Debian's Chromium driven by Playwright.
 
-The server runs on a free port with a fresh SQLite database for the whole session. Environment:
+The server runs on a free port with a fresh SQLite database for the whole session; a module
+that wants other server options starts its own with ``start_server``. Environment:
 
 - ``SALAD_CHROMIUM``: the browser binary (default ``/usr/bin/chromium``; none is downloaded).
 - ``SALAD_E2E_BASE_URL``: use a server that is already running instead of starting one.
@@ -17,6 +18,8 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -62,9 +65,13 @@ def _serve_exists(cmd: list[str]) -> bool:
     return done.returncode == 0
 
 
-@pytest.fixture(scope="session")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The URL of a running `salad serve` (started here, stopped at the end of the session)."""
+@contextmanager
+def running_server(
+    tmp_path_factory: pytest.TempPathFactory, bot_delay: float | None = None
+) -> Iterator[str]:
+    """The URL of a `salad serve` started here on a free port with a fresh SQLite database,
+    stopped on leaving; ``bot_delay`` is its ``--bot-delay`` (its own default when None).
+    ``SALAD_E2E_BASE_URL`` names a running server to use instead."""
     given = os.environ.get("SALAD_E2E_BASE_URL")
     if given:
         yield given.rstrip("/")
@@ -75,12 +82,10 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = _free_port()
     db = tmp_path_factory.mktemp("e2e-db") / "salad.sqlite"
     log = (tmp_path_factory.mktemp("e2e-log") / "server.log").open("w+")
-    proc = subprocess.Popen(
-        [*cmd, "serve", "--port", str(port), "--database", f"sqlite:///{db}"],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        cwd=ROOT,
-    )
+    args = ["serve", "--port", str(port), "--database", f"sqlite:///{db}"]
+    if bot_delay is not None:
+        args += ["--bot-delay", str(bot_delay)]
+    proc = subprocess.Popen([*cmd, *args], stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 45
     try:
@@ -96,7 +101,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             if time.monotonic() > deadline:
                 log.seek(0)
                 pytest.fail(f"salad serve did not answer on {url}:\n{log.read()[-3000:]}")
-            time.sleep(0.2)
+            time.sleep(0.1)
         yield url
     finally:
         proc.terminate()
@@ -106,6 +111,22 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             proc.kill()
             proc.wait()
         log.close()
+
+
+@pytest.fixture(scope="session")
+def start_server(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Callable[..., AbstractContextManager[str]]:
+    """``with start_server(bot_delay=...) as url``: a server of one's own (see running_server),
+    for a module that wants other options than the session's ``base_url``."""
+    return partial(running_server, tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The URL of a running `salad serve` (started here, stopped at the end of the session)."""
+    with running_server(tmp_path_factory) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

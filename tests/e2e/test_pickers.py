@@ -12,16 +12,11 @@ bots takes a fraction of a second; ``base_url`` here overrides the session's ser
 from __future__ import annotations
 
 import json
-import os
 import re
-import socket
-import subprocess
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack
-from pathlib import Path
+from contextlib import AbstractContextManager, ExitStack
 from typing import Any
 
 import httpx
@@ -33,7 +28,6 @@ from salad import Game, load_ruleset
 from salad.ruleset import Ruleset
 from salad.server.protocol import complete_state
 
-ROOT = Path(__file__).resolve().parents[2]
 BOT_DELAY = 0.05
 
 HAND = "#hand .card"
@@ -45,56 +39,11 @@ RECEIVED = "#hand .card.received"
 # -- the server -------------------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def base_url(start_server: Callable[..., AbstractContextManager[str]]) -> Iterator[str]:
     """A `salad serve` whose bots wait only ``BOT_DELAY`` seconds (for this module only)."""
-    given = os.environ.get("SALAD_E2E_BASE_URL")
-    if given:
-        yield given.rstrip("/")
-        return
-    local = ROOT / ".venv" / "bin" / "salad"
-    cmd = [str(local)] if local.exists() else [sys.executable, "-m", "salad.cli"]
-    port = _free_port()
-    db = tmp_path_factory.mktemp("pickers-db") / "salad.sqlite"
-    log = (tmp_path_factory.mktemp("pickers-log") / "server.log").open("w+")
-    proc = subprocess.Popen(
-        [*cmd, "serve", "--port", str(port), "--database", f"sqlite:///{db}"]
-        + ["--bot-delay", str(BOT_DELAY)],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        cwd=ROOT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 45
-    try:
-        while True:
-            if proc.poll() is not None:
-                log.seek(0)
-                pytest.fail(f"salad serve exited with {proc.returncode}:\n{log.read()[-3000:]}")
-            try:
-                if httpx.get(f"{url}/api/options", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                log.seek(0)
-                pytest.fail(f"salad serve did not answer on {url}:\n{log.read()[-3000:]}")
-            time.sleep(0.1)
+    with start_server(bot_delay=BOT_DELAY) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
 
 
 # -- helpers ----------------------------------------------------------------------------------

@@ -2,29 +2,12 @@
 
 import { api, escapeHtml, store, toast } from "./api.js";
 import { backSVG, setFourColour } from "./cards.js";
+import { rulesForm } from "./rulesform.js";
 import { loadPrefs, mountLogo } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
-let options = { presets: [], toppings: [], swaps: {}, bots: [] };
-let rulesText = null;
-
-function presetOf(name) {
-  return options.presets.find((p) => p.name === name) || null;
-}
-
-function toppingName(t) {
-  return typeof t === "string" ? t : t.name;
-}
-
-function toppingText(t) {
-  if (typeof t === "string") return t.replace(/-/g, " ");
-  return t.text || t.name;
-}
-
-function swapEntries(preset) {
-  const list = (options.swaps && options.swaps[preset]) || [];
-  return list.map((r) => (typeof r === "string" ? { id: r, name: r.replace(/-/g, " ") } : r));
-}
+let bots = [];
+const rules = rulesForm("c", { players: "Seats", onChange: renderSeats, presetWithFile: true });
 
 function renderFan() {
   const fan = $("hero-fan");
@@ -37,44 +20,6 @@ function renderFan() {
   fan.innerHTML = html;
 }
 
-function renderPresetDependent() {
-  const preset = presetOf($("c-preset").value);
-  const players = $("c-players");
-  if (preset) {
-    players.min = preset.min_players;
-    players.max = preset.max_players;
-    const v = Number(players.value);
-    if (!v || v < preset.min_players || v > preset.max_players) players.value = preset.default_players;
-  }
-  // Toppings: offered where the preset supports them (options say so), or when unknown.
-  const tops = options.toppings || [];
-  const allowTops = rulesText !== null || !preset || preset.toppings === undefined || preset.toppings;
-  $("c-toppings-box").hidden = !tops.length || !allowTops;
-  $("c-toppings").innerHTML = tops
-    .map(
-      (t) =>
-        `<label class="check"><input type="checkbox" name="topping" value="${escapeHtml(toppingName(t))}"> <span>${escapeHtml(
-          toppingText(t),
-        )}</span></label>`,
-    )
-    .join("");
-  // Swaps: for each hand slot of the preset, a swap-in round may replace it.
-  const swaps = preset ? swapEntries(preset.name) : [];
-  const slots = (preset && preset.hands) || [];
-  $("c-swaps-box").hidden = !swaps.length || !slots.length;
-  $("c-swaps").innerHTML = slots
-    .map((h, i) => {
-      if (h && h.swappable === false) return "";
-      const name = typeof h === "string" ? h : h.name;
-      const opts = swaps.map((s) => `<option value="${escapeHtml(s.id)}">${escapeHtml(s.name)}</option>`).join("");
-      return `<div class="swap-row"><span>${i + 1}. ${escapeHtml(name)}</span><select data-swap="${i + 1}" aria-label="Replace hand ${
-        i + 1
-      }"><option value="">keep</option>${opts}</select></div>`;
-    })
-    .join("");
-  renderSeats();
-}
-
 function renderSeats() {
   const n = Math.max(3, Math.min(10, Number($("c-players").value) || 4));
   const box = $("c-seats");
@@ -82,17 +27,17 @@ function renderSeats() {
     kind: row.querySelector("[data-kind]")?.value,
     bot: row.querySelector("[data-bot]")?.value,
   }));
-  const bots = options.bots.length ? options.bots : ["random"];
+  const offered = bots.length ? bots : ["random"];
   let html = `<div class="seat-row"><b>Seat 1</b><span>You (host)</span><span></span></div>`;
   for (let i = 1; i < n; i++) {
     const prev = old[i] || {};
     const kind = prev.kind || (i === 1 ? "open" : "bot");
-    const bot = prev.bot || bots[Math.min(1, bots.length - 1)];
+    const bot = prev.bot || offered[Math.min(1, offered.length - 1)];
     html += `<div class="seat-row"><b>Seat ${i + 1}</b>
 <select data-kind aria-label="Seat ${i + 1}"><option value="open" ${kind === "open" ? "selected" : ""}>Open seat</option><option value="bot" ${
       kind === "bot" ? "selected" : ""
     }>Bot</option></select>
-<select data-bot aria-label="Bot level for seat ${i + 1}" ${kind === "bot" ? "" : "hidden"}>${bots
+<select data-bot aria-label="Bot level for seat ${i + 1}" ${kind === "bot" ? "" : "hidden"}>${offered
       .map((b) => `<option value="${escapeHtml(b)}" ${b === bot ? "selected" : ""}>${escapeHtml(b)}</option>`)
       .join("")}</select></div>`;
   }
@@ -136,14 +81,7 @@ async function createTable(e) {
     $("c-name").focus();
     return;
   }
-  const body = { name, players: Number($("c-players").value) };
-  if (rulesText !== null) body.rules_toml = rulesText;
-  else body.rules = $("c-preset").value;
-  const toppings = [...document.querySelectorAll("input[name=topping]:checked")].map((c) => c.value);
-  if (toppings.length) body.toppings = toppings;
-  const swap = {};
-  for (const s of document.querySelectorAll("[data-swap]")) if (s.value) swap[s.dataset.swap] = s.value;
-  if (Object.keys(swap).length) body.swap = swap;
+  const body = { name, players: Number($("c-players").value), ...rules.request() };
   body.seats = [...document.querySelectorAll("#c-seats .seat-row")].map((row, i) => {
     if (i === 0) return { kind: "human" };
     const kind = row.querySelector("[data-kind]").value;
@@ -179,28 +117,16 @@ async function start() {
   $("c-name").value = name;
   $("quick-form").addEventListener("submit", quickPlay);
   $("create-form").addEventListener("submit", createTable);
-  $("c-players").addEventListener("input", renderSeats);
-  $("c-preset").addEventListener("change", renderPresetDependent);
-  $("c-file").addEventListener("change", async () => {
-    const file = $("c-file").files[0];
-    rulesText = file ? await file.text() : null;
-    $("c-preset").disabled = rulesText !== null;
-    $("c-file-note").textContent = file ? `Using ${file.name} instead of a preset.` : "";
-    renderPresetDependent();
-  });
+  let options;
   try {
     options = await api("GET", "/api/options");
   } catch (err) {
     toast(`Cannot load the options: ${err.message}`);
     return;
   }
-  options.bots = options.bots || [];
-  $("c-preset").innerHTML = options.presets
-    .map((p) => `<option value="${escapeHtml(p.name)}">${escapeHtml(p.title || p.name)}</option>`)
-    .join("");
+  bots = options.bots || [];
+  rules.setOptions(options);
   const first = options.presets[0];
-  if (first) $("c-players").value = first.default_players;
-  renderPresetDependent();
   if (first) $("quick-hint").textContent = `One click: you and ${first.default_players - 1} bots, a game of ${first.title}.`;
 }
 

@@ -82,18 +82,34 @@ function niceStep(range) {
   return 10 * mag;
 }
 
-/** An SVG line chart of running totals: one line per seat, hands along the bottom. */
-export function totalsChart({ names, pointsByHand, hands, you }) {
-  const players = names.length;
-  const series = runningTotals(pointsByHand, players);
-  const W = 360;
-  const H = 190;
-  const left = 40;
-  const right = 12;
-  const top = 12;
-  const bottom = 26;
-  const count = Math.max(hands || 0, pointsByHand.length, 1);
-  const values = series.flat();
+/** The size of the table page's chart (its score sheet dialog and panel, and the replay's). */
+const SMALL = {
+  width: 360,
+  height: 190,
+  left: 40,
+  right: 12,
+  top: 12,
+  bottom: 26,
+  ticks: 8,
+  line: 2.2,
+  you: 3.5,
+  dot: 3,
+};
+
+/**
+ * An SVG line chart of running totals with its legend: one line per seat in the seat's colour,
+ * the hands along the bottom.
+ * series: [{name, points}], points[0] the start (0), then one point per hand played;
+ * hands: how many hands the game has (the axis shows them all from the start);
+ * size: {width, height, left, right, top, bottom} in SVG units, `ticks` (the baseline of the
+ * hand numbers above the bottom edge), `line`, `you` (the stroke of seat `you`'s line), `dot`;
+ * label: the chart's name for screen readers; start: the name of the first tick;
+ * labels: a name for each point (the dots get a title "name after label: total"), or none.
+ */
+export function lineChart(series, { hands, size, label, you = -1, start = "0", labels = null }) {
+  const { width: W, height: H, left, right, top, bottom } = size;
+  const count = Math.max(hands || 0, ...series.map((s) => s.points.length - 1), 1);
+  const values = series.flatMap((s) => s.points);
   let lo = Math.min(0, ...values);
   let hi = Math.max(10, ...values);
   const step = niceStep(hi - lo);
@@ -107,28 +123,36 @@ export function totalsChart({ names, pointsByHand, hands, you }) {
     grid += `<text x="${left - 6}" y="${y(v) + 4}" class="axis" text-anchor="end">${Math.round(v)}</text>`;
   }
   for (let i = 0; i <= count; i++) {
-    grid += `<text x="${x(i)}" y="${H - 8}" class="axis" text-anchor="middle">${i}</text>`;
+    grid += `<text x="${x(i)}" y="${H - size.ticks}" class="axis" text-anchor="middle">${i === 0 ? start : i}</text>`;
   }
   let lines = "";
-  series.forEach((pts, s) => {
+  series.forEach(({ name, points }, s) => {
     const colour = SEAT_COLOURS[s % SEAT_COLOURS.length];
-    const d = pts.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)} ${y(v).toFixed(1)}`).join(" ");
-    const width = s === you ? 3.5 : 2.2;
-    lines += `<path d="${d}" fill="none" stroke="${colour}" stroke-width="${width}" stroke-linejoin="round" stroke-linecap="round"><title>${escapeHtml(
-      names[s],
+    const d = points.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)} ${y(v).toFixed(1)}`).join(" ");
+    const width = s === you ? size.you : size.line;
+    lines += `<path class="line" data-seat="${s}" d="${d}" fill="none" stroke="${colour}" stroke-width="${width}" stroke-linejoin="round" stroke-linecap="round"><title>${escapeHtml(
+      name,
     )}</title></path>`;
-    pts.forEach((v, i) => {
-      if (i) lines += `<circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="3" fill="${colour}"/>`;
+    points.forEach((v, i) => {
+      if (!i) return;
+      const title = labels ? `<title>${escapeHtml(`${name} after ${labels[i]}: ${v}`)}</title>` : "";
+      lines += `<circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="${size.dot}" fill="${colour}">${title}</circle>`;
     });
   });
-  const legend = names
+  const legend = series
     .map(
-      (n, s) =>
+      ({ name, points }, s) =>
         `<span class="legend-item"><span class="swatch" style="background:${
           SEAT_COLOURS[s % SEAT_COLOURS.length]
-        }"></span>${escapeHtml(n)} <b>${series[s][series[s].length - 1]}</b></span>`,
+        }"></span>${escapeHtml(name)} <b>${points[points.length - 1]}</b></span>`,
     )
     .join("");
-  return `<figure class="chart"><svg viewBox="0 0 ${W} ${H}" role="img" aria-label="Running totals by hand">${grid}${lines}</svg>
+  return `<figure class="chart"><svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${escapeHtml(label)}">${grid}${lines}</svg>
 <figcaption class="legend">${legend}</figcaption></figure>`;
+}
+
+/** The chart of running totals for the table page: one line per seat, hands along the bottom. */
+export function totalsChart({ names, pointsByHand, hands, you }) {
+  const series = runningTotals(pointsByHand, names.length).map((points, s) => ({ name: names[s], points }));
+  return lineChart(series, { hands, size: SMALL, label: "Running totals by hand", you });
 }

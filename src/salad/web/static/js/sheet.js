@@ -5,14 +5,14 @@
 // (salad-score/1 JSON) in localStorage, sending it back with every call.
 
 import { api, ApiError, escapeHtml, toast } from "./api.js";
-import { SEAT_COLOURS } from "./scores.js";
+import { rulesForm } from "./rulesform.js";
+import { lineChart, SEAT_COLOURS } from "./scores.js";
 import { loadPrefs, mountLogo, trophy } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE_KEY = "salad.scoresheet";
 
-let options = { presets: [], toppings: [], swaps: {} };
-let rulesText = null; // the text of an uploaded rules file, used instead of the preset
+const rules = rulesForm("s", { onChange: () => renderNames() });
 let current = null; // the last answer of the server: {sheet, summary, rounds, fields}
 let editing = null; // the index of the hand being corrected, or null for the next hand
 let prefill = null; // answers to show in the entry form ({field id: answer}), e.g. after undo
@@ -93,48 +93,6 @@ function showProblems(box, problems, intro) {
 
 // -- the setup form -------------------------------------------------------------------------------
 
-function presetOf(name) {
-  return options.presets.find((p) => p.name === name) || null;
-}
-
-function renderSetupRules() {
-  const preset = rulesText === null ? presetOf($("s-preset").value) : null;
-  const players = $("s-players");
-  if (preset) {
-    players.min = preset.min_players;
-    players.max = preset.max_players;
-    const v = Number(players.value);
-    if (!v || v < preset.min_players || v > preset.max_players) players.value = preset.default_players;
-  } else {
-    players.min = 2;
-    players.max = 16;
-  }
-  const tops = options.toppings || [];
-  const chosen = new Set([...document.querySelectorAll("input[name=topping]:checked")].map((c) => c.value));
-  $("s-toppings-box").hidden = !tops.length || !(rulesText !== null || (preset && preset.toppings));
-  $("s-toppings").innerHTML = tops
-    .map(
-      (t) =>
-        `<label class="check"><input type="checkbox" name="topping" value="${escapeHtml(t.name)}" ${
-          chosen.has(t.name) ? "checked" : ""
-        }> <span>${escapeHtml(t.text || t.name)}</span></label>`,
-    )
-    .join("");
-  const swaps = preset ? (options.swaps && options.swaps[preset.name]) || [] : [];
-  const slots = preset ? preset.hands || [] : [];
-  $("s-swaps-box").hidden = !swaps.length || !slots.length;
-  $("s-swaps").innerHTML = slots
-    .map((h, i) => {
-      if (h.swappable === false) return "";
-      const opts = swaps.map((s) => `<option value="${escapeHtml(s.id)}">${escapeHtml(s.name)}</option>`).join("");
-      return `<div class="swap-row"><span>${i + 1}. ${escapeHtml(h.name)}</span><select data-swap="${i + 1}" aria-label="Replace hand ${
-        i + 1
-      } (${escapeHtml(h.name)})"><option value="">keep</option>${opts}</select></div>`;
-    })
-    .join("");
-  renderNames();
-}
-
 function renderNames(names) {
   const box = $("s-names");
   const old = names || [...box.querySelectorAll("input")].map((i) => i.value);
@@ -182,14 +140,7 @@ function showSetup() {
 async function startSheet(e) {
   e.preventDefault();
   const names = setupNames();
-  const body = { names, players: names.length };
-  if (rulesText !== null) body.rules_toml = rulesText;
-  else body.rules = $("s-preset").value;
-  const toppings = [...document.querySelectorAll("input[name=topping]:checked")].map((c) => c.value);
-  if (toppings.length && !$("s-toppings-box").hidden) body.toppings = toppings;
-  const swap = {};
-  for (const s of document.querySelectorAll("[data-swap]")) if (s.value) swap[s.dataset.swap] = s.value;
-  if (Object.keys(swap).length) body.swap = swap;
+  const body = { names, players: names.length, ...rules.request() };
   if ($("s-dealer").value !== "") body.first_dealer = Number($("s-dealer").value);
   const btn = $("btn-start");
   btn.disabled = true;
@@ -505,63 +456,11 @@ function renderFinal() {
 
 // -- the chart -----------------------------------------------------------------------------------
 
-function niceStep(range) {
-  const rough = range / 4;
-  const mag = 10 ** Math.floor(Math.log10(Math.max(rough, 1)));
-  for (const m of [1, 2, 5, 10]) if (m * mag >= rough) return m * mag;
-  return 10 * mag;
-}
-
-/** The model's chart (running totals from 0, one series per player) as an SVG line chart. */
-function chartSVG(chart, handCount, width) {
+/** The chart's size for a box `width` pixels wide. */
+function chartSize(width) {
   const W = Math.round(Math.max(300, Math.min(640, width || 560)));
   const H = Math.round(Math.max(200, W * 0.42));
-  const left = 44;
-  const right = 14;
-  const top = 14;
-  const bottom = 30;
-  const count = Math.max(handCount, chart.labels.length - 1, 1);
-  const values = chart.series.flatMap((s) => s.points);
-  let lo = Math.min(0, ...values);
-  let hi = Math.max(10, ...values);
-  const step = niceStep(hi - lo);
-  lo = Math.floor(lo / step) * step;
-  hi = Math.ceil(hi / step) * step;
-  const x = (i) => left + (i / count) * (W - left - right);
-  const y = (v) => top + (1 - (v - lo) / (hi - lo || 1)) * (H - top - bottom);
-  let grid = "";
-  for (let v = lo; v <= hi + 1e-9; v += step) {
-    grid += `<line x1="${left}" x2="${W - right}" y1="${y(v)}" y2="${y(v)}" class="grid"/>`;
-    grid += `<text x="${left - 6}" y="${y(v) + 4}" class="axis" text-anchor="end">${Math.round(v)}</text>`;
-  }
-  for (let i = 0; i <= count; i++) {
-    const label = i === 0 ? "Start" : `${i}`;
-    grid += `<text x="${x(i)}" y="${H - 10}" class="axis" text-anchor="middle">${label}</text>`;
-  }
-  let lines = "";
-  chart.series.forEach((series, s) => {
-    const colour = SEAT_COLOURS[s % SEAT_COLOURS.length];
-    const d = series.points.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)} ${y(v).toFixed(1)}`).join(" ");
-    lines += `<path class="line" data-seat="${s}" d="${d}" fill="none" stroke="${colour}" stroke-width="2.6" stroke-linejoin="round" stroke-linecap="round"><title>${escapeHtml(
-      series.name,
-    )}</title></path>`;
-    series.points.forEach((v, i) => {
-      if (!i) return;
-      lines += `<circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="3.2" fill="${colour}"><title>${escapeHtml(
-        `${series.name} after ${chart.labels[i]}: ${v}`,
-      )}</title></circle>`;
-    });
-  });
-  const legend = chart.series
-    .map(
-      (series, s) =>
-        `<span class="legend-item"><span class="swatch" style="background:${
-          SEAT_COLOURS[s % SEAT_COLOURS.length]
-        }"></span>${escapeHtml(series.name)} <b>${series.points[series.points.length - 1]}</b></span>`,
-    )
-    .join("");
-  return `<figure class="chart"><svg viewBox="0 0 ${W} ${H}" role="img" aria-label="Running totals after each hand">${grid}${lines}</svg>
-<figcaption class="legend">${legend}</figcaption></figure>`;
+  return { width: W, height: H, left: 44, right: 14, top: 14, bottom: 30, ticks: 10, line: 2.6, dot: 3.2 };
 }
 
 // -- the page --------------------------------------------------------------------------------------
@@ -588,7 +487,14 @@ function render() {
 function drawChart() {
   if (!current) return;
   const box = $("chart");
-  box.innerHTML = chartSVG(current.summary.chart, current.summary.hand_count, box.clientWidth);
+  const { chart, hand_count: hands } = current.summary;
+  box.innerHTML = lineChart(chart.series, {
+    hands,
+    size: chartSize(box.clientWidth),
+    label: "Running totals after each hand",
+    start: "Start",
+    labels: chart.labels,
+  });
 }
 
 async function openFile() {
@@ -623,15 +529,6 @@ async function start() {
   $("final-trophy").innerHTML = trophy("trophy-small");
   $("setup-form").addEventListener("submit", startSheet);
   $("entry-form").addEventListener("submit", submitEntry);
-  $("s-players").addEventListener("input", () => renderNames());
-  $("s-preset").addEventListener("change", renderSetupRules);
-  $("s-file").addEventListener("change", async () => {
-    const file = $("s-file").files[0];
-    rulesText = file ? await file.text() : null;
-    $("s-preset").disabled = rulesText !== null;
-    $("s-file-note").textContent = file ? `Using ${file.name} instead of a preset.` : "";
-    renderSetupRules();
-  });
   $("btn-new").addEventListener("click", showSetup);
   $("btn-cancel-new").addEventListener("click", render);
   $("btn-cancel-fix").addEventListener("click", cancelCorrection);
@@ -646,17 +543,13 @@ async function start() {
     clearTimeout(resizing);
     resizing = setTimeout(drawChart, 150);
   });
+  let options = { presets: [], toppings: [], swaps: {} };
   try {
     options = await api("GET", "/api/options");
   } catch (err) {
     toast(`Cannot load the rules on offer: ${err.message}`);
   }
-  $("s-preset").innerHTML = options.presets
-    .map((p) => `<option value="${escapeHtml(p.name)}">${escapeHtml(p.title || p.name)}</option>`)
-    .join("");
-  const first = options.presets[0];
-  if (first) $("s-players").value = first.default_players;
-  renderSetupRules();
+  rules.setOptions(options);
   const stored = saved();
   if (stored) {
     try {
