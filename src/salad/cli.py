@@ -69,8 +69,8 @@ def friendly(func: F) -> F:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(1) from None
         except OSError as exc:
-            where = f" {exc.filename}" if exc.filename else ""
-            typer.echo(f"error:{where}: {exc.strerror or exc}", err=True)
+            where = f" {exc.filename}:" if exc.filename else ""
+            typer.echo(f"error:{where} {exc.strerror or exc}", err=True)
             raise typer.Exit(1) from None
 
     return wrapper  # type: ignore[return-value]
@@ -285,7 +285,7 @@ app.command("tournament")(tournament_command)
 @friendly
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
     database: Annotated[
         str | None,
         typer.Option(

@@ -66,21 +66,22 @@ def serve(
 
     from salad.server.app import create_app as _create_app
     from salad.server.storage import Storage, database_url
+    from salad.server.workers import listen, serve_workers
 
     url = database_url(database)
     shown = make_url(url).render_as_string(hide_password=True)
     shown_host = f"[{host}]" if ":" in host else host
+    listener = listen(host, port)  # first, so that a port in use is one clear line
     if workers > 1:
-        from salad.server.workers import serve_workers
-
         Storage(url).close()  # create the database once, before the workers share it
         echo(f"salad server: http://{shown_host}:{port}/ ({workers} worker processes)")
         echo(f"database: {shown}")
         options = {"database_url": url, "bot_delay": bot_delay, "log_level": log_level}
-        return serve_workers(host, port, workers, options, echo=echo)
+        return serve_workers(listener, workers, options, echo=echo)
     app = _create_app(url, bot_delay=bot_delay)
     tune_gc()
     echo(f"salad server: http://{shown_host}:{port}/")
     echo(f"database: {shown}")
-    uvicorn.run(app, host=host, port=port, log_level=log_level, **UVICORN_OPTIONS)
+    config = uvicorn.Config(app, log_level=log_level, **UVICORN_OPTIONS)
+    uvicorn.Server(config).run(sockets=[listener])
     return 0

@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from salad.errors import SaladError
 from salad.server.tables import shard_of
 
 __all__ = ["route", "serve_workers"]
@@ -60,24 +61,33 @@ def route(request_line: bytes, workers: int, turn: int) -> int:
     return shard_of(found.group(1).decode(), workers)
 
 
+def listen(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port``; SaladError (one line) if it cannot be had."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((host, port))
+        listener.listen(2048)
+    except OSError as exc:
+        listener.close()
+        raise SaladError(f"serve: cannot listen on {host}:{port} ({exc.strerror or exc})") from None
+    listener.setblocking(False)
+    return listener
+
+
 def serve_workers(
-    host: str,
-    port: int,
+    listener: socket.socket,
     workers: int,
     options: dict[str, Any],
     echo: Callable[[str], Any] = print,
 ) -> int:
-    """Run ``workers`` server processes behind ``host:port`` until interrupted; the exit status.
+    """Run ``workers`` server processes behind ``listener`` (see :func:`listen`) until
+    interrupted; the exit status.
 
     ``options`` go to each worker's :func:`salad.server.app.create_app` (``database_url``,
     ``bot_delay``) and uvicorn (``log_level``).
     """
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    listener = socket.socket(family, socket.SOCK_STREAM)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    listener.bind((host, port))
-    listener.listen(2048)
-    listener.setblocking(False)
 
     procs: list[subprocess.Popen[bytes]] = []
     channels: list[socket.socket] = []
