@@ -62,7 +62,7 @@ def test_a_move_is_invisible_until_it_is_stored(tmp_path: Path) -> None:
             assert sock.sent[0]["view"]["trick"] == []
             release.set()
             await playing
-            assert table.moves == 1 and table.game is not game
+            assert table.moves == 1 and table.game is not None and len(table.game.log) == before + 1
             assert sock.sent[-1]["moves"] == 1
             assert sock.sent[-1]["view"]["trick"] == [[mover, card]]
             rows = await real_call(Storage.moves, table.id, 1)

@@ -12,7 +12,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Header, Query, Request, WebSocket
+from fastapi import FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -24,19 +24,17 @@ from salad.ruleset import Ruleset, apply_settings, load_ruleset
 from salad.server import schemas as s
 from salad.server.info import options
 from salad.server.sheets import router as sheets_router
+from salad.server.sockets import TableSockets
 from salad.server.storage import Storage
 from salad.server.tables import (
     BOT,
     OPEN,
     ActionError,
-    Conn,
     Joined,
     TableManager,
     check_bot,
     check_name,
-    error_message,
 )
-from salad.view import SPECTATOR
 
 __all__ = ["create_app", "STATIC_DIR"]
 
@@ -269,37 +267,8 @@ def create_app(
 
     app.include_router(sheets_router)  # the score sheet: /api/sheets/... and the /sheet page
 
-    # -- the websocket ------------------------------------------------------------------------
-    @app.websocket("/ws/tables/{table_id}")
-    async def table_socket(websocket: WebSocket, table_id: str) -> None:
-        await websocket.accept()
-        token = websocket.query_params.get("token")
-        try:
-            table = await manager.get(table_id)
-        except ActionError as exc:
-            await websocket.send_text(error_message(exc.message))
-            await websocket.close(code=4404)
-            return
-        seat = SPECTATOR
-        if token:
-            found = table.seat_of_token(token)
-            if found is None:
-                await websocket.send_text(error_message(f"wrong token for table {table_id}"))
-                await websocket.close(code=4401)
-                return
-            seat = found
-        conn = Conn(websocket, seat)
-        await manager.connect(table, conn)
-        try:
-            while not conn.closed:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                await manager.handle(table, conn, message.get("text"))
-        except Exception:  # the connection broke
-            pass
-        finally:
-            await manager.disconnect(table, conn)
+    # -- the websocket: /ws/tables/{id}, on the ASGI calls themselves (sockets.py) ---------------
+    app.add_middleware(TableSockets, manager=manager)
 
     # -- pages --------------------------------------------------------------------------------
     @app.get("/", include_in_schema=False)

@@ -347,25 +347,36 @@ def common_view_parts(game: Game, cache: TricksCache | None = None) -> tuple[str
             cache.key, cache.text = key, tricks
     leader = game.leader
     n = game.players
-    public = {
-        "players": n,
+    moving = {
         "phase": phase.name.lower(),
-        "hand": game.hand_index + 1,
-        "round": game.round_name,
-        "dealer": game.dealer,
         "to_move": game.to_move,
         "leader": leader,
         "trick": [[(leader + i) % n, fmt(m)] for i, m in enumerate(game.trick)] if in_trick else [],
         "led_suit": suits[game.led].letter if in_trick and game.led != NO_SUIT else None,
-        "trump": suits[game.trump].letter if game.trump != NO_SUIT else None,
         "hand_sizes": [h.bit_count() for h in game.hands],
-        "tricks_won": list(game.tricks_won),
-        "running": game.running_points(),
-        "token": game.token,
-        "hand_points": [list(p) for p in game.hand_points],
-        "totals": list(game.totals),
     }
-    return json.dumps(public, separators=_COMPACT)[1:-1], tricks
+    # The rest changes only when a trick (or the phase) ends: cached with the tricks.
+    if cache is not None and cache.public_key == key:
+        settled = cache.public
+    else:
+        settled = json.dumps(
+            {
+                "players": n,
+                "hand": game.hand_index + 1,
+                "round": game.round_name,
+                "dealer": game.dealer,
+                "trump": suits[game.trump].letter if game.trump != NO_SUIT else None,
+                "tricks_won": list(game.tricks_won),
+                "running": game.running_points(),
+                "token": game.token,
+                "hand_points": [list(p) for p in game.hand_points],
+                "totals": list(game.totals),
+            },
+            separators=_COMPACT,
+        )[1:-1]
+        if cache is not None:
+            cache.public_key, cache.public = key, settled
+    return json.dumps(moving, separators=_COMPACT)[1:-1] + "," + settled, tricks
 
 
 @dataclass
@@ -376,6 +387,8 @@ class TricksCache:
     text: str = "[]"
     extras_key: tuple[int, int, Phase] | None = None
     extras: str = ""
+    public_key: tuple[int, int, Phase] | None = None
+    public: str = ""
 
 
 def last_trick(game: Game) -> dict[str, Any] | None:
@@ -1000,25 +1013,31 @@ class TableManager:
     async def _accept(self, table: Table, seat: int, move: int, by: str) -> None:
         """Play, store, then tell everyone (the table's lock is held).
 
-        The move is played on a copy of the game; the table's game becomes the copy only once
-        the move is stored, so that nothing (a client connecting meanwhile, a lobby request)
-        ever sees a move the database does not hold yet.
+        The move is played only once it is stored, so that nothing (a client connecting
+        meanwhile, a lobby request) ever sees a move the database does not hold yet. An illegal
+        move, or the last card of a hand (which may end the game, whose result is stored with
+        it), is first played on a copy of the game.
         """
         game = table.game
         assert game is not None
-        after = game.copy()
-        try:
-            after.play(move)
-        except SaladError as exc:
-            raise ActionError(str(exc), 409) from None
+        after: Game | None = None
+        if move not in game.legal_moves() or sum(h.bit_count() for h in game.hands) <= 1:
+            after = game.copy()
+            try:
+                after.play(move)
+            except SaladError as exc:
+                raise ActionError(str(exc), 409) from None
         seq = table.moves + 1
-        over = (list(after.totals), after.winners()) if after.is_over() else None
-        row = MoveRow(seq, seat, move, after.format_move(move), by)
+        over = (list(after.totals), after.winners()) if after and after.is_over() else None
+        row = MoveRow(seq, seat, move, game.format_move(move), by)
         try:
             await self.writer.call(Storage.add_move, table.id, table.game_number, row, over)
         except BaseException:
             log.exception("table %s: move %d could not be stored", table.id, seq)
             raise ActionError("the server could not store that move; try again", 503) from None
+        if after is None:
+            game.play(move)  # legal: checked above, and nothing ran in between
+            after = game
         table.game = after
         table.moves = seq
         if over is not None:

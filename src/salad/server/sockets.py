@@ -1,0 +1,94 @@
+"""The table websocket ``/ws/tables/{id}?token=TOKEN``, served on the ASGI calls themselves.
+
+This is the server's hot path: every move is one message in and one out per connection of the
+table. As an ASGI middleware it sits outside the framework's routing and exception layers
+(which add a wrapper around every message sent); everything it does is plain ASGI
+(``websocket.connect``/``accept``/``receive``/``send``/``close``), so it runs on any ASGI
+server. The protocol is in docs/protocol.md; the game logic is the
+:class:`~salad.server.tables.TableManager`'s.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Coroutine
+from typing import Any, cast
+from urllib.parse import parse_qs
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from salad.server.tables import ActionError, Conn, TableManager, error_message
+from salad.view import SPECTATOR
+
+__all__ = ["PATH", "TableSockets"]
+
+PATH = re.compile(r"/ws/tables/([^/]*)")
+
+
+class RawSocket:
+    """What a :class:`~salad.server.tables.Conn` needs of a websocket, on the ASGI ``send``."""
+
+    __slots__ = ("_send",)
+
+    def __init__(self, send: Send) -> None:
+        self._send = send
+
+    def send_text(self, data: str) -> Coroutine[Any, Any, None]:
+        # The ASGI server's own coroutine, not one wrapped around it: a Conn steps it at once.
+        return cast(Coroutine[Any, Any, None], self._send({"type": "websocket.send", "text": data}))
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        await self._send({"type": "websocket.close", "code": code, "reason": reason or ""})
+
+
+class TableSockets:
+    """ASGI middleware: the table websockets; everything else goes on to ``app``."""
+
+    def __init__(self, app: ASGIApp, manager: TableManager) -> None:
+        self.app = app
+        self.manager = manager
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        found = PATH.fullmatch(scope["path"]) if scope["type"] == "websocket" else None
+        if found is None:
+            await self.app(scope, receive, send)
+            return
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        token = (query.get("token") or [None])[0]
+        await self.serve(found.group(1), token, receive, send)
+
+    async def serve(self, table_id: str, token: str | None, receive: Receive, send: Send) -> None:
+        """One connection, from the handshake to the disconnect."""
+        message = await receive()
+        if message["type"] != "websocket.connect":
+            return
+        await send({"type": "websocket.accept"})
+        ws = RawSocket(send)
+        manager = self.manager
+        try:
+            table = await manager.get(table_id)
+        except ActionError as exc:
+            await ws.send_text(error_message(exc.message))
+            await ws.close(code=4404)
+            return
+        seat = SPECTATOR
+        if token:
+            found = table.seat_of_token(token)
+            if found is None:
+                await ws.send_text(error_message(f"wrong token for table {table_id}"))
+                await ws.close(code=4401)
+                return
+            seat = found
+        conn = Conn(ws, seat)
+        await manager.connect(table, conn)
+        try:
+            while not conn.closed:
+                message = await receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text: Any = message.get("text")
+                await manager.handle(table, conn, text)
+        except Exception:  # the connection broke
+            pass
+        finally:
+            await manager.disconnect(table, conn)
