@@ -134,34 +134,23 @@ def _dispatch(
     echo: Callable[[str], Any],
 ) -> int:
     """Hand every connection to its worker until a signal arrives or a worker dies."""
-    selector = selectors.DefaultSelector()
-    selector.register(listener, selectors.EVENT_READ)
-    waiting: dict[socket.socket, float] = {}  # connections whose request line is incomplete
-    turn = 0
+    pending = _Pending(channels)
+    pending.selector.register(listener, selectors.EVENT_READ)
     last_sweep = time.monotonic()
     while not stopping:
-        for key, _ in selector.select(timeout=0.5 if not waiting else 0.05):
+        for key, _ in pending.selector.select(timeout=0.05 if pending.polled else 0.5):
             sock = key.fileobj
             if sock is listener:
-                while True:
-                    try:
-                        conn, _addr = listener.accept()
-                    except (BlockingIOError, InterruptedError):
-                        break
-                    except OSError:  # out of file descriptors, say: try again later
-                        break
-                    conn.setblocking(False)
-                    waiting[conn] = time.monotonic()
-                    selector.register(conn, selectors.EVENT_READ)
-                continue
-            assert isinstance(sock, socket.socket)
-            turn = _hand_over(sock, selector, waiting, channels, turn)
+                pending.accept(listener)
+            else:
+                assert isinstance(sock, socket.socket)
+                pending.hand_over(sock)
+        for conn in list(pending.polled):
+            pending.hand_over(conn)
         now = time.monotonic()
         if now - last_sweep >= 0.5:
             last_sweep = now
-            for conn, since in list(waiting.items()):
-                if now - since > HEAD_TIMEOUT:
-                    _drop(conn, selector, waiting)
+            pending.sweep(now)
             for index, proc in enumerate(procs):
                 code = proc.poll()
                 if code is not None:
@@ -170,42 +159,74 @@ def _dispatch(
     return 0
 
 
-def _hand_over(
-    conn: socket.socket,
-    selector: selectors.BaseSelector,
-    waiting: dict[socket.socket, float],
-    channels: list[socket.socket],
-    turn: int,
-) -> int:
-    """Send ``conn`` to its worker once its request line has come; the next turn."""
-    try:
-        head = conn.recv(HEAD_LIMIT, socket.MSG_PEEK)
-    except (BlockingIOError, InterruptedError):
-        return turn
-    except OSError:
-        _drop(conn, selector, waiting)
-        return turn
-    end = head.find(b"\n")
-    if not head or (end < 0 and len(head) >= HEAD_LIMIT):
-        _drop(conn, selector, waiting)  # closed, or no request line to be had
-        return turn
-    if end < 0:
-        return turn  # the line is still coming (the sweep drops it after HEAD_TIMEOUT)
-    index = route(head[:end].rstrip(b"\r"), len(channels), turn)
-    selector.unregister(conn)
-    del waiting[conn]
-    with contextlib.suppress(OSError):  # the worker is gone: the sweep stops the server
-        socket.send_fds(channels[index], [b"c"], [conn.fileno()])
-    conn.close()  # the worker holds its own copy now
-    return turn + 1
+class _Pending:
+    """The connections accepted whose request line has not come in whole yet.
 
+    A connection is watched by the selector until its first bytes come; one that has sent
+    part of a line is taken off the selector (its bytes, only peeked at, would wake it again
+    and again) and peeked at every 50 ms instead, until its line is whole or its time is up.
+    """
 
-def _drop(
-    conn: socket.socket, selector: selectors.BaseSelector, waiting: dict[socket.socket, float]
-) -> None:
-    selector.unregister(conn)
-    waiting.pop(conn, None)
-    conn.close()
+    def __init__(self, channels: list[socket.socket]) -> None:
+        self.channels = channels
+        self.selector = selectors.DefaultSelector()
+        self.since: dict[socket.socket, float] = {}
+        self.polled: set[socket.socket] = set()
+        self.turn = 0
+
+    def accept(self, listener: socket.socket) -> None:
+        while True:
+            try:
+                conn, _addr = listener.accept()
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError:  # out of file descriptors, say: try again later
+                return
+            conn.setblocking(False)
+            self.since[conn] = time.monotonic()
+            self.selector.register(conn, selectors.EVENT_READ)
+
+    def hand_over(self, conn: socket.socket) -> None:
+        """Send ``conn`` to its worker if its request line has come."""
+        try:
+            head = conn.recv(HEAD_LIMIT, socket.MSG_PEEK)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            self.drop(conn)
+            return
+        end = head.find(b"\n")
+        if not head or (end < 0 and len(head) >= HEAD_LIMIT):
+            self.drop(conn)  # closed, or no request line to be had
+            return
+        if end < 0:  # the line is still coming: peek again later (see sweep for the limit)
+            if conn not in self.polled:
+                self.selector.unregister(conn)
+                self.polled.add(conn)
+            return
+        index = route(head[:end].rstrip(b"\r"), len(self.channels), self.turn)
+        self.turn += 1
+        self.forget(conn)
+        with contextlib.suppress(OSError):  # the worker is gone: the sweep stops the server
+            socket.send_fds(self.channels[index], [b"c"], [conn.fileno()])
+        conn.close()  # the worker holds its own copy now
+
+    def sweep(self, now: float) -> None:
+        """Drop the connections that have not sent a request line in :data:`HEAD_TIMEOUT`."""
+        for conn, since in list(self.since.items()):
+            if now - since > HEAD_TIMEOUT:
+                self.drop(conn)
+
+    def forget(self, conn: socket.socket) -> None:
+        del self.since[conn]
+        if conn in self.polled:
+            self.polled.discard(conn)
+        else:
+            self.selector.unregister(conn)
+
+    def drop(self, conn: socket.socket) -> None:
+        self.forget(conn)
+        conn.close()
 
 
 # -- a worker process --------------------------------------------------------------------------
