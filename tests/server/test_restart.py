@@ -32,16 +32,23 @@ def same_state(before: dict[str, Any], after: dict[str, Any]) -> None:
     assert public_table(after["table"]) == public_table(before["table"])
 
 
+def proc_stat(pid: int) -> list[str]:
+    """The fields of /proc/PID/stat after the command name: state, parent, ... (field 3 on,
+    so ``[0]`` is the state, ``[1]`` the parent, ``[11]``/``[12]`` the user/system ticks).
+    OSError when there is no such process."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
 def child_pids(pid: int) -> list[int]:
     """The processes whose parent is ``pid`` (from /proc)."""
     found = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                stat = (entry / "stat").read_text()
+                parent = int(proc_stat(int(entry.name))[1])
             except OSError:
                 continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            if parent == pid:
                 found.append(int(entry.name))
     return found
 
@@ -52,7 +59,7 @@ def wait_gone(pids: list[int], seconds: float = 10) -> None:
     for pid in pids:
         while True:
             try:
-                state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+                state = proc_stat(pid)[0]
             except OSError:
                 break
             if state == "Z":

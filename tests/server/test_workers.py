@@ -8,7 +8,6 @@ import os
 import signal
 import socket
 import time
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -16,7 +15,7 @@ import pytest
 
 from salad.server.tables import shard_of
 
-from .test_restart import HUMAN, RANDOM, child_pids, wait_gone
+from .test_restart import HUMAN, RANDOM, child_pids, proc_stat, wait_gone
 
 
 def test_tables_live_in_the_worker_their_id_names(start_server: Any, ws: Any) -> None:
@@ -71,7 +70,7 @@ def test_the_parent_drops_what_is_not_http_and_goes_on(start_server: Any) -> Non
 
 
 def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    fields = proc_stat(pid)
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
