@@ -1,6 +1,6 @@
 """Bot strength: duplicate matches between the bots at four-player Canadian Salad, with targets.
 
-Every comparison is a duplicate match (:func:`salad.match.run_match`): deal ``d`` is the game
+Every comparison is a duplicate match (:func:`salad.lab.match.run_match`): deal ``d`` is the game
 with seed ``seed + d``, played four times with the line-up rotated through the seats, so every
 bot plays every seat on the same cards. Points are bad (the lowest total wins), so a lower
 mean is better and a ratio below 1 means the first bot is stronger.
@@ -47,7 +47,7 @@ from typing import Any
 import salad
 from salad import Game, SaladError, load_ruleset
 from salad.bots import bot_factory, make_bot
-from salad.match import MatchResult, Timing, ci95, run_match
+from salad.lab.match import MatchResult, Timing, ci95, run_match
 from salad.ruleset import Ruleset
 
 RULES = "canadian"

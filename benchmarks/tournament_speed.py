@@ -1,7 +1,7 @@
 """Tournament throughput: games per second of ``basic`` bots on one process, locally, on Ray.
 
 Four ``basic`` entrants play four-player Canadian Salad tournaments
-(:func:`salad.tournament.run_tournament`, no files) three ways:
+(:func:`salad.lab.tournament.run_tournament`, no files) three ways:
 
 * ``one_process_gps``: ``workers=1``, every game in this process;
 * ``local_gps``: the local backend on every core (process start-up included);
@@ -9,7 +9,7 @@ Four ``basic`` entrants play four-player Canadian Salad tournaments
   separate processes, their rates summed, over one alone: the most this machine gave at the
   time, with no overhead of a backend at all;
 * ``ray_gps``: the Ray backend on a local Ray started as ``salad tournament --backend ray``
-  starts it (:func:`salad.tournament.start_local_ray`: ``num_cpus`` = the cores), before each
+  starts it (:func:`salad.lab.tournament.start_local_ray`: ``num_cpus`` = the cores), before each
   Ray run and stopped after it, so that its daemons do not weigh on the other runs; the Ray
   start-up itself is timed apart as ``ray_start_s``, the workers' start-up is included.
 
@@ -45,7 +45,7 @@ from typing import Any
 
 import salad
 from salad import load_ruleset
-from salad.tournament import TournamentResult, cores, run_tournament, start_local_ray
+from salad.lab.tournament import TournamentResult, cores, run_tournament, start_local_ray
 
 RULES = "canadian"
 PLAYERS = 4

@@ -16,7 +16,7 @@ pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from salad import Game, SaladError, load_ruleset  # noqa: E402
-from salad.envs import encode, env, observation_layout, raw_env  # noqa: E402
+from salad.adapters.pettingzoo import encode, env, observation_layout, raw_env  # noqa: E402
 from salad.view import Phase  # noqa: E402
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "envs.md"

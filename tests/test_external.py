@@ -24,7 +24,7 @@ from salad.bots.external import (
     shutdown_all,
 )
 from salad.cli import app
-from salad.match import run_match
+from salad.lab.match import run_match
 
 ROOT = Path(__file__).resolve().parent.parent
 LOWEST_JS = ROOT / "examples" / "bots" / "lowest.js"

@@ -16,8 +16,8 @@ from typer.testing import CliRunner
 from salad import Game, SaladError, load_ruleset
 from salad.bots import REGISTRY, bot_factory
 from salad.cli import app
-from salad.events import Move
-from salad.match import (
+from salad.formats.records import load_records, verify_record
+from salad.lab.match import (
     MatchResult,
     _Played,
     _summarize,
@@ -26,7 +26,7 @@ from salad.match import (
     run_match,
     seat_names,
 )
-from salad.records import load_records, verify_record
+from salad.moves import Move
 from salad.view import View
 
 CANADIAN = load_ruleset("canadian")

@@ -14,9 +14,9 @@ np = pytest.importorskip("numpy")
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 from salad import Game, load_ruleset  # noqa: E402
+from salad.adapters.openspiel.game import GAME_NAME, SaladGame, SaladState  # noqa: E402
 from salad.bots import make_bot  # noqa: E402
 from salad.cards import cards_of  # noqa: E402
-from salad.openspiel_game import GAME_NAME, SaladGame, SaladState  # noqa: E402
 from salad.sampler import shown_voids  # noqa: E402
 from salad.view import Phase  # noqa: E402
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from salad.events import Play
-from salad.ruleset import load_ruleset
+from salad.formats.rules import load_ruleset
 from salad.tui.common import Session
 from salad.tui.plain import run_plain
 

@@ -17,8 +17,7 @@ from hypothesis import strategies as st
 from salad import Game, RecordError, RulesError, load_ruleset
 from salad.cards import WildSpec, WildWins, cards_of
 from salad.events import DEAL, DRAW, EXCHANGE, PASS, PLAY, TRUMP
-from salad.presets import CANADIAN, PRESETS, STANDARD_DECK
-from salad.records import (
+from salad.formats.records import (
     FORMAT,
     dump_record,
     format_record,
@@ -28,6 +27,7 @@ from salad.records import (
     verify_record,
     write_records,
 )
+from salad.presets import CANADIAN, PRESETS, STANDARD_DECK
 from salad.ruleset import Kind, Moon, Penalty, Selector
 from salad.view import Phase
 

@@ -12,11 +12,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import salad.rulesfile
+import salad.formats.rules
 from salad import Game, RulesError, load_ruleset
 from salad.events import SCORE
-from salad.ruleset import Kind, Moon, apply_settings
-from salad.rulesfile import FILE_KEYS, load_rules_file, parse_rules
+from salad.formats.rules import FILE_KEYS, load_rules_file, parse_rules
+from salad.ruleset import Kind, Moon
+from salad.settings import apply_settings
 
 EXAMPLES = sorted((Path(__file__).parent.parent / "examples" / "rules").glob("*.toml"))
 
@@ -617,6 +618,6 @@ def test_examples_of_the_docs_and_the_module(monkeypatch):
     result = doctest.testfile(str(DOCS), module_relative=False)
     assert result.attempted >= 4
     assert not result.failed
-    result = doctest.testmod(salad.rulesfile)
+    result = doctest.testmod(salad.formats.rules)
     assert result.attempted >= 4
     assert not result.failed

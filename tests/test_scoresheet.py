@@ -15,10 +15,10 @@ import typer
 from typer.testing import CliRunner
 
 from salad import Game, load_ruleset
+from salad.cli.score import score_command
 from salad.events import Deal, HandScored, Play, TokenTaken, TrickWon
 from salad.ruleset import Ruleset
-from salad.scorecli import score_command
-from salad.scoresheet import (
+from salad.sheet.model import (
     Field,
     ScoreSheet,
     SheetError,

@@ -1090,7 +1090,7 @@ def _records():
     try:
         from salad import records
     except ImportError as exc:  # pragma: no cover - only while records.py is being written
-        pytest.skip(f"salad.records is missing or broken: {exc}")
+        pytest.skip(f"salad.formats.records is missing or broken: {exc}")
     return records
 
 

@@ -21,8 +21,8 @@ from typer.testing import CliRunner
 
 from salad import load_ruleset
 from salad.cli import app
-from salad.records import load_records, verify_record
-from salad.tournament import (
+from salad.formats.records import load_records, verify_record
+from salad.lab.tournament import (
     GAMES_FILE,
     LEADERBOARD_FILE,
     POINTS_PNG,

@@ -16,7 +16,7 @@ from textual.widget import Widget
 from salad.bots import make_bot
 from salad.cli import make_ruleset
 from salad.engine import Game
-from salad.ruleset import load_ruleset
+from salad.formats.rules import load_ruleset
 from salad.tui.app import (
     ChoiceScreen,
     GameScreen,

@@ -15,7 +15,8 @@ from salad.errors import (
     RulesError,
     SaladError,
 )
-from salad.ruleset import Ruleset, load_ruleset
+from salad.formats.rules import load_ruleset
+from salad.ruleset import Ruleset
 
 __all__ = [
     "Card",

@@ -19,6 +19,7 @@ import functools
 import random
 import secrets
 from collections.abc import Sequence
+from typing import NoReturn
 
 from salad.cards import NO_SUIT, Card, CardMask, Deck, cards_of
 from salad.errors import IllegalMoveError, SaladError
@@ -34,9 +35,9 @@ from salad.events import (
     TRICK,
     TRUMP,
     Event,
-    Move,
     typed,
 )
+from salad.moves import Move, format_move, parse_move
 from salad.ruleset import CompiledHand, Kind, Ruleset
 from salad.scoring import card_counts, penalty_points, score_hand, standings
 from salad.view import SPECTATOR, CompletedTrick, Phase, View
@@ -289,19 +290,21 @@ class Game:
         size = self._size
         card: int = move if move < size else move - size
         if not 0 <= card < size:
-            self._illegal(seat, move, "cannot make that move now")
+            self._illegal(seat, move, "not-a-move", "cannot make that move now")
         bit = 1 << card
         hands = self.hands
         h = hands[seat]
         if not h & bit:
-            self._illegal(seat, move, "does not hold that card")
+            self._illegal(seat, move, "not-held", "does not hold that card")
         if card != move and not self.deck.declare_mask & bit:
-            self._illegal(seat, move, "may only declare a Wild high")
+            self._illegal(seat, move, "not-declarable", "may only declare a Wild high")
         led = self.led
         if led >= 0:
             follow = self._suit_masks[led]
             if not bit & follow and h & follow and not bit & self._wild_mask:
-                self._illegal(seat, move, f"must follow {self.deck.suits[led].name.lower()}")
+                self._illegal(
+                    seat, move, "must-follow", f"must follow {self.deck.suits[led].name.lower()}"
+                )
         else:
             self.led = self._suit_of[card]
         hands[seat] = h ^ bit
@@ -368,7 +371,9 @@ class Game:
             if not 0 <= move < self._size or not (
                 (self.hands[seat] & ~self.passed[seat]) >> move & 1
             ):
-                self._illegal(seat, move, "can only pass a card it holds and has not chosen")
+                self._illegal(
+                    seat, move, "not-passable", "can only pass a card it holds and has not chosen"
+                )
             self.passed[seat] |= 1 << move
             self._log.append((PASS, seat, move))
             self._pass_left -= 1
@@ -382,13 +387,16 @@ class Game:
         if self.phase == _TRUMP:
             suit = move - 2 * self._size
             if not 0 <= suit < len(self.deck.suits):
-                self._illegal(seat, move, "must pick a trump suit")
+                self._illegal(seat, move, "must-pick-trump", "must pick a trump suit")
             self.trump = suit
             self._log.append((TRUMP, self.hand_index, seat, suit))
             self._begin_passing()
             return
         raise IllegalMoveError(
-            f"seat {seat}: no move is possible, the game is in the {self.phase.name.lower()} phase"
+            seat,
+            "",
+            "no-move-now",
+            f"no move is possible, the game is in the {self.phase.name.lower()} phase",
         )
 
     def _exchange(self) -> None:
@@ -403,12 +411,12 @@ class Game:
         self._log.append((EXCHANGE, self.hand_index, tuple(self.passed)))
         self._begin_play()
 
-    def _illegal(self, seat: int, move: Move, reason: str) -> None:
+    def _illegal(self, seat: int, move: Move, reason: str, why: str) -> NoReturn:
         try:
             text = self.format_move(move)
         except (IndexError, ValueError):
             text = str(move)
-        raise IllegalMoveError(f"seat {seat} cannot play {text}: seat {seat} {reason}")
+        raise IllegalMoveError(seat, text, reason, why)
 
     # -- scoring ----------------------------------------------------------------------------
     def _score_hand(self, last: int) -> None:
@@ -536,32 +544,19 @@ class Game:
 
     # -- notation ---------------------------------------------------------------------------
     def parse_move(self, text: str) -> Move:
-        """A move from text: ``QS``, ``10h``, ``Q♠``; ``+`` after a Wild declares it high;
-        a suit letter or name in the trump phase."""
-        size = self._size
-        text = text.strip()
-        if self.phase == _TRUMP:
-            word = text.split(":", 1)[-1]
-            return 2 * size + self.deck.parse_suit(word)
-        high = text.endswith("+")
-        if high or text.endswith("-"):
-            text = text[:-1]
+        """A move from text for the seat to move (:func:`salad.moves.parse_move`): ``QS``,
+        ``10h``, ``Q♠``; ``+`` after a Wild declares it high; a suit in the trump phase."""
         seat = self.to_move
         among = None
         if seat >= 0:
             among = self.hands[seat]
             if self.phase is _PASS:
                 among &= ~self.passed[seat]
-        card = self.deck.parse(text, among)
-        return card + size if high else card
+        return parse_move(self.deck, text, trump=self.phase == _TRUMP, among=among)
 
     def format_move(self, move: Move, symbols: bool = False) -> str:
-        size = self._size
-        if move >= 2 * size:
-            return "trump:" + self.deck.suits[move - 2 * size].letter
-        card = move % size
-        text = self.deck.symbol(card) if symbols else self.deck.format(card)
-        return text + "+" if move >= size else text
+        """A move as text (:func:`salad.moves.format_move`): ``QS``, ``W+``, ``trump:H``."""
+        return format_move(self.deck, move, symbols)
 
     # -- copies and undo --------------------------------------------------------------------
     def copy(self) -> Game:

@@ -10,9 +10,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from salad.cards import Card, CardMask
-
-Move = int
-"""An action: a card to play or pass, a Wild declared high, or a trump choice."""
+from salad.moves import Move
 
 # Tags of the raw log entries.
 DRAW, DEAL, TRUMP, PASS, EXCHANGE, PLAY, TRICK, TOKEN, SCORE, END = range(10)

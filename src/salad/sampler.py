@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 
 from salad.cards import NO_SUIT, CardMask, cards_of
 from salad.errors import SaladError
-from salad.events import Move
+from salad.moves import Move
 from salad.view import SPECTATOR, View
 
 

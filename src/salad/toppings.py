@@ -4,7 +4,7 @@ A topping never adds a code path: each one only sets ruleset fields the engine a
 (a token penalty, passing, the objective, trumps, the moon, an extra wild card). So a topping
 works with any preset whose deck has what it needs, and is refused with a reason where not:
 
->>> from salad.ruleset import load_ruleset
+>>> from salad.formats.rules import load_ruleset
 >>> load_ruleset("canadian", {"toppings": ["cornucopia"]}).highest_wins
 True
 >>> load_ruleset("canadian", {"toppings": ["rotten-tomato"]})

@@ -7,7 +7,7 @@ from enum import IntEnum
 from typing import Any
 
 from salad.cards import NO_SUIT, CardMask, Deck
-from salad.events import Move
+from salad.moves import Move, format_move
 from salad.ruleset import Ruleset
 
 SPECTATOR = -1
@@ -86,12 +86,9 @@ class View:
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form with cards as codes (for protocols)."""
         deck = self.deck
-        fmt = deck.format
 
         def move(m: Move) -> str:
-            if m >= 2 * deck.size:
-                return "trump:" + deck.suits[m - 2 * deck.size].letter
-            return fmt(m % deck.size) + ("+" if m >= deck.size else "")
+            return format_move(deck, m)
 
         def seat_of(leader: int, i: int) -> int:
             return (leader + i) % self.players

@@ -11,8 +11,8 @@ from typing import Any
 
 from salad.engine import Game
 from salad.events import PASS, PLAY, TRUMP
-from salad.records import game_from_record, verify_record
-from salad.ruleset import load_ruleset
+from salad.formats.records import game_from_record, verify_record
+from salad.formats.rules import load_ruleset
 
 HUMAN = {"kind": "human"}
 RANDOM = {"kind": "bot", "bot": "random"}

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from salad.records import verify_record
+from salad.formats.records import verify_record
 
 HUMAN = {"kind": "human"}
 RANDOM = {"kind": "bot", "bot": "random"}

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import text
 
 from salad.engine import Game
-from salad.ruleset import load_ruleset
+from salad.formats.rules import load_ruleset
 from salad.server.storage import (
     MoveRow,
     SeatRow,

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from salad.ruleset import load_ruleset
+from salad.formats.rules import load_ruleset
 from salad.server.storage import Storage
 from salad.server.tables import Conn, TableManager
 

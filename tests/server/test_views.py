@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from salad.engine import Game
-from salad.ruleset import load_ruleset
+from salad.formats.rules import load_ruleset
 from salad.server.protocol import complete_state
 from salad.server.tables import TricksCache, common_view_json, last_trick, view_json
 from salad.view import SPECTATOR

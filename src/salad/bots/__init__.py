@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from salad.errors import SaladError
-from salad.events import Move
+from salad.moves import Move
 from salad.view import View
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ REGISTRY: dict[str, str] = {
     "basic": "salad.bots.basic:BasicBot",
     "advanced": "salad.bots.expert:AdvancedBot",
     "expert": "salad.bots.expert:ExpertBot",
-    "openspiel-ismcts": "salad.bots.openspiel_bot:OpenSpielISMCTSBot",
+    "openspiel-ismcts": "salad.adapters.openspiel.bot:OpenSpielISMCTSBot",
 }
 """Bot name → "module:factory"; modules load on first use (OpenSpiel is heavy)."""
 

@@ -17,7 +17,7 @@ still out in each suit, reads the voids the other seats have shown, and then:
 from __future__ import annotations
 
 from salad.bots.policy import HandModel, choose_pass, choose_play, choose_trump, hand_model
-from salad.events import Move
+from salad.moves import Move
 from salad.sampler import known_cards, shown_voids, unseen_cards
 from salad.view import Phase, View
 

@@ -19,7 +19,7 @@ from salad.bots.basic import basic_move
 from salad.bots.policy import hand_model
 from salad.bots.search import Searcher, distinct_moves
 from salad.errors import SaladError
-from salad.events import Move
+from salad.moves import Move
 from salad.view import Phase, View
 
 

@@ -48,7 +48,7 @@ from typing import Any
 
 from salad.cards import NO_SUIT
 from salad.errors import CardParseError, SaladError
-from salad.events import Move
+from salad.moves import Move
 from salad.ruleset import Kind, Ruleset
 from salad.view import Phase, View
 
@@ -141,7 +141,7 @@ def ruleset_info(rs: Ruleset, players: int) -> dict[str, Any]:
     >>> info["hands"][2]["penalties"][0]["cards"]
     ['QC', 'QD', 'QH', 'QS']
     """
-    from salad.describe import describe
+    from salad.formats.describe import describe
 
     deck = rs.deck_for(players)
     compiled = rs.compiled(players)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from salad.events import Move
+from salad.moves import Move
 from salad.view import View
 
 

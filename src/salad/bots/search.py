@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from salad.bots.policy import HandModel, choose_pass, choose_play, choose_trump
 from salad.engine import Game
-from salad.events import Move
+from salad.moves import Move
 from salad.sampler import sample_hands
 from salad.view import Phase, View
 

@@ -20,10 +20,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from salad.errors import SaladError
-from salad.ruleset import Ruleset, apply_settings, load_ruleset
+from salad.formats.rules import load_ruleset
+from salad.ruleset import Ruleset
 from salad.server import schemas as s
 from salad.server.info import options
-from salad.server.sheets import router as sheets_router
+from salad.server.routes.sheets import router as sheets_router
 from salad.server.sockets import TableSockets
 from salad.server.storage import Storage
 from salad.server.tables import (
@@ -35,6 +36,7 @@ from salad.server.tables import (
     check_bot,
     check_name,
 )
+from salad.settings import apply_settings
 
 __all__ = ["create_app", "STATIC_DIR"]
 
@@ -356,8 +358,8 @@ def build_ruleset(
 ) -> Ruleset:
     """A preset (never a file path: this comes from the network) or an uploaded rules file,
     with toppings and swaps on top; refused when a record could not store it."""
+    from salad.formats.rules import parse_rules
     from salad.presets import PRESETS
-    from salad.rulesfile import parse_rules
 
     extra: dict[str, Any] = {}
     if toppings:

@@ -7,7 +7,8 @@ from typing import Any
 
 from salad.cards import WildWins
 from salad.errors import SaladError
-from salad.ruleset import Ruleset, load_ruleset
+from salad.formats.rules import load_ruleset
+from salad.ruleset import Ruleset
 
 __all__ = ["available_bots", "deck_info", "hands_info", "options", "toppings_of"]
 

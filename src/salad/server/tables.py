@@ -32,7 +32,8 @@ from salad.cards import NO_SUIT, cards_of
 from salad.engine import Game
 from salad.errors import SaladError
 from salad.events import PLAY, TRICK
-from salad.ruleset import Ruleset, load_ruleset
+from salad.formats.rules import load_ruleset
+from salad.ruleset import Ruleset
 from salad.server.botwork import RANDOM, bot_seed, choose_move
 from salad.server.info import available_bots, deck_info, hands_info, toppings_of
 from salad.server.storage import (
@@ -1158,7 +1159,7 @@ class TableManager:
         return out
 
     async def record(self, table_id: str, number: int | None) -> dict[str, Any]:
-        from salad.records import record_from_game
+        from salad.formats.records import record_from_game
 
         table = await self.get(table_id)
         n = table.game_number if number is None else number

@@ -33,7 +33,7 @@ from textual.widgets import Button, Footer, Input, Static
 
 from salad.cards import NO_SUIT, Card, Deck, cards_of
 from salad.errors import SaladError
-from salad.events import Move
+from salad.moves import Move
 from salad.ruleset import Kind
 from salad.tui.common import (
     Session,
@@ -1141,7 +1141,7 @@ class GameScreen(Screen[None]):
         self.app.push_screen(InfoScreen("Score sheet", Group(*parts)))
 
     def action_rules(self) -> None:
-        from salad.describe import describe
+        from salad.formats.describe import describe
 
         g = self.session.game
         self.app.push_screen(InfoScreen("Rules", Text(describe(g.ruleset, g.players))))

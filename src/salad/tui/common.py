@@ -3,7 +3,7 @@ save and resume, undo, hints) and the words that describe the game to a player.
 
 Everything is read from the ruleset and the engine: no card, suit or round is named here.
 
->>> from salad.ruleset import load_ruleset
+>>> from salad.formats.rules import load_ruleset
 >>> s = Session.new(load_ruleset("canadian"), 4, seat=0, bots="random", seed=1)
 >>> s.names
 ['You', 'Random 1', 'Random 2', 'Random 3']
@@ -27,7 +27,6 @@ from salad.events import (
     Deal,
     GameOver,
     HandScored,
-    Move,
     PassChosen,
     PassesExchanged,
     Play,
@@ -36,7 +35,14 @@ from salad.events import (
     TrumpChosen,
     typed,
 )
-from salad.records import Record, game_from_record, load_records, record_from_game, write_records
+from salad.formats.records import (
+    Record,
+    game_from_record,
+    load_records,
+    record_from_game,
+    write_records,
+)
+from salad.moves import Move
 from salad.ruleset import CompiledHand, CompiledPenalty, Kind, Ruleset
 from salad.view import Phase, View
 
@@ -193,19 +199,16 @@ _PERSON = (
 )
 
 
-def illegal_reason(message: str) -> str:
-    """The engine's ``seat 0 cannot play QS: seat 0 must follow hearts`` said to the player:
-    ``you must follow hearts``."""
-    head, sep, tail = message.partition(": ")
-    if not (sep and head.startswith("seat ")):
-        return message
-    words = tail.split(" ", 2)
-    if len(words) == 3 and words[0] == "seat":
-        tail = words[2]
-        for old, new in _PERSON:
-            tail = tail.replace(old, new)
-        return "you " + tail
-    return tail
+def illegal_reason(exc: IllegalMoveError) -> str:
+    """The engine's reason said to the player: ``you must follow hearts``."""
+    why = exc.why
+    for old, new in _PERSON:
+        why = why.replace(old, new)
+    return "you " + why
+
+
+class MoveRefused(SaladError):
+    """A move of the human that the rules refuse, in words for the player."""
 
 
 def mover(entry: tuple[object, ...]) -> int:
@@ -356,23 +359,25 @@ class Session:
 
     # -- moves ---------------------------------------------------------------------------------
     def parse(self, text: str) -> Move:
-        """A typed move of the human, checked: ``IllegalMoveError`` names the reason."""
+        """A typed move of the human, checked: ``MoveRefused`` names the reason."""
         g = self.game
         move = g.parse_move(text)
         self.check(move)
         return move
 
     def check(self, move: Move) -> None:
-        """Raise ``IllegalMoveError`` with a reason for people unless ``move`` is legal now."""
+        """Raise ``MoveRefused`` with a reason for people unless ``move`` is legal now."""
         g = self.game
         if move in g.legal_moves():
             return
         trial = g.copy()
         try:
             trial.play(move)
+        except IllegalMoveError as exc:
+            raise MoveRefused(illegal_reason(exc)) from None
         except SaladError as exc:
-            raise IllegalMoveError(illegal_reason(str(exc))) from None
-        raise IllegalMoveError("that move is not possible now")
+            raise MoveRefused(str(exc)) from None
+        raise MoveRefused("that move is not possible now")
 
     def play(self, move: Move | str) -> list[tuple[object, ...]]:
         """Play for the seat to move; the new log entries."""

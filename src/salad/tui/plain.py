@@ -139,7 +139,7 @@ class PlainGame:
         elif command in ("look", "state", "hand"):
             self.show_state()
         elif command == "rules":
-            from salad.describe import describe
+            from salad.formats.describe import describe
 
             self.say(describe(self.s.game.ruleset, self.s.players))
         elif command == "save":
@@ -244,7 +244,7 @@ class PlainGame:
         self.say(f"Took back {count} move{'s' if count != 1 else ''}.")
 
     def sheet(self) -> None:
-        from salad.sheet import full_sheet
+        from salad.sheet.text import full_sheet
 
         g = self.s.game
         self.say(full_sheet(g, self.s.names))
@@ -283,7 +283,7 @@ class PlainGame:
         return 0
 
     def finish(self) -> None:
-        from salad.sheet import full_sheet
+        from salad.sheet.text import full_sheet
 
         self.say("", "Final scores:", full_sheet(self.s.game, self.s.names), "")
         self.say(*result_lines(self.s))

@@ -1,6 +1,6 @@
 // The score sheet page: a table with real cards enters what each player took, hand by hand.
 //
-// The server's model (salad.scoresheet, through /api/sheets/...) checks and scores everything;
+// The server's model (salad.sheet.model, through /api/sheets/...) checks and scores everything;
 // this page only asks the questions it is given, shows the answers, and keeps the sheet
 // (salad-score/1 JSON) in localStorage, sending it back with every call.
 
@@ -10,7 +10,7 @@ import { lineChart, SEAT_COLOURS } from "./scores.js";
 import { loadPrefs, mountLogo, trophy } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
-const STORE_KEY = "salad.scoresheet";
+const STORE_KEY = "salad.sheet.model";
 
 const rules = rulesForm("s", { onChange: () => renderNames() });
 let current = null; // the last answer of the server: {sheet, summary, rounds, fields}

@@ -385,7 +385,7 @@ def _play(job: _Job) -> _Played:
         raise SaladError(f"match: {where} (seed {job.game_seed}): {exc}") from None
     record = None
     if job.record:
-        from salad.records import record_from_game
+        from salad.formats.records import record_from_game
 
         players = [
             {"name": f"Seat {s}", "bot": name, "bot_seed": seed}
@@ -441,7 +441,7 @@ class _RecordWriter:
         self.waiting: dict[int, dict[str, Any]] = {}
 
     def add(self, index: int, record: dict[str, Any]) -> None:
-        from salad.records import dump_record
+        from salad.formats.records import dump_record
 
         self.waiting[index] = record
         try:
@@ -537,7 +537,7 @@ def run_match(
         options["move_time"] = move_time
     path = None if record is None else Path(record)
     if path is not None:
-        from salad.records import record_from_game
+        from salad.formats.records import record_from_game
 
         record_from_game(Game(ruleset, n, seed=seed))  # a ruleset that records cannot rebuild
 

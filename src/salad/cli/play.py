@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from salad.options import SwapOpt, ToppingsOpt
+from salad.cli.common import SwapOpt, ToppingsOpt
 
 DEFAULT_DELAY = 0.6
 """Seconds a bot waits before it plays in the terminal app, so that people can follow."""
@@ -80,7 +80,7 @@ def play_command(
     delay: DelayOpt = DEFAULT_DELAY,
 ) -> None:
     """Play a whole game against bots: in a terminal app, or with --plain as lines of text."""
-    from salad.cli import friendly
+    from salad.cli.common import friendly
 
     code = friendly(_play)(
         rules, players, bots, seat, seed, toppings, swap, move_time, resume, save, plain, delay
@@ -103,7 +103,7 @@ def _play(
     plain: bool,
     delay: float,
 ) -> int:
-    from salad.cli import make_ruleset
+    from salad.cli.common import make_ruleset
     from salad.errors import SaladError
     from salad.tui.common import Session
 

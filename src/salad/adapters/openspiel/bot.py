@@ -1,7 +1,7 @@
 """``openspiel-ismcts``: OpenSpiel's own IS-MCTS bot, playing our games through the adapter.
 
 An outside opponent: given a seat's :class:`~salad.view.View`, the bot builds a
-:mod:`salad.openspiel_game` state for the current hand (the hidden hands guessed by
+:mod:`salad.adapters.openspiel.game` state for the current hand (the hidden hands guessed by
 :func:`salad.sampler.sample_hands`; IS-MCTS deals them again for every simulation, respecting
 voids and passes) and runs :class:`open_spiel.python.algorithms.ismcts.ISMCTSBot` with random
 rollouts (:class:`~open_spiel.python.algorithms.mcts.RandomRolloutEvaluator`). The search ends
@@ -32,9 +32,9 @@ from typing import Any
 import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts
 
+from salad.adapters.openspiel.game import SaladGame, SaladState
 from salad.errors import SaladError
-from salad.events import Move
-from salad.openspiel_game import SaladGame, SaladState
+from salad.moves import Move
 from salad.ruleset import Ruleset
 from salad.sampler import sample_hands
 from salad.view import Phase, View

@@ -20,7 +20,6 @@ the file set, so a game record that stores the two needs no file to replay::
     >>> rs = parse_rules('preset = "canadian"\\njokers = 2\\n[points]\\nqueens = 30\\n')
     >>> rs.preset, rs.settings
     ('canadian', {'jokers': 2, 'points': {'queens': 30}})
-    >>> from salad.ruleset import load_ruleset
     >>> load_ruleset(rs.preset, rs.settings) == rs
     True
 
@@ -40,13 +39,23 @@ import difflib
 import os
 import re
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from salad.errors import RulesError
-from salad.ruleset import SETTING_KEYS, Ruleset, apply_settings
+from salad.presets import PRESETS
+from salad.ruleset import Ruleset
+from salad.settings import SETTING_KEYS, apply_settings
 
-__all__ = ["FILE_KEYS", "load_rules_file", "parse_rules", "read_rules_file", "rules_settings"]
+__all__ = [
+    "FILE_KEYS",
+    "load_rules_file",
+    "load_ruleset",
+    "parse_rules",
+    "read_rules_file",
+    "rules_settings",
+]
 
 FILE_KEYS = ("preset", *SETTING_KEYS)
 """Every top-level key a rules file may hold."""
@@ -55,6 +64,17 @@ DEFAULT_PRESET = "canadian"
 
 _POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 _AT_END = re.compile(r"\s*\(at end of document\)\s*$")
+
+
+def load_ruleset(name: str = "canadian", settings: Mapping[str, Any] | None = None) -> Ruleset:
+    """A preset by name, or a TOML rules file by path, with optional extra settings."""
+    if name in PRESETS:
+        rs = PRESETS[name]
+    elif name.endswith(".toml") or "/" in name:
+        rs = load_rules_file(name)
+    else:
+        raise RulesError(f"rules: unknown preset or file {name!r} (presets: {', '.join(PRESETS)})")
+    return apply_settings(rs, settings) if settings else rs
 
 
 def load_rules_file(path: str | os.PathLike[str]) -> Ruleset:
@@ -93,8 +113,6 @@ def read_rules_file(path: str | os.PathLike[str]) -> dict[str, Any]:
 
 def rules_settings(data: dict[str, Any], name: str = "<rules>") -> tuple[str, dict[str, Any]]:
     """Split a parsed rules file into its preset name and its settings."""
-    from salad.presets import PRESETS  # presets import the ruleset module
-
     try:
         for key in data:
             if key not in FILE_KEYS:
@@ -116,8 +134,6 @@ def _parse(text: str, name: str) -> dict[str, Any]:
 
 
 def _build(data: dict[str, Any], name: str) -> Ruleset:
-    from salad.presets import PRESETS
-
     preset, settings = rules_settings(data, name)
     if not settings:
         return PRESETS[preset]

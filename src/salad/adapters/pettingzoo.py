@@ -1,6 +1,6 @@
 """The AEC environment: one game of any ruleset, one agent per seat (see docs/envs.md).
 
->>> from salad.envs import env
+>>> from salad.adapters.pettingzoo import env
 >>> e = env(rules="canadian", players=4)
 >>> e.reset(seed=1)
 >>> obs, reward, terminated, truncated, info = e.last()
@@ -25,12 +25,16 @@ try:
     from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
     from pettingzoo.utils import wrappers  # type: ignore[import-untyped, unused-ignore]
 except ImportError as exc:  # pragma: no cover - the envs extra is not installed
-    raise ImportError(f"salad.envs needs PettingZoo: pip install 'salad[envs]' ({exc})") from exc
+    raise ImportError(
+        f"salad.adapters.pettingzoo needs PettingZoo: pip install 'salad[envs]' ({exc})"
+    ) from exc
 
 from salad.cards import NO_SUIT, CardMask
 from salad.engine import Game
 from salad.errors import SaladError
-from salad.ruleset import Kind, Moon, Ruleset, apply_settings, load_ruleset
+from salad.formats.rules import load_ruleset
+from salad.ruleset import Kind, Moon, Ruleset
+from salad.settings import apply_settings
 from salad.view import Phase, View
 
 __all__ = ["ObservationLayout", "env", "observation_layout", "raw_env"]

@@ -3,7 +3,7 @@
 The endpoints are stateless: the browser keeps the sheet (``salad-score/1`` JSON, see
 ``docs/score-sheet.md``) and sends it with every call. Each call reads it with
 :meth:`ScoreSheet.from_dict`, which checks every hand again, does what is asked with the model
-(:mod:`salad.scoresheet`) and answers with the new sheet and everything the page shows. Nothing is
+(:mod:`salad.sheet.model`) and answers with the new sheet and everything the page shows. Nothing is
 scored or checked anywhere else.
 
 Errors are ``{"error": "one line"}`` with status 400; an entry that does not add up also lists
@@ -25,8 +25,8 @@ from fastapi.responses import (
 from pydantic import BaseModel, ConfigDict, Field
 
 from salad.errors import SaladError
-from salad.scoresheet import ScoreSheet, SheetError, check_names
 from salad.server.tables import ActionError
+from salad.sheet.model import ScoreSheet, SheetError, check_names
 
 __all__ = ["router", "sheet_answer"]
 

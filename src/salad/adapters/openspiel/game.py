@@ -3,7 +3,7 @@
 Importing this module registers the game, so OpenSpiel's own tools can load it by name:
 
 >>> import pyspiel
->>> import salad.openspiel_game
+>>> import salad.adapters.openspiel.game
 >>> game = pyspiel.load_game("python_salad", {"rules": "canadian", "players": 4, "hands": 1})
 >>> game.num_players(), game.num_distinct_actions()
 (4, 108)
@@ -19,7 +19,7 @@ Parameters (all optional):
 ``players``
     Seats at the table; 0 (the default) takes the ruleset's default.
 ``settings``
-    Extra settings as a JSON object (:func:`salad.ruleset.load_ruleset`). OpenSpiel's game
+    Extra settings as a JSON object (:func:`salad.formats.rules.load_ruleset`). OpenSpiel's game
     strings split on commas, so a JSON value with commas only loads through a parameter dict.
 ``toppings``
     Skip the Salad toppings separated by ``+`` (or ``all``), added to the settings.
@@ -66,8 +66,9 @@ import pyspiel
 
 from salad.cards import NO_SUIT, CardMask, cards_of
 from salad.engine import Game
-from salad.events import Move
-from salad.ruleset import CompiledRules, Kind, Moon, Ruleset, load_ruleset
+from salad.formats.rules import load_ruleset
+from salad.moves import Move
+from salad.ruleset import CompiledRules, Kind, Moon, Ruleset
 from salad.sampler import sample_hands, shown_voids
 from salad.view import CompletedTrick, Phase, View
 

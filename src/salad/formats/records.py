@@ -30,7 +30,7 @@ from typing import Any, NoReturn, TypeVar
 
 from salad.cards import Card, CardMask, Deck
 from salad.engine import Game
-from salad.errors import CardParseError, RecordError, RulesError, SaladError
+from salad.errors import CardParseError, IllegalMoveError, RecordError, RulesError, SaladError
 from salad.events import (
     Deal,
     Draw,
@@ -42,7 +42,9 @@ from salad.events import (
     TrumpChosen,
     typed,
 )
-from salad.ruleset import Ruleset, load_ruleset
+from salad.formats.rules import load_ruleset
+from salad.presets import PRESETS
+from salad.ruleset import Ruleset
 from salad.view import Phase
 
 __all__ = [
@@ -107,8 +109,6 @@ def record_from_game(game: Game, players: list[dict[str, Any]] | None = None) ->
     deck = game.deck
     rs = game.ruleset
     fmt = deck.format
-    from salad.presets import PRESETS
-
     try:
         same = rs.preset in PRESETS and load_ruleset(rs.preset, rs.settings) == rs
     except SaladError:
@@ -271,10 +271,9 @@ def _fail(where: str, message: str) -> NoReturn:
 
 def _engine_reason(exc: SaladError) -> str:
     """The reason of an engine error, without its ``seat 2 cannot play QS:`` preamble."""
-    text = str(exc)
-    if " cannot play " in text.split(": ", 1)[0]:
-        return text.split(": ", 1)[1]
-    return text
+    if isinstance(exc, IllegalMoveError) and exc.move:
+        return f"seat {exc.seat} {exc.why}"
+    return str(exc)
 
 
 _E = TypeVar("_E", TrickWon, HandScored)
@@ -358,8 +357,6 @@ def _seats_word(seats: Sequence[int]) -> str:
 
 def _load_ruleset(value: Any) -> Ruleset:
     """The ruleset of a record's ``ruleset`` field: a built-in preset plus settings."""
-    from salad.presets import PRESETS
-
     rules = _table(value, "ruleset")
     _check_keys(rules, ("preset", "settings"), "ruleset")
     preset = _required(rules, "preset", "ruleset")

@@ -9,7 +9,7 @@ and scores it exactly as the engine scores the same captures (:func:`score_hand`
 Everything here is pure (no I/O) and every state is plain JSON, so a terminal and a web page can
 share it::
 
-    >>> from salad.ruleset import load_ruleset
+    >>> from salad.formats.rules import load_ruleset
     >>> sheet = ScoreSheet(load_ruleset("canadian"), ["Ann", "Bob", "Cy", "Di"])
     >>> [f.id for f in sheet.fields()]
     ['tricks']
@@ -38,6 +38,7 @@ from typing import Any
 
 from salad.cards import CardMask
 from salad.errors import RulesError, SaladError
+from salad.presets import PRESETS
 from salad.ruleset import CompiledPenalty, CompiledRules, Kind, Ruleset
 from salad.scoring import (
     HandScore,
@@ -47,6 +48,7 @@ from salad.scoring import (
     score_hand,
     standings,
 )
+from salad.settings import from_preset
 
 __all__ = [
     "FORMAT",
@@ -921,9 +923,6 @@ class ScoreSheet:
 
 
 def _load_ruleset(value: Any) -> Ruleset:
-    from salad.presets import PRESETS
-    from salad.ruleset import load_ruleset
-
     if not isinstance(value, Mapping):
         raise SheetError(f"ruleset: must be {{'preset': ..., 'settings': {{...}}}}, not {value!r}")
     preset = value.get("preset")
@@ -933,7 +932,7 @@ def _load_ruleset(value: Any) -> Ruleset:
     if not isinstance(settings, Mapping):
         raise SheetError(f"ruleset.settings: must be an object, not {settings!r}")
     try:
-        return load_ruleset(preset, settings)
+        return from_preset(preset, settings)
     except SaladError as exc:
         raise SheetError(f"ruleset.settings: {exc}") from None
 

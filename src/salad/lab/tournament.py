@@ -18,7 +18,7 @@ Within a group, the seating order is the cyclic order that least repeats who sat
 whose left. The schedule depends only on the number of entrants and seats and on the seed, and
 its first ``K`` games do not depend on the total: a longer run extends a shorter one.
 
-Each bot is built fresh for its game with the seed :func:`salad.match.bot_seed` draws from
+Each bot is built fresh for its game with the seed :func:`salad.lab.match.bot_seed` draws from
 ``(seed, block, rotation, seat)``, so the results do not depend on where or in which order the
 games are played, as long as the bots are deterministic given their seed (a bot given a
 ``move_time`` is not).
@@ -68,7 +68,7 @@ from typing import Any
 
 from salad.bots import bot_factory
 from salad.errors import SaladError
-from salad.match import (
+from salad.lab.match import (
     _Job,
     _play,
     _Played,
@@ -512,7 +512,7 @@ def run_tournament(
         options["move_time"] = move_time
 
     from salad.engine import Game
-    from salad.records import record_from_game
+    from salad.formats.records import record_from_game
 
     record_from_game(Game(ruleset, n, seed=seed))  # a ruleset that records cannot rebuild
     plan = schedule(len(entrants), n, games, seed)
@@ -824,7 +824,7 @@ def _load_done(
     """
     if not path.exists():
         return []
-    from salad.records import load_records
+    from salad.formats.records import load_records
 
     data = path.read_bytes()
     if data and not data.endswith(b"\n"):

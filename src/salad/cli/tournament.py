@@ -1,7 +1,7 @@
 """The ``salad tournament`` command: bots against bots on a balanced schedule, rated.
 
 This module stays light (the ``salad`` command imports it at start): the tournament itself
-(:mod:`salad.tournament`), Rich and Matplotlib load when the command runs.
+(:mod:`salad.lab.tournament`), Rich and Matplotlib load when the command runs.
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from salad.options import RulesOpt, SwapOpt, ToppingsOpt
+from salad.cli.common import RulesOpt, SwapOpt, ToppingsOpt
 
 if TYPE_CHECKING:
     from rich.table import Table
 
-    from salad.tournament import TournamentResult
+    from salad.lab.tournament import TournamentResult
 
 PlayersOpt = Annotated[
     int | None, typer.Option("--players", "-n", help="Seats per game (default: the ruleset's).")
@@ -100,7 +100,7 @@ def tournament_command(
 ) -> None:
     """Tournament between bots: every seat and every pairing in turn, duplicate deals,
     OpenSkill ratings, a leaderboard, CSV/JSONL files and plots in --out."""
-    from salad.cli import friendly
+    from salad.cli.common import friendly
 
     friendly(_tournament)(
         rules, players, toppings, swap, bots, games, seed, backend, address, out, workers,
@@ -125,8 +125,8 @@ def _tournament(
 ) -> None:
     from rich.console import Console
 
-    from salad.cli import make_ruleset
-    from salad.tournament import Interrupted, run_tournament
+    from salad.cli.common import make_ruleset
+    from salad.lab.tournament import Interrupted, run_tournament
 
     rs = make_ruleset(rules, toppings, swap)
     try:

@@ -1,7 +1,7 @@
 """`salad score`: keep the score of a game played with real cards, at the table, in the terminal.
 
 Enter the names, then after every hand what each player took; the sheet checks each answer
-against the ruleset (see :mod:`salad.scoresheet`), scores the hand and shows the running totals
+against the ruleset (see :mod:`salad.sheet.model`), scores the hand and shows the running totals
 and the leader. Commands work at every prompt: ``/fix N``, ``/back``, ``/show``, ``/chart``,
 ``/save [FILE]``, ``/csv [FILE]``, ``/quit``, ``/help``.
 """
@@ -20,7 +20,7 @@ from rich.table import Table
 
 from salad.errors import SaladError
 from salad.ruleset import Moon, Ruleset
-from salad.scoresheet import (
+from salad.sheet.model import (
     Field,
     ScoreSheet,
     SheetError,
@@ -119,7 +119,7 @@ def _open(
         except SaladError as exc:
             raise SaladError(f"{load}: {exc}") from None
         return Session(console, sheet.ruleset, sheet.players, sheet, load)
-    from salad.cli import make_ruleset
+    from salad.cli.common import make_ruleset
 
     rs = make_ruleset(rules or "canadian", toppings, swap)
     n = rs.default_players if players is None else players

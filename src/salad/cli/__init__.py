@@ -2,28 +2,37 @@
 
 from __future__ import annotations
 
-import functools
-import inspect
 import json
 import sys
 import time
-from collections.abc import Callable
-from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from salad.bots import parse_bots
+from salad.bots.play import play_out
+from salad.cli.common import (
+    BotsOpt,
+    JsonOpt,
+    PlayersOpt,
+    RecordFile,
+    RecordOpt,
+    SeedOpt,
+    SwapOpt,
+    ToppingsOpt,
+    err,
+    friendly,
+    game_options,
+    make_ruleset,
+    players_for,
+)
+from salad.cli.play import play_command
+from salad.cli.score import score_command
+from salad.cli.tournament import tournament_command
 from salad.engine import Game
 from salad.errors import SaladError
-from salad.options import RulesOpt, SwapOpt, ToppingsOpt
-from salad.play import play_out
-from salad.ruleset import Ruleset, load_ruleset
-from salad.scorecli import score_command
-from salad.tournament_cli import tournament_command
-from salad.tui.command import play_command
+from salad.ruleset import Ruleset
 
 app = typer.Typer(
     help="Canadian Salad (Fruit Salad, Wisconsin Scramble) and its variants.",
@@ -36,92 +45,6 @@ record_app = typer.Typer(
 )
 app.add_typer(record_app, name="record")
 
-err = Console(stderr=True)
-F = TypeVar("F", bound=Callable[..., Any])
-
-PlayersOpt = Annotated[
-    int | None, typer.Option("--players", "-n", help="Number of players (default: the ruleset's).")
-]
-SeedOpt = Annotated[
-    int | None, typer.Option("--seed", "-s", help="Seed: the same seed, the same game.")
-]
-
-BotsOpt = Annotated[
-    str, typer.Option("--bots", "-b", help="Bot per seat, comma-separated, or one for all.")
-]
-RecordFile = Annotated[Path, typer.Argument(help="A .json or .jsonl record file.")]
-RecordOpt = Annotated[
-    Path | None, typer.Option("--record", help="Write every game to this file (JSON Lines).")
-]
-JsonOpt = Annotated[
-    bool, typer.Option("--json", help="Print the summary as JSON on the last line.")
-]
-
-
-def friendly(func: F) -> F:
-    """Turn every bad-input error into one line on stderr and exit status 1."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except SaladError as exc:
-            typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(1) from None
-        except OSError as exc:
-            where = f" {exc.filename}:" if exc.filename else ""
-            typer.echo(f"error:{where} {exc.strerror or exc}", err=True)
-            raise typer.Exit(1) from None
-
-    return wrapper  # type: ignore[return-value]
-
-
-def make_ruleset(rules: str, toppings: str | None = None, swap: list[str] | None = None) -> Ruleset:
-    """A preset or rules file, with the command line's toppings and swaps on top."""
-    settings: dict[str, Any] = {}
-    if toppings:
-        settings["toppings"] = toppings
-    if swap:
-        settings["swap"] = swap
-    return load_ruleset(rules, settings or None)
-
-
-def _players(rs: Ruleset, players: int | None) -> int:
-    n = rs.default_players if players is None else players
-    rs.check_players(n)
-    return n
-
-
-def _table(
-    rules: RulesOpt = "canadian",
-    players: PlayersOpt = None,
-    toppings: ToppingsOpt = None,
-    swap: SwapOpt = None,
-) -> tuple[Ruleset, int]:
-    """The ruleset and the player count that a game command's shared options ask for."""
-    rs = make_ruleset(rules, toppings, swap)
-    return rs, _players(rs, players)
-
-
-def game_options(command: Callable[..., None]) -> Callable[..., None]:
-    """Give a command the options of `_table` (--rules, --players, --toppings, --swap).
-
-    The command's first two parameters take the ruleset and the player count built from them;
-    Typer sees (from the signature set here) those four options ahead of the command's others.
-    """
-    shared = list(inspect.signature(_table, eval_str=True).parameters.values())
-    own = list(inspect.signature(command, eval_str=True).parameters.values())[2:]
-
-    @functools.wraps(command)
-    def wrapper(**options: Any) -> None:
-        table = _table(**{p.name: options.pop(p.name) for p in shared})
-        command(*table, **options)
-
-    params = [*shared, *own]
-    wrapper.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
-    wrapper.__annotations__ = {p.name: p.annotation for p in params}
-    return wrapper
-
 
 @app.command()
 @friendly
@@ -132,10 +55,10 @@ def rules(
     swap: SwapOpt = None,
 ) -> None:
     """Show a ruleset in words: deck, removals, rounds, penalties and the checksum."""
-    from salad.describe import describe
+    from salad.formats.describe import describe
 
     rs = make_ruleset(ruleset, toppings, swap)
-    typer.echo(describe(rs, _players(rs, players)))
+    typer.echo(describe(rs, players_for(rs, players)))
 
 
 @app.command()
@@ -151,7 +74,7 @@ def simulate(
     as_json: JsonOpt = False,
 ) -> None:
     """Play many games between bots and report the average points of each seat."""
-    from salad.records import record_from_game, write_records
+    from salad.formats.records import record_from_game, write_records
 
     base = 0 if seed is None else seed
     bot_list = parse_bots(bots, n, base)
@@ -216,7 +139,7 @@ def demo(
     bots: BotsOpt = "random",
 ) -> None:
     """Watch one whole game between bots, with the score sheet after every hand."""
-    from salad.sheet import full_sheet, hand_rows, sheet_header
+    from salad.sheet.text import full_sheet, hand_rows, sheet_header
 
     game = Game(rs, n, seed=seed)
     bot_list = parse_bots(bots, n, game.seed)
@@ -265,7 +188,7 @@ def match(
     ] = None,
 ) -> None:
     """Duplicate match: every deal replayed with the bots rotated through every seat."""
-    from salad.match import run_match
+    from salad.lab.match import run_match
 
     result = run_match(
         rs, n, bots, deals, seed, move_time=move_time, workers=workers, record=record, progress=True
@@ -317,7 +240,7 @@ def serve(
 @friendly
 def record_verify(file: RecordFile) -> None:
     """Replay every game of a record file and check every deal, card, winner and score."""
-    from salad.records import load_records, verify_record
+    from salad.formats.records import load_records, verify_record
 
     records = load_records(file)
     for i, rec in enumerate(records):
@@ -336,7 +259,7 @@ def record_show(
     plain: Annotated[bool, typer.Option(help="Card codes instead of suit symbols.")] = False,
 ) -> None:
     """Print a game trick by trick."""
-    from salad.records import format_record, load_records
+    from salad.formats.records import format_record, load_records
 
     for rec in load_records(file):
         typer.echo(format_record(rec, symbols=not plain))
@@ -348,7 +271,3 @@ def main() -> None:
     except KeyboardInterrupt:
         err.print("interrupted")
         sys.exit(130)
-
-
-if __name__ == "__main__":
-    main()

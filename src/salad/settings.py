@@ -1,0 +1,578 @@
+"""Settings (house rules) applied to a preset: the one place a ruleset is changed.
+
+A ruleset is a preset plus settings, so a game record that stores the preset name and the
+settings is self-contained::
+
+    >>> rs = from_preset("canadian", {"points": {"queens": 30}})
+    >>> rs.settings
+    {'points': {'queens': 30}}
+    >>> rs.compiled(4).checksum
+    1160
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any, TypeGuard
+
+from salad.cards import NO_SUIT, Deck, DeckSpec, WildSpec, WildWins, build_deck
+from salad.errors import CardParseError, RulesError
+from salad.presets import PRESETS
+from salad.ruleset import (
+    DIRECTIONS,
+    KIND_NAMES,
+    MOON_NAMES,
+    Kind,
+    Penalty,
+    Round,
+    Ruleset,
+    Selector,
+)
+from salad.toppings import apply_swaps, apply_toppings
+
+SETTING_KEYS = (
+    "title",
+    "players",
+    "min_players",
+    "max_players",
+    "points",
+    "hands",
+    "jokers",
+    "joker_points",
+    "objective",
+    "moon",
+    "moon_points",
+    "passing",
+    "pass_direction",
+    "trump",
+    "trump_chooser",
+    "removal",
+    "penalties",
+    "rounds",
+    "every_hand",
+    "toppings",
+    "swap",
+)
+"""Every key :func:`apply_settings` knows."""
+_SETTING_KEYS = SETTING_KEYS
+
+_PENALTY_KEYS = ("id", "name", "kind", "points", "suits", "ranks", "cards", "wild")
+_ROUND_KEYS = ("id", "name", "penalties", "all_previous")
+_POINTS_LIMIT = 100_000
+_ID = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def apply_settings(base: Ruleset, settings: Mapping[str, Any]) -> Ruleset:
+    """Apply house-rule settings to a ruleset; every bad key or value raises ``RulesError``.
+
+    Settings applied to a ruleset that already has settings layer on top of them (see
+    :func:`merge_settings`), and the result is rebuilt from the preset, so that
+    ``load_ruleset(rs.preset, rs.settings) == rs`` holds for every ruleset built this way.
+    """
+    if not isinstance(settings, Mapping):
+        raise RulesError(f"settings: must be a table of setting = value, not {settings!r}")
+    _check_keys(settings, SETTING_KEYS, "", "setting")
+    rs = _apply(base, settings)
+    earlier = base.settings
+    if not earlier:
+        return _with_settings(rs, settings)
+    merged = merge_settings(earlier, settings)
+    root = _preset_of(base)
+    if root is None:
+        return _with_settings(rs, merged)
+    # Pin what the layers decided together, then rebuild from the preset: the record must
+    # give back exactly this ruleset.
+    if isinstance(merged.get("points"), Mapping):
+        live = {p.id: p.points for p in rs.catalogue}
+        points = {k: live[k] for k in merged["points"] if k in live}
+        if points:
+            merged["points"] = points
+        else:
+            del merged["points"]
+    if "players" in merged:
+        merged["players"] = rs.default_players
+    if "hands" in merged:
+        merged["hands"] = list(rs.hands)  # rounds added later join an earlier hand list
+    rebuilt = _apply(root, merged)
+    if replace(rebuilt, settings_json=rs.settings_json) != rs:
+        raise RulesError(
+            "settings: these settings redefine a penalty or round of the earlier settings "
+            "in a way a record cannot store; give all the settings at once"
+        )
+    return _with_settings(rebuilt, merged)
+
+
+def merge_settings(earlier: Mapping[str, Any], later: Mapping[str, Any]) -> dict[str, Any]:
+    """Layer ``later`` settings on ``earlier`` ones: a later value replaces an earlier one,
+    except that ``points`` tables merge and ``penalties`` and ``rounds`` lists extend."""
+    merged = dict(earlier)
+    for key, value in later.items():
+        old = merged.get(key)
+        if key == "points" and isinstance(old, Mapping) and isinstance(value, Mapping):
+            merged[key] = {**old, **value}
+        elif key in ("penalties", "rounds") and _is_list(old) and _is_list(value):
+            merged[key] = [*old, *value]
+        else:
+            merged[key] = value
+    return merged
+
+
+def _preset_of(rs: Ruleset) -> Ruleset | None:
+    """The registered preset ``rs`` was built from, when it is a plain preset."""
+    root = PRESETS.get(rs.preset)
+    return root if root is not None and not root.settings else None
+
+
+def _with_settings(rs: Ruleset, settings: Mapping[str, Any]) -> Ruleset:
+    try:
+        text = json.dumps(_plain(settings), sort_keys=True)
+    except (TypeError, ValueError) as exc:
+        raise RulesError(f"settings: cannot be stored: {exc}") from None
+    return replace(rs, settings_json=text)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if _is_list(value):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _apply(base: Ruleset, s: Mapping[str, Any]) -> Ruleset:
+    """Every setting of ``s`` applied to ``base`` (``settings_json`` left alone)."""
+    rs = base
+    if "title" in s:
+        rs = replace(rs, title=_str(s, "title"))
+    # The deck first, so that penalties can name its cards.
+    if "jokers" in s or "joker_points" in s:
+        rs = _set_jokers(rs, s)
+    if "removal" in s:
+        codes = _check_codes(rs, "removal", _str_list(s, "removal"), ordinary=True)
+        rs = replace(rs, deck=replace(rs.deck, removal=tuple(codes)))
+    if "penalties" in s:
+        rs = _add_penalties(rs, s["penalties"])
+    if "rounds" in s:
+        rs = _add_rounds(rs, s["rounds"], hands_given="hands" in s)
+    if "points" in s:
+        rs = _set_points(rs, s["points"])
+    if "hands" in s:
+        rs = _set_hands(rs, s)
+    if "swap" in s:
+        rs = apply_swaps(rs, s["swap"])
+    if "toppings" in s:
+        rs = apply_toppings(rs, s["toppings"])
+    if "every_hand" in s:
+        ids = _str_list(s, "every_hand")
+        for pid in ids:
+            if pid not in {p.id for p in rs.catalogue}:
+                raise RulesError(f"every_hand: unknown penalty {pid!r}")
+        rs = replace(rs, every_hand=tuple(dict.fromkeys((*rs.every_hand, *ids))))
+    if "min_players" in s:
+        rs = replace(rs, min_players=_int(s, "min_players", 2, 16))
+    if "max_players" in s:
+        rs = replace(rs, max_players=_int(s, "max_players", 2, 16))
+    if rs.min_players > rs.max_players:
+        key = "min_players" if "min_players" in s else "max_players"
+        raise RulesError(
+            f"{key}: min_players ({rs.min_players}) is more than max_players ({rs.max_players})"
+        )
+    if "players" in s:
+        rs = replace(rs, default_players=_int(s, "players", rs.min_players, rs.max_players))
+    elif not rs.min_players <= rs.default_players <= rs.max_players:
+        default = max(rs.min_players, min(rs.default_players, rs.max_players))
+        rs = replace(rs, default_players=default)
+    if "objective" in s:
+        rs = replace(rs, highest_wins=_choice(s, "objective", ("low", "high")) == "high")
+    if "moon" in s:
+        rs = replace(rs, moon=MOON_NAMES[_choice(s, "moon", tuple(MOON_NAMES))])
+    if "moon_points" in s:
+        rs = replace(rs, moon_points=_int(s, "moon_points", 0, _POINTS_LIMIT))
+    if "passing" in s:
+        rs = replace(rs, passing=_int(s, "passing", 0, 6))
+    if "pass_direction" in s:
+        rs = replace(rs, pass_direction=_choice(s, "pass_direction", tuple(DIRECTIONS)))
+    if "trump" in s:
+        rs = replace(rs, trump_first=_trump(rs, s))
+    if "trump_chooser" in s:
+        chooser = _choice(s, "trump_chooser", ("none", "last-place"))
+        rs = replace(rs, trump_chooser=chooser == "last-place")
+    _check_playable(rs, s)
+    return rs
+
+
+def _check_playable(rs: Ruleset, s: Mapping[str, Any]) -> None:
+    """Report a bad combination now, naming a key, rather than mid-game."""
+    for index, round_id in enumerate(rs.hands):
+        try:
+            live = rs.hand_penalties(index)
+        except RulesError as exc:
+            raise RulesError(f"hands[{index}]: {exc}") from None
+        if not live:
+            raise RulesError(
+                f"hands[{index}]: round {round_id!r} has no penalties there "
+                f"(an all_previous round needs rounds before it)"
+            )
+    # Build every player count once: removal, passing and trump must work for all of them.
+    for n in range(rs.min_players, rs.max_players + 1):
+        try:
+            deck = build_deck(rs.deck, n)
+        except ValueError as exc:
+            key = "removal" if "removal" in s else "players"
+            raise RulesError(f"{key}: {n} players cannot be dealt: {exc}") from None
+        if rs.passing > deck.cards_each:
+            raise RulesError(
+                f"passing: {rs.passing} cards cannot be passed, {n} players hold only "
+                f"{deck.cards_each} each"
+            )
+        if rs.trump_first and rs.trump_first not in {x.letter for x in deck.suits}:
+            raise RulesError(f"trump: suit {rs.trump_first!r} is not in the deck for {n} players")
+
+
+def _set_points(rs: Ruleset, points: Any) -> Ruleset:
+    if not isinstance(points, Mapping):
+        raise RulesError(f"points: must be a table of penalty = points, not {points!r}")
+    catalogue = list(rs.catalogue)
+    for pid, value in points.items():
+        key = f"points.{pid}"
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise RulesError(f"{key}: must be a whole number, not {value!r}")
+        if abs(value) > _POINTS_LIMIT:
+            limit = _POINTS_LIMIT
+            raise RulesError(f"{key}: {value} is out of range ({-limit} to {limit})")
+        for i, p in enumerate(catalogue):
+            if p.id == pid:
+                catalogue[i] = replace(p, points=value)
+                break
+        else:
+            known = [p.id for p in catalogue]
+            raise RulesError(f"{key}: unknown penalty{_hint(str(pid), known)}")
+    return replace(rs, catalogue=tuple(catalogue))
+
+
+def _set_jokers(rs: Ruleset, s: Mapping[str, Any]) -> Ruleset:
+    old = next((p for p in rs.catalogue if p.id == "jokers"), None)
+    count = _int(s, "jokers", 0, 8) if "jokers" in s else _joker_count(rs)
+    if "joker_points" in s:
+        points = _int(s, "joker_points", -_POINTS_LIMIT, _POINTS_LIMIT)
+        if not count and "jokers" not in s:
+            raise RulesError("joker_points: this game has no jokers; set jokers = N as well")
+    else:
+        points = old.points if old is not None else 25
+    wilds = tuple(w for w in rs.deck.wilds if w.code != "JK")
+    every = tuple(i for i in rs.every_hand if i != "jokers")
+    catalogue = tuple(p for p in rs.catalogue if p.id != "jokers")
+    if count:
+        wilds += (WildSpec("JK", "Joker", "★", count, WildWins.NEVER),)
+        every += ("jokers",)
+        catalogue += (Penalty("jokers", "Jokers", Kind.CARDS, points, Selector(wild=True)),)
+    return replace(rs, deck=replace(rs.deck, wilds=wilds), every_hand=every, catalogue=catalogue)
+
+
+def _joker_count(rs: Ruleset) -> int:
+    return sum(w.count for w in rs.deck.wilds if w.code == "JK")
+
+
+def _set_hands(rs: Ruleset, s: Mapping[str, Any]) -> Ruleset:
+    hands = _str_list(s, "hands")
+    if not hands:
+        raise RulesError("hands: must list at least one round")
+    known = [r.id for r in rs.rounds]
+    for i, h in enumerate(hands):
+        if h not in known:
+            raise RulesError(f"hands[{i}]: unknown round {h!r}{_hint(h, known)}")
+    return replace(rs, hands=tuple(hands))
+
+
+def _add_penalties(rs: Ruleset, items: Any) -> Ruleset:
+    if not _is_list(items):
+        raise RulesError(f"penalties: must be a list of tables ([[penalties]]), not {items!r}")
+    catalogue = list(rs.catalogue)
+    for i, item in enumerate(items):
+        penalty = _parse_penalty(rs, item, f"penalties[{i}]")
+        catalogue = _put(catalogue, penalty)
+    return replace(rs, catalogue=tuple(catalogue))
+
+
+def _put(catalogue: list[Penalty], penalty: Penalty) -> list[Penalty]:
+    """Add ``penalty``, or replace the one with its id in place."""
+    for i, p in enumerate(catalogue):
+        if p.id == penalty.id:
+            return [*catalogue[:i], penalty, *catalogue[i + 1 :]]
+    return [*catalogue, penalty]
+
+
+def _parse_penalty(rs: Ruleset, item: Any, where: str) -> Penalty:
+    if not isinstance(item, Mapping):
+        raise RulesError(f"{where}: must be a table, not {item!r}")
+    pid = _ident(item, where)
+    _check_keys(item, _PENALTY_KEYS, where, "key")
+    kind_name = _choice(item, "kind", tuple(KIND_NAMES), where) if "kind" in item else "cards"
+    kind = KIND_NAMES[kind_name]
+    if "points" not in item:
+        raise RulesError(f"{where}.points: missing (what penalty {pid!r} costs)")
+    points = _int(item, "points", -_POINTS_LIMIT, _POINTS_LIMIT, where)
+    suits: tuple[str, ...] = ()
+    if "suits" in item:
+        key = f"{where}.suits"
+        suits = tuple(dict.fromkeys(_suit(rs, x, key) for x in _str_list(item, "suits", where)))
+    ranks: tuple[str, ...] = ()
+    if "ranks" in item:
+        key = f"{where}.ranks"
+        ranks = tuple(dict.fromkeys(_rank(rs, x, key) for x in _str_list(item, "ranks", where)))
+    cards: tuple[str, ...] = ()
+    if "cards" in item:
+        codes = _check_codes(rs, f"{where}.cards", _str_list(item, "cards", where))
+        cards = tuple(dict.fromkeys(codes))
+    wild = _bool(item, "wild", where) if "wild" in item else False
+    selects = suits or ranks or cards or wild
+    if kind in (Kind.CARDS, Kind.TOKEN) and not selects:
+        raise RulesError(
+            f"{where}: {kind_name} penalty {pid!r} needs suits, ranks, cards or wild = true "
+            f"to say which cards count"
+        )
+    if kind in (Kind.TRICK, Kind.LAST_TRICK) and selects:
+        key = next(k for k in ("suits", "ranks", "cards", "wild") if k in item)
+        raise RulesError(
+            f"{where}.{key}: a {kind_name} penalty counts no cards "
+            f'(leave out {key}, or use kind = "cards")'
+        )
+    name = _str(item, "name", where) if "name" in item else pid
+    return Penalty(pid, name, kind, points, Selector(suits, ranks, cards, wild))
+
+
+def _add_rounds(rs: Ruleset, items: Any, hands_given: bool) -> Ruleset:
+    if not _is_list(items):
+        raise RulesError(f"rounds: must be a list of tables ([[rounds]]), not {items!r}")
+    rounds = list(rs.rounds)
+    hands = list(rs.hands)
+    catalogue = list(rs.catalogue)
+    for i, item in enumerate(items):
+        where = f"rounds[{i}]"
+        if not isinstance(item, Mapping):
+            raise RulesError(f"{where}: must be a table, not {item!r}")
+        rid = _ident(item, where)
+        _check_keys(item, _ROUND_KEYS, where, "key")
+        name = _str(item, "name", where) if "name" in item else rid
+        raw = item.get("penalties", [])
+        if isinstance(raw, str | Mapping):
+            raw = [raw]
+        if not _is_list(raw):
+            raise RulesError(f"{where}.penalties: must be a list of penalty ids or tables")
+        ids: list[str] = []
+        for j, p in enumerate(raw):
+            at = f"{where}.penalties[{j}]"
+            if isinstance(p, str):
+                known = [c.id for c in catalogue]
+                if p not in known:
+                    raise RulesError(f"{at}: unknown penalty {p!r}{_hint(p, known)}")
+                ids.append(p)
+            elif isinstance(p, Mapping):
+                penalty = _parse_penalty(rs, p, at)
+                catalogue = _put(catalogue, penalty)
+                ids.append(penalty.id)
+            else:
+                raise RulesError(f"{at}: must be a penalty id or a table, not {p!r}")
+        all_previous = _bool(item, "all_previous", where) if "all_previous" in item else False
+        if not ids and not all_previous:
+            raise RulesError(
+                f"{where}.penalties: round {rid!r} needs at least one penalty "
+                f"(or all_previous = true)"
+            )
+        new = Round(rid, name, tuple(dict.fromkeys(ids)), all_previous)
+        at_index = next((k for k, r in enumerate(rounds) if r.id == rid), len(rounds))
+        rounds[at_index : at_index + 1] = [new]
+        if not hands_given and rid not in hands:
+            last = next((r for r in rounds if hands and r.id == hands[-1]), None)
+            if last is not None and last.all_previous:
+                hands.insert(len(hands) - 1, rid)
+            else:
+                hands.append(rid)
+    return replace(rs, rounds=tuple(rounds), hands=tuple(hands), catalogue=tuple(catalogue))
+
+
+def _full_deck(spec: DeckSpec) -> Deck:
+    """One copy of every card the spec can hold (every suit, nothing removed)."""
+    suits = tuple(replace(x, min_players=0) for x in spec.suits)
+    return build_deck(replace(spec, suits=suits, copies=1, min_cards_each=0), 1)
+
+
+def _check_codes(rs: Ruleset, key: str, codes: list[str], ordinary: bool = False) -> list[str]:
+    """The codes in their plain form (``10h`` -> ``TH``); an unknown card raises."""
+    deck = _full_deck(rs.deck)
+    out = []
+    for code in codes:
+        try:
+            card = deck.parse(code)
+        except CardParseError:
+            raise RulesError(
+                f"{key}: {code!r} is not a card of this deck (cards look like {_example(deck)})"
+            ) from None
+        if ordinary and deck.suit_of[card] == NO_SUIT:
+            raise RulesError(f"{key}: {code!r} is a wild card; only suited cards are removed")
+        out.append(deck.format(card))
+    return out
+
+
+def _example(deck: Deck) -> str:
+    """Two card codes of ``deck`` to show in a message, e.g. ``QS, 10H``."""
+    ranks = deck.spec.ranks
+    suits = [s for s in deck.spec.suits if not s.min_players] or deck.spec.suits
+    queen = ranks[-3].letter + suits[-1].letter
+    ten = ranks[len(ranks) // 2 + 2]
+    return f"{queen}, {(ten.aliases or (ten.letter,))[0]}{suits[len(suits) // 2].letter}"
+
+
+def _suit(rs: Ruleset, text: str, key: str) -> str:
+    """A suit letter from a letter, name or symbol (``h``, ``hearts``, ``♥``)."""
+    t = text.strip().upper().replace("\ufe0f", "")
+    for x in rs.deck.suits:
+        if t in (x.letter.upper(), x.name.upper(), x.symbol):
+            return x.letter
+    known = ", ".join(x.letter for x in rs.deck.suits)
+    raise RulesError(f"{key}: {text!r} is not a suit of this deck (suits: {known})")
+
+
+def _rank(rs: Ruleset, text: str, key: str) -> str:
+    """A rank letter from a letter, alias or name (``q``, ``10``, ``queen``)."""
+    t = text.strip().upper()
+    for r in rs.deck.ranks:
+        if t in (r.letter.upper(), r.name.upper(), *(a.upper() for a in r.aliases)):
+            return r.letter
+    known = " ".join(r.letter for r in rs.deck.ranks)
+    raise RulesError(f"{key}: {text!r} is not a rank of this deck (ranks: {known})")
+
+
+def _trump(rs: Ruleset, s: Mapping[str, Any]) -> str:
+    value = s.get("trump")
+    if not isinstance(value, str):
+        raise RulesError(f'trump: must be a suit or "none", not {value!r}')
+    if value.strip().lower() in ("", "none"):
+        return ""
+    return _suit(rs, value, "trump")
+
+
+# -- small validators ----------------------------------------------------------------------
+
+
+def _where(key: str, where: str) -> str:
+    return f"{where}.{key}" if where else key
+
+
+def _is_list(value: Any) -> TypeGuard[list[Any] | tuple[Any, ...]]:
+    return isinstance(value, list | tuple)
+
+
+def _hint(word: str, known: list[str]) -> str:
+    close = difflib.get_close_matches(word, known, n=1, cutoff=0.75)
+    if close:
+        return f" (did you mean {close[0]!r}?)"
+    return f" (known: {', '.join(known)})"
+
+
+def _check_keys(s: Mapping[Any, Any], known: tuple[str, ...], where: str, what: str) -> None:
+    for key in s:
+        if key not in known:
+            hint = _hint(str(key), list(known))
+            raise RulesError(f"{_where(str(key), where)}: unknown {what}{hint}")
+
+
+def _str(s: Mapping[str, Any], key: str, where: str = "") -> str:
+    if key not in s:
+        raise RulesError(f"{_where(key, where)}: missing")
+    value = s.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise RulesError(f"{_where(key, where)}: must be a non-empty string, not {value!r}")
+    if "\n" in value or "\r" in value:
+        raise RulesError(f"{_where(key, where)}: must be one line, not {value!r}")
+    return value
+
+
+def _ident(s: Mapping[str, Any], where: str) -> str:
+    value = _str(s, "id", where)
+    if not _ID.fullmatch(value):
+        raise RulesError(
+            f"{where}.id: {value!r} may hold only letters, digits, '-' and '_' (e.g. 'black-jacks')"
+        )
+    return value
+
+
+def _int(s: Mapping[str, Any], key: str, lo: int, hi: int, where: str = "") -> int:
+    value = s.get(key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RulesError(f"{_where(key, where)}: must be a whole number, not {value!r}")
+    if not lo <= value <= hi:
+        raise RulesError(f"{_where(key, where)}: {value} is out of range ({lo} to {hi})")
+    return value
+
+
+def _bool(s: Mapping[str, Any], key: str, where: str = "") -> bool:
+    value = s.get(key)
+    if not isinstance(value, bool):
+        raise RulesError(f"{_where(key, where)}: must be true or false, not {value!r}")
+    return value
+
+
+def _choice(s: Mapping[str, Any], key: str, options: tuple[str, ...], where: str = "") -> str:
+    value = s.get(key)
+    if not isinstance(value, str) or value not in options:
+        raise RulesError(f"{_where(key, where)}: {value!r} is not one of {', '.join(options)}")
+    return value
+
+
+def _str_list(s: Mapping[str, Any], key: str, where: str = "") -> list[str]:
+    value = s.get(key)
+    if isinstance(value, str):
+        value = [value]
+    if not _is_list(value) or not all(isinstance(v, str) for v in value):
+        raise RulesError(f"{_where(key, where)}: must be a list of strings, not {value!r}")
+    return list(value)
+
+
+def from_preset(name: str = "canadian", settings: Mapping[str, Any] | None = None) -> Ruleset:
+    """A preset by name with optional extra settings (a rules file: :mod:`salad.formats.rules`)."""
+    if name not in PRESETS:
+        raise RulesError(f"rules: unknown preset {name!r} (presets: {', '.join(PRESETS)})")
+    rs = PRESETS[name]
+    return apply_settings(rs, settings) if settings else rs
+
+
+def to_ref(rs: Ruleset) -> dict[str, Any]:
+    """A ruleset as what records, sheets and tables store: its preset's name and its settings.
+
+    >>> to_ref(from_preset("canadian", {"jokers": 2}))
+    {'preset': 'canadian', 'settings': {'jokers': 2}}
+    """
+    return {"preset": rs.preset, "settings": rs.settings}
+
+
+def from_ref(value: Any, where: str = "ruleset") -> Ruleset:
+    """The ruleset that :func:`to_ref` wrote; a problem is a :class:`RulesError` naming the key.
+
+    >>> from_ref({"preset": "canadian", "settings": {"jokers": 2}}) == from_preset(
+    ...     "canadian", {"jokers": 2})
+    True
+    >>> from_ref({"preset": "lettuce"})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    salad.errors.RulesError: ruleset.preset: 'lettuce' is not one of canadian, fruit-salad, ...
+    """
+    if not isinstance(value, Mapping):
+        raise RulesError(f"{where}: must be {{'preset': ..., 'settings': {{...}}}}, not {value!r}")
+    unknown = [k for k in value if k not in ("preset", "settings")]
+    if unknown:
+        raise RulesError(f"{where}: unknown key {unknown[0]!r} (known: preset, settings)")
+    preset = value.get("preset")
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise RulesError(f"{where}.preset: {preset!r} is not one of {', '.join(PRESETS)}")
+    settings = value.get("settings", {})
+    if not isinstance(settings, Mapping):
+        raise RulesError(f"{where}.settings: must be an object, not {settings!r}")
+    try:
+        return from_preset(preset, settings)
+    except RulesError as exc:
+        raise RulesError(f"{where}.settings: {exc}") from None
