@@ -62,8 +62,6 @@ class RankSpec:
     letter: str
     name: str
     aliases: tuple[str, ...] = ()
-    even: bool = False
-    face: bool = False
 
 
 @dataclass(frozen=True)
@@ -197,9 +195,6 @@ class Deck:
 
     def _by_code(self) -> dict[str, tuple[Card, ...]]:
         return _code_index(self)
-
-    def suit_letter(self, suit: Suit) -> str:
-        return self.suits[suit].letter
 
     def parse_suit(self, text: str) -> Suit:
         key = text.strip().upper()

@@ -689,8 +689,3 @@ _BIT = [1 << i for i in range(1024)]
 @functools.lru_cache(maxsize=256)
 def _in_play_cards(deck: Deck) -> list[Card]:
     return cards_of(deck.in_play)
-
-
-def card_of(move: Move, size: int) -> Card:
-    """The card a play move puts down."""
-    return move % size

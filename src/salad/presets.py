@@ -21,18 +21,18 @@ STANDARD_SUITS = (
 )
 
 STANDARD_RANKS = (
-    RankSpec("2", "Two", even=True),
+    RankSpec("2", "Two"),
     RankSpec("3", "Three"),
-    RankSpec("4", "Four", even=True),
+    RankSpec("4", "Four"),
     RankSpec("5", "Five"),
-    RankSpec("6", "Six", even=True),
+    RankSpec("6", "Six"),
     RankSpec("7", "Seven"),
-    RankSpec("8", "Eight", even=True),
+    RankSpec("8", "Eight"),
     RankSpec("9", "Nine"),
-    RankSpec("T", "Ten", aliases=("10",), even=True),
-    RankSpec("J", "Jack", face=True),
-    RankSpec("Q", "Queen", even=True, face=True),
-    RankSpec("K", "King", face=True),
+    RankSpec("T", "Ten", aliases=("10",)),
+    RankSpec("J", "Jack"),
+    RankSpec("Q", "Queen"),
+    RankSpec("K", "King"),
     RankSpec("A", "Ace"),
 )
 
@@ -143,23 +143,22 @@ VEGETABLE_SUITS = (
 
 VEGETABLE_RANKS = (
     RankSpec("1", "One"),
-    RankSpec("2", "Two", even=True),
+    RankSpec("2", "Two"),
     RankSpec("3", "Three"),
-    RankSpec("4", "Four", even=True),
+    RankSpec("4", "Four"),
     RankSpec("5", "Five"),
-    RankSpec("6", "Six", even=True),
+    RankSpec("6", "Six"),
     RankSpec("7", "Seven"),
-    RankSpec("8", "Eight", even=True),
+    RankSpec("8", "Eight"),
     RankSpec("9", "Nine"),
-    RankSpec("10", "Ten", even=True),
-    RankSpec("J", "Jack", face=True),
-    RankSpec("Q", "Queen", face=True),
-    RankSpec("K", "King", face=True),
+    RankSpec("10", "Ten"),
+    RankSpec("J", "Jack"),
+    RankSpec("Q", "Queen"),
+    RankSpec("K", "King"),
     RankSpec("A", "Assassin"),
 )
 
 WILD = WildSpec("W", "Wild", "W", 4, WildWins.DECLARED)
-SALAD_DRESSING = WildSpec("SD", "Salad Dressing", "SD", 1, WildWins.ALWAYS)
 
 VEGETABLE_DECK = DeckSpec(
     VEGETABLE_SUITS, VEGETABLE_RANKS, wilds=(WILD,), removal_suits=("R", "B", "T", "O", "N")
