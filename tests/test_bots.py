@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import random
 import statistics
 import time
@@ -11,10 +12,13 @@ from typing import Any
 import pytest
 
 from salad import Game, load_ruleset
-from salad.bots import Bot, make_bot
+from salad.bots import REGISTRY, Bot, bot_factory, bot_names, catalog, make_bot, parse_bots
 from salad.bots.policy import choose_play, hand_model
+from salad.bots.random_bot import RandomBot
 from salad.bots.search import distinct_moves
+from salad.bots.seeds import bot_seed
 from salad.cards import NO_SUIT
+from salad.errors import SaladError
 from salad.events import DEAL, PLAY
 from salad.ruleset import Ruleset
 from salad.sampler import sample_hands, shown_voids
@@ -444,3 +448,43 @@ def test_basic_seeks_points_under_a_flipped_objective() -> None:
     assert basic_plays(game, "5H", "6H", "7H") == "2H"
     game = dealt(fixed, {"hands": ["no-hearts"], "objective": "high"})
     assert basic_plays(game, "5H", "6H", "7H") == "AH"
+
+
+# -- the registry: built-ins, the salad.bots entry-point group, seeds ---------------------------
+
+
+def test_bots_from_the_entry_point_group(monkeypatch: pytest.MonkeyPatch) -> None:
+    registered = [
+        importlib.metadata.EntryPoint("mybot", "salad.bots.random_bot:RandomBot", catalog.GROUP),
+        importlib.metadata.EntryPoint("Basic", "salad.bots.random_bot:RandomBot", catalog.GROUP),
+        importlib.metadata.EntryPoint("broken", "salad_no_such_module:Bot", catalog.GROUP),
+    ]
+    monkeypatch.setattr(
+        catalog, "entry_points", lambda group: registered if group == catalog.GROUP else []
+    )
+
+    assert bot_names() == ["random", "basic", "advanced", "expert", "mybot", "broken"]
+    assert bot_factory("MyBot") is RandomBot
+    assert bot_factory("basic") is not RandomBot  # a built-in name cannot be taken over
+    with pytest.raises(SaladError, match=r"^bots: broken is not available here \("):
+        bot_factory("broken")
+    with pytest.raises(SaladError) as info:
+        bot_factory("nonesuch")
+    assert str(info.value) == (
+        "bots: unknown bot 'nonesuch' (known: random, basic, advanced, expert, mybot, broken)"
+    )
+
+
+def test_installed_entry_points_name_the_openspiel_bot() -> None:
+    # salad's own pyproject registers it; the bots floor holds no path to salad.adapters.
+    assert "openspiel-ismcts" in bot_names()
+    assert not any("adapters" in spec for spec in REGISTRY.values())
+
+
+def test_parse_bots_seeds_each_seat_by_bot_seed() -> None:
+    bots = parse_bots("random", 4, seed=7)
+    game = Game(load_ruleset(), 4, seed=1)
+    view = game.view(game.to_move)
+    for i, bot in enumerate(bots):
+        twin = make_bot("random", bot_seed("game", 7, i))
+        assert [bot.choose(view) for _ in range(5)] == [twin.choose(view) for _ in range(5)]

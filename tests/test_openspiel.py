@@ -14,6 +14,7 @@ np = pytest.importorskip("numpy")
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 from salad import Game, load_ruleset  # noqa: E402
+from salad.adapters.features import encode, observation_layout  # noqa: E402
 from salad.adapters.openspiel.game import GAME_NAME, SaladGame, SaladState  # noqa: E402
 from salad.bots import make_bot  # noqa: E402
 from salad.cards import cards_of  # noqa: E402
@@ -177,6 +178,38 @@ def test_info_state_survives_resampling(params: dict[str, Any]) -> None:
             changed += new.salad.hands[other] != state.salad.hands[other]
         step(state, rng)
     assert changed > 5
+
+
+def test_observation_tensor_is_the_shared_encoding() -> None:
+    """OpenSpiel's observation tensor is salad.adapters.features.encode of the seat's view (the
+    PettingZoo environment's observation); other observation types take parts of it."""
+    game = pyspiel.load_game(GAME_NAME, {"rules": "skip-the-salad", "toppings": "all"})
+    rs = game.config.ruleset
+    layout = observation_layout(rs, 4)
+    assert game.observation_tensor_size() == layout.size
+    state = play_random(game.new_initial_state(), random.Random(2), lambda s: len(s.history()) > 80)
+    assert state.salad.phase == Phase.PLAY
+    for seat in range(4):
+        expected = encode(state.view(seat), layout)
+        assert np.array_equal(np.array(state.observation_tensor(seat), np.float32), expected)
+    everyone = game.make_py_observer(
+        pyspiel.IIGObservationType(
+            public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS
+        )
+    )
+    everyone.set_from(state, 1)
+    hands = everyone.dict["hands"]
+    for seat in range(4):
+        assert np.flatnonzero(hands[(seat - 1) % 4]).tolist() == cards_of(state.salad.hands[seat])
+    assert "hand" not in everyone.dict and "played" in everyone.dict
+    private = game.make_py_observer(
+        pyspiel.IIGObservationType(
+            public_info=False,
+            perfect_recall=False,
+            private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER,
+        )
+    )
+    assert [name for name in private.dict] == ["hand", "passed", "received", "phase"]
 
 
 # -- resampling -------------------------------------------------------------------------------

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+# PettingZoo and Gymnasium are the optional `envs` extra: this module is imported only on demand.
 try:
-    from gymnasium import spaces
+    from gymnasium import logger, spaces
     from gymnasium.utils import EzPickle
     from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
     from pettingzoo.utils import wrappers  # type: ignore[import-untyped, unused-ignore]
@@ -29,163 +29,23 @@ except ImportError as exc:  # pragma: no cover - the envs extra is not installed
         f"salad.adapters.pettingzoo needs PettingZoo: pip install 'salad[envs]' ({exc})"
     ) from exc
 
-from salad.cards import NO_SUIT, CardMask
+from salad.adapters.features import ObservationLayout, encode, observation_layout
+from salad.cards import NO_SUIT
 from salad.engine import Game
 from salad.errors import SaladError
 from salad.formats.rules import load_ruleset
-from salad.ruleset import Kind, Moon, Ruleset
+from salad.moves import format_move, format_moves
+from salad.ruleset import Ruleset
 from salad.settings import apply_settings
-from salad.view import Phase, View
+from salad.view import View
 
-__all__ = ["ObservationLayout", "env", "observation_layout", "raw_env"]
-
-PHASES = ("deal", "trump", "pass", "play", "over")
-
-
-@dataclass(frozen=True)
-class ObservationLayout:
-    """Where each part of the observation vector lies (see docs/envs.md).
-
-    ``segments`` are ``(name, length)`` in order; ``slices[name]`` is the part's slice.
-    Seat-indexed parts are relative to the observing seat: row ``r`` is seat
-    ``(seat + r) % players``, so row 0 is the observer itself.
-    """
-
-    cards: int
-    players: int
-    suits: int
-    hands: int
-    segments: tuple[tuple[str, int], ...]
-    hand_scale: float
-    """Points that divide per-hand values (running penalties, card points)."""
-    game_scale: float
-    """Points that divide the totals."""
-
-    @property
-    def size(self) -> int:
-        return sum(length for _, length in self.segments)
-
-    @property
-    def slices(self) -> dict[str, slice]:
-        out = {}
-        start = 0
-        for name, length in self.segments:
-            out[name] = slice(start, start + length)
-            start += length
-        return out
-
-    def part(self, observation: NDArray[Any], name: str) -> NDArray[Any]:
-        """One part of an observation, shaped ``(players, cards)`` for the per-seat card
-        planes and ``(length,)`` otherwise."""
-        piece = observation[self.slices[name]]
-        if name in ("played", "trick", "taken"):
-            return piece.reshape(self.players, self.cards)
-        return piece
-
-
-def observation_layout(rs: Ruleset, players: int) -> ObservationLayout:
-    """The observation layout for a ruleset and player count.
-
-    >>> from salad import load_ruleset
-    >>> layout = observation_layout(load_ruleset("canadian"), 4)
-    >>> layout.segments[:3]
-    (('hand', 52), ('played', 208), ('trick', 208))
-    >>> layout.size
-    886
-    """
-    compiled = rs.compiled(players)
-    deck = compiled.deck
-    s, n, k, h = deck.size, players, len(deck.suits), len(compiled.hands)
-    segments = (
-        ("hand", s),
-        ("played", n * s),
-        ("trick", n * s),
-        ("taken", n * s),
-        ("passed", s),
-        ("received", s),
-        ("card_points", s),
-        ("led_suit", k + 1),
-        ("trump", k + 1),
-        ("phase", len(PHASES)),
-        ("round", h),
-        ("leader", n),
-        ("dealer", n),
-        ("to_move", n),
-        ("token", n + 1),
-        ("hand_sizes", n),
-        ("tricks_won", n),
-        ("running", n),
-        ("totals", n),
-    )
-    bounds = []
-    for hand in compiled.hands:
-        bound = 0
-        for p in hand.penalties:
-            count = {
-                Kind.TRICK: deck.cards_each,
-                Kind.CARDS: p.mask.bit_count(),
-            }.get(p.kind, 1)
-            bound += abs(p.points) * count
-        if rs.moon == Moon.OLD and hand.moon:
-            bound = max(bound, abs(rs.moon_points))
-        bounds.append(max(bound, 1))
-    return ObservationLayout(s, n, k, h, segments, float(max(bounds)), float(sum(bounds)))
-
-
-def _bits(mask: CardMask, size: int) -> NDArray[np.float32]:
-    raw = np.frombuffer(mask.to_bytes((size + 7) // 8, "little"), dtype=np.uint8)
-    return np.unpackbits(raw, bitorder="little")[:size].astype(np.float32)
-
-
-def encode(view: View, layout: ObservationLayout) -> NDArray[np.float32]:
-    """The observation vector of ``view`` (its seat's information only)."""
-    out = np.zeros(layout.size, dtype=np.float32)
-    at = layout.slices
-    n, size = layout.players, layout.cards
-    me = view.seat
-
-    def rel(seat: int) -> int:
-        return (seat - me) % n
-
-    out[at["hand"]] = _bits(view.hand, size)
-    played = out[at["played"]].reshape(n, size)
-    taken = out[at["taken"]].reshape(n, size)
-    for t in view.tricks:
-        for i, m in enumerate(t.moves):
-            played[rel(t.leader + i), m % size] = 1
-            taken[rel(t.winner), m % size] = 1
-    trick = out[at["trick"]].reshape(n, size)
-    for i, m in enumerate(view.trick):
-        trick[rel(view.leader + i), m % size] = 1
-        played[rel(view.leader + i), m % size] = 1
-    out[at["passed"]] = _bits(view.passed, size)
-    out[at["received"]] = _bits(view.received, size)
-    card_points = out[at["card_points"]]
-    if view.phase != Phase.OVER:
-        hand = view.ruleset.compiled(n).hands[view.hand_index]
-        for p in hand.penalties:
-            if p.kind == Kind.CARDS:
-                card_points += _bits(p.mask, size) * (p.points / layout.hand_scale)
-    k = layout.suits
-    out[at["led_suit"].start + (view.led_suit if view.led_suit != NO_SUIT else k)] = 1
-    out[at["trump"].start + (view.trump if view.trump != NO_SUIT else k)] = 1
-    out[at["phase"].start + int(view.phase)] = 1
-    if view.phase != Phase.OVER:
-        out[at["round"].start + view.hand_index] = 1
-    out[at["leader"].start + rel(view.leader)] = 1
-    out[at["dealer"].start + rel(view.dealer)] = 1
-    if view.to_move >= 0:
-        out[at["to_move"].start + rel(view.to_move)] = 1
-    out[at["token"].start + (rel(view.token) if view.token >= 0 else n)] = 1
-    each = view.deck.cards_each
-    for seat in range(n):
-        r = rel(seat)
-        out[at["hand_sizes"].start + r] = view.hand_sizes[seat] / each
-        out[at["tricks_won"].start + r] = view.tricks_won[seat] / each
-        out[at["running"].start + r] = view.running[seat] / layout.hand_scale
-        out[at["totals"].start + r] = view.totals[seat] / layout.game_scale
-    np.clip(out, -1.0, 1.0, out=out)
-    return out
+__all__ = [
+    "ObservationLayout",  # the encoding is salad.adapters.features's, shared with OpenSpiel
+    "encode",
+    "env",
+    "observation_layout",
+    "raw_env",
+]
 
 
 def env(**kwargs: Any) -> Any:
@@ -311,7 +171,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc, unused-ignore]  # noqa: N
         move = int(action)
         seat = self.possible_agents.index(agent)
         if seat != game.to_move or move not in game.legal_moves():
-            legal = " ".join(game.format_move(m) for m in game.legal_moves())
+            legal = format_moves(self.deck, game.legal_moves())
             raise SaladError(
                 f"step: action {move} is not legal for {agent} now (legal: {legal}); "
                 "use the action_mask"
@@ -336,8 +196,6 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc, unused-ignore]  # noqa: N
     # -- showing it ----------------------------------------------------------------------
     def render(self) -> str | None:
         if self.render_mode is None:
-            from gymnasium import logger
-
             logger.warn("render() called without a render_mode (use 'ansi' or 'human')")
             return None
         text = self._text()
@@ -372,7 +230,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc, unused-ignore]  # noqa: N
             )
         if game.trick:
             shown = ", ".join(
-                f"{self.possible_agents[game.trick_seat(i)]} {game.format_move(m, True)}"
+                f"{self.possible_agents[game.trick_seat(i)]} {format_move(deck, m, symbols=True)}"
                 for i, m in enumerate(game.trick)
             )
             lines.append(f"  trick: {shown}")

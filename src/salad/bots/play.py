@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from salad.bots import Bot, tell_game_over
+from salad.bots.bot import Bot
 from salad.engine import Game
-from salad.ruleset import Ruleset
+
+
+def tell_game_over(bots: Sequence[Bot], game: Game) -> None:
+    """Let bots that want it (external programs) see each seat's view of the finished game."""
+    for seat, bot in enumerate(bots):
+        hook = getattr(bot, "game_over", None)
+        if hook is not None:
+            hook(game.view(seat))
 
 
 def play_out(
@@ -22,7 +29,3 @@ def play_out(
             on_hand_end(game)
     tell_game_over(bots, game)
     return game
-
-
-def bot_game(ruleset: Ruleset, players: int, bots: Sequence[Bot], seed: int | None) -> Game:
-    return play_out(Game(ruleset, players, seed=seed), bots)

@@ -30,6 +30,9 @@ import time
 from typing import Any
 
 import numpy as np
+
+# OpenSpiel is optional: this module loads only through the ``salad.bots`` entry point, when the
+# ``openspiel-ismcts`` bot is asked for (a missing OpenSpiel is then named in one line).
 from open_spiel.python.algorithms import ismcts, mcts
 
 from salad.adapters.openspiel.game import SaladGame, SaladState
@@ -173,7 +176,7 @@ class OpenSpielISMCTSBot:
             return legal[0]
         game = self._game_for(view)
         rng = self.rng
-        state = game.state_from_view(view, sample_hands(view, rng), rng)
+        state = self.root_state(view)
         evaluator: mcts.Evaluator
         if self.rollout == "engine":
             evaluator = _EngineRollouts(self.rollouts, random.Random(rng.getrandbits(64)))
