@@ -71,6 +71,20 @@ EntrantsOpt = Annotated[
         "expert,advanced,basic,random; a bot listed twice enters two copies.",
     ),
 ]
+OpponentsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--bots",
+        "-b",
+        help="Bots for the other seats in seat order, comma-separated, or one for all "
+        "(random, basic, advanced, expert). Default: expert.",
+    ),
+]
+"""--bots of `salad play`: everyone but you."""
+ThinkTimeOpt = Annotated[
+    float | None,
+    typer.Option("--move-time", min=0.0, help="Seconds a searching bot may think per move."),
+]
 MatchMoveTimeOpt = Annotated[
     float | None,
     typer.Option("--move-time", help="Seconds per move, given to every bot as move_time."),
@@ -86,6 +100,9 @@ TournamentMoveTimeOpt = Annotated[
 # -- seeds ----------------------------------------------------------------------------------------
 SeedOpt = Annotated[
     int | None, typer.Option("--seed", "-s", help="Seed: the same seed, the same game.")
+]
+PlaySeedOpt = Annotated[
+    int | None, typer.Option("--seed", "-s", help="Seed: the same seed, the same deals.")
 ]
 DealSeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Deal d is the game with seed S+d.")]
 ScheduleSeedOpt = Annotated[
