@@ -1,8 +1,13 @@
-"""Command-line option types shared by every `salad` command that starts a game."""
+"""What every `salad` command shares: option types, the error printer and the extras check.
+
+An option used by more than one command is defined here once; where a command words its help
+differently (or has another default), it has its own alias here, next to the common one.
+"""
 
 from __future__ import annotations
 
 import functools
+import importlib.util
 import inspect
 from collections.abc import Callable
 from pathlib import Path
@@ -15,7 +20,18 @@ from salad.errors import SaladError
 from salad.formats.rules import load_ruleset
 from salad.ruleset import Ruleset
 
+err = Console(stderr=True)
+"""Progress bars and messages that are not the command's output go to stderr."""
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+# -- the table: rules, players, toppings, swaps ---------------------------------------------------
 RulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Preset name or TOML rules file.")]
+OptionalRulesOpt = Annotated[
+    str | None,
+    typer.Option("--rules", "-r", help="Preset name or TOML rules file (default: canadian)."),
+]
+"""--rules for a command that must know whether it was given (``score --load``)."""
 ToppingsOpt = Annotated[
     str | None,
     typer.Option(
@@ -29,20 +45,85 @@ SwapOpt = Annotated[
     list[str] | None,
     typer.Option("--swap", help="Swap a round in: ROUND=NAME, e.g. 2=no-evens (repeatable)."),
 ]
-
-err = Console(stderr=True)
-F = TypeVar("F", bound=Callable[..., Any])
-
 PlayersOpt = Annotated[
     int | None, typer.Option("--players", "-n", help="Number of players (default: the ruleset's).")
 ]
-SeedOpt = Annotated[
-    int | None, typer.Option("--seed", "-s", help="Seed: the same seed, the same game.")
+TournamentPlayersOpt = Annotated[
+    int | None, typer.Option("--players", "-n", help="Seats per game (default: the ruleset's).")
 ]
 
+# -- the bots -------------------------------------------------------------------------------------
 BotsOpt = Annotated[
     str, typer.Option("--bots", "-b", help="Bot per seat, comma-separated, or one for all.")
 ]
+MatchBotsOpt = Annotated[
+    str,
+    typer.Option(
+        "--bots", "-b", help="One bot per seat, comma-separated, e.g. expert,basic,basic,basic."
+    ),
+]
+EntrantsOpt = Annotated[
+    str,
+    typer.Option(
+        "--bots",
+        "-b",
+        help="The entrants, comma-separated, at least one per seat, e.g. "
+        "expert,advanced,basic,random; a bot listed twice enters two copies.",
+    ),
+]
+OpponentsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--bots",
+        "-b",
+        help="Bots for the other seats in seat order, comma-separated, or one for all "
+        "(random, basic, advanced, expert). Default: expert.",
+    ),
+]
+"""--bots of `salad play`: everyone but you."""
+ThinkTimeOpt = Annotated[
+    float | None,
+    typer.Option("--move-time", min=0.0, help="Seconds a searching bot may think per move."),
+]
+MatchMoveTimeOpt = Annotated[
+    float | None,
+    typer.Option("--move-time", help="Seconds per move, given to every bot as move_time."),
+]
+TournamentMoveTimeOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--move-time",
+        help="Seconds per move, given to every bot (timed bots are not reproducible).",
+    ),
+]
+
+# -- seeds ----------------------------------------------------------------------------------------
+SeedOpt = Annotated[
+    int | None, typer.Option("--seed", "-s", help="Seed: the same seed, the same game.")
+]
+PlaySeedOpt = Annotated[
+    int | None, typer.Option("--seed", "-s", help="Seed: the same seed, the same deals.")
+]
+DealSeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Deal d is the game with seed S+d.")]
+ScheduleSeedOpt = Annotated[
+    int, typer.Option("--seed", "-s", help="Seed of the schedule, the deals and the bots.")
+]
+
+# -- processes ------------------------------------------------------------------------------------
+WorkersOpt = Annotated[
+    int | None,
+    typer.Option("--workers", "-w", help="Processes to play on (default: every core)."),
+]
+TournamentWorkersOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--workers",
+        "-w",
+        help="Processes (local; default every core) or tasks at a time (ray; default its CPUs).",
+    ),
+]
+
+# -- files ----------------------------------------------------------------------------------------
 RecordFile = Annotated[Path, typer.Argument(help="A .json or .jsonl record file.")]
 RecordOpt = Annotated[
     Path | None, typer.Option("--record", help="Write every game to this file (JSON Lines).")
@@ -52,6 +133,7 @@ JsonOpt = Annotated[
 ]
 
 
+# -- errors ---------------------------------------------------------------------------------------
 def friendly(func: F) -> F:
     """Turn every bad-input error into one line on stderr and exit status 1."""
 
@@ -70,6 +152,29 @@ def friendly(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def require_extra(command: str, extra: str, *modules: str) -> None:
+    """Stop `salad COMMAND` with one line if a module of its install extra is missing.
+
+    Raises :class:`SaladError` (one line through :func:`friendly`):
+    ``salad serve needs: pip install 'salad[web]'``. Only looks the modules up (no import), so
+    it costs nothing when they are there.
+
+    >>> require_extra("rules", "core", "json")
+    >>> require_extra("serve", "web", "no_such_module_here")
+    Traceback (most recent call last):
+    ...
+    salad.errors.SaladError: salad serve needs: pip install 'salad[web]'
+    """
+    for name in modules:
+        try:
+            found = importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):  # a parent package missing, or blocked in sys.modules
+            found = False
+        if not found:
+            raise SaladError(f"salad {command} needs: pip install 'salad[{extra}]'")
+
+
+# -- the ruleset and the players ------------------------------------------------------------------
 def make_ruleset(rules: str, toppings: str | None = None, swap: list[str] | None = None) -> Ruleset:
     """A preset or rules file, with the command line's toppings and swaps on top."""
     settings: dict[str, Any] = {}
@@ -81,6 +186,7 @@ def make_ruleset(rules: str, toppings: str | None = None, swap: list[str] | None
 
 
 def players_for(rs: Ruleset, players: int | None) -> int:
+    """The player count asked for (or the ruleset's), checked against the ruleset."""
     n = rs.default_players if players is None else players
     rs.check_players(n)
     return n

@@ -1,7 +1,7 @@
 """The ``salad tournament`` command: bots against bots on a balanced schedule, rated.
 
-This module stays light (the ``salad`` command imports it at start): the tournament itself
-(:mod:`salad.lab.tournament`), Rich and Matplotlib load when the command runs.
+The ratings need the ``lab`` extra (OpenSkill; Matplotlib for the plots): without it the command
+says so in one line. The tournament itself is :mod:`salad.lab.tournament`.
 """
 
 from __future__ import annotations
@@ -10,37 +10,33 @@ import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
+from rich import box
+from rich.console import Console
+from rich.table import Table
 
-from salad.cli.common import RulesOpt, SwapOpt, ToppingsOpt
+from salad.cli.common import (
+    EntrantsOpt,
+    RulesOpt,
+    ScheduleSeedOpt,
+    SwapOpt,
+    ToppingsOpt,
+    TournamentMoveTimeOpt,
+    TournamentPlayersOpt,
+    TournamentWorkersOpt,
+    friendly,
+    make_ruleset,
+    require_extra,
+)
+from salad.lab.tournament import Interrupted, TournamentResult, run_tournament
 
-if TYPE_CHECKING:
-    from rich.table import Table
-
-    from salad.lab.tournament import TournamentResult
-
-PlayersOpt = Annotated[
-    int | None, typer.Option("--players", "-n", help="Seats per game (default: the ruleset's).")
-]
-BotsOpt = Annotated[
-    str,
-    typer.Option(
-        "--bots",
-        "-b",
-        help="The entrants, comma-separated, at least one per seat, e.g. "
-        "expert,advanced,basic,random; a bot listed twice enters two copies.",
-    ),
-]
 GamesOpt = Annotated[
     int,
     typer.Option(
         "--games", "-g", help="Games in all (a larger number later extends the same run)."
     ),
-]
-SeedOpt = Annotated[
-    int, typer.Option("--seed", "-s", help="Seed of the schedule, the deals and the bots.")
 ]
 BackendOpt = Annotated[
     str,
@@ -65,69 +61,33 @@ OutOpt = Annotated[
         "arguments and directory.",
     ),
 ]
-WorkersOpt = Annotated[
-    int | None,
-    typer.Option(
-        "--workers",
-        "-w",
-        help="Processes (local; default every core) or tasks at a time (ray; default its CPUs).",
-    ),
-]
-MoveTimeOpt = Annotated[
-    float | None,
-    typer.Option(
-        "--move-time",
-        help="Seconds per move, given to every bot (timed bots are not reproducible).",
-    ),
-]
 PlotsOpt = Annotated[bool, typer.Option("--plots/--no-plots", help="Draw the PNG plots.")]
 
+LAB_MODULES = ("openskill",)
+"""What the ratings need from ``pip install 'salad[lab]'``."""
+PLOT_MODULES = ("matplotlib",)
+"""What the plots need from it (``--no-plots`` does without)."""
 
+
+@friendly
 def tournament_command(
     rules: RulesOpt = "canadian",
-    players: PlayersOpt = None,
+    players: TournamentPlayersOpt = None,
     toppings: ToppingsOpt = None,
     swap: SwapOpt = None,
-    bots: BotsOpt = "",
+    bots: EntrantsOpt = "",
     games: GamesOpt = 100,
-    seed: SeedOpt = 0,
+    seed: ScheduleSeedOpt = 0,
     backend: BackendOpt = "local",
     address: AddressOpt = None,
     out: OutOpt = Path("tournament"),
-    workers: WorkersOpt = None,
-    move_time: MoveTimeOpt = None,
+    workers: TournamentWorkersOpt = None,
+    move_time: TournamentMoveTimeOpt = None,
     plots: PlotsOpt = True,
 ) -> None:
     """Tournament between bots: every seat and every pairing in turn, duplicate deals,
     OpenSkill ratings, a leaderboard, CSV/JSONL files and plots in --out."""
-    from salad.cli.common import friendly
-
-    friendly(_tournament)(
-        rules, players, toppings, swap, bots, games, seed, backend, address, out, workers,
-        move_time, plots,
-    )  # fmt: skip
-
-
-def _tournament(
-    rules: str,
-    players: int | None,
-    toppings: str | None,
-    swap: list[str] | None,
-    bots: str,
-    games: int,
-    seed: int,
-    backend: str,
-    address: str | None,
-    out: Path,
-    workers: int | None,
-    move_time: float | None,
-    plots: bool,
-) -> None:
-    from rich.console import Console
-
-    from salad.cli.common import make_ruleset
-    from salad.lab.tournament import Interrupted, run_tournament
-
+    require_extra("tournament", "lab", *LAB_MODULES, *(PLOT_MODULES if plots else ()))
     rs = make_ruleset(rules, toppings, swap)
     try:
         with _terminate_as_interrupt():
@@ -184,9 +144,6 @@ def _terminate_as_interrupt() -> Iterator[None]:
 
 def leaderboard_table(result: TournamentResult) -> Table:
     """The leaderboard as a Rich table, best first."""
-    from rich import box
-    from rich.table import Table
-
     rs = result.ruleset
     better = "highest" if rs.highest_wins else "lowest"
     table = Table(
@@ -227,9 +184,6 @@ def leaderboard_table(result: TournamentResult) -> Table:
 
 def rounds_table(result: TournamentResult) -> Table:
     """Mean points each entrant took per hand of each round, leaderboard order."""
-    from rich import box
-    from rich.table import Table
-
     table = Table(
         title="mean points taken per hand, by round",
         box=box.SIMPLE_HEAD,

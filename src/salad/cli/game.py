@@ -1,0 +1,165 @@
+"""The game commands: `salad rules`, `simulate`, `demo` and `match` (bots playing bots)."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from salad.bots import parse_bots
+from salad.bots.play import play_out
+from salad.cli.common import (
+    BotsOpt,
+    DealSeedOpt,
+    JsonOpt,
+    MatchBotsOpt,
+    MatchMoveTimeOpt,
+    PlayersOpt,
+    RecordOpt,
+    SeedOpt,
+    SwapOpt,
+    ToppingsOpt,
+    WorkersOpt,
+    err,
+    friendly,
+    game_options,
+    make_ruleset,
+    players_for,
+)
+from salad.engine import Game
+from salad.formats.describe import describe
+from salad.formats.records import record_from_game, write_records
+from salad.lab.match import run_match
+from salad.ruleset import Ruleset
+from salad.sheet.text import full_sheet, hand_rows, sheet_header
+
+
+@friendly
+def rules(
+    ruleset: Annotated[str, typer.Argument(help="Preset name or TOML rules file.")] = "canadian",
+    players: PlayersOpt = None,
+    toppings: ToppingsOpt = None,
+    swap: SwapOpt = None,
+) -> None:
+    """Show a ruleset in words: deck, removals, rounds, penalties and the checksum."""
+    rs = make_ruleset(ruleset, toppings, swap)
+    typer.echo(describe(rs, players_for(rs, players)))
+
+
+@friendly
+@game_options
+def simulate(
+    rs: Ruleset,
+    n: int,
+    games: Annotated[int, typer.Option("--games", "-g", min=1, help="How many games.")] = 100,
+    seed: SeedOpt = 0,
+    bots: BotsOpt = "random",
+    record: RecordOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play many games between bots and report the average points of each seat."""
+    base = 0 if seed is None else seed
+    bot_list = parse_bots(bots, n, base)
+    sums = [0] * n
+    wins = [0.0] * n
+    records = []
+    start = time.perf_counter()
+    with Progress(
+        TextColumn("simulating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+    ) as progress:
+        task = progress.add_task("games", total=games)
+        for i in range(games):
+            game = play_out(Game(rs, n, seed=base + i), bot_list)
+            for s in range(n):
+                sums[s] += game.totals[s]
+            winners = game.winners()
+            for s in winners:
+                wins[s] += 1 / len(winners)
+            if record is not None:
+                names = [{"name": f"Seat {s}", "bot": b.name} for s, b in enumerate(bot_list)]
+                records.append(record_from_game(game, names))
+            progress.advance(task)
+    elapsed = time.perf_counter() - start
+    if record is not None:
+        write_records(record, records)
+    means = [round(x / games, 2) for x in sums]
+    summary = {
+        "rules": rs.preset,
+        "players": n,
+        "games": games,
+        "seed": base,
+        "bots": [b.name for b in bot_list],
+        "mean_points": means,
+        "wins": [round(w, 2) for w in wins],
+        "games_per_s": round(games / elapsed, 1),
+        "record": str(record) if record else None,
+    }
+    typer.echo(f"{games} games of {rs.title}, {n} players, seeds {base}..{base + games - 1}")
+    for s in range(n):
+        typer.echo(
+            f"  seat {s} ({bot_list[s].name}): mean {means[s]:8.2f} points, {wins[s]:g} wins"
+        )
+    typer.echo(f"{summary['games_per_s']} games per second")
+    if record is not None:
+        typer.echo(f"records written to {record}")
+    if as_json:
+        typer.echo(json.dumps(summary))
+
+
+@friendly
+@game_options
+def demo(
+    rs: Ruleset,
+    n: int,
+    seed: SeedOpt = None,
+    bots: BotsOpt = "random",
+) -> None:
+    """Watch one whole game between bots, with the score sheet after every hand."""
+    game = Game(rs, n, seed=seed)
+    bot_list = parse_bots(bots, n, game.seed)
+    names = [f"{b.name.title()} {s}" for s, b in enumerate(bot_list)]
+    typer.echo(
+        f"{rs.title}: {n} players, seed {game.seed}; {names[game.first_dealer]} deals first."
+    )
+    typer.echo(sheet_header(names))
+
+    def on_hand_end(g: Game) -> None:
+        for row in hand_rows(g, len(g.hand_points) - 1):
+            typer.echo(row)
+
+    play_out(game, bot_list, on_hand_end)
+    typer.echo("")
+    typer.echo(full_sheet(game, names))
+
+
+@friendly
+@game_options
+def match(
+    rs: Ruleset,
+    n: int,
+    bots: MatchBotsOpt = "",
+    deals: Annotated[
+        int, typer.Option("--deals", "-d", help="Deals; each is played once per seat rotation.")
+    ] = 100,
+    seed: DealSeedOpt = 0,
+    move_time: MatchMoveTimeOpt = None,
+    record: RecordOpt = None,
+    as_json: JsonOpt = False,
+    workers: WorkersOpt = None,
+) -> None:
+    """Duplicate match: every deal replayed with the bots rotated through every seat."""
+    result = run_match(
+        rs, n, bots, deals, seed, move_time=move_time, workers=workers, record=record, progress=True
+    )
+    for line in result.lines():
+        typer.echo(line)
+    if as_json:
+        typer.echo(result.to_json())

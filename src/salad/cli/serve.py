@@ -1,0 +1,47 @@
+"""`salad serve`: the web server (the ``web`` extra; ``postgres`` too for a PostgreSQL database)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from salad.cli.common import friendly, require_extra
+from salad.server import serve as run_server
+
+WEB_MODULES = ("fastapi", "uvicorn", "sqlalchemy")
+"""What ``pip install 'salad[web]'`` brings: looked up before the server loads them."""
+
+POSTGRES_PREFIXES = ("postgres://", "postgresql://", "postgresql+")
+
+
+@friendly
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
+    database: Annotated[
+        str | None,
+        typer.Option(
+            help="Database: postgresql://user:password@host/name, a SQLite file path or "
+            "URL (default: salad.db in the user data directory)."
+        ),
+    ] = None,
+    bot_delay: Annotated[
+        float, typer.Option(help="Seconds a bot waits before it plays (to be watchable).")
+    ] = 0.6,
+    workers: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            max=64,
+            help="Server processes, each holding a share of the tables (more use more cores).",
+        ),
+    ] = 1,
+) -> None:
+    """Run the web server: lobby, tables, bots and the browser client."""
+    require_extra("serve", "web", *WEB_MODULES)
+    if database is not None and database.startswith(POSTGRES_PREFIXES):
+        require_extra("serve --database postgresql://...", "postgres", "psycopg")
+    status = run_server(host, port, database, bot_delay=bot_delay, echo=typer.echo, workers=workers)
+    if status:
+        raise typer.Exit(status)

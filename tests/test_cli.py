@@ -1,0 +1,180 @@
+"""The `salad` command as a whole: its commands, one-line errors, and lean installs.
+
+A lean install (no extras) must run every command that needs no extra, and a command whose
+extra is missing must say which one in one line. "Missing" is simulated by blocking the extra's
+modules in ``sys.modules`` of a fresh interpreter, as if they were not installed.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from salad.cli import app
+from salad.cli.common import require_extra
+from salad.errors import SaladError
+
+EXTRA_MODULES = {
+    "web": ["fastapi", "uvicorn", "sqlalchemy"],
+    "tui": ["textual"],
+    "lab": ["openskill", "matplotlib"],
+    "postgres": ["psycopg"],
+    "ray": ["ray"],
+    "envs": ["pettingzoo", "gymnasium"],
+}
+EVERY_EXTRA = [m for mods in EXTRA_MODULES.values() for m in mods]
+
+RUN_BLOCKED = """
+import sys
+for name in sys.argv[1].split(","):
+    sys.modules[name] = None  # as if not installed: import raises ImportError
+from salad.cli import main
+sys.argv = ["salad", *sys.argv[2:]]
+main()
+"""
+
+
+def salad_without(blocked: list[str], *args: str) -> subprocess.CompletedProcess[str]:
+    """``salad ARGS`` in a fresh interpreter where the ``blocked`` modules cannot be imported."""
+    return subprocess.run(
+        [sys.executable, "-c", RUN_BLOCKED, ",".join(blocked), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def one_error_line(proc: subprocess.CompletedProcess[str]) -> str:
+    assert proc.returncode == 1, (proc.stdout, proc.stderr)
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    return lines[0]
+
+
+# -- commands -------------------------------------------------------------------------------------
+
+
+def test_every_command_is_registered() -> None:
+    names = {c.name for c in app.registered_commands}
+    assert names == {"rules", "simulate", "demo", "match", "play", "score", "tournament", "serve"}
+    assert [g.name for g in app.registered_groups] == ["record"]
+
+
+def test_python_dash_m_runs_the_app() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "salad.cli", "--help"], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 0, proc.stderr
+    for name in ("rules", "simulate", "demo", "match", "play", "score", "tournament", "serve"):
+        assert name in proc.stdout
+
+
+# -- lean installs --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "blocked", "line"),
+    [
+        (["serve"], ["fastapi"], "error: salad serve needs: pip install 'salad[web]'"),
+        (["serve"], ["uvicorn"], "error: salad serve needs: pip install 'salad[web]'"),
+        (["serve"], ["sqlalchemy"], "error: salad serve needs: pip install 'salad[web]'"),
+        (
+            ["serve", "--database", "postgresql://u@localhost/salad"],
+            ["psycopg"],
+            "error: salad serve --database postgresql://... needs: pip install 'salad[postgres]'",
+        ),
+        (
+            ["tournament", "-b", "random,random,random,random"],
+            ["openskill"],
+            "error: salad tournament needs: pip install 'salad[lab]'",
+        ),
+        (
+            ["tournament", "-b", "random,random,random,random"],
+            ["matplotlib"],
+            "error: salad tournament needs: pip install 'salad[lab]'",
+        ),
+    ],
+)
+def test_a_missing_extra_is_one_line(args: list[str], blocked: list[str], line: str) -> None:
+    proc = salad_without(blocked, *args)
+    assert one_error_line(proc) == line
+    assert proc.stdout == ""
+
+
+def test_tournament_without_plots_needs_no_matplotlib(tmp_path: Path) -> None:
+    out = str(tmp_path / "t")
+    args = ["tournament", "-n", "3", "-b", "random,random,random", "-g", "3", "-w", "1"]
+    proc = salad_without(["matplotlib"], *args, "--out", out, "--no-plots")
+    assert proc.returncode == 0, proc.stderr
+    assert "played 3 games" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--help"],
+        ["rules", "skip-the-salad", "-n", "5"],
+        ["simulate", "-n", "4", "-g", "3"],
+        ["demo", "-s", "3"],
+        ["match", "-b", "random,random,random", "-n", "3", "-d", "1", "-w", "1"],
+        ["record", "--help"],
+        ["score", "--help"],
+        ["tournament", "--help"],
+        ["serve", "--help"],
+    ],
+)
+def test_a_lean_install_runs_the_core_commands(args: list[str]) -> None:
+    proc = salad_without(EVERY_EXTRA, *args)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout
+
+
+def test_the_command_loads_no_extra() -> None:
+    """Starting `salad` imports none of the extras' modules (they load when a command needs)."""
+    code = "import sys, salad.cli; print(' '.join(m for m in sys.argv[1:] if m in sys.modules))"
+    proc = subprocess.run(
+        [sys.executable, "-c", code, *EVERY_EXTRA], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == ""
+
+
+def test_require_extra() -> None:
+    require_extra("rules", "core", "json", "typer")
+    with pytest.raises(SaladError, match=r"^salad serve needs: pip install 'salad\[web\]'$"):
+        require_extra("serve", "web", "json", "no_such_module_anywhere")
+    with pytest.raises(SaladError, match=r"^salad x needs: pip install 'salad\[y\]'$"):
+        require_extra("x", "y", "no_such_package.sub")
+
+
+# -- bad input: one line, exit status 1 -----------------------------------------------------------
+
+
+def error_line(args: list[str]) -> str:
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 1, result.output
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    return lines[0]
+
+
+def test_bad_options_are_one_line(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.json"
+    assert "nosuch" in error_line(["rules", "nosuch"])
+    assert "12" in error_line(["rules", "canadian", "--players", "12"])
+    assert "nope" in error_line(["simulate", "--toppings", "nope", "-g", "1"])
+    assert "swap" in error_line(["demo", "--swap", "nonsense"])
+    assert "unknown bot 'nosuch'" in error_line(["simulate", "--bots", "nosuch", "-g", "1"])
+    assert error_line(["record", "verify", str(missing)]) == f"error: {missing}: no such file"
+    assert error_line(["record", "show", str(missing)]).startswith(f"error: {missing}:")
+    assert "--load takes the rules" in error_line(["score", "--load", "x.json", "-r", "canadian"])
+    assert error_line(["score", "--load", str(missing)]) == (
+        f"error: {missing}: No such file or directory"
+    )
+    assert "name the entrants" in error_line(["tournament", "--out", str(tmp_path / "t")])
