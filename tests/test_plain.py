@@ -13,8 +13,8 @@ from pathlib import Path
 
 from salad.events import Play
 from salad.formats.rules import load_ruleset
-from salad.tui.common import Session
 from salad.tui.plain import run_plain
+from salad.tui.session import Session
 
 SALAD = str(Path(sys.executable).with_name("salad"))
 PROMPT_END = "help):"

@@ -17,16 +17,12 @@ from salad.bots import make_bot
 from salad.cli import make_ruleset
 from salad.engine import Game
 from salad.formats.rules import load_ruleset
-from salad.tui.app import (
-    ChoiceScreen,
-    GameScreen,
-    HandView,
-    InfoScreen,
-    MessageBar,
-    SaladApp,
-    TableView,
-)
-from salad.tui.common import Session, cards_in_order, default_names
+from salad.tui.app import SaladApp
+from salad.tui.dialogs import ChoiceScreen, InfoScreen
+from salad.tui.game_screen import GameScreen
+from salad.tui.session import Session, default_names
+from salad.tui.widgets import HandView, MessageBar, TableView
+from salad.tui.words import cards_in_order
 from salad.view import Phase
 
 SIZE = (80, 24)
