@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from salad.bots import Bot, bot_factory, make_bot
+from salad.bots.seeds import bot_seed
 from salad.cards import Deck
 from salad.engine import Game
 from salad.errors import IllegalMoveError, RecordError, SaladError
@@ -89,11 +90,11 @@ class Session:
         self.names = list(names)
         self.move_time = move_time
         self.save_path = save_path
-        base = game.seed if game.seed is not None else 0
         self.bots: dict[int, Bot] = {}
         for s in range(n):
             if s != seat:
-                self.bots[s] = make_bot(self.bot_names[s], base * 101 + s, **self._options())
+                seed = bot_seed("play", game.seed, s)
+                self.bots[s] = make_bot(self.bot_names[s], seed, **self._options())
         self._hint_bot: Bot | None = None
         self._hint_lock = threading.Lock()
 
@@ -240,7 +241,7 @@ class Session:
         thread)."""
         with self._hint_lock:
             if self._hint_bot is None:
-                seed = (self.game.seed or 0) * 101 + 97
+                seed = bot_seed("play", self.game.seed, "hint")
                 for name in HINT_BOTS:
                     try:
                         self._hint_bot = make_bot(name, seed, **self._options())
