@@ -1,5 +1,5 @@
 """The dialogs of the terminal app: a page of text, a question with a few answers, and the
-file to save in."""
+file to save in; and the questions and pages the game screen opens, built from them."""
 
 from __future__ import annotations
 
@@ -16,6 +16,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
+
+from salad.cards import Card, Deck
+from salad.moves import Move, trump_suit
+from salad.tui.pages import hand_over_page, result_page
+from salad.tui.session import Session
+from salad.tui.words import card_label, cards_in_order
 
 
 class InfoScreen(ModalScreen[str | None]):
@@ -161,3 +167,64 @@ class SaveScreen(ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+# -- the questions and pages of the game -------------------------------------------------------
+
+
+def declare_dialog(deck: Deck, card: Card) -> ChoiceScreen:
+    """High (answer 0) or low (1) for a Wild that may be declared."""
+    name = card_label(deck, card)
+    return ChoiceScreen(
+        f"Play {name}",
+        f"Declare {name} high (it beats every card of the led suit) or low (it loses to them)?",
+        [("h/+", "High"), ("l/-", "Low")],
+    )
+
+
+def trump_dialog(session: Session, legal: Sequence[Move]) -> ChoiceScreen:
+    """The trump suit, among the ``legal`` trump choices (the answer is an index of them)."""
+    s = session
+    deck = s.deck
+    options = []
+    for i, move in enumerate(legal):
+        suit = deck.suits[trump_suit(deck, move)]
+        options.append((f"{i + 1}/{suit.letter.lower()}", f"{suit.symbol} {suit.name}"))
+    mine = " ".join(card_label(deck, c) for c in cards_in_order(deck, s.view().hand))
+    return ChoiceScreen(
+        "Pick the trump suit",
+        f"You are in last place, so you pick the trump suit for hand "
+        f"{s.game.hand_index + 1}: {s.game.round_name}.\nYour cards: {mine}",
+        options,
+        cancel=False,
+    )
+
+
+def quit_dialog() -> ChoiceScreen:
+    """Save and quit (answer 0), quit (1), or keep playing (2)."""
+    return ChoiceScreen(
+        "Quit",
+        "The game is not finished. Save it first, to continue it later?",
+        [("s", "Save and quit"), ("q", "Quit"), ("esc", "Keep playing")],
+    )
+
+
+def hand_over_dialog(session: Session, index: int) -> InfoScreen:
+    """Hand ``index`` is over; Enter deals the next."""
+    g = session.game
+    hand = g.rules.hands[index]
+    return InfoScreen(
+        f"Hand {index + 1} of {len(g.rules.hands)}: {hand.round.name} is over",
+        hand_over_page(session, index),
+        "Enter: deal the next hand",
+    )
+
+
+def result_dialog(session: Session) -> InfoScreen:
+    """The game is over: its result, with keys to quit (``"quit"``) or undo (``"undo"``)."""
+    return InfoScreen(
+        "The game is over",
+        result_page(session),
+        "q: quit   Enter: look at the table   u: undo your last play",
+        keys={"q": "quit", "ctrl+q": "quit", "u": "undo"},
+    )

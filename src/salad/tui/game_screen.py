@@ -20,13 +20,19 @@ from textual.widgets import Footer
 
 from salad.cards import Card
 from salad.errors import SaladError
-from salad.moves import Move, card_of, move_label, trump_suit
-from salad.tui.dialogs import ChoiceScreen, InfoScreen, SaveScreen
+from salad.moves import Move, card_of, move_label
+from salad.tui.dialogs import (
+    InfoScreen,
+    SaveScreen,
+    declare_dialog,
+    hand_over_dialog,
+    quit_dialog,
+    result_dialog,
+    trump_dialog,
+)
 from salad.tui.pages import (
-    hand_over_page,
     help_page,
     last_trick_page,
-    result_page,
     rules_page,
     sheet_page,
 )
@@ -43,7 +49,6 @@ from salad.tui.session import Session
 from salad.tui.widgets import HandView, InfoBar, MessageBar, TableView
 from salad.tui.words import (
     accepted_codes,
-    card_label,
     cards_in_order,
     current_hand,
     last_trick,
@@ -235,7 +240,6 @@ class GameScreen(Screen[None]):
     def ask_declare(self, card: Card) -> None:
         deck = self.session.deck
         self.blocked = True
-        name = card_label(deck, card)
 
         def done(answer: int | None) -> None:
             self.blocked = False
@@ -244,25 +248,12 @@ class GameScreen(Screen[None]):
             else:
                 self.advance()
 
-        self.app.push_screen(
-            ChoiceScreen(
-                f"Play {name}",
-                f"Declare {name} high (it beats every card of the led suit) "
-                "or low (it loses to them)?",
-                [("h/+", "High"), ("l/-", "Low")],
-            ),
-            done,
-        )
+        self.app.push_screen(declare_dialog(deck, card), done)
 
     def ask_trump(self) -> None:
         s = self.session
-        deck = s.deck
         self.blocked = True
         legal = s.game.legal_moves()
-        options = []
-        for i, move in enumerate(legal):
-            suit = deck.suits[trump_suit(deck, move)]
-            options.append((f"{i + 1}/{suit.letter.lower()}", f"{suit.symbol} {suit.name}"))
 
         def done(answer: int | None) -> None:
             self.blocked = False
@@ -271,23 +262,12 @@ class GameScreen(Screen[None]):
             else:
                 self.human_move(legal[answer])
 
-        mine = " ".join(card_label(deck, c) for c in cards_in_order(deck, s.view().hand))
-        self.app.push_screen(
-            ChoiceScreen(
-                "Pick the trump suit",
-                f"You are in last place, so you pick the trump suit for hand "
-                f"{s.game.hand_index + 1}: {s.game.round_name}.\nYour cards: {mine}",
-                options,
-                cancel=False,
-            ),
-            done,
-        )
+        self.app.push_screen(trump_dialog(s, legal), done)
 
     def show_hand_over(self, index: int) -> None:
         s = self.session
         g = s.game
         self.blocked = True
-        hand = g.rules.hands[index]
         nxt = current_hand(g)
 
         def done(_: str | None) -> None:
@@ -295,14 +275,7 @@ class GameScreen(Screen[None]):
             self.news = f"Hand {nxt.index + 1}: {nxt.round.name}. {s.names[g.dealer]} dealt."
             self.advance()
 
-        self.app.push_screen(
-            InfoScreen(
-                f"Hand {index + 1} of {len(g.rules.hands)}: {hand.round.name} is over",
-                hand_over_page(s, index),
-                "Enter: deal the next hand",
-            ),
-            done,
-        )
+        self.app.push_screen(hand_over_dialog(s, index), done)
 
     def show_result(self) -> None:
         s = self.session
@@ -314,12 +287,7 @@ class GameScreen(Screen[None]):
                 self.app.exit(self.exit_message())
 
         self.app.push_screen(
-            InfoScreen(
-                "The game is over",
-                result_page(s),
-                "q: quit   Enter: look at the table   u: undo your last play",
-                keys={"q": "quit", "ctrl+q": "quit", "u": "undo"},
-            ),
+            result_dialog(s),
             lambda answer: self.action_undo() if answer == "undo" else done(answer),
         )
 
@@ -585,10 +553,6 @@ class GameScreen(Screen[None]):
                 self.app.exit(self.exit_message())
 
         self.app.push_screen(
-            ChoiceScreen(
-                "Quit",
-                "The game is not finished. Save it first, to continue it later?",
-                [("s", "Save and quit"), ("q", "Quit"), ("esc", "Keep playing")],
-            ),
+            quit_dialog(),
             lambda answer: done(answer if answer != 2 else None),
         )
