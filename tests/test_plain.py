@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import os
+import pty
 import queue
 import subprocess
 import sys
@@ -13,8 +15,8 @@ from pathlib import Path
 
 from salad.events import Play
 from salad.formats.rules import load_ruleset
-from salad.tui.common import Session
 from salad.tui.plain import run_plain
+from salad.tui.session import Session
 
 SALAD = str(Path(sys.executable).with_name("salad"))
 PROMPT_END = "help):"
@@ -226,3 +228,39 @@ def test_resume_refuses_new_rules_and_reports_bad_files(tmp_path: Path) -> None:
         [SALAD, "play", "--plain", "--bots", "nobody"], capture_output=True, text=True
     )
     assert result.returncode == 1 and "unknown bot" in result.stderr
+
+
+NO_TEXTUAL = (
+    "import sys; sys.modules['textual'] = None; "  # every `import textual...` fails
+    "sys.argv = ['salad', *sys.argv[1:]]; from salad.cli import main; main()"
+)
+
+
+def test_without_textual_play_names_the_extra_and_plain_still_works() -> None:
+    """Without Textual (the `tui` extra) the app says what to install in one line; --plain
+    plays on."""
+    master, slave = pty.openpty()  # a terminal, or play falls back to plain lines
+    try:
+        result = subprocess.run(
+            [sys.executable, "-c", NO_TEXTUAL, "play", "--seed", "1"],
+            stdin=slave,
+            stdout=slave,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "TERM": "xterm"},
+            timeout=60,
+        )
+    finally:
+        os.close(slave)
+        os.close(master)
+    assert result.returncode == 1
+    assert result.stderr == "error: salad play needs: pip install 'salad[tui]'\n"
+    result = subprocess.run(
+        [sys.executable, "-c", NO_TEXTUAL, "play", "--plain", "--seed", "1"],
+        input="quit\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "Goodbye."

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Coroutine
 from pathlib import Path
@@ -17,16 +19,13 @@ from salad.bots import make_bot
 from salad.cli import make_ruleset
 from salad.engine import Game
 from salad.formats.rules import load_ruleset
-from salad.tui.app import (
-    ChoiceScreen,
-    GameScreen,
-    HandView,
-    InfoScreen,
-    MessageBar,
-    SaladApp,
-    TableView,
-)
-from salad.tui.common import Session, cards_in_order, default_names
+from salad.tui.app import SaladApp
+from salad.tui.dialogs import ChoiceScreen, InfoScreen
+from salad.tui.game_screen import GameScreen
+from salad.tui.render import Scene, hand_lines, legal_cards, message_text, table_text
+from salad.tui.session import Session, default_names
+from salad.tui.widgets import HandView, MessageBar, TableView
+from salad.tui.words import cards_in_order
 from salad.view import Phase
 
 SIZE = (80, 24)
@@ -315,3 +314,27 @@ def test_resume_in_another_seat(tmp_path: Path) -> None:
     back = Session.resume(tmp_path / "g.json", seat=2)
     assert back.names == ["Expert 0", "Basic 1", "You", "Basic 3"]
     assert back.bot_names == ["expert", "basic", "", "basic"]
+
+
+def test_the_screen_is_drawn_without_textual() -> None:
+    """render and pages draw the game from the session alone; neither imports Textual."""
+    s = Session.new(load_ruleset("canadian"), 4, 0, "random", seed=1)
+    g = s.game
+    while not s.human_turn():
+        s.play(s.bot_choose(g.to_move, g.view(g.to_move)))
+    scene = Scene(s, s.view(), news="You dealt.", cursor=legal_cards(s)[0])
+    table = table_text(scene, 80, 16).plain.splitlines()
+    assert len(table) == 16 and all(len(line) <= 80 for line in table)
+    assert "You (D)" in table[-3] and "your turn" in table[-2]
+    for seat in range(1, 4):
+        assert s.names[seat] in "\n".join(table)
+    lines, spans = hand_lines(scene, 80)
+    assert lines[0].plain.startswith(" Your hand · 13 cards")
+    assert [card for *_, card in spans] == cards_in_order(g.deck, s.view().hand)
+    message = message_text(scene, 80).plain.splitlines()
+    assert message[0] == " You dealt." and message[1].startswith(" Your turn: follow")
+    code = (
+        "import sys; import salad.tui.render, salad.tui.pages, salad.tui.plain; "
+        "sys.exit('textual' in sys.modules)"
+    )
+    assert subprocess.run([sys.executable, "-c", code]).returncode == 0

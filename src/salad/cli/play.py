@@ -1,6 +1,7 @@
 """The ``salad play`` command: one game against bots, in a terminal app or as plain lines.
 
-This module stays light (no Textual import) because the ``salad`` command imports it at start.
+The terminal app needs Textual (the ``tui`` extra); ``--plain`` does not, so this module imports
+the app only when it starts it.
 """
 
 from __future__ import annotations
@@ -12,31 +13,32 @@ from typing import Annotated
 
 import typer
 
-from salad.cli.common import SwapOpt, ToppingsOpt
+from salad.cli.common import (
+    BotsOpt,
+    PlayersOpt,
+    SeedOpt,
+    SwapOpt,
+    ToppingsOpt,
+    friendly,
+    make_ruleset,
+)
+from salad.errors import SaladError
+from salad.tui.plain import run_plain
+from salad.tui.session import Session
 
 DEFAULT_DELAY = 0.6
 """Seconds a bot waits before it plays in the terminal app, so that people can follow."""
+DEFAULT_BOTS = "expert"
+NEEDS_TUI = "salad play needs: pip install 'salad[tui]'"
 
-RulesOpt = Annotated[
-    str | None, typer.Option("--rules", "-r", help="Preset name or TOML rules file.")
-]
-PlayersOpt = Annotated[
-    int | None, typer.Option("--players", "-n", help="Number of players (default: the ruleset's).")
-]
-BotsOpt = Annotated[
+GameRulesOpt = Annotated[
     str | None,
     typer.Option(
-        "--bots",
-        "-b",
-        help="Bots for the other seats in seat order, comma-separated, or one for all "
-        "(random, basic, advanced, expert). Default: expert.",
+        "--rules", "-r", help="Preset name or TOML rules file (default: canadian; not on resume)."
     ),
 ]
 SeatOpt = Annotated[
     int | None, typer.Option("--seat", help="Your seat, 0 to players-1 (default 0).")
-]
-SeedOpt = Annotated[
-    int | None, typer.Option("--seed", "-s", help="Seed: the same seed, the same deals.")
 ]
 MoveTimeOpt = Annotated[
     float | None,
@@ -65,10 +67,11 @@ DelayOpt = Annotated[
 ]
 
 
+@friendly
 def play_command(
-    rules: RulesOpt = None,
+    rules: GameRulesOpt = None,
     players: PlayersOpt = None,
-    bots: BotsOpt = None,
+    bots: BotsOpt = "",
     seat: SeatOpt = None,
     seed: SeedOpt = None,
     toppings: ToppingsOpt = None,
@@ -79,34 +82,10 @@ def play_command(
     plain: PlainOpt = False,
     delay: DelayOpt = DEFAULT_DELAY,
 ) -> None:
-    """Play a whole game against bots: in a terminal app, or with --plain as lines of text."""
-    from salad.cli.common import friendly
+    """Play a whole game against bots: in a terminal app, or with --plain as lines of text.
 
-    code = friendly(_play)(
-        rules, players, bots, seat, seed, toppings, swap, move_time, resume, save, plain, delay
-    )
-    if code:
-        raise typer.Exit(code)
-
-
-def _play(
-    rules: str | None,
-    players: int | None,
-    bots: str | None,
-    seat: int | None,
-    seed: int | None,
-    toppings: str | None,
-    swap: list[str] | None,
-    move_time: float | None,
-    resume: Path | None,
-    save: Path | None,
-    plain: bool,
-    delay: float,
-) -> int:
-    from salad.cli.common import make_ruleset
-    from salad.errors import SaladError
-    from salad.tui.common import Session
-
+    --bots names the bots of the other seats (default: expert; a resumed game keeps its own).
+    """
     if resume is not None:
         given = [
             name
@@ -123,23 +102,33 @@ def _play(
             raise SaladError(
                 f"resume: {', '.join(given)} cannot change a saved game (its file has its rules)"
             )
-        session = Session.resume(resume, seat, bots, move_time, save)
+        session = Session.resume(resume, seat, bots or None, move_time, save)
     else:
         rs = make_ruleset(rules or "canadian", toppings, swap)
         n = rs.default_players if players is None else players
-        session = Session.new(rs, n, seat or 0, bots or "expert", seed, move_time, save)
+        session = Session.new(rs, n, seat or 0, bots or DEFAULT_BOTS, seed, move_time, save)
     if not plain and (os.environ.get("TERM") == "dumb" or not _is_terminal()):
         typer.echo("not a terminal: playing as plain lines (--plain)", err=True)
         plain = True
     if plain:
-        from salad.tui.plain import run_plain
+        code = run_plain(session, resumed=resume is not None)
+    else:
+        news = f"Resumed from {resume}." if resume is not None else ""
+        code = _run_app(session, delay, news)
+    if code:
+        raise typer.Exit(code)
 
-        return run_plain(session, resumed=resume is not None)
-    from salad.tui.app import SaladApp
 
-    news = f"Resumed from {resume}." if resume is not None else ""
-    app = SaladApp(session, delay=delay, news=news)
-    message = app.run()
+def _run_app(session: Session, delay: float, news: str) -> int:
+    """The terminal app until the player quits; its last words are printed."""
+    try:
+        # Lazy: Textual is the optional `tui` extra, and --plain works without it.
+        from salad.tui.app import SaladApp
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").partition(".")[0] != "textual":
+            raise
+        raise SaladError(NEEDS_TUI) from None
+    message = SaladApp(session, delay=delay, news=news).run()
     if message:
         typer.echo(message)
     return 0

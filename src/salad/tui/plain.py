@@ -12,19 +12,13 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from salad.errors import SaladError
+from salad.errors import CardParseError, SaladError
 from salad.events import DEAL, TRUMP
-from salad.tui.common import (
-    Session,
-    current_hand,
-    hand_codes,
-    last_trick,
-    move_code,
-    move_label,
-    narrate,
-    penalties_text,
-    result_lines,
-)
+from salad.formats.describe import describe
+from salad.moves import move_code, move_label
+from salad.sheet.text import full_sheet
+from salad.tui.session import Session
+from salad.tui.words import current_hand, hand_codes, last_trick, penalties_text
 from salad.view import Phase
 
 COMMANDS = (
@@ -76,7 +70,7 @@ class PlainGame:
         if resumed:
             self.say(f"Resumed from {s.save_path}.")
         start = max((i for i, e in enumerate(g.log) if e[0] == DEAL), default=0)
-        self.say(*narrate(s, [e for e in g.log[start:] if e[0] in (DEAL, TRUMP)], symbols=False))
+        self.say(*s.narrate([e for e in g.log[start:] if e[0] in (DEAL, TRUMP)], symbols=False))
         shown = -1  # the log length when the state was last shown
         while True:
             if g.is_over():
@@ -85,7 +79,7 @@ class PlainGame:
             if not s.human_turn():
                 seat = g.to_move
                 move = s.bot_choose(seat, g.view(seat))
-                self.say(*narrate(s, s.play(move), symbols=False))
+                self.say(*s.narrate(s.play(move), symbols=False))
                 continue
             if shown != len(g.log):
                 self.show_state()
@@ -139,8 +133,6 @@ class PlainGame:
         elif command in ("look", "state", "hand"):
             self.show_state()
         elif command == "rules":
-            from salad.formats.describe import describe
-
             self.say(describe(self.s.game.ruleset, self.s.players))
         elif command == "save":
             self.save(rest.strip())
@@ -164,15 +156,15 @@ class PlainGame:
             except SaladError as exc:
                 self.say(self.reason(word, exc))
                 return
-            self.say(*narrate(s, s.play(move), symbols=False))
+            self.say(*s.narrate(s.play(move), symbols=False))
 
     def reason(self, word: str, exc: SaladError) -> str:
-        text = str(exc)
-        if text.startswith("unknown card"):
+        """Why ``word`` was not played: it names no card (or suit), or the rules refuse it."""
+        if isinstance(exc, CardParseError):
+            if self.s.game.phase == Phase.TRUMP:
+                return f"{word!r} is not a suit: type one of {self.legal_text()}."
             return f"{word!r} is not a card: type e.g. QS, 10H (or help)."
-        if text.startswith("unknown suit"):
-            return f"{word!r} is not a suit: type one of {self.legal_text()}."
-        return f"You cannot play {word.upper()}: {text}."
+        return f"You cannot play {word.upper()}: {exc}."
 
     # -- what is shown -----------------------------------------------------------------------
     def legal_text(self) -> str:
@@ -244,8 +236,6 @@ class PlainGame:
         self.say(f"Took back {count} move{'s' if count != 1 else ''}.")
 
     def sheet(self) -> None:
-        from salad.sheet.text import full_sheet
-
         g = self.s.game
         self.say(full_sheet(g, self.s.names))
         if not g.is_over():
@@ -283,10 +273,8 @@ class PlainGame:
         return 0
 
     def finish(self) -> None:
-        from salad.sheet.text import full_sheet
-
         self.say("", "Final scores:", full_sheet(self.s.game, self.s.names), "")
-        self.say(*result_lines(self.s))
+        self.say(*self.s.result_lines())
         if self.s.save_path is not None:
             try:
                 self.say(f"The finished game is saved in {self.s.save()}.")

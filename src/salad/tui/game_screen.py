@@ -1,0 +1,558 @@
+"""The game screen of ``salad play``: the table, your hand and the keys. It drives the bots
+between your moves: they think in worker threads and play after a short pause, and hints come
+from the strongest bot the same way, so the screen never freezes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import Footer
+
+from salad.cards import Card
+from salad.errors import SaladError
+from salad.moves import Move, card_of, move_label
+from salad.tui.dialogs import (
+    InfoScreen,
+    SaveScreen,
+    declare_dialog,
+    hand_over_dialog,
+    quit_dialog,
+    result_dialog,
+    trump_dialog,
+)
+from salad.tui.pages import (
+    help_page,
+    last_trick_page,
+    rules_page,
+    sheet_page,
+)
+from salad.tui.render import (
+    Scene,
+    Span,
+    hand_lines,
+    info_lines,
+    legal_cards,
+    message_text,
+    table_text,
+)
+from salad.tui.session import Session
+from salad.tui.widgets import HandView, InfoBar, MessageBar, TableView
+from salad.tui.words import (
+    accepted_codes,
+    cards_in_order,
+    current_hand,
+    last_trick,
+    sorted_hand,
+)
+from salad.view import Phase, View
+
+TRICK_PAUSE = 2.0
+"""A finished trick stays on the table this many bot delays before the next lead."""
+
+
+class GameScreen(Screen[None]):
+    """The table, your hand and the keys; it drives the bots between your moves."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark", "help", "Help"),
+        Binding("h", "hint", "Hint"),
+        Binding("u", "undo", "Undo"),
+        Binding("l", "last_trick", "Last trick"),
+        Binding("p", "sheet", "Scores"),
+        Binding("r", "rules", "Rules"),
+        Binding("ctrl+s", "save", "Save"),
+        Binding("left", "move(-1)", show=False),
+        Binding("right", "move(1)", show=False),
+        Binding("up", "row(-1)", show=False),
+        Binding("down", "row(1)", show=False),
+        Binding("enter,space", "choose", show=False),
+        Binding("escape", "clear", show=False),
+    ]
+
+    def __init__(self, session: Session, delay: float) -> None:
+        super().__init__()
+        self.session = session
+        self.delay = delay
+        self.generation = 0
+        """Bumped by undo: a bot move computed before it is thrown away."""
+        self.bot_pending = False
+        self.blocked = False
+        """A question or a hand's result is open: the bots wait."""
+        self.hands_done = len(session.game.hand_points)
+        self.over_shown = False
+        self.cursor: Card | None = None
+        self.hint_move: Move | None = None
+        self.entry = ""
+        self.news = ""
+        self.error = ""
+        self.codes = accepted_codes(session.deck)
+        self.starts = {c[0] for c in self.codes}
+        self._view: tuple[tuple[int, int], View] | None = None
+
+    # -- layout ------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield InfoBar(self.info_lines)
+        yield TableView(self.table_text)
+        yield HandView(self.hand_lines, self.click_card)
+        yield MessageBar(self.message_text)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        g = self.session.game
+        if not self.news:
+            self.news = f"{self.session.names[g.dealer]} dealt. Good luck!"
+        self.call_after_refresh(self.advance)
+
+    def redraw(self) -> None:
+        for widget in self.query("InfoBar, TableView, HandView, MessageBar"):
+            widget.refresh(layout=isinstance(widget, HandView | InfoBar))
+
+    @property
+    def view(self) -> View:
+        """Your view of the game (kept until the next move or undo: drawing asks often)."""
+        key = (self.generation, len(self.session.game.log))
+        if self._view is None or self._view[0] != key:
+            self._view = (key, self.session.view())
+        return self._view[1]
+
+    # -- the flow of the game --------------------------------------------------------------
+    def advance(self) -> None:
+        """Start whatever comes next: a bot's move, a question for you, or the result."""
+        s = self.session
+        g = s.game
+        self.redraw()
+        if self.bot_pending or self.blocked:
+            return
+        if g.is_over():
+            if not self.over_shown:
+                self.over_shown = True
+                self.show_result()
+            return
+        if s.human_turn():
+            if g.phase == Phase.TRUMP:
+                self.ask_trump()
+            else:
+                self.place_cursor()
+                self.redraw()
+            return
+        self.start_bot()
+
+    def start_bot(self) -> None:
+        g = self.session.game
+        seat = g.to_move
+        view = g.view(seat)
+        pause = self.delay
+        if g.phase == Phase.PLAY and not view.trick and view.tricks:
+            pause *= TRICK_PAUSE
+        elif g.phase != Phase.PLAY:
+            pause /= 2
+        self.bot_pending = True
+        generation = self.generation
+        self.run_worker(
+            lambda: self._bot_thread(generation, seat, view, pause),
+            group="bots",
+            thread=True,
+            exit_on_error=False,
+        )
+
+    def _bot_thread(self, generation: int, seat: int, view: View, pause: float) -> None:
+        """Think, then wait out the rest of the pause, so that every move stays in view."""
+        end = time.monotonic() + pause
+        try:
+            move = self.session.bot_choose(seat, view)
+        except Exception as exc:  # a bot's bug must not take the game down
+            self._from_thread(self._bot_failed, generation, str(exc))
+            return
+        while time.monotonic() < end:
+            if generation != self.generation:
+                return
+            time.sleep(min(0.05, max(end - time.monotonic(), 0)))
+        self._from_thread(self._bot_done, generation, move)
+
+    def _from_thread(self, callback: Callable[..., object], *args: object) -> None:
+        with contextlib.suppress(RuntimeError):  # the app is closing
+            self.app.call_from_thread(callback, *args)
+
+    def _bot_done(self, generation: int, move: Move) -> None:
+        if generation != self.generation:
+            return
+        self.bot_pending = False
+        try:
+            entries = self.session.play(move)
+        except SaladError as exc:
+            self._bot_failed(generation, str(exc))
+            return
+        self.after_move(entries)
+
+    def _bot_failed(self, generation: int, message: str) -> None:
+        if generation != self.generation:
+            return
+        self.bot_pending = False
+        self.blocked = True
+        self.error = f"A bot failed: {message}"
+        self.redraw()
+
+    def after_move(self, entries: Sequence[tuple[object, ...]]) -> None:
+        s = self.session
+        lines = [line for line in s.narrate(entries, symbols=True) if ":" not in line[:24]]
+        if lines:
+            self.news = " ".join(lines[-2:])
+        self.error = ""
+        if len(s.game.hand_points) > self.hands_done:
+            self.hands_done = len(s.game.hand_points)
+            if not s.game.is_over():
+                self.show_hand_over(self.hands_done - 1)
+                return
+        self.advance()
+
+    def human_move(self, move: Move, declared: bool = False) -> None:
+        """Play (or pass) for you; a Wild that may be declared asks high or low first."""
+        s = self.session
+        g = s.game
+        if not s.human_turn() or self.blocked:
+            return
+        self.entry = ""
+        try:
+            s.check(move)
+        except SaladError as exc:
+            self.error = f"You cannot play {move_label(g.deck, move)}: {exc}."
+            self.redraw()
+            return
+        card = card_of(g.deck, move)
+        if g.phase == Phase.PLAY and not declared and g.deck.declare_mask >> card & 1:
+            self.ask_declare(card)
+            return
+        self.hint_move = None
+        self.cursor = None
+        self.after_move(s.play(move))
+
+    # -- questions ---------------------------------------------------------------------------
+    def ask_declare(self, card: Card) -> None:
+        deck = self.session.deck
+        self.blocked = True
+
+        def done(answer: int | None) -> None:
+            self.blocked = False
+            if answer is not None:
+                self.human_move(card + deck.size if answer == 0 else card, declared=True)
+            else:
+                self.advance()
+
+        self.app.push_screen(declare_dialog(deck, card), done)
+
+    def ask_trump(self) -> None:
+        s = self.session
+        self.blocked = True
+        legal = s.game.legal_moves()
+
+        def done(answer: int | None) -> None:
+            self.blocked = False
+            if answer is None:
+                self.advance()
+            else:
+                self.human_move(legal[answer])
+
+        self.app.push_screen(trump_dialog(s, legal), done)
+
+    def show_hand_over(self, index: int) -> None:
+        s = self.session
+        g = s.game
+        self.blocked = True
+        nxt = current_hand(g)
+
+        def done(_: str | None) -> None:
+            self.blocked = False
+            self.news = f"Hand {nxt.index + 1}: {nxt.round.name}. {s.names[g.dealer]} dealt."
+            self.advance()
+
+        self.app.push_screen(hand_over_dialog(s, index), done)
+
+    def show_result(self) -> None:
+        s = self.session
+        self.news = s.result_lines()[-1]
+        self.redraw()
+
+        def done(answer: str | None) -> None:
+            if answer == "quit":
+                self.app.exit(self.exit_message())
+
+        self.app.push_screen(
+            result_dialog(s),
+            lambda answer: self.action_undo() if answer == "undo" else done(answer),
+        )
+
+    # -- drawing (by salad.tui.render) -----------------------------------------------------
+    def scene(self) -> Scene:
+        return Scene(
+            self.session,
+            self.view,
+            bot_pending=self.bot_pending,
+            blocked=self.blocked,
+            cursor=self.cursor,
+            hint_move=self.hint_move,
+            entry=self.entry,
+            news=self.news,
+            error=self.error,
+        )
+
+    def info_lines(self, width: int) -> list[Text]:
+        return info_lines(self.session, width)
+
+    def table_text(self, width: int, height: int) -> Text:
+        return table_text(self.scene(), width, height)
+
+    def hand_lines(self, width: int) -> tuple[list[Text], list[Span]]:
+        return hand_lines(self.scene(), width)
+
+    def message_text(self, width: int) -> Text:
+        return message_text(self.scene(), width)
+
+    def legal_cards(self) -> list[Card]:
+        return legal_cards(self.session)
+
+    # -- the hand cursor -------------------------------------------------------------------
+    def place_cursor(self) -> None:
+        legal = self.legal_cards()
+        if legal and self.cursor not in legal:
+            ordered = self.ordered(legal)
+            self.cursor = ordered[0]
+
+    def ordered(self, cards: list[Card]) -> list[Card]:
+        deck = self.session.deck
+        order = cards_in_order(deck, self.view.hand)
+        return [c for c in order if c in cards]
+
+    def action_move(self, step: int) -> None:
+        legal = self.ordered(self.legal_cards())
+        if not legal:
+            return
+        if self.cursor not in legal:
+            self.cursor = legal[0]
+        else:
+            assert self.cursor is not None
+            self.cursor = legal[(legal.index(self.cursor) + step) % len(legal)]
+        self.redraw()
+
+    def action_row(self, step: int) -> None:
+        legal = set(self.legal_cards())
+        if not legal:
+            return
+        deck = self.session.deck
+        rows = [[c for c in row if c in legal] for row in sorted_hand(deck, self.view.hand)]
+        rows = [r for r in rows if r]
+        here = next((i for i, r in enumerate(rows) if self.cursor in r), 0)
+        col = rows[here].index(self.cursor) if self.cursor in rows[here] else 0
+        target = rows[(here + step) % len(rows)]
+        self.cursor = target[min(col, len(target) - 1)]
+        self.redraw()
+
+    def action_choose(self) -> None:
+        if self.entry:
+            self.entry = ""
+        if self.cursor is not None and self.cursor in self.legal_cards():
+            self.human_move(self.cursor)
+
+    def action_clear(self) -> None:
+        self.entry = ""
+        self.error = ""
+        self.redraw()
+
+    def click_card(self, card: Card) -> None:
+        s = self.session
+        if not s.human_turn() or self.blocked:
+            self.error = "Wait for your turn."
+            self.redraw()
+            return
+        self.cursor = card
+        self.human_move(card)
+
+    # -- typing a card ---------------------------------------------------------------------
+    def on_key(self, event: events.Key) -> None:
+        char = event.character
+        if self.entry and event.key == "backspace":
+            event.stop()
+            event.prevent_default()
+            self.entry = self.entry[:-1]
+            self.redraw()
+            return
+        if not char or not char.isprintable() or char == " ":
+            return
+        upper = char.upper()
+        if not self.entry and upper not in self.starts:
+            return
+        event.stop()
+        event.prevent_default()
+        self.type_char(upper)
+
+    def type_char(self, upper: str) -> None:
+        s = self.session
+        text = self.entry + upper
+        self.error = ""
+        if text in self.codes:
+            self.entry = ""
+            if not s.human_turn() or self.blocked:
+                self.error = "Wait for your turn."
+                self.redraw()
+                return
+            try:
+                move = s.game.parse_move(text)
+            except SaladError as exc:
+                self.error = str(exc)
+                self.redraw()
+                return
+            self.cursor = card_of(s.deck, move)
+            self.human_move(move)
+            return
+        if any(code.startswith(text) for code in self.codes):
+            self.entry = text
+        else:
+            self.entry = ""
+            self.error = f"{text} is not a card (type e.g. QS or 10H)."
+        self.redraw()
+
+    # -- the keys --------------------------------------------------------------------------
+    def action_help(self) -> None:
+        self.app.push_screen(InfoScreen("Keys", help_page(self.session)))
+
+    def action_hint(self) -> None:
+        s = self.session
+        if not s.human_turn() or self.blocked or s.game.phase == Phase.TRUMP:
+            self.error = "A hint is for your turn."
+            self.redraw()
+            return
+        self.news = "Thinking about a hint…"
+        self.error = ""
+        self.redraw()
+        stamp = (self.generation, len(s.game.log))
+        view = s.view()
+
+        def work() -> None:
+            try:
+                move = s.hint(view)
+            except Exception as exc:
+                self._from_thread(self._hint_failed, str(exc))
+                return
+            self._from_thread(self._hint_done, stamp, move)
+
+        self.run_worker(work, group="hint", thread=True, exclusive=True, exit_on_error=False)
+
+    def _hint_done(self, stamp: tuple[int, int], move: Move) -> None:
+        s = self.session
+        if stamp != (self.generation, len(s.game.log)):
+            return
+        self.hint_move = move
+        self.cursor = card_of(s.deck, move)
+        self.news = f"Hint ({s.hint_bot_name}): play {move_label(s.deck, move)}; Enter plays it."
+        self.redraw()
+
+    def _hint_failed(self, message: str) -> None:
+        self.error = f"No hint: {message}"
+        self.redraw()
+
+    def action_undo(self) -> None:
+        s = self.session
+        if not s.can_undo():
+            self.error = "Nothing to undo: you have not played yet."
+            self.redraw()
+            return
+        self.generation += 1
+        self.bot_pending = False
+        count = s.undo()
+        self.hands_done = len(s.game.hand_points)
+        self.over_shown = False
+        self.cursor = None
+        self.hint_move = None
+        self.entry = ""
+        self.error = ""
+        self.news = f"Took back your last play ({count} move{'s' if count != 1 else ''})."
+        self.advance()
+
+    def action_last_trick(self) -> None:
+        s = self.session
+        info = last_trick(s.game)
+        if info is None:
+            self.error = "No trick has been played yet."
+            self.redraw()
+            return
+        title = f"Hand {info.hand_index + 1}, trick {info.number + 1}"
+        self.app.push_screen(InfoScreen(title, last_trick_page(s, info)))
+
+    def action_sheet(self) -> None:
+        self.app.push_screen(InfoScreen("Score sheet", sheet_page(self.session)))
+
+    def action_rules(self) -> None:
+        self.app.push_screen(InfoScreen("Rules", rules_page(self.session)))
+
+    def action_save(self) -> None:
+        s = self.session
+        if s.save_path is not None:
+            self.save_to(s.save_path)
+            return
+        self.app.push_screen(
+            SaveScreen("salad-game.json"),
+            self._save_answer,
+        )
+
+    def _save_answer(self, answer: str | None) -> None:
+        if answer:
+            self.save_to(Path(answer))
+
+    def save_to(self, path: Path) -> bool:
+        try:
+            saved = self.session.save(path)
+        except SaladError as exc:
+            self.error = f"Not saved: {exc}"
+            self.redraw()
+            return False
+        self.error = ""
+        self.news = f"Saved to {saved}."
+        self.redraw()
+        return True
+
+    def exit_message(self) -> str:
+        s = self.session
+        g = s.game
+        if g.is_over():
+            saved = [f"The finished game is saved in {s.save_path}."] if s.save_path else []
+            return "\n".join(["Final scores:", *s.result_lines(), *saved])
+        if s.save_path is not None:
+            return f"Saved to {s.save_path}; continue with: salad play --resume {s.save_path}"
+        return "Game not saved."
+
+    def request_quit(self) -> None:
+        s = self.session
+        g = s.game
+        if g.is_over() or not s.can_undo():
+            if g.is_over() and s.save_path is not None:
+                self.save_to(s.save_path)
+            self.app.exit(self.exit_message())
+            return
+        if s.save_path is not None:
+            if self.save_to(s.save_path):
+                self.app.exit(self.exit_message())
+            return
+
+        def done(answer: int | None) -> None:
+            if answer == 0:
+                self.app.push_screen(SaveScreen("salad-game.json"), saved)
+            elif answer == 1:
+                self.app.exit(self.exit_message())
+
+        def saved(answer: str | None) -> None:
+            if answer and self.save_to(Path(answer)):
+                self.app.exit(self.exit_message())
+
+        self.app.push_screen(
+            quit_dialog(),
+            lambda answer: done(answer if answer != 2 else None),
+        )

@@ -1,0 +1,232 @@
+"""The game in words, for both front ends of ``salad play``: penalties, cards and hands, the last
+trick, what just happened and who won.
+
+Everything is read from the ruleset and the engine: no card, suit or round is named here.
+
+>>> from salad.formats.rules import load_ruleset
+>>> game = Game(load_ruleset("canadian"), 4, seed=1)
+>>> penalties_text(current_hand(game))
+'Tricks 10 each'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from salad.cards import NO_SUIT, Card, CardMask, Deck, cards_of
+from salad.engine import Game
+from salad.events import (
+    Deal,
+    GameOver,
+    HandScored,
+    PassChosen,
+    PassesExchanged,
+    Play,
+    TokenTaken,
+    TrickWon,
+    TrumpChosen,
+    typed,
+)
+from salad.moves import Move, card_of, move_label
+from salad.ruleset import CompiledHand, CompiledPenalty, Kind
+
+
+def penalty_text(p: CompiledPenalty, compact: bool = False) -> str:
+    """One penalty in a few words, e.g. ``Hearts 10 each`` or ``King of Spades 100``."""
+    name = p.penalty.name
+    if p.kind == Kind.TOKEN:
+        return f"{name} {p.points}" if compact else f"{name} {p.points} to its holder"
+    if p.kind == Kind.TRICK or (p.kind == Kind.CARDS and p.mask.bit_count() > 1):
+        return f"{name} {p.points}" if compact else f"{name} {p.points} each"
+    return f"{name} {p.points}"
+
+
+def penalties_text(hand: CompiledHand, width: int = 0) -> str:
+    """Every penalty of a hand in one line; compact when ``width`` is too small for words."""
+    text = " · ".join(penalty_text(p) for p in hand.penalties)
+    if width and len(text) > width:
+        text = " · ".join(penalty_text(p, compact=True) for p in hand.penalties)
+    return text or "no penalties"
+
+
+def current_hand(game: Game) -> CompiledHand:
+    """The compiled hand being played (the last one once the game is over)."""
+    hands = game.rules.hands
+    return hands[min(game.hand_index, len(hands) - 1)]
+
+
+def token_name(game: Game) -> str:
+    """The name of the token penalty of the hand being played (``token`` if it has none)."""
+    return next(
+        (p.penalty.name for p in current_hand(game).penalties if p.kind == Kind.TOKEN), "token"
+    )
+
+
+def card_label(deck: Deck, card: Card, symbols: bool = True) -> str:
+    return deck.symbol(card) if symbols else deck.format(card)
+
+
+def suit_label(deck: Deck, suit: int, symbols: bool = True) -> str:
+    s = deck.suits[suit]
+    return f"{s.symbol} {s.name}" if symbols else s.name
+
+
+def accepted_codes(deck: Deck) -> frozenset[str]:
+    """Every way of typing a card of ``deck``, upper case (``QS``, ``10H``, ``Q♠``, ``W``)."""
+    out: set[str] = set()
+    for card, code in enumerate(deck.codes):
+        out.add(code.upper())
+        suit = deck.suit_of[card]
+        if suit == NO_SUIT:
+            out.add(deck.symbol(card).upper())
+            continue
+        rank = deck.spec.ranks[deck.rank_of[card]]
+        s = deck.suits[suit]
+        for r in (rank.letter, *rank.aliases):
+            for letter in (s.letter, s.symbol):
+                out.add((r + letter).upper())
+    return frozenset(out)
+
+
+def sorted_hand(deck: Deck, mask: CardMask) -> list[list[Card]]:
+    """A hand as rows: one per suit in deck order (empty suits left out), the wild cards last."""
+    rows = [cards_of(mask & m) for m in deck.suit_masks]
+    rows.append(cards_of(mask & deck.wild_mask))
+    return [r for r in rows if r]
+
+
+def cards_in_order(deck: Deck, mask: CardMask) -> list[Card]:
+    """The cards of a hand sorted by suit, the wild cards last."""
+    return [c for row in sorted_hand(deck, mask) for c in row]
+
+
+def hand_codes(deck: Deck, mask: CardMask, symbols: bool = False) -> str:
+    return " ".join(card_label(deck, c, symbols) for c in cards_in_order(deck, mask))
+
+
+def trick_cost(game: Game, hand_index: int, moves: Sequence[Move], last: bool) -> int:
+    """What a finished trick costs its winner under the penalties of hand ``hand_index``."""
+    compiled = game.rules.hands[hand_index]
+    mask = 0
+    for m in moves:
+        mask |= 1 << card_of(game.deck, m)
+    cost = 0
+    for p in compiled.penalties:
+        if p.kind == Kind.TRICK:
+            cost += p.points
+        elif p.kind == Kind.CARDS:
+            cost += (mask & p.mask).bit_count() * p.points
+        elif p.kind == Kind.LAST_TRICK and last:
+            cost += p.points
+    return cost
+
+
+@dataclass(frozen=True)
+class TrickInfo:
+    """A finished trick: who led, the moves in play order, the winner and what it cost."""
+
+    hand_index: int
+    number: int
+    leader: int
+    moves: tuple[Move, ...]
+    winner: int
+    cost: int
+
+    def seat(self, i: int, players: int) -> int:
+        return (self.leader + i) % players
+
+
+def last_trick(game: Game) -> TrickInfo | None:
+    """The last finished trick of the game (from the previous hand if this one has none yet)."""
+    events = game.events
+    for i in range(len(events) - 1, -1, -1):
+        won = events[i]
+        if isinstance(won, TrickWon):
+            plays = [e for e in events[:i] if isinstance(e, Play)][-game.players :]
+            moves = tuple(p.move for p in plays)
+            is_last = won.trick == game.deck.cards_each - 1
+            cost = trick_cost(game, won.hand, moves, is_last)
+            return TrickInfo(won.hand, won.trick, plays[0].seat, moves, won.winner, cost)
+    return None
+
+
+def narrate(
+    game: Game,
+    names: Sequence[str],
+    you: int,
+    entries: Sequence[tuple[object, ...]],
+    symbols: bool,
+) -> list[str]:
+    """The new log entries (the tail of the log) in sentences, told to the player in seat
+    ``you``; a bot's passes stay hidden."""
+    g = game
+    deck = g.deck
+    out: list[str] = []
+    trick_moves: list[Move] = []
+    # The current trick so far (before these entries) gives the cost of the trick they finish.
+    for entry in g.log[: len(g.log) - len(entries)][::-1]:
+        earlier = typed(entry)
+        if isinstance(earlier, Play):
+            trick_moves.insert(0, earlier.move)
+        elif isinstance(earlier, TrickWon | Deal | HandScored):
+            break
+    for entry in entries:
+        e = typed(entry)
+        if isinstance(e, Play):
+            trick_moves.append(e.move)
+            out.append(f"{names[e.seat]}: {move_label(deck, e.move, symbols)}")
+        elif isinstance(e, TrickWon):
+            cost = trick_cost(g, e.hand, trick_moves, e.trick == deck.cards_each - 1)
+            what = f" (+{cost})" if cost else " (no points)"
+            taker = "take" if e.winner == you else "takes"
+            out.append(f"{names[e.winner]} {taker} trick {e.trick + 1}{what}.")
+            trick_moves = []
+        elif isinstance(e, TokenTaken):
+            verb = "hold" if e.seat == you else "holds"
+            out.append(f"{names[e.seat]} now {verb} the {token_name(g)}.")
+        elif isinstance(e, PassChosen):
+            if e.seat == you:
+                out.append(f"You pass {card_label(deck, e.card, symbols)}.")
+        elif isinstance(e, PassesExchanged):
+            received = g.view(you).received
+            got = " ".join(card_label(deck, c, symbols) for c in cards_of(received))
+            out.append(f"Cards passed. You received {got}." if got else "Cards passed.")
+        elif isinstance(e, TrumpChosen):
+            if e.suit == NO_SUIT:
+                continue
+            by = f" (chosen by {names[e.seat]})" if e.seat >= 0 else ""
+            out.append(f"Trump: {suit_label(deck, e.suit, symbols)}{by}.")
+        elif isinstance(e, HandScored):
+            name = g.rules.hands[e.hand].round.name
+            scores = ", ".join(f"{names[s]} {p}" for s, p in enumerate(e.points))
+            out.append(f"Hand {e.hand + 1} ({name}) is over: {scores}.")
+            if e.moon >= 0:
+                out.append(f"{names[e.moon]} shot the moon!")
+        elif isinstance(e, Deal):
+            hand = g.rules.hands[e.hand]
+            verb = "deal" if e.dealer == you else "deals"
+            out.append(
+                f"Hand {e.hand + 1} of {len(g.rules.hands)}: {hand.round.name} "
+                f"({penalties_text(hand)}). {names[e.dealer]} {verb}."
+            )
+        elif isinstance(e, GameOver):
+            out.append("The game is over.")
+    return out
+
+
+def result_lines(game: Game, names: Sequence[str], you: int) -> list[str]:
+    """The final totals, best first, and who won (told to the player in seat ``you``)."""
+    g = game
+    places = g.standings()
+    order = sorted(range(g.players), key=lambda s: (places[s], s))
+    lines = [f"{places[s]}. {names[s]}: {g.totals[s]}" for s in order]
+    winners = g.winners()
+    how = "highest" if g.ruleset.highest_wins else "lowest"
+    if winners == [you]:
+        lines.append(f"You win with the {how} total!")
+    elif len(winners) == 1:
+        lines.append(f"{names[winners[0]]} wins with the {how} total.")
+    else:
+        lines.append(f"Shared first place: {', '.join(names[s] for s in winners)}.")
+    return lines
