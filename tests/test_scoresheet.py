@@ -18,7 +18,7 @@ from salad import Game, load_ruleset
 from salad.cli.score import score_command
 from salad.events import Deal, HandScored, Play, TokenTaken, TrickWon
 from salad.ruleset import Ruleset
-from salad.sheet.model import (
+from salad.sheet import (
     Field,
     ScoreSheet,
     SheetError,
