@@ -867,3 +867,25 @@ def test_token_moves_are_recorded_and_verified():
     quiet["token"] = quiet["winner"]
     with pytest.raises(RecordError, match="passes no token"):
         verify_record(tampered)
+
+
+SHAPES: list[tuple[str, Any, str]] = [
+    # the schema (pydantic) names the key of a wrong type before anything is replayed
+    ("hands.0.tricks.0.token", "x", 'hand 1, trick 1: token must be a seat number 0 to 3, not "x"'),
+    ("hands.0.trump_seat", 1.5, "hand 1: trump_seat must be a seat number 0 to 3, not 1.5"),
+    ("hands.0.trump", 3, "hand 1: trump must be a suit letter, not 3"),
+    ("hands.0.removed", [1], "hand 1: removed must be a list of card codes, not [1]"),
+    ("hands.0.tricks.0.cards.0", 5, "hand 1, trick 1: cards must be a list of card codes"),
+    ("players.0.name", " ", 'players[0]: name must be a non-empty string, not " "'),
+    ("players.0", "Ann", 'players[0]: must be a JSON object, not "Ann"'),
+    ("ruleset.extra", 1, 'ruleset: unknown key "extra" (known: preset, settings)'),
+    ("draw", [[[0, "QS", 1]]], 'draw, round 1: each draw must be [seat, card], not [0, "QS", 1]'),
+    ("draw", [5], "draw, round 1: a round must be a list, not 5"),
+    ("winners.0", "0", 'winners: each winner must be a seat number 0 to 3, not "0"'),
+]
+
+
+@pytest.mark.parametrize(("path", "value", "expected"), SHAPES)
+def test_record_shapes(record: dict[str, Any], path: str, value: Any, expected: str) -> None:
+    set_path(record, path, value)
+    assert error(record).startswith(expected)

@@ -6,6 +6,7 @@ import pytest
 
 from salad import RulesError, SaladError, load_ruleset
 from salad.ruleset import Kind
+from salad.settings import from_preset, from_ref, to_ref
 
 PRESETS = ("canadian", "fruit-salad", "extended")
 
@@ -433,3 +434,30 @@ def test_settings_are_recorded():
     assert rs.settings == settings
     assert load_ruleset("canadian").settings == {}
     assert rs.preset == "canadian"
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("canadian", "ruleset: must be {'preset': ..., 'settings': {...}}, not 'canadian'"),
+        ({"preset": "canadian", "x": 1}, "ruleset: unknown key 'x' (known: preset, settings)"),
+        ({}, "ruleset: preset is missing"),
+        ({"preset": 3}, "ruleset.preset: 3 is not one of canadian, "),
+        (
+            {"preset": "canadian", "settings": [1]},
+            "ruleset.settings: must be a JSON object, not [1]",
+        ),
+        ({"preset": "canadian", "settings": {"moon": "up"}}, "ruleset.settings: moon: 'up' is not"),
+    ],
+)
+def test_from_ref_names_the_key(value: object, expected: str) -> None:
+    with pytest.raises(RulesError) as info:
+        from_ref(value)
+    assert str(info.value).startswith(expected), str(info.value)
+
+
+def test_from_ref_reads_what_to_ref_wrote() -> None:
+    rs = from_preset("fruit-salad", {"jokers": 2, "points": {"queens": 30}})
+    assert from_ref(to_ref(rs)) == rs
+    with pytest.raises(RulesError, match=r"^sheet\.preset: 'x' is not"):
+        from_ref({"preset": "x"}, where="sheet")

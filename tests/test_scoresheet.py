@@ -18,13 +18,15 @@ from salad import Game, load_ruleset
 from salad.cli.score import score_command
 from salad.events import Deal, HandScored, Play, TokenTaken, TrickWon
 from salad.ruleset import Ruleset
-from salad.sheet.model import (
+from salad.sheet import (
+    NAME_LIMIT,
     Field,
     ScoreSheet,
     SheetError,
     card_counts,
     check_names,
     hand_fields,
+    name_problem,
     parse_value,
     score_hand,
     standings,
@@ -669,6 +671,36 @@ def test_loading_checks_everything() -> None:
     assert broken(lambda d: d["hands"][0].pop("took")) == "hands[0] (hand 1): Tricks: not entered"
     with pytest.raises(SheetError, match=r"^not valid JSON: Expecting value \(line 1\)$"):
         ScoreSheet.from_json("nope")
+
+
+def test_loading_checks_the_shape_first() -> None:
+    """The saved sheet's keys and types (pydantic), each a one-line message naming the key."""
+    sheet = ScoreSheet(CANADIAN, NAMES)
+    sheet.enter({"tricks": [3, 4, 3, 3]})
+    good = sheet.to_dict()
+    cases: list[tuple[Callable[[dict[str, Any]], Any], str]] = [
+        (lambda d: d.update(players="Ann"), "players: must be a list of names, not 'Ann'"),
+        (lambda d: d.pop("players"), "players: must be a list of names, not None"),
+        (lambda d: d.update(hands={"0": {}}), "hands: must be a list, not {'0': {}}"),
+        (lambda d: d["hands"].append(3), "hands[1] (hand 2): must be an object, not 3"),
+        (lambda d: d["hands"][0].update(x=1), "hands[0] (hand 1).x: unknown key"),
+        (lambda d: d["ruleset"].update(settings=[1]), "ruleset.settings: must be a JSON object"),
+        (lambda d: d["ruleset"].pop("preset"), "ruleset: preset is missing"),
+    ]
+    for change, expected in cases:
+        data = json.loads(json.dumps(good))
+        change(data)
+        with pytest.raises(SheetError) as info:
+            ScoreSheet.from_dict(data)
+        assert str(info.value).startswith(expected), str(info.value)
+    with pytest.raises(SheetError, match="^a score sheet must be a JSON object, not list$"):
+        ScoreSheet.from_dict([good])
+
+
+def test_name_problem() -> None:
+    assert name_problem("Ann") == ""
+    assert name_problem(" ann ", ["Ann"]) == "'ann' is already taken by Ann"
+    assert name_problem("x" * 30) == f"{'x' * NAME_LIMIT!r}... is too long (24 characters at most)"
 
 
 # -- the terminal command ---------------------------------------------------------------------

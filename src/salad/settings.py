@@ -17,7 +17,11 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, TypeGuard
+from typing import Annotated, Any, NotRequired, TypeGuard
+
+from pydantic import AfterValidator, ConfigDict, TypeAdapter, ValidationError, with_config
+from pydantic_core import ErrorDetails, PydanticCustomError
+from typing_extensions import TypedDict  # pydantic needs this TypedDict before Python 3.12
 
 from salad.cards import NO_SUIT, Deck, DeckSpec, WildSpec, WildWins, build_deck
 from salad.errors import CardParseError, RulesError
@@ -533,6 +537,14 @@ def _str_list(s: Mapping[str, Any], key: str, where: str = "") -> list[str]:
     return list(value)
 
 
+def _known_preset(name: str) -> str:
+    if name not in PRESETS:
+        raise PydanticCustomError(
+            "unknown_preset", "is not one of {known}", {"known": ", ".join(PRESETS)}
+        )
+    return name
+
+
 def from_preset(name: str = "canadian", settings: Mapping[str, Any] | None = None) -> Ruleset:
     """A preset by name with optional extra settings (a rules file: :mod:`salad.formats.rules`)."""
     if name not in PRESETS:
@@ -550,6 +562,18 @@ def to_ref(rs: Ruleset) -> dict[str, Any]:
     return {"preset": rs.preset, "settings": rs.settings}
 
 
+@with_config(ConfigDict(extra="forbid", strict=True))
+class RulesetRef(TypedDict):
+    """What :func:`to_ref` writes, as records and sheets store it (checked by pydantic)."""
+
+    preset: Annotated[str, AfterValidator(_known_preset)]
+    settings: NotRequired[dict[str, Any]]
+
+
+REF_CHECK: TypeAdapter[RulesetRef] = TypeAdapter(RulesetRef)
+"""Validates a ``{"preset", "settings"}`` object; record and sheet schemas embed it."""
+
+
 def from_ref(value: Any, where: str = "ruleset") -> Ruleset:
     """The ruleset that :func:`to_ref` wrote; a problem is a :class:`RulesError` naming the key.
 
@@ -561,18 +585,25 @@ def from_ref(value: Any, where: str = "ruleset") -> Ruleset:
     ...
     salad.errors.RulesError: ruleset.preset: 'lettuce' is not one of canadian, fruit-salad, ...
     """
-    if not isinstance(value, Mapping):
-        raise RulesError(f"{where}: must be {{'preset': ..., 'settings': {{...}}}}, not {value!r}")
-    unknown = [k for k in value if k not in ("preset", "settings")]
-    if unknown:
-        raise RulesError(f"{where}: unknown key {unknown[0]!r} (known: preset, settings)")
-    preset = value.get("preset")
-    if not isinstance(preset, str) or preset not in PRESETS:
-        raise RulesError(f"{where}.preset: {preset!r} is not one of {', '.join(PRESETS)}")
-    settings = value.get("settings", {})
-    if not isinstance(settings, Mapping):
-        raise RulesError(f"{where}.settings: must be an object, not {settings!r}")
     try:
-        return from_preset(preset, settings)
+        ref = REF_CHECK.validate_python(value)
+    except ValidationError as exc:
+        raise RulesError(_ref_problem(exc.errors()[0], value, where)) from None
+    try:
+        return from_preset(ref["preset"], ref.get("settings"))
     except RulesError as exc:
         raise RulesError(f"{where}.settings: {exc}") from None
+
+
+def _ref_problem(error: ErrorDetails, value: Any, where: str) -> str:
+    """Pydantic's first error about a ruleset reference as one ``where: what`` line."""
+    loc, kind, got = error["loc"], error["type"], error["input"]
+    if kind == "extra_forbidden":
+        return f"{where}: unknown key {loc[-1]!r} (known: preset, settings)"
+    if not loc:
+        return f"{where}: must be {{'preset': ..., 'settings': {{...}}}}, not {value!r}"
+    if kind == "missing":
+        return f"{where}: {loc[0]} is missing"
+    if loc[0] == "preset":
+        return f"{where}.preset: {got!r} is not one of {', '.join(PRESETS)}"
+    return f"{where}.settings: must be a JSON object, not {got!r}"

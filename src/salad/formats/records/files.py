@@ -1,0 +1,115 @@
+"""Record files: one record as readable JSON, or many as JSON Lines (one record per line)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from salad.errors import RecordError
+from salad.formats.records.schema import FORMAT, Record, show
+
+__all__ = ["dump_record", "load_records", "write_records"]
+
+
+def dump_record(record: Record) -> str:
+    """One record as one line of JSON (a line of a JSON Lines file)."""
+    return json.dumps(record, ensure_ascii=False)
+
+
+def load_records(path: str | os.PathLike[str]) -> list[Record]:
+    """The records in a ``.json`` file (one record) or a JSON Lines file (one per line).
+
+    A file whose name does not end in ``.jsonl`` is read as one JSON document first; if that
+    fails and its lines are JSON objects, as JSON Lines. Errors name the file and the line.
+    The records are not verified (see :func:`verify_record`).
+    """
+    name = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise RecordError(f"{name}: no such file") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{name}: not UTF-8 text") from None
+    except OSError as exc:
+        raise RecordError(f"{name}: cannot read ({exc.strerror or exc})") from None
+    if not text.strip():
+        if name.endswith(".jsonl"):
+            return []
+        raise RecordError(f"{name}: empty file, no records")
+    if not name.endswith(".jsonl"):
+        try:
+            doc = json.loads(text)
+        except json.JSONDecodeError as exc:
+            if len(text.strip().splitlines()) < 2 or not _first_line_is_object(text):
+                raise RecordError(
+                    f"{name}, line {exc.lineno}: not valid JSON: {exc.msg} (column {exc.colno})"
+                ) from None
+        else:
+            docs = doc if isinstance(doc, list) else [doc]
+            for i, item in enumerate(docs):
+                _check_loaded(item, f"{name}" + (f", record {i + 1}" if len(docs) > 1 else ""))
+            return docs
+    records: list[Record] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise RecordError(
+                f"{name}, line {number}: not valid JSON: {exc.msg} (column {exc.colno})"
+            ) from None
+        records.append(_check_loaded(item, f"{name}, line {number}"))
+    return records
+
+
+def _first_line_is_object(text: str) -> bool:
+    first = text.strip().splitlines()[0]
+    try:
+        return isinstance(json.loads(first), dict)
+    except json.JSONDecodeError:
+        return False
+
+
+def _check_loaded(item: Any, where: str) -> Record:
+    if not isinstance(item, dict):
+        raise RecordError(f"{where}: a record must be a JSON object, not {type(item).__name__}")
+    if item.get("format") != FORMAT:
+        raise RecordError(f"{where}: format is {show(item.get('format'))}, not {FORMAT!r}")
+    return item
+
+
+def write_records(path: str | os.PathLike[str], records: Sequence[Record]) -> None:
+    """Write records: one per line to a ``.jsonl`` file, else one record as readable JSON."""
+    name = str(path)
+    if name.endswith(".jsonl"):
+        text = "".join(dump_record(r) + "\n" for r in records)
+    elif len(records) == 1:
+        text = _pretty(records[0]) + "\n"
+    else:
+        raise RecordError(
+            f"{name}: {len(records)} records need a .jsonl file (one record per line)"
+        )
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise RecordError(f"{name}: cannot write ({exc.strerror or exc})") from None
+
+
+def _pretty(value: Any, indent: int = 0, column: int = 0, width: int = 100) -> str:
+    """JSON indented by structure, keeping anything that fits on its line on one line."""
+    flat = json.dumps(value, ensure_ascii=False)
+    if column + len(flat) <= width or not isinstance(value, (dict, list)) or not value:
+        return flat
+    pad = " " * (indent + 2)
+    if isinstance(value, dict):
+        items = []
+        for key, item in value.items():
+            head = f"{pad}{json.dumps(key, ensure_ascii=False)}: "
+            items.append(head + _pretty(item, indent + 2, len(head) + 1, width))
+        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
+    lines = [pad + _pretty(item, indent + 2, len(pad) + 1, width) for item in value]
+    return "[\n" + ",\n".join(lines) + "\n" + " " * indent + "]"

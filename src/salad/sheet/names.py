@@ -1,0 +1,52 @@
+"""Player names on a score sheet: short, not numbers, and different from one another.
+
+The server checks the names of its players with a rule of its own (``salad.server``); these are
+the names a scorekeeper types, which the text entry must be able to tell apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["NAME_LIMIT", "check_names", "name_key", "name_problem"]
+
+NAME_LIMIT = 24
+
+
+def check_names(names: Sequence[str], players: int | None = None) -> list[str]:
+    """Problems with a table's player names (empty when they are fine)."""
+    problems: list[str] = []
+    if players is not None and len(names) != players:
+        problems.append(f"names: {players} players need {players} names, not {len(names)}")
+    seen: dict[str, str] = {}
+    for i, raw in enumerate(names):
+        problem = name_problem(raw, list(seen.values()))
+        if problem:
+            problems.append(f"player {i + 1}: {problem}")
+        elif isinstance(raw, str):
+            seen[name_key(raw)] = raw.strip()
+    return problems
+
+
+def name_problem(name: Any, taken: Sequence[str] = ()) -> str:
+    """What is wrong with one player name ('' when nothing): names must be short, not a number,
+    and differ from the names already taken."""
+    if not isinstance(name, str) or not name.strip():
+        return "a name cannot be empty"
+    text = name.strip()
+    if len(text) > NAME_LIMIT:
+        return f"{text[:NAME_LIMIT]!r}... is too long ({NAME_LIMIT} characters at most)"
+    if text.lstrip("+-").isdigit():
+        return f"{text!r} is a number; a name must not be one"
+    if any(c in text for c in ",=:/\n\r\t") or text.startswith("?"):
+        return f"{text!r}: a name may not hold , = : / or start with ?"
+    for other in taken:
+        if name_key(other) == name_key(text):
+            return f"{text!r} is already taken by {other}"
+    return ""
+
+
+def name_key(name: str) -> str:
+    """A name as names are compared: spaces dropped, case folded."""
+    return "".join(name.split()).casefold()

@@ -1,0 +1,138 @@
+"""What a hand of the score sheet asks: its questions, derived from the hand's live penalties."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from salad.cards import CardMask
+from salad.errors import SaladError
+from salad.ruleset import CompiledPenalty, CompiledRules, Kind
+
+__all__ = ["CARD", "CARDS", "LAST", "TOKEN", "TRICKS", "Field", "SheetError", "hand_fields"]
+
+
+class SheetError(SaladError):
+    """An entry or a sheet file that does not add up; ``problems`` lists every reason."""
+
+    def __init__(self, problems: str | Sequence[str]) -> None:
+        self.problems = [problems] if isinstance(problems, str) else list(problems)
+        super().__init__("; ".join(self.problems))
+
+
+TRICKS, CARDS, CARD, LAST, TOKEN = "tricks", "cards", "card", "last-trick", "token"
+_ORDER = (TRICKS, CARDS, CARD, LAST, TOKEN)
+
+
+@dataclass(frozen=True)
+class Field:
+    """One question of a hand's entry. ``tricks`` and ``cards`` take a count per player; ``card``
+    (a single penalty card), ``last-trick`` and ``token`` take one player (a seat)."""
+
+    id: str
+    """The key of the entry: the id of the first penalty it answers."""
+    kind: str
+    label: str
+    """E.g. ``Tricks``, ``Hearts``, ``King of Spades``, ``Last trick``, ``Rotten Tomato``."""
+    total: int
+    """Tricks played, or matching cards in play (1 for the one-player fields)."""
+    mask: CardMask
+    """The cards it counts (0 for tricks and the last trick)."""
+    points: int
+    """What one trick, one card or the event costs (the penalties it answers, summed)."""
+    penalties: tuple[str, ...]
+    """The ids of the penalties it answers."""
+    code: str = ""
+    """The card's code, for a ``card`` field."""
+
+    @property
+    def per_player(self) -> bool:
+        return self.kind in (TRICKS, CARDS)
+
+    @property
+    def noun(self) -> str:
+        return self.label.lower()
+
+    @property
+    def question(self) -> str:
+        if self.kind == TRICKS:
+            return f"How many tricks did each player take? ({self.total} in all)"
+        if self.kind == CARDS:
+            return f"How many {self.noun} did each player take? ({self.total} in all)"
+        if self.kind == CARD:
+            return f"Who took the {self.title}?"
+        if self.kind == LAST:
+            return "Who took the last trick?"
+        return f"Who holds the {self.label}?"
+
+    @property
+    def title(self) -> str:
+        """The label, with the card's code when it is a single card (``King of Spades (KS)``)."""
+        return f"{self.label} ({self.code})" if self.code else self.label
+
+    @property
+    def cost(self) -> str:
+        """The price in words: ``10 each`` or ``100``."""
+        return f"{self.points} each" if self.per_player else f"{self.points}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "label": self.title,
+            "question": self.question,
+            "total": self.total,
+            "points": self.points,
+            "per_player": self.per_player,
+            "penalties": list(self.penalties),
+        }
+
+
+def hand_fields(rules: CompiledRules, index: int) -> tuple[Field, ...]:
+    """The questions of hand ``index`` (0-based), derived from its live penalties: tricks first,
+    then card counts, single cards, the last trick and the token. Penalties that count the same
+    cards share a question; a penalty whose cards are all out of play asks nothing."""
+    if not 0 <= index < len(rules.hands):
+        raise SheetError(f"hand {index + 1}: there are only {len(rules.hands)} hands")
+    return _fields(rules, index)
+
+
+@lru_cache(maxsize=512)
+def _fields(rules: CompiledRules, index: int) -> tuple[Field, ...]:
+    groups: dict[tuple[str, int], list[CompiledPenalty]] = {}
+    for p in rules.hands[index].penalties:
+        if p.kind == Kind.TRICK:
+            key = (TRICKS, 0)
+        elif p.kind == Kind.LAST_TRICK:
+            key = (LAST, 0)
+        elif p.kind == Kind.TOKEN:
+            key = (TOKEN, 0)  # the engine keeps one token for every token penalty
+        elif not p.mask:
+            continue
+        else:
+            key = (CARD if p.mask.bit_count() == 1 else CARDS, p.mask)
+        groups.setdefault(key, []).append(p)
+    out: list[Field] = []
+    deck = rules.deck
+    for (kind, mask), ps in groups.items():
+        if kind == TOKEN:
+            mask = 0
+            for p in ps:
+                mask |= p.mask
+            if not mask:
+                continue
+        label = " / ".join(dict.fromkeys(p.penalty.name for p in ps))
+        if kind == TRICKS:
+            total = rules.tricks
+        elif kind == CARDS:
+            total = mask.bit_count()
+        else:
+            total = 1
+        code = deck.format(mask.bit_length() - 1) if kind == CARD else ""
+        points = sum(p.points for p in ps)
+        ids = tuple(p.penalty.id for p in ps)
+        out.append(Field(ids[0], kind, label, total, mask, points, ids, code))
+    out.sort(key=lambda f: _ORDER.index(f.kind))
+    return tuple(out)
