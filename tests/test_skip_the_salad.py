@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from salad import Game, IllegalMoveError, Phase, RulesError, load_ruleset
 from salad.cards import NO_SUIT, CardParseError, Deck, cards_of
 from salad.events import Deal, HandScored, PassChosen, Play, TrickWon, TrumpChosen
+from salad.formats import records
 from salad.ruleset import Ruleset
 from salad.toppings import TOPPINGS
 from salad.view import SPECTATOR
@@ -1086,18 +1087,9 @@ def test_property_exact_deals_legal_moves_only(setup) -> None:
     check_hands(game)
 
 
-def _records():
-    try:
-        from salad import records
-    except ImportError as exc:  # pragma: no cover - only while records.py is being written
-        pytest.skip(f"salad.formats.records is missing or broken: {exc}")
-    return records
-
-
 @settings(max_examples=40, deadline=None)
 @given(setups(), st.booleans())
 def test_property_records_round_trip_and_verify(setup, auto: bool) -> None:
-    records = _records()
     rs, players, seed = setup
     if auto:
         game = Game(rs, players, seed=seed)
@@ -1135,7 +1127,6 @@ def run_salad(*args: str) -> subprocess.CompletedProcess[str]:
 @pytest.mark.skipif(not SALAD.exists(), reason="the salad console script is not installed")
 @pytest.mark.parametrize("players", range(3, 9))
 def test_cli_simulate_and_verify_every_topping(players: int, tmp_path: Path) -> None:
-    _records()
     file = tmp_path / f"skip-{players}.jsonl"
     args = ["--toppings", "all", "--players", str(players), "--games", "2", "--seed", "1"]
     done = run_salad("simulate", "--rules", SKIP, *args, "--record", str(file))

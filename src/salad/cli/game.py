@@ -34,7 +34,7 @@ from salad.formats.describe import describe
 from salad.formats.records import record_from_game, write_records
 from salad.lab.match import run_match
 from salad.ruleset import Ruleset
-from salad.sheet.text import full_sheet, hand_rows, sheet_header
+from salad.sheet.printout import full_sheet, hand_rows, sheet_header
 
 
 @friendly

@@ -1,7 +1,7 @@
 """`salad score`: keep the score of a game played with real cards, at the table, in the terminal.
 
 Enter the names, then after every hand what each player took; the sheet checks each answer
-against the ruleset (see :mod:`salad.sheet.model`), scores the hand and shows the running totals
+against the ruleset (see :mod:`salad.sheet`), scores the hand and shows the running totals
 and the leader. Commands work at every prompt: ``/fix N``, ``/back``, ``/show``, ``/chart``,
 ``/save [FILE]``, ``/csv [FILE]``, ``/quit``, ``/help`` (see :mod:`salad.cli.scorekeeper`).
 """
@@ -25,7 +25,7 @@ from salad.cli.common import (
 )
 from salad.cli.scorekeeper import Scorekeeper
 from salad.errors import SaladError
-from salad.sheet.model import ScoreSheet
+from salad.sheet import ScoreSheet
 
 LoadOpt = Annotated[
     Path | None,

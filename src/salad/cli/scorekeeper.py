@@ -1,6 +1,6 @@
 """The scorekeeper of `salad score`: prompts, /commands and the score sheet on the terminal.
 
-One :class:`Scorekeeper` keeps one table's sheet (:mod:`salad.sheet.model` checks and scores
+One :class:`Scorekeeper` keeps one table's sheet (:mod:`salad.sheet` checks and scores
 every hand); this module holds its questions, its commands and the tables it prints.
 """
 
@@ -17,13 +17,13 @@ from rich.markup import escape
 from rich.table import Table
 
 from salad.ruleset import Moon, Ruleset
-from salad.sheet.model import (
+from salad.sheet import (
     Field,
     ScoreSheet,
     SheetError,
-    check_name,
     find_player,
     format_value,
+    name_problem,
     parse_value,
 )
 
@@ -239,7 +239,7 @@ class Scorekeeper:
                 many = [x.strip() for x in text.split(",")]
                 if len(many) == self.n:
                     problems = [
-                        p for p in (check_name(x, many[:i]) for i, x in enumerate(many)) if p
+                        p for p in (name_problem(x, many[:i]) for i, x in enumerate(many)) if p
                     ]
                     if not problems:
                         names = many
@@ -250,7 +250,7 @@ class Scorekeeper:
                 continue
             if not text:
                 text = f"Player {len(names) + 1}"
-            problem = check_name(text, names)
+            problem = name_problem(text, names)
             if problem:
                 self.bad(problem)
                 continue

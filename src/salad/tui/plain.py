@@ -16,7 +16,7 @@ from salad.errors import CardParseError, SaladError
 from salad.events import DEAL, TRUMP
 from salad.formats.describe import describe
 from salad.moves import move_code, move_label
-from salad.sheet.text import full_sheet
+from salad.sheet.printout import full_sheet
 from salad.tui.session import Session
 from salad.tui.words import current_hand, hand_codes, last_trick, penalties_text
 from salad.view import Phase
