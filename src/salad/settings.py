@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Annotated, Any, NotRequired, TypeGuard
@@ -27,7 +26,6 @@ from salad.cards import NO_SUIT, Deck, DeckSpec, WildSpec, WildWins, build_deck
 from salad.errors import CardParseError, RulesError
 from salad.presets import PRESETS
 from salad.ruleset import (
-    DIRECTIONS,
     KIND_NAMES,
     MOON_NAMES,
     Kind,
@@ -36,38 +34,14 @@ from salad.ruleset import (
     Ruleset,
     Selector,
 )
-from salad.toppings import apply_swaps, apply_toppings
-
-SETTING_KEYS = (
-    "title",
-    "players",
-    "min_players",
-    "max_players",
-    "points",
-    "hands",
-    "jokers",
-    "joker_points",
-    "objective",
-    "moon",
-    "moon_points",
-    "passing",
-    "pass_direction",
-    "trump",
-    "trump_chooser",
-    "removal",
-    "penalties",
-    "rounds",
-    "every_hand",
-    "toppings",
-    "swap",
+from salad.settings_schema import SETTING_KEYS as SETTING_KEYS
+from salad.settings_schema import (
+    PenaltyIn,
+    RoundIn,
+    SettingsIn,
+    check_settings,
 )
-"""Every key :func:`apply_settings` knows."""
-_SETTING_KEYS = SETTING_KEYS
-
-_PENALTY_KEYS = ("id", "name", "kind", "points", "suits", "ranks", "cards", "wild")
-_ROUND_KEYS = ("id", "name", "penalties", "all_previous")
-_POINTS_LIMIT = 100_000
-_ID = re.compile(r"[A-Za-z0-9_-]+")
+from salad.toppings import apply_swaps, apply_toppings
 
 
 def apply_settings(base: Ruleset, settings: Mapping[str, Any]) -> Ruleset:
@@ -77,9 +51,6 @@ def apply_settings(base: Ruleset, settings: Mapping[str, Any]) -> Ruleset:
     :func:`merge_settings`), and the result is rebuilt from the preset, so that
     ``load_ruleset(rs.preset, rs.settings) == rs`` holds for every ruleset built this way.
     """
-    if not isinstance(settings, Mapping):
-        raise RulesError(f"settings: must be a table of setting = value, not {settings!r}")
-    _check_keys(settings, SETTING_KEYS, "", "setting")
     rs = _apply(base, settings)
     earlier = base.settings
     if not earlier:
@@ -147,16 +118,17 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _apply(base: Ruleset, s: Mapping[str, Any]) -> Ruleset:
-    """Every setting of ``s`` applied to ``base`` (``settings_json`` left alone)."""
+def _apply(base: Ruleset, raw: Mapping[str, Any]) -> Ruleset:
+    """Every setting of ``raw`` applied to ``base`` (``settings_json`` left alone)."""
+    s = check_settings(raw)
     rs = base
     if "title" in s:
-        rs = replace(rs, title=_str(s, "title"))
+        rs = replace(rs, title=s["title"])
     # The deck first, so that penalties can name its cards.
     if "jokers" in s or "joker_points" in s:
         rs = _set_jokers(rs, s)
     if "removal" in s:
-        codes = _check_codes(rs, "removal", _str_list(s, "removal"), ordinary=True)
+        codes = _check_codes(rs, "removal", s["removal"], ordinary=True)
         rs = replace(rs, deck=replace(rs.deck, removal=tuple(codes)))
     if "penalties" in s:
         rs = _add_penalties(rs, s["penalties"])
@@ -165,46 +137,49 @@ def _apply(base: Ruleset, s: Mapping[str, Any]) -> Ruleset:
     if "points" in s:
         rs = _set_points(rs, s["points"])
     if "hands" in s:
-        rs = _set_hands(rs, s)
+        rs = _set_hands(rs, s["hands"])
     if "swap" in s:
         rs = apply_swaps(rs, s["swap"])
     if "toppings" in s:
         rs = apply_toppings(rs, s["toppings"])
     if "every_hand" in s:
-        ids = _str_list(s, "every_hand")
+        ids = s["every_hand"]
         for pid in ids:
             if pid not in {p.id for p in rs.catalogue}:
                 raise RulesError(f"every_hand: unknown penalty {pid!r}")
         rs = replace(rs, every_hand=tuple(dict.fromkeys((*rs.every_hand, *ids))))
     if "min_players" in s:
-        rs = replace(rs, min_players=_int(s, "min_players", 2, 16))
+        rs = replace(rs, min_players=s["min_players"])
     if "max_players" in s:
-        rs = replace(rs, max_players=_int(s, "max_players", 2, 16))
+        rs = replace(rs, max_players=s["max_players"])
     if rs.min_players > rs.max_players:
         key = "min_players" if "min_players" in s else "max_players"
         raise RulesError(
             f"{key}: min_players ({rs.min_players}) is more than max_players ({rs.max_players})"
         )
     if "players" in s:
-        rs = replace(rs, default_players=_int(s, "players", rs.min_players, rs.max_players))
+        players = s["players"]
+        if not rs.min_players <= players <= rs.max_players:
+            span = f"{rs.min_players} to {rs.max_players}"
+            raise RulesError(f"players: {players} is out of range ({span})")
+        rs = replace(rs, default_players=players)
     elif not rs.min_players <= rs.default_players <= rs.max_players:
         default = max(rs.min_players, min(rs.default_players, rs.max_players))
         rs = replace(rs, default_players=default)
     if "objective" in s:
-        rs = replace(rs, highest_wins=_choice(s, "objective", ("low", "high")) == "high")
+        rs = replace(rs, highest_wins=s["objective"] == "high")
     if "moon" in s:
-        rs = replace(rs, moon=MOON_NAMES[_choice(s, "moon", tuple(MOON_NAMES))])
+        rs = replace(rs, moon=MOON_NAMES[s["moon"]])
     if "moon_points" in s:
-        rs = replace(rs, moon_points=_int(s, "moon_points", 0, _POINTS_LIMIT))
+        rs = replace(rs, moon_points=s["moon_points"])
     if "passing" in s:
-        rs = replace(rs, passing=_int(s, "passing", 0, 6))
+        rs = replace(rs, passing=s["passing"])
     if "pass_direction" in s:
-        rs = replace(rs, pass_direction=_choice(s, "pass_direction", tuple(DIRECTIONS)))
+        rs = replace(rs, pass_direction=s["pass_direction"])
     if "trump" in s:
-        rs = replace(rs, trump_first=_trump(rs, s))
+        rs = replace(rs, trump_first=_trump(rs, s["trump"]))
     if "trump_chooser" in s:
-        chooser = _choice(s, "trump_chooser", ("none", "last-place"))
-        rs = replace(rs, trump_chooser=chooser == "last-place")
+        rs = replace(rs, trump_chooser=s["trump_chooser"] == "last-place")
     _check_playable(rs, s)
     return rs
 
@@ -237,32 +212,24 @@ def _check_playable(rs: Ruleset, s: Mapping[str, Any]) -> None:
             raise RulesError(f"trump: suit {rs.trump_first!r} is not in the deck for {n} players")
 
 
-def _set_points(rs: Ruleset, points: Any) -> Ruleset:
-    if not isinstance(points, Mapping):
-        raise RulesError(f"points: must be a table of penalty = points, not {points!r}")
+def _set_points(rs: Ruleset, points: Mapping[str, int]) -> Ruleset:
     catalogue = list(rs.catalogue)
     for pid, value in points.items():
-        key = f"points.{pid}"
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise RulesError(f"{key}: must be a whole number, not {value!r}")
-        if abs(value) > _POINTS_LIMIT:
-            limit = _POINTS_LIMIT
-            raise RulesError(f"{key}: {value} is out of range ({-limit} to {limit})")
         for i, p in enumerate(catalogue):
             if p.id == pid:
                 catalogue[i] = replace(p, points=value)
                 break
         else:
             known = [p.id for p in catalogue]
-            raise RulesError(f"{key}: unknown penalty{_hint(str(pid), known)}")
+            raise RulesError(f"points.{pid}: unknown penalty{_hint(str(pid), known)}")
     return replace(rs, catalogue=tuple(catalogue))
 
 
-def _set_jokers(rs: Ruleset, s: Mapping[str, Any]) -> Ruleset:
+def _set_jokers(rs: Ruleset, s: SettingsIn) -> Ruleset:
     old = next((p for p in rs.catalogue if p.id == "jokers"), None)
-    count = _int(s, "jokers", 0, 8) if "jokers" in s else _joker_count(rs)
+    count = s["jokers"] if "jokers" in s else _joker_count(rs)
     if "joker_points" in s:
-        points = _int(s, "joker_points", -_POINTS_LIMIT, _POINTS_LIMIT)
+        points = s["joker_points"]
         if not count and "jokers" not in s:
             raise RulesError("joker_points: this game has no jokers; set jokers = N as well")
     else:
@@ -281,8 +248,7 @@ def _joker_count(rs: Ruleset) -> int:
     return sum(w.count for w in rs.deck.wilds if w.code == "JK")
 
 
-def _set_hands(rs: Ruleset, s: Mapping[str, Any]) -> Ruleset:
-    hands = _str_list(s, "hands")
+def _set_hands(rs: Ruleset, hands: list[str]) -> Ruleset:
     if not hands:
         raise RulesError("hands: must list at least one round")
     known = [r.id for r in rs.rounds]
@@ -292,9 +258,7 @@ def _set_hands(rs: Ruleset, s: Mapping[str, Any]) -> Ruleset:
     return replace(rs, hands=tuple(hands))
 
 
-def _add_penalties(rs: Ruleset, items: Any) -> Ruleset:
-    if not _is_list(items):
-        raise RulesError(f"penalties: must be a list of tables ([[penalties]]), not {items!r}")
+def _add_penalties(rs: Ruleset, items: list[PenaltyIn]) -> Ruleset:
     catalogue = list(rs.catalogue)
     for i, item in enumerate(items):
         penalty = _parse_penalty(rs, item, f"penalties[{i}]")
@@ -310,29 +274,14 @@ def _put(catalogue: list[Penalty], penalty: Penalty) -> list[Penalty]:
     return [*catalogue, penalty]
 
 
-def _parse_penalty(rs: Ruleset, item: Any, where: str) -> Penalty:
-    if not isinstance(item, Mapping):
-        raise RulesError(f"{where}: must be a table, not {item!r}")
-    pid = _ident(item, where)
-    _check_keys(item, _PENALTY_KEYS, where, "key")
-    kind_name = _choice(item, "kind", tuple(KIND_NAMES), where) if "kind" in item else "cards"
+def _parse_penalty(rs: Ruleset, item: PenaltyIn, where: str) -> Penalty:
+    pid = item["id"]
+    kind_name = item.get("kind", "cards")
     kind = KIND_NAMES[kind_name]
-    if "points" not in item:
-        raise RulesError(f"{where}.points: missing (what penalty {pid!r} costs)")
-    points = _int(item, "points", -_POINTS_LIMIT, _POINTS_LIMIT, where)
-    suits: tuple[str, ...] = ()
-    if "suits" in item:
-        key = f"{where}.suits"
-        suits = tuple(dict.fromkeys(_suit(rs, x, key) for x in _str_list(item, "suits", where)))
-    ranks: tuple[str, ...] = ()
-    if "ranks" in item:
-        key = f"{where}.ranks"
-        ranks = tuple(dict.fromkeys(_rank(rs, x, key) for x in _str_list(item, "ranks", where)))
-    cards: tuple[str, ...] = ()
-    if "cards" in item:
-        codes = _check_codes(rs, f"{where}.cards", _str_list(item, "cards", where))
-        cards = tuple(dict.fromkeys(codes))
-    wild = _bool(item, "wild", where) if "wild" in item else False
+    suits = tuple(dict.fromkeys(_suit(rs, x, f"{where}.suits") for x in item.get("suits", [])))
+    ranks = tuple(dict.fromkeys(_rank(rs, x, f"{where}.ranks") for x in item.get("ranks", [])))
+    cards = tuple(dict.fromkeys(_check_codes(rs, f"{where}.cards", item.get("cards", []))))
+    wild = item.get("wild", False)
     selects = suits or ranks or cards or wild
     if kind in (Kind.CARDS, Kind.TOKEN) and not selects:
         raise RulesError(
@@ -345,43 +294,32 @@ def _parse_penalty(rs: Ruleset, item: Any, where: str) -> Penalty:
             f"{where}.{key}: a {kind_name} penalty counts no cards "
             f'(leave out {key}, or use kind = "cards")'
         )
-    name = _str(item, "name", where) if "name" in item else pid
-    return Penalty(pid, name, kind, points, Selector(suits, ranks, cards, wild))
+    return Penalty(
+        pid, item.get("name", pid), kind, item["points"], Selector(suits, ranks, cards, wild)
+    )
 
 
-def _add_rounds(rs: Ruleset, items: Any, hands_given: bool) -> Ruleset:
-    if not _is_list(items):
-        raise RulesError(f"rounds: must be a list of tables ([[rounds]]), not {items!r}")
+def _add_rounds(rs: Ruleset, items: list[RoundIn], hands_given: bool) -> Ruleset:
     rounds = list(rs.rounds)
     hands = list(rs.hands)
     catalogue = list(rs.catalogue)
     for i, item in enumerate(items):
         where = f"rounds[{i}]"
-        if not isinstance(item, Mapping):
-            raise RulesError(f"{where}: must be a table, not {item!r}")
-        rid = _ident(item, where)
-        _check_keys(item, _ROUND_KEYS, where, "key")
-        name = _str(item, "name", where) if "name" in item else rid
-        raw = item.get("penalties", [])
-        if isinstance(raw, str | Mapping):
-            raw = [raw]
-        if not _is_list(raw):
-            raise RulesError(f"{where}.penalties: must be a list of penalty ids or tables")
+        rid = item["id"]
+        name = item.get("name", rid)
         ids: list[str] = []
-        for j, p in enumerate(raw):
+        for j, p in enumerate(item.get("penalties", [])):
             at = f"{where}.penalties[{j}]"
             if isinstance(p, str):
                 known = [c.id for c in catalogue]
                 if p not in known:
                     raise RulesError(f"{at}: unknown penalty {p!r}{_hint(p, known)}")
                 ids.append(p)
-            elif isinstance(p, Mapping):
+            else:
                 penalty = _parse_penalty(rs, p, at)
                 catalogue = _put(catalogue, penalty)
                 ids.append(penalty.id)
-            else:
-                raise RulesError(f"{at}: must be a penalty id or a table, not {p!r}")
-        all_previous = _bool(item, "all_previous", where) if "all_previous" in item else False
+        all_previous = item.get("all_previous", False)
         if not ids and not all_previous:
             raise RulesError(
                 f"{where}.penalties: round {rid!r} needs at least one penalty "
@@ -451,10 +389,7 @@ def _rank(rs: Ruleset, text: str, key: str) -> str:
     raise RulesError(f"{key}: {text!r} is not a rank of this deck (ranks: {known})")
 
 
-def _trump(rs: Ruleset, s: Mapping[str, Any]) -> str:
-    value = s.get("trump")
-    if not isinstance(value, str):
-        raise RulesError(f'trump: must be a suit or "none", not {value!r}')
+def _trump(rs: Ruleset, value: str) -> str:
     if value.strip().lower() in ("", "none"):
         return ""
     return _suit(rs, value, "trump")
@@ -476,65 +411,6 @@ def _hint(word: str, known: list[str]) -> str:
     if close:
         return f" (did you mean {close[0]!r}?)"
     return f" (known: {', '.join(known)})"
-
-
-def _check_keys(s: Mapping[Any, Any], known: tuple[str, ...], where: str, what: str) -> None:
-    for key in s:
-        if key not in known:
-            hint = _hint(str(key), list(known))
-            raise RulesError(f"{_where(str(key), where)}: unknown {what}{hint}")
-
-
-def _str(s: Mapping[str, Any], key: str, where: str = "") -> str:
-    if key not in s:
-        raise RulesError(f"{_where(key, where)}: missing")
-    value = s.get(key)
-    if not isinstance(value, str) or not value.strip():
-        raise RulesError(f"{_where(key, where)}: must be a non-empty string, not {value!r}")
-    if "\n" in value or "\r" in value:
-        raise RulesError(f"{_where(key, where)}: must be one line, not {value!r}")
-    return value
-
-
-def _ident(s: Mapping[str, Any], where: str) -> str:
-    value = _str(s, "id", where)
-    if not _ID.fullmatch(value):
-        raise RulesError(
-            f"{where}.id: {value!r} may hold only letters, digits, '-' and '_' (e.g. 'black-jacks')"
-        )
-    return value
-
-
-def _int(s: Mapping[str, Any], key: str, lo: int, hi: int, where: str = "") -> int:
-    value = s.get(key)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise RulesError(f"{_where(key, where)}: must be a whole number, not {value!r}")
-    if not lo <= value <= hi:
-        raise RulesError(f"{_where(key, where)}: {value} is out of range ({lo} to {hi})")
-    return value
-
-
-def _bool(s: Mapping[str, Any], key: str, where: str = "") -> bool:
-    value = s.get(key)
-    if not isinstance(value, bool):
-        raise RulesError(f"{_where(key, where)}: must be true or false, not {value!r}")
-    return value
-
-
-def _choice(s: Mapping[str, Any], key: str, options: tuple[str, ...], where: str = "") -> str:
-    value = s.get(key)
-    if not isinstance(value, str) or value not in options:
-        raise RulesError(f"{_where(key, where)}: {value!r} is not one of {', '.join(options)}")
-    return value
-
-
-def _str_list(s: Mapping[str, Any], key: str, where: str = "") -> list[str]:
-    value = s.get(key)
-    if isinstance(value, str):
-        value = [value]
-    if not _is_list(value) or not all(isinstance(v, str) for v in value):
-        raise RulesError(f"{_where(key, where)}: must be a list of strings, not {value!r}")
-    return list(value)
 
 
 def _known_preset(name: str) -> str:
