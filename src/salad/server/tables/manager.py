@@ -429,9 +429,7 @@ class TableManager:
             after = game.copy()
             try:
                 after.play(move)
-            except IllegalMoveError as exc:
-                if by != "human":
-                    log.error("table %s: seat %d, %s: %s", table.id, seat, by, exc.reason)
+            except IllegalMoveError as exc:  # its message names seat, move and why
                 raise ActionError(str(exc), 409) from None
         seq = table.moves + 1
         over = (list(after.totals), after.winners()) if after and after.is_over() else None
