@@ -11,7 +11,7 @@ import pytest
 from salad.engine import Game
 from salad.formats.rules import load_ruleset
 from salad.server.protocol import complete_state
-from salad.server.tables import TricksCache, common_view_json, last_trick, view_json
+from salad.server.tables.wire import TricksCache, common_view_json, last_trick, view_json
 from salad.view import SPECTATOR
 
 
@@ -62,7 +62,8 @@ def test_last_trick_follows_the_game() -> None:
 def test_state_messages_after_every_move() -> None:
     """The whole state message of each seat: the cached parts always match the game."""
     from salad.server.storage import SeatRow, TableRow
-    from salad.server.tables import Conn, Table, hand_rounds
+    from salad.server.tables import Conn, Table
+    from salad.server.tables.wire import hand_rounds
 
     rs = load_ruleset("skip-the-salad", {"toppings": "all"})
     row = TableRow("t", rs.preset, rs.settings, 4, None, None, "playing", 1)

@@ -5,10 +5,13 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from salad.bots import bot_factory, bot_names
 from salad.cards import WildWins
 from salad.errors import SaladError
-from salad.formats.rules import load_ruleset
+from salad.presets import PRESETS
 from salad.ruleset import Ruleset
+from salad.settings import from_preset
+from salad.toppings import TOPPING_TEXT, TOPPINGS, parse_toppings
 
 __all__ = ["available_bots", "deck_info", "hands_info", "options", "toppings_of"]
 
@@ -51,8 +54,7 @@ def hands_info(rs: Ruleset, players: int) -> list[dict[str, Any]]:
 
 
 def toppings_of(rs: Ruleset) -> list[str]:
-    from salad.toppings import parse_toppings
-
+    """The names of the ruleset's toppings."""
     value = rs.settings.get("toppings")
     if value is None:
         return []
@@ -65,8 +67,6 @@ def toppings_of(rs: Ruleset) -> list[str]:
 @lru_cache(maxsize=1)
 def available_bots() -> tuple[str, ...]:
     """The bots that load here (OpenSpiel's may be missing)."""
-    from salad.bots import bot_factory, bot_names
-
     names = []
     for name in bot_names():
         try:
@@ -80,14 +80,11 @@ def available_bots() -> tuple[str, ...]:
 @lru_cache(maxsize=1)
 def options() -> dict[str, Any]:
     """The answer of ``GET /api/options``."""
-    from salad.presets import PRESETS
-    from salad.toppings import TOPPING_TEXT, TOPPINGS
-
     presets = []
     swaps: dict[str, list[dict[str, str]]] = {}
     for name, rs in PRESETS.items():
         try:
-            load_ruleset(name, {"toppings": "all"})
+            from_preset(name, {"toppings": "all"})
             toppings = True
         except SaladError:
             toppings = False

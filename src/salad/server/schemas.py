@@ -1,12 +1,47 @@
-"""The REST bodies and answers, as pydantic models (they make the OpenAPI description)."""
+"""What the server reads and answers, as pydantic models: the REST bodies and answers (they
+make the OpenAPI description) and the websocket messages a client sends (docs/protocol.md).
+
+Every check of what a client sends is made here, by the models; a refusal is one line
+(:func:`salad.server.errors.one_line`, or the websocket's own words in
+:func:`read_client_message`).
+"""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import json
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from salad.server.errors import ActionError, one_line
 
 MAX_SECONDS = 24 * 3600
+NAME_LIMIT = 32
+"""The longest display name at a table (the score sheet has its own limit)."""
+MESSAGE_LIMIT = 4096
+"""The longest websocket message a client may send, in characters."""
+
+
+def clean_player_name(value: str) -> str:
+    """A player's display name with its spaces tidied; ValueError saying what is wrong.
+
+    >>> clean_player_name("  Ann   Lee ")
+    'Ann Lee'
+    """
+    name = " ".join(value.split())
+    if not name:
+        raise ValueError("must not be empty")
+    if len(name) > NAME_LIMIT:
+        raise ValueError(f"at most {NAME_LIMIT} characters, not {len(name)}")
+    if any(not ch.isprintable() for ch in name):
+        raise ValueError("must not hold control characters")
+    return name
+
+
+PlayerName = Annotated[
+    str, AfterValidator(clean_player_name), Field(description="Your display name")
+]
+"""A display name as a client sends it: tidied and checked by :func:`clean_player_name`."""
 
 
 class _In(BaseModel):
@@ -22,7 +57,7 @@ class SeatSpec(_In):
 
 
 class QuickPlayIn(_In):
-    name: str = Field(description="Your display name")
+    name: PlayerName
     rules: str = Field("canadian", description="A preset name")
     players: int | None = Field(None, ge=2, le=16)
     bot: str | None = Field(None, description="The bot for every other seat")
@@ -33,7 +68,7 @@ class QuickPlayIn(_In):
 
 
 class CreateTableIn(_In):
-    name: str = Field(description="The host's display name (the host sits in seat 0)")
+    name: PlayerName = Field(description="The host's display name (the host sits in seat 0)")
     rules: str = Field("canadian", description="A preset name")
     rules_toml: str | None = Field(
         None, max_length=100_000, description="The text of a TOML rules file (overrides rules)"
@@ -57,7 +92,7 @@ class CreateTableIn(_In):
 
 
 class JoinIn(_In):
-    name: str = Field(description="Your display name")
+    name: PlayerName
     seat: int | None = Field(None, description="The seat to take (default: the first open)")
 
 
@@ -138,3 +173,65 @@ class OptionsOut(BaseModel):
     toppings: list[dict[str, str]]
     swaps: dict[str, list[dict[str, str]]]
     bots: list[str]
+
+
+# -- the websocket: what a client sends (docs/protocol.md) --------------------------------------
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="ignore", strict=True)
+
+
+class PingIn(_Message):
+    """``{"type": "ping"}``: answered ``{"type": "pong"}``."""
+
+    type: Literal["ping"]
+
+
+class PlayIn(_Message):
+    """``{"type": "play", "move": "QS"}``: the seat's move as text (``QS``, ``W+``, ``trump:H``)."""
+
+    type: Literal["play"]
+    move: str
+
+
+ClientMessage = Annotated[PingIn | PlayIn, Field(discriminator="type")]
+_CLIENT_MESSAGE: TypeAdapter[PingIn | PlayIn] = TypeAdapter(ClientMessage)
+MESSAGE_TYPES = ("play", "ping")
+
+
+def read_client_message(text: str | None) -> PingIn | PlayIn:
+    """A websocket message from a client; ActionError (one line) if it is not one.
+
+    >>> read_client_message('{"type": "play", "move": "QS"}')
+    PlayIn(type='play', move='QS')
+    >>> read_client_message('{"type": "play", "move": 12}')
+    Traceback (most recent call last):
+    ...
+    salad.server.errors.ActionError: play: "move" must be a card or choice as text, such as "QS"
+    """
+    if text is None:
+        raise ActionError("binary messages are not understood; send JSON text")
+    if len(text) > MESSAGE_LIMIT:
+        raise ActionError(f"message too long ({len(text)} characters)")
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise ActionError(f"not JSON: {exc}") from None
+    try:
+        return _CLIENT_MESSAGE.validate_python(data)
+    except ValidationError as exc:
+        raise ActionError(_message_problem(data, exc)) from None
+
+
+def _message_problem(data: Any, exc: ValidationError) -> str:
+    """What pydantic found wrong with a websocket message, in the protocol's own words."""
+    err = exc.errors()[0]
+    if err["type"] == "model_attributes_type":
+        return 'a message must be a JSON object such as {"type": "ping"}'
+    if err["type"] in ("union_tag_invalid", "union_tag_not_found"):
+        known = ", ".join(MESSAGE_TYPES)
+        return f"unknown message type {data.get('type')!r} (known: {known})"
+    if err["loc"][:2] == ("play", "move"):
+        return 'play: "move" must be a card or choice as text, such as "QS"'
+    return one_line([err])

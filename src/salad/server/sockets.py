@@ -17,7 +17,9 @@ from urllib.parse import parse_qs
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from salad.server.tables import ActionError, Conn, TableManager, error_message
+from salad.server.errors import ActionError
+from salad.server.tables import Conn, TableManager
+from salad.server.tables.wire import error_message
 from salad.view import SPECTATOR
 
 __all__ = ["PATH", "TableSockets"]

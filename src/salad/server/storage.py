@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from platformdirs import user_data_path
 from sqlalchemy import (
     BigInteger,
     Column,
@@ -53,6 +54,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
+from sqlalchemy.pool import StaticPool
 
 __all__ = [
     "GameRow",
@@ -132,8 +134,6 @@ def hash_token(token: str) -> str:
 
 def default_database_path() -> Path:
     """The SQLite file used when no database is given (in the user data directory)."""
-    from platformdirs import user_data_path
-
     return user_data_path("salad", appauthor=False) / "salad.db"
 
 
@@ -208,8 +208,6 @@ class Storage:
         if self.dialect == "sqlite":
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
             if parsed.database in (None, "", ":memory:"):
-                from sqlalchemy.pool import StaticPool
-
                 kwargs["poolclass"] = StaticPool
         elif self.dialect == "postgresql":
             kwargs["pool_pre_ping"] = True

@@ -31,7 +31,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import uvicorn
+
 from salad.errors import SaladError
+from salad.server.app import create_app
+from salad.server.process import UVICORN_OPTIONS, tune_gc
 from salad.server.tables import shard_of
 
 __all__ = ["route", "serve_workers"]
@@ -234,11 +238,6 @@ class _Pending:
 
 def _worker(fd: int, settings: dict[str, Any]) -> None:
     """Serve the connections the parent sends over ``fd``, with the app of one shard."""
-    import uvicorn
-
-    from salad.server import UVICORN_OPTIONS, tune_gc
-    from salad.server.app import create_app
-
     channel = socket.socket(fileno=fd)
     channel.setblocking(False)
     app = create_app(

@@ -1,4 +1,5 @@
-"""The score sheet's REST endpoints (``/api/sheets/...``) and its page (``/sheet``).
+"""The score sheet's REST endpoints (``/api/sheets/...``; its page ``/sheet`` is in
+:mod:`salad.server.routes.pages`).
 
 The endpoints are stateless: the browser keeps the sheet (``salad-score/1`` JSON, see
 ``docs/score-sheet.md``) and sends it with every call. Each call reads it with
@@ -15,17 +16,12 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter
-from fastapi.responses import (
-    FileResponse,
-    HTMLResponse,
-    JSONResponse,
-    PlainTextResponse,
-    Response,
-)
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from salad.errors import SaladError
-from salad.server.tables import ActionError
+from salad.server.errors import ActionError
+from salad.server.rules import build_ruleset
 from salad.sheet.model import ScoreSheet, SheetError, check_names
 
 __all__ = ["router", "sheet_answer"]
@@ -149,8 +145,6 @@ def sheet_answer(sheet: ScoreSheet, problems: list[str] | None = None) -> dict[s
 @router.post("/api/sheets/new", response_model=SheetOut, responses=ERRORS, tags=["score sheet"])
 async def new_sheet(body: NewSheetIn) -> Any:
     """A new sheet: the rules (a preset or a rules file, toppings, swaps) and the names."""
-    from salad.server.app import build_ruleset
-
     rs = build_ruleset(body.rules, body.rules_toml, body.toppings, body.swap)
     problems = check_names(body.names, body.players) + printable(body.names)
     if problems:
@@ -234,20 +228,6 @@ async def sheet_csv(body: SheetIn) -> Response:
         sheet.to_csv(),
         media_type="text/csv; charset=utf-8",
         headers={"Content-Disposition": 'attachment; filename="salad-score.csv"'},
-    )
-
-
-@router.get("/sheet", include_in_schema=False)
-async def sheet_page() -> Response:
-    from salad.server.app import STATIC_DIR
-
-    path = STATIC_DIR / "sheet.html"
-    if path.is_file():
-        return FileResponse(path, media_type="text/html")
-    return HTMLResponse(
-        "<!doctype html><html><head><meta charset='utf-8'><title>Score sheet</title></head>"
-        "<body><h1>Score sheet</h1><p>The web client is not installed; the API is described at "
-        "<a href='/docs'>/docs</a>.</p></body></html>"
     )
 
 

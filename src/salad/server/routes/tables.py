@@ -1,0 +1,198 @@
+"""The lobby and the tables over REST: quick play, creating, joining, seats, starting, records.
+
+The game itself goes over the table's websocket (:mod:`salad.server.sockets`); every change
+here is the :class:`~salad.server.tables.TableManager`'s, which the app keeps in its state.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header, Query, Request
+
+from salad.server import schemas as s
+from salad.server.errors import ActionError
+from salad.server.rules import build_ruleset, player_count
+from salad.server.tables import Joined, TableManager
+from salad.server.tables.table import BOT, OPEN
+from salad.server.tables.turns import check_bot
+
+__all__ = ["ERRORS", "router"]
+
+router = APIRouter()
+
+
+def table_manager(request: Request) -> TableManager:
+    """The app's tables (``create_app`` puts them in its state)."""
+    manager: TableManager = request.app.state.manager
+    return manager
+
+
+Manager = Annotated[TableManager, Depends(table_manager)]
+
+Token = Annotated[
+    str | None,
+    Header(alias="Authorization", description="Bearer TOKEN (the seat's secret token)"),
+]
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": s.ErrorOut, "description": text}
+    for code, text in (
+        (400, "Bad input"),
+        (401, "Missing or wrong token"),
+        (403, "Not the host"),
+        (404, "No such table"),
+        (409, "Not now"),
+    )
+}
+
+
+def bearer(header: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer TOKEN`` header (None without one)."""
+    if not header:
+        return None
+    scheme, _, value = header.partition(" ")
+    if scheme.lower() != "bearer" or not value.strip():
+        raise ActionError("Authorization: must be 'Bearer TOKEN'", 401)
+    return value.strip()
+
+
+def joined_answer(joined: Joined) -> dict[str, Any]:
+    return {
+        "table_id": joined.table_id,
+        "seat": joined.seat,
+        "token": joined.token,
+        "url": f"/table/{joined.table_id}#token={joined.token}",
+    }
+
+
+@router.post("/api/quickplay", response_model=s.JoinedOut, responses=ERRORS, tags=["lobby"])
+async def quickplay(body: s.QuickPlayIn, manager: Manager) -> dict[str, Any]:
+    """A table started at once: you in seat 0, bots in the other seats."""
+    rs = build_ruleset(body.rules, None, body.toppings, body.swap)
+    n = player_count(rs, body.players)
+    bot = check_bot(body.bot)
+    joined = await manager.create(rs, body.name, [(BOT, bot)] * (n - 1), start=True)
+    return joined_answer(joined)
+
+
+@router.post("/api/tables", response_model=s.CreatedOut, responses=ERRORS, tags=["lobby"])
+async def create_table(body: s.CreateTableIn, manager: Manager) -> dict[str, Any]:
+    """A table in the lobby; you are its host, in seat 0."""
+    rs = build_ruleset(body.rules, body.rules_toml, body.toppings, body.swap)
+    seats: list[tuple[str, str | None]]
+    if body.seats is not None:
+        if not body.seats:
+            raise ActionError("seats: must list every seat, the host's (seat 0) first")
+        if body.players is not None and body.players != len(body.seats):
+            raise ActionError(f"seats: {len(body.seats)} seats listed for players = {body.players}")
+        if body.seats[0].kind != "human":
+            raise ActionError("seats[0]: seat 0 is the host's own seat (kind human)")
+        player_count(rs, len(body.seats))
+        seats = []
+        for i, spec in enumerate(body.seats[1:], start=1):
+            if spec.kind == "bot":
+                seats.append((BOT, check_bot(spec.bot, f"seats[{i}].bot")))
+            else:
+                seats.append((OPEN, None))
+    else:
+        seats = [(OPEN, None)] * (player_count(rs, body.players) - 1)
+    joined = await manager.create(
+        rs,
+        body.name,
+        seats,
+        turn_timer=body.turn_timer,
+        bot_takeover=body.bot_takeover,
+        seed=body.seed,
+    )
+    out = joined_answer(joined)
+    out["invite_url"] = f"/join/{joined.table_id}"
+    out["watch_url"] = f"/watch/{joined.table_id}"
+    return out
+
+
+@router.get("/api/tables/{table_id}", response_model=s.LobbyOut, responses=ERRORS, tags=["table"])
+async def get_table(table_id: str, manager: Manager) -> dict[str, Any]:
+    """The lobby: seats, status and what a client needs to draw the table."""
+    return (await manager.get(table_id)).lobby()
+
+
+@router.post(
+    "/api/tables/{table_id}/join", response_model=s.JoinedOut, responses=ERRORS, tags=["table"]
+)
+async def join_table(table_id: str, body: s.JoinIn, manager: Manager) -> dict[str, Any]:
+    """Take an open seat (the first one unless ``seat`` is given)."""
+    return joined_answer(await manager.join(table_id, body.name, body.seat))
+
+
+@router.put(
+    "/api/tables/{table_id}/seats/{seat}",
+    response_model=s.LobbyOut,
+    responses=ERRORS,
+    tags=["host"],
+)
+async def put_seat(
+    table_id: str, seat: int, body: s.SeatChangeIn, manager: Manager, authorization: Token = None
+) -> dict[str, Any]:
+    """Give a seat to a bot, or open it for someone to join (host only)."""
+    kind = BOT if body.kind == "bot" else OPEN
+    table = await manager.set_seat(table_id, bearer(authorization), seat, kind, body.bot)
+    return table.lobby()
+
+
+@router.delete(
+    "/api/tables/{table_id}/seats/{seat}",
+    response_model=s.LobbyOut,
+    responses=ERRORS,
+    tags=["host"],
+)
+async def delete_seat(
+    table_id: str, seat: int, manager: Manager, authorization: Token = None
+) -> dict[str, Any]:
+    """Remove a seat before the start; later seats move down by one (host only)."""
+    table = await manager.remove_seat(table_id, bearer(authorization), seat)
+    return table.lobby()
+
+
+@router.post(
+    "/api/tables/{table_id}/start", response_model=s.LobbyOut, responses=ERRORS, tags=["host"]
+)
+async def start_table(
+    table_id: str, manager: Manager, authorization: Token = None
+) -> dict[str, Any]:
+    """Start the game (host only; refused while a seat is open)."""
+    return (await manager.start(table_id, bearer(authorization))).lobby()
+
+
+@router.post(
+    "/api/tables/{table_id}/rematch", response_model=s.LobbyOut, responses=ERRORS, tags=["host"]
+)
+async def rematch(table_id: str, manager: Manager, authorization: Token = None) -> dict[str, Any]:
+    """The next game at the same table, same seats and tokens, started at once."""
+    return (await manager.rematch(table_id, bearer(authorization))).lobby()
+
+
+@router.get(
+    "/api/tables/{table_id}/record",
+    responses=ERRORS,
+    tags=["records"],
+    response_model=dict[str, Any],
+)
+async def get_record(
+    table_id: str,
+    manager: Manager,
+    game: Annotated[int | None, Query(description="Game number (default: current)")] = None,
+) -> dict[str, Any]:
+    """The ``salad-record/1`` record of a finished game (for download and replay)."""
+    return await manager.record(table_id, game)
+
+
+@router.get(
+    "/api/tables/{table_id}/games",
+    response_model=list[s.GameOut],
+    responses=ERRORS,
+    tags=["records"],
+)
+async def list_games(table_id: str, manager: Manager) -> list[dict[str, Any]]:
+    """Every game played at the table."""
+    return await manager.games(table_id)

@@ -1,0 +1,49 @@
+"""``salad serve``: the server on uvicorn, in one process or as several workers behind a port."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import uvicorn
+from sqlalchemy.engine import make_url
+
+from salad.server.app import create_app
+from salad.server.process import UVICORN_OPTIONS, tune_gc
+from salad.server.storage import Storage, database_url
+from salad.server.workers import listen, serve_workers
+
+__all__ = ["serve"]
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    database: str | None = None,
+    bot_delay: float = 0.6,
+    log_level: str = "info",
+    echo: Callable[[str], Any] = print,
+    workers: int = 1,
+) -> int:
+    """Run the server on uvicorn until interrupted; the exit status.
+
+    ``workers`` > 1 runs that many server processes behind the port, each holding its share
+    of the tables (see :mod:`salad.server.workers`).
+    """
+    url = database_url(database)
+    shown = make_url(url).render_as_string(hide_password=True)
+    shown_host = f"[{host}]" if ":" in host else host
+    listener = listen(host, port)  # first, so that a port in use is one clear line
+    if workers > 1:
+        Storage(url).close()  # create the database once, before the workers share it
+        echo(f"salad server: http://{shown_host}:{port}/ ({workers} worker processes)")
+        echo(f"database: {shown}")
+        options = {"database_url": url, "bot_delay": bot_delay, "log_level": log_level}
+        return serve_workers(listener, workers, options, echo=echo)
+    app = create_app(url, bot_delay=bot_delay)
+    tune_gc()
+    echo(f"salad server: http://{shown_host}:{port}/")
+    echo(f"database: {shown}")
+    config = uvicorn.Config(app, log_level=log_level, **UVICORN_OPTIONS)
+    uvicorn.Server(config).run(sockets=[listener])
+    return 0

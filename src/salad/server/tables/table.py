@@ -1,0 +1,214 @@
+"""One table in memory: its seats, its game, its connections, and the lobby it shows."""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import re
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from salad.engine import Game
+from salad.moves import Move, parse_move
+from salad.ruleset import Ruleset
+from salad.server.info import deck_info, hands_info, toppings_of
+from salad.server.storage import SeatRow, TableRow, hash_token
+from salad.server.tables.connection import Conn
+from salad.server.tables.wire import JsonCodes, Receiver, TricksCache, dumps, state_messages
+from salad.view import Phase
+
+__all__ = [
+    "BOT",
+    "HUMAN",
+    "LOBBY",
+    "OPEN",
+    "OVER",
+    "PLAYING",
+    "TABLE_ID",
+    "Seat",
+    "Table",
+    "shard_of",
+]
+
+HUMAN, BOT, OPEN = "human", "bot", "open"
+LOBBY, PLAYING, OVER = "lobby", "playing", "over"
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+def shard_of(table_id: str, workers: int) -> int:
+    """The worker process (of ``workers``) that holds a table: a stable hash of its id.
+
+    >>> shard_of("abc", 1), shard_of("abc", 2), shard_of("abd", 2)
+    (0, 0, 1)
+    """
+    return zlib.crc32(table_id.encode()) % workers
+
+
+@dataclass
+class Seat:
+    kind: str
+    name: str | None = None
+    bot: str | None = None
+    token_hash: str | None = None
+    conns: list[Conn] = field(default_factory=list)
+    away_since: float = 0.0
+    """``loop.time()`` when the seat's last connection closed."""
+    takeover: bool = False
+    """A bot is playing for this away seat."""
+
+    def row(self, seat: int) -> SeatRow:
+        return SeatRow(seat, self.kind, self.name, self.bot, self.token_hash)
+
+    def copy(self) -> Seat:
+        return Seat(
+            self.kind,
+            self.name,
+            self.bot,
+            self.token_hash,
+            self.conns,
+            self.away_since,
+            self.takeover,
+        )
+
+
+class Table:
+    """One table in memory: what the database holds, plus connections and timers."""
+
+    def __init__(self, row: TableRow, ruleset: Ruleset) -> None:
+        self.id = row.id
+        self.ruleset = ruleset
+        self.turn_timer = row.turn_timer
+        self.bot_takeover = row.bot_takeover
+        self.status = row.status
+        self.game_number = row.game_number
+        self.first_seed = row.seed
+        self.seats = [Seat(s.kind, s.name, s.bot, s.token_hash) for s in row.seats]
+        self.game: Game | None = None
+        self.moves = 0
+        self.game_players: list[dict[str, Any]] = []
+        self.lock = asyncio.Lock()
+        self.spectators: list[Conn] = []
+        self.timer: asyncio.TimerHandle | None = None
+        self.deadline: float | None = None
+        self.turn_start = 0.0
+        self._lobby_json: str | None = None
+        self.version = 0
+        """Of the lobby: a connection that has seen this version is not sent it again."""
+        self.tricks_cache = TricksCache()
+        self.codes: JsonCodes | None = None
+        self._drawing: tuple[int, dict[str, Any], list[dict[str, Any]]] | None = None
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    def seat_of_token(self, token: str) -> int | None:
+        digest = hash_token(token)
+        found = None
+        for i, s in enumerate(self.seats):
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+                found = i
+        return found
+
+    def changed(self) -> None:
+        """Something in the lobby changed: rebuild its JSON next time, and send it again."""
+        self._lobby_json = None
+        self.version += 1
+
+    def lobby(self) -> dict[str, Any]:
+        """The lobby: seats, status and what a client needs to draw the table."""
+        n = self.players
+        if self._drawing is None or self._drawing[0] != n:
+            self._drawing = (n, deck_info(self.ruleset, n), hands_info(self.ruleset, n))
+        _, deck, hands = self._drawing
+        rs = self.ruleset
+        return {
+            "table_id": self.id,
+            "status": self.status,
+            "rules": rs.preset,
+            "title": rs.title,
+            "players": n,
+            "seats": [
+                {
+                    "seat": i,
+                    "kind": s.kind,
+                    "name": s.name,
+                    "bot": s.bot,
+                    "connected": s.kind == BOT or bool(s.conns),
+                    "takeover": s.takeover,
+                }
+                for i, s in enumerate(self.seats)
+            ],
+            "host": 0,
+            "turn_timer": self.turn_timer,
+            "bot_takeover": self.bot_takeover,
+            "game_number": self.game_number,
+            "min_players": rs.min_players,
+            "max_players": rs.max_players,
+            "deck": deck,
+            "hands": hands,
+            "highest_wins": rs.highest_wins,
+            "toppings": toppings_of(rs),
+            "passing": rs.passing,
+            "pass_direction": rs.pass_direction,
+        }
+
+    def lobby_json(self) -> str:
+        if self._lobby_json is None:
+            self._lobby_json = dumps(self.lobby())
+        return self._lobby_json
+
+    def read_move(self, seat: int, text: str) -> Move:
+        """The move ``text`` names for ``seat`` (the seat to move): a legal move written exactly
+        so (as in ``legal``), else the text read by :func:`salad.moves.parse_move`, which
+        raises CardParseError for text that names no move."""
+        game = self.game
+        assert game is not None
+        codes = self.json_codes()
+        for move in game.legal_moves():
+            if codes.text(move) == text:
+                return move
+        among = game.hand(seat)
+        if game.phase == Phase.PASS:
+            among &= ~game.passed[seat]
+        return parse_move(game.deck, text, trump=game.phase == Phase.TRUMP, among=among)
+
+    def json_codes(self) -> JsonCodes:
+        assert self.game is not None
+        if self.codes is None or self.codes.deck is not self.game.deck:
+            self.codes = JsonCodes(self.game.deck)
+        return self.codes
+
+    def connections(self) -> list[Conn]:
+        out = list(self.spectators)
+        for s in self.seats:
+            out.extend(s.conns)
+        return out
+
+    def state_messages(self) -> Callable[[Receiver], str]:
+        """A function giving the ``state`` message for a connection (see
+        :func:`salad.server.tables.wire.state_messages`)."""
+        return state_messages(
+            self.game,
+            game_number=self.game_number,
+            moves=self.moves,
+            deadline=self.deadline,
+            lobby_json=self.lobby_json(),
+            version=self.version,
+            cache=self.tricks_cache,
+            codes=self.json_codes() if self.game is not None else None,
+        )
+
+    def broadcast(self) -> None:
+        message: Callable[[Receiver], str] | None = None
+        for s in self.seats:
+            for c in s.conns:
+                if message is None:
+                    message = self.state_messages()
+                c.push(message(c))
+        for c in self.spectators:
+            if message is None:
+                message = self.state_messages()
+            c.push(message(c))

@@ -1,0 +1,184 @@
+"""Who moves when no human does: bots in their seats, bots for away seats, and turn timers.
+
+A bot decides in a process pool (a search bot may think for seconds; the event loop must not),
+from its name, a seed and the seat's view only; its move is then played like anyone's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+import time
+from collections.abc import Awaitable, Callable, Coroutine
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
+from typing import Any
+
+from salad.bots.seeds import bot_seed
+from salad.moves import Move
+from salad.server.botwork import RANDOM, choose_move
+from salad.server.errors import ActionError
+from salad.server.info import available_bots
+from salad.server.tables.table import BOT, HUMAN, PLAYING, Table
+
+__all__ = ["BOT_TIMEOUT", "Turns", "bot_display_name", "check_bot", "default_bot"]
+
+log = logging.getLogger("salad.server")
+
+BOT_TIMEOUT = 30.0
+"""A bot that has not answered after this many seconds is replaced by a random legal move."""
+
+TAKEOVER, TIMER = "takeover", "timer"
+"""Why a bot moves for a human's seat (``BOT``: the seat is a bot's)."""
+
+Accept = Callable[[Table, int, Move, str], Awaitable[None]]
+"""Plays, stores and broadcasts a move: (table, seat, move, by whom)."""
+
+
+def bot_display_name(bot: str, seat: int) -> str:
+    return f"{bot.replace('-', ' ').title()} bot {seat}"
+
+
+def check_bot(value: str | None, what: str = "bot") -> str:
+    """A bot name a client sent, known here (the default bot when None); ActionError if not."""
+    bots = available_bots()
+    if value is None:
+        return default_bot()
+    if value.strip().lower() not in bots:
+        raise ActionError(f"{what}: unknown bot {value!r} (known: {', '.join(bots)})")
+    return value.strip().lower()
+
+
+def default_bot() -> str:
+    """The bot that fills seats when none is named, and plays for away or timed-out seats."""
+    return "basic" if "basic" in available_bots() else RANDOM
+
+
+class Turns:
+    """The bot moves and timers of every table of a manager."""
+
+    def __init__(self, accept: Accept, bot_delay: float = 0.0, bot_workers: int | None = None):
+        self.accept = accept
+        self.bot_delay = bot_delay
+        self.bot_workers = bot_workers
+        self._pool: Executor | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    async def close(self) -> None:
+        """Stop every bot turn under way, and the pool."""
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(BaseException):
+                await task
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _bot_pool(self) -> Executor:
+        if self._pool is None:
+            workers = self.bot_workers or max(1, os.cpu_count() or 1)
+            self._pool = ProcessPoolExecutor(
+                max_workers=workers, mp_context=multiprocessing.get_context("spawn")
+            )
+        return self._pool
+
+    def schedule(self, table: Table) -> None:
+        """Arrange for a bot to move if the seat to move is a bot, is away past the takeover
+        time, or runs out of its turn timer; sets the ``deadline`` shown to clients."""
+        if table.timer is not None:
+            table.timer.cancel()
+            table.timer = None
+        table.deadline = None
+        game = table.game
+        if table.status != PLAYING or game is None or game.is_over():
+            return
+        seat = game.to_move
+        if not 0 <= seat < table.players:
+            return
+        s = table.seats[seat]
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        when: float | None = None
+        reason = ""
+        if s.kind == BOT:
+            when, reason = now + self.bot_delay, BOT
+        elif s.kind == HUMAN:
+            if table.bot_takeover is not None and not s.conns:
+                when = max(now + self.bot_delay, s.away_since + table.bot_takeover)
+                reason = TAKEOVER
+            if table.turn_timer:
+                expiry = table.turn_start + table.turn_timer
+                table.deadline = round(time.time() + (expiry - now), 3)
+                if when is None or expiry < when:
+                    when, reason = expiry, TIMER
+        if when is None:
+            return
+        seq, number = table.moves, table.game_number
+        table.timer = loop.call_later(
+            max(0.0, when - now),
+            lambda: self.spawn(self._bot_turn(table, seat, seq, number, reason)),
+        )
+
+    async def _bot_turn(self, table: Table, seat: int, seq: int, number: int, reason: str) -> None:
+        game = table.game
+        if game is None or not self._still(table, seat, seq, number, reason):
+            return
+        s = table.seats[seat]
+        name = s.bot if reason == BOT and s.bot else default_bot()
+        view = game.view(seat)
+        seed = bot_seed("table", game.seed, seat, seq)
+        try:
+            if name == RANDOM:
+                move = choose_move(name, seed, view)
+            else:
+                future = asyncio.get_running_loop().run_in_executor(
+                    self._bot_pool(), choose_move, name, seed, view
+                )
+                move = await asyncio.wait_for(future, BOT_TIMEOUT)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            if isinstance(exc, BrokenExecutor):  # a worker died: start afresh next time
+                self._pool = None
+            log.exception("table %s: bot %s failed; playing a random legal move", table.id, name)
+            move = choose_move(RANDOM, seed, view)
+        async with table.lock:
+            if not self._still(table, seat, seq, number, reason):
+                return
+            if reason == TAKEOVER and not s.takeover:
+                s.takeover = True
+                table.changed()
+            try:
+                await self.accept(table, seat, move, reason)
+            except ActionError as exc:
+                log.error("table %s: bot move refused: %s", table.id, exc.message)
+                if table.timer is None:
+                    self.schedule(table)
+
+    @staticmethod
+    def _still(table: Table, seat: int, seq: int, number: int, reason: str) -> bool:
+        """Whether a bot move decided for (seat, seq) is still wanted."""
+        game = table.game
+        if (
+            game is None
+            or table.status != PLAYING
+            or table.moves != seq
+            or table.game_number != number
+            or game.to_move != seat
+            or seat >= table.players
+        ):
+            return False
+        s = table.seats[seat]
+        if reason == BOT:
+            return s.kind == BOT
+        if reason == TAKEOVER:
+            return s.kind == HUMAN and not s.conns
+        return s.kind == HUMAN  # the turn timer ran out

@@ -1,0 +1,340 @@
+"""What the server sends: a game as JSON, built fast for every seat of a table at once.
+
+This is the server's one way from a game to the JSON of its views. A seat's view is exactly
+``game.view(seat).to_dict()`` (a test checks it after every move of many games), but built from
+the game's state directly: only five fields depend on the seat (``seat``, ``cards``, ``legal``,
+``passed``, ``received``), so the rest is written once for all seats, and the parts that change
+only when a trick ends (the hand's finished tricks, the last trick, the hand rounds, the
+winners) are cached until it does. Moves are written with :func:`salad.moves.format_move`.
+
+A ``state`` message leaves out what its connection already has (the keys of
+:data:`salad.server.protocol.KEPT` and the view's ``tricks``);
+:func:`salad.server.protocol.complete_state` fills them back in on the client's side.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from salad.cards import NO_SUIT, Deck, cards_of
+from salad.engine import Game
+from salad.events import PLAY, TRICK
+from salad.moves import Move, format_move
+from salad.view import SPECTATOR, Phase
+
+__all__ = [
+    "JsonCodes",
+    "TricksCache",
+    "common_view_json",
+    "error_message",
+    "hand_rounds",
+    "last_trick",
+    "state_messages",
+    "view_json",
+]
+
+_COMPACT = (",", ":")
+
+TrickKey = tuple[int, int, Phase]
+"""(hand, finished tricks, phase): what the cached trick parts of a game are for."""
+
+
+def error_message(message: str) -> str:
+    """The ``error`` message: one line."""
+    return json.dumps({"type": "error", "message": " ".join(message.split())})
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, separators=_COMPACT)
+
+
+# -- a view ---------------------------------------------------------------------------------
+
+
+class JsonCodes:
+    """A deck's card codes and moves as JSON strings (each made once)."""
+
+    def __init__(self, deck: Deck) -> None:
+        self.deck = deck
+        self.cards = tuple(json.dumps(code) for code in deck.codes)
+        self.moves: dict[Move, str] = {}
+        self.texts: dict[Move, str] = {}
+
+    def text(self, move: Move) -> str:
+        """A move as the server writes it (``QS``, ``W+``, ``trump:H``)."""
+        text = self.texts.get(move)
+        if text is None:
+            text = self.texts[move] = format_move(self.deck, move)
+        return text
+
+    def move(self, move: Move) -> str:
+        """:meth:`text` as JSON."""
+        text = self.moves.get(move)
+        if text is None:
+            text = self.moves[move] = json.dumps(self.text(move))
+        return text
+
+
+def codes_for(game: Game, codes: JsonCodes | None) -> JsonCodes:
+    """``codes`` if they are for the game's deck, else new ones."""
+    if codes is None or codes.deck is not game.deck:
+        return JsonCodes(game.deck)
+    return codes
+
+
+def view_json(
+    game: Game, seat: int, common: str | None = None, codes: JsonCodes | None = None
+) -> str:
+    """``json.dumps(game.view(seat).to_dict())``, built fast for many seats at once.
+
+    Only five fields of a view depend on the seat (``seat``, ``cards``, ``legal``, ``passed``,
+    ``received``); everything else is the same for every seat and is passed as ``common`` (see
+    :func:`common_view_json`). The seat's fields come from that seat's own hand only.
+    """
+    if common is None:
+        common = common_view_json(game)
+    return seat_part(game, seat, codes) + common + "}"
+
+
+def seat_part(game: Game, seat: int, codes: JsonCodes | None = None) -> str:
+    """The start of a view's JSON: its five fields that depend on the seat, and a comma."""
+    if seat == SPECTATOR:
+        return '{"seat":-1,"cards":[],"legal":[],"passed":[],"received":[],'
+    codes = codes_for(game, codes)
+    cards = codes.cards
+    legal = ""
+    if seat == game.to_move:
+        legal = ",".join([codes.move(m) for m in game.legal_moves()])
+    return (
+        f'{{"seat":{seat:d},"cards":['
+        + ",".join([cards[c] for c in cards_of(game.hand(seat))])
+        + '],"legal":['
+        + legal
+        + '],"passed":['
+        + (",".join([cards[c] for c in cards_of(passed)]) if (passed := game.passed[seat]) else "")
+        + '],"received":['
+        + (",".join([cards[c] for c in cards_of(got)]) if (got := game.received[seat]) else "")
+        + "],"
+    )
+
+
+@dataclass
+class TricksCache:
+    """The JSON of a game's parts that change only when a trick ends, and the
+    (hand, trick, phase) each is for."""
+
+    key: TrickKey | None = None
+    text: str = "[]"
+    """The finished tricks of the hand."""
+    extras_key: TrickKey | None = None
+    extras: str = ""
+    """``winners``, ``last_trick`` and ``hand_rounds`` of a state message."""
+    public_key: TrickKey | None = None
+    public: str = ""
+    """The view's fields from ``players`` to ``totals``."""
+
+
+def common_view_json(game: Game, cache: TricksCache | None = None) -> str:
+    """The fields of a view that every seat shares, as the inside of a JSON object.
+
+    The same fields, with the same values, as ``game.view(SPECTATOR).to_dict()``; built from
+    the game's public state directly, with the finished tricks of the hand (the bulk of it)
+    cached until the next trick ends.
+    """
+    public, tricks = common_view_parts(game, cache)
+    return public + ',"tricks":' + tricks
+
+
+def trick_entry(deck: Deck, leader: int, moves: Sequence[Move], winner: int) -> dict[str, Any]:
+    """A finished trick as a view's ``tricks`` holds it."""
+    return {"leader": leader, "cards": [format_move(deck, m) for m in moves], "winner": winner}
+
+
+def finished_tricks(game: Game, cache: TricksCache | None) -> str:
+    """The JSON of the hand's finished tricks: from the cache, one more trick added to it, or
+    (when a hand begins or a table is loaded) all of them."""
+    phase = game.phase
+    hand, done = game.hand_index, game.trick_no
+    key = (hand, done, phase)
+    if cache is not None and cache.key == key:
+        return cache.text
+    if done == 0 and phase != Phase.OVER:
+        tricks = "[]"  # no trick of this hand has been finished yet
+    elif cache is not None and cache.key == (hand, done - 1, phase) and phase == Phase.PLAY:
+        # One more trick: add it to the list.
+        found = _last_trick_plays(game)
+        assert found is not None
+        plays, winner = found
+        leader = plays[0][0] if plays else -1
+        text = dumps(trick_entry(game.deck, leader, [m for _, m in plays], winner))
+        tricks = cache.text[:-1] + ("," if cache.text != "[]" else "") + text + "]"
+    else:
+        view = game.view(SPECTATOR)
+        tricks = dumps([trick_entry(game.deck, t.leader, t.moves, t.winner) for t in view.tricks])
+    if cache is not None:
+        cache.key, cache.text = key, tricks
+    return tricks
+
+
+def common_view_parts(game: Game, cache: TricksCache | None = None) -> tuple[str, str]:
+    """:func:`common_view_json` in two parts: every field but ``tricks``, and ``tricks``."""
+    tricks = finished_tricks(game, cache)
+    phase = game.phase
+    key = (game.hand_index, game.trick_no, phase)
+    in_trick = phase == Phase.PLAY
+    deck = game.deck
+    suits = deck.suits
+    leader = game.leader
+    n = game.players
+    moving = {
+        "phase": phase.name.lower(),
+        "to_move": game.to_move,
+        "leader": leader,
+        "trick": (
+            [[(leader + i) % n, format_move(deck, m)] for i, m in enumerate(game.trick)]
+            if in_trick
+            else []
+        ),
+        "led_suit": suits[game.led].letter if in_trick and game.led != NO_SUIT else None,
+        "hand_sizes": [h.bit_count() for h in game.hands],
+    }
+    # The rest changes only when a trick (or the phase) ends: cached with the tricks.
+    if cache is not None and cache.public_key == key:
+        settled = cache.public
+    else:
+        settled = dumps(
+            {
+                "players": n,
+                "hand": game.hand_index + 1,
+                "round": game.round_name,
+                "dealer": game.dealer,
+                "trump": suits[game.trump].letter if game.trump != NO_SUIT else None,
+                "tricks_won": list(game.tricks_won),
+                "running": game.running_points(),
+                "token": game.token,
+                "hand_points": [list(p) for p in game.hand_points],
+                "totals": list(game.totals),
+            }
+        )[1:-1]
+        if cache is not None:
+            cache.public_key, cache.public = key, settled
+    return dumps(moving)[1:-1] + "," + settled, tricks
+
+
+def _last_trick_plays(game: Game) -> tuple[list[tuple[int, Move]], int] | None:
+    """The (seat, move) plays, in order, and the winner of the game's most recently finished
+    trick; None before the first."""
+    entries = game.log
+    n = game.players
+    for i in range(len(entries) - 1, -1, -1):
+        entry = entries[i]
+        if entry[0] != TRICK:
+            continue
+        plays = [
+            (int(e[1]), int(e[2]))  # type: ignore[call-overload]
+            for e in entries[max(0, i - n) : i]
+            if e[0] == PLAY
+        ]
+        return plays, int(entry[3])  # type: ignore[call-overload]
+    return None
+
+
+def last_trick(game: Game) -> dict[str, Any] | None:
+    """The most recently finished trick of the game (it may belong to the previous hand):
+    ``{"leader", "cards": [[seat, move], ...], "winner"}``."""
+    found = _last_trick_plays(game)
+    if found is None:
+        return None
+    plays, winner = found
+    cards = [[seat, format_move(game.deck, m)] for seat, m in plays]
+    return {"leader": plays[0][0] if plays else -1, "cards": cards, "winner": winner}
+
+
+def hand_rounds(game: Game) -> list[dict[str, Any]]:
+    """The round and points of every finished hand."""
+    return [
+        {"number": i + 1, "round": game.rules.hands[i].round.name, "points": list(points)}
+        for i, points in enumerate(game.hand_points)
+    ]
+
+
+# -- a state message ------------------------------------------------------------------------
+
+
+class Receiver(Protocol):
+    """What a state message needs to know of the connection it is for (a ``Conn``)."""
+
+    seat: int
+    version: int
+    """The version of the lobby it was last sent."""
+    tricks: tuple[int, TrickKey | None] | None
+    """The (game, trick) whose trick parts it was last sent."""
+
+
+def state_messages(
+    game: Game | None,
+    *,
+    game_number: int,
+    moves: int,
+    deadline: float | None,
+    lobby_json: str,
+    version: int,
+    cache: TricksCache,
+    codes: JsonCodes | None,
+) -> Callable[[Receiver], str]:
+    """A function giving the ``state`` message for a connection; the parts every seat
+    shares are built once.
+
+    What a connection already has is left out: the lobby (``table``) when it has this
+    ``version`` of it, and the parts that change only when a trick ends (the view's
+    ``tricks``, ``last_trick``, ``hand_rounds``, ``winners``: most of a message) when it
+    has them for this trick. A client keeps the last of each (docs/protocol.md).
+    """
+    public = ""
+    tricks = "[]"
+    slow = '"winners":[],"last_trick":null,"hand_rounds":[]'
+    key: tuple[int, TrickKey | None] = (game_number, None)
+    if game is not None:
+        public, tricks = common_view_parts(game, cache)
+        codes = codes_for(game, codes)
+        # These change only when a trick ends: cached with the tricks.
+        if cache.extras_key != cache.key:
+            cache.extras_key = cache.key
+            cache.extras = dumps(
+                {
+                    "winners": game.winners(),
+                    "last_trick": last_trick(game),
+                    "hand_rounds": hand_rounds(game),
+                }
+            )[1:-1]
+        slow = cache.extras
+        key = (game_number, cache.key)
+    shown = "null" if deadline is None else repr(float(deadline))
+    tail = f',"deadline":{shown},"moves":{moves:d}'
+    lobby = ',"table":' + lobby_json
+    per_seat: dict[tuple[int, bool], str] = {}
+
+    def message(conn: Receiver) -> str:
+        seat = conn.seat
+        full = conn.tricks != key
+        text = per_seat.get((seat, full))
+        if text is None:
+            if game is None:
+                view = "null"
+            else:
+                view = seat_part(game, seat, codes) + public
+                view += ',"tricks":' + tricks + "}" if full else "}"
+            text = '{"type":"state","you":' + str(seat) + ',"view":' + view + tail
+            if full:
+                text += "," + slow
+            per_seat[seat, full] = text
+        conn.tricks = key
+        if conn.version == version:
+            return text + "}"
+        conn.version = version
+        return text + lobby + "}"
+
+    return message
