@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -21,6 +22,18 @@ def can_fork() -> bool:
     running here (a fork copies only the calling thread, so a lock another thread holds
     would stay locked in the child forever)."""
     return sys.platform.startswith("linux") and threading.active_count() == 1
+
+
+def _start_worker(names: Sequence[str]) -> None:
+    """Pool initializer: make SIGTERM kill the worker, then import the bots.
+
+    A forked worker inherits the parent's Python signal handlers, and ``salad tournament``
+    turns SIGTERM into an interrupt; a worker interrupted while it sends a result back then
+    retries the send into a pipe nobody reads, and the parent's ``terminate()`` could not
+    stop it: the run hung at exit after Ctrl-C.
+    """
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    warm_up(names)
 
 
 def _ready() -> None:
@@ -42,7 +55,7 @@ def worker_pool(workers: int, names: Sequence[str]) -> Iterator[ProcessPoolExecu
         yield None
         return
     ctx = multiprocessing.get_context("fork" if can_fork() else "spawn")
-    pool = ProcessPoolExecutor(workers, ctx, initializer=warm_up, initargs=(names,))
+    pool = ProcessPoolExecutor(workers, ctx, initializer=_start_worker, initargs=(names,))
     try:
         for started in [pool.submit(_ready) for _ in range(workers)]:
             started.result()

@@ -53,14 +53,16 @@ class Batches:
     is left (so that the last batches end together on every worker).
     """
 
-    def __init__(self, jobs: Sequence[GameJob], workers: int) -> None:
+    def __init__(self, jobs: Sequence[GameJob]) -> None:
         self.jobs = jobs
-        self.workers = workers
+        self.workers = 1
+        """Workers the games are shared among: set by the backend once it knows."""
         self.pos = 0
         self.games = 0
         self.seconds = 0.0
 
     def timed(self, games: int, seconds: float) -> None:
+        """Count a finished batch: ``games`` games played in ``seconds``."""
         self.games += games
         self.seconds += seconds
 

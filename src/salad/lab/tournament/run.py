@@ -147,7 +147,7 @@ def run_tournament(
             if writer is not None:
                 writer.flush()
 
-        batches = Batches(jobs, 1)
+        batches = Batches(jobs)
 
         def finished(batch: tuple[list[PlayedGame], float]) -> None:
             played, seconds = batch
