@@ -15,16 +15,16 @@ from typer.testing import CliRunner
 
 from salad import Game, SaladError, load_ruleset
 from salad.bots import REGISTRY, bot_factory
+from salad.bots.seeds import bot_seed
 from salad.cli import app
 from salad.formats.records import load_records, verify_record
+from salad.lab.games import PlayedGame
 from salad.lab.match import (
     MatchResult,
-    _Played,
-    _summarize,
-    bot_seed,
     ci95,
     run_match,
     seat_names,
+    summarize,
 )
 from salad.moves import Move
 from salad.view import View
@@ -113,11 +113,11 @@ def test_summary_by_hand() -> None:
         (1, 2): (2,),  # a
     }
     played = [
-        _Played(d, r, totals[d, r], winners[d, r], ((0.1,), (0.2,), (0.3,)), ((0.0,),) * 3, None)
+        PlayedGame(d, r, totals[d, r], winners[d, r], ((0.1,), (0.2,), (0.3,)), ((0.0,),) * 3, None)
         for d in range(2)
         for r in range(3)
     ]
-    entrants, pairs = _summarize(lineup, 3, 2, played)
+    entrants, pairs = summarize(lineup, 3, 2, played)
     a, b = entrants
     # a: deal 0 → (10 + 16 + 4) / 3 = 10; deal 1 → (0 + 30 + 0) / 3 = 10.
     # b: deal 0 → (20 + 30 + 40 + 4 + 6 + 50) / 6 = 25; deal 1 → (30+30+30+0+20+40) / 6 = 25.
@@ -151,11 +151,11 @@ def test_paired_interval_by_hand() -> None:
         (2, 1): (20, 20),  # a: (30 + 20) / 2 = 25, b: (10 + 20) / 2 = 15 → diff +10
     }
     played = [
-        _Played(d, r, totals[d, r], (0,), ((), ()), ((), ()), None)
+        PlayedGame(d, r, totals[d, r], (0,), ((), ()), ((), ()), None)
         for d in range(3)
         for r in range(2)
     ]
-    entrants, pairs = _summarize(lineup, 2, 3, played)
+    entrants, pairs = summarize(lineup, 2, 3, played)
     a, b = entrants
     assert a.deal_means == (15.0, 0.0, 25.0)
     assert b.deal_means == (25.0, 40.0, 15.0)
@@ -168,6 +168,13 @@ def test_paired_interval_by_hand() -> None:
     assert not ab.decided
     assert ba.diff == pytest.approx(40 / 3) and ba.ci95 == ab.ci95
     assert a.ci95 == pytest.approx(1.96 * statistics.stdev([15, 0, 25]) / math.sqrt(3))
+
+
+def test_bot_seeds_are_the_ones_matches_always_gave() -> None:
+    """Records of earlier matches and tournaments name these seeds: they must not change."""
+    assert bot_seed("match", 11, 1, 1, 2) == 281848295
+    assert bot_seed("match", 0, 0, 0, 0) == 1636098623
+    assert bot_seed("match", 7, 3, 2, 1) == 1581056941
 
 
 # -- whole matches ------------------------------------------------------------------------------
@@ -201,7 +208,7 @@ def test_rotation_puts_every_bot_in_every_seat(first_bot: None, tmp_path: Path) 
         assert len({json.dumps(r["hands"][0]["deal"]) for r in recs}) == 1
         assert len({r["first_dealer"] for r in recs}) == 1
     # Bot seeds come from (seed, deal, rotation, seat).
-    assert records[5]["players"][2]["bot_seed"] == bot_seed(11, 1, 1, 2)
+    assert records[5]["players"][2]["bot_seed"] == bot_seed("match", 11, 1, 1, 2)
     assert len({p["bot_seed"] for r in records for p in r["players"]}) == 32
     # Both entrants take every seat equally often; means add up from the games.
     first = result.entrant("first")

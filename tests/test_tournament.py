@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 from salad import load_ruleset
 from salad.cli import app
 from salad.formats.records import load_records, verify_record
+from salad.lab.pool import worker_pool
 from salad.lab.tournament import (
     GAMES_FILE,
     LEADERBOARD_FILE,
@@ -313,6 +314,22 @@ def test_cli_ctrl_c_then_resume(tmp_path: Path) -> None:
 
 
 # -- backends -----------------------------------------------------------------------------------
+
+
+def sigterm_handler() -> object:
+    return signal.getsignal(signal.SIGTERM)
+
+
+def test_pool_workers_die_on_sigterm() -> None:
+    """The CLI turns SIGTERM into an interrupt; its workers must not inherit that, or the
+    pool's terminate() cannot stop a worker stuck sending a result (a hang after Ctrl-C)."""
+    previous = signal.signal(signal.SIGTERM, lambda signum, frame: None)
+    try:
+        with worker_pool(2, ["random"]) as pool:
+            assert pool is not None
+            assert pool.submit(sigterm_handler).result() == signal.SIG_DFL
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def stable(result: TournamentResult) -> list[object]:
