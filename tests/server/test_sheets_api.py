@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from salad import load_ruleset
-from salad.sheet.model import ScoreSheet
+from salad.sheet import ScoreSheet
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]
 CANADIAN = load_ruleset("canadian")

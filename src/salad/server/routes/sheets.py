@@ -4,7 +4,7 @@
 The endpoints are stateless: the browser keeps the sheet (``salad-score/1`` JSON, see
 ``docs/score-sheet.md``) and sends it with every call. Each call reads it with
 :meth:`ScoreSheet.from_dict`, which checks every hand again, does what is asked with the model
-(:mod:`salad.sheet.model`) and answers with the new sheet and everything the page shows. Nothing is
+(:mod:`salad.sheet`) and answers with the new sheet and everything the page shows. Nothing is
 scored or checked anywhere else.
 
 Errors are ``{"error": "one line"}`` with status 400; an entry that does not add up also lists
@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from salad.errors import SaladError
 from salad.server.errors import ActionError
 from salad.server.rules import build_ruleset
-from salad.sheet.model import ScoreSheet, SheetError, check_names
+from salad.sheet import ScoreSheet, SheetError, check_names
 
 __all__ = ["router", "sheet_answer"]
 
