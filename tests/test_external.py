@@ -300,7 +300,7 @@ def test_examples_play_every_phase(example: str) -> None:
 
 def test_bash_example_on_the_server(tmp_path: Path) -> None:
     """The server's bot workers build a bot per decision through the registry."""
-    from salad.server.botwork import choose_move
+    from salad.bots.decide import choose_move
 
     game = Game(load_ruleset("canadian"), 4, seed=5)
     for _ in range(20):

@@ -7,7 +7,6 @@ from typing import Annotated
 import typer
 
 from salad.cli.common import friendly, require_extra
-from salad.server import serve as run_server
 
 WEB_MODULES = ("fastapi", "uvicorn", "sqlalchemy")
 """What ``pip install 'salad[web]'`` brings: looked up before the server loads them."""
@@ -42,6 +41,9 @@ def serve(
     require_extra("serve", "web", *WEB_MODULES)
     if database is not None and database.startswith(POSTGRES_PREFIXES):
         require_extra("serve --database postgresql://...", "postgres", "psycopg")
+    # The web extra (FastAPI, uvicorn, SQLAlchemy) loads only when the server runs.
+    from salad.server.run import serve as run_server
+
     status = run_server(host, port, database, bot_delay=bot_delay, echo=typer.echo, workers=workers)
     if status:
         raise typer.Exit(status)

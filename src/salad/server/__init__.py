@@ -13,22 +13,3 @@
 >>> database_url("postgresql://u@localhost/salad")
 'postgresql+psycopg://u@localhost/salad'
 """
-
-from __future__ import annotations
-
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from salad.server.run import serve
-
-__all__ = ["serve"]
-
-
-def __getattr__(name: str) -> Any:
-    if name == "serve":
-        # uvicorn, FastAPI and SQLAlchemy (the web extra) load only when the server runs, not
-        # in a bot worker process, which imports salad.server.botwork and nothing else here.
-        from salad.server.run import serve
-
-        return serve
-    raise AttributeError(f"module 'salad.server' has no attribute {name!r}")

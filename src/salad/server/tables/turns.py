@@ -16,9 +16,9 @@ from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from typing import Any
 
+from salad.bots.decide import RANDOM, choose_move
 from salad.bots.seeds import bot_seed
 from salad.moves import Move
-from salad.server.botwork import RANDOM, choose_move
 from salad.server.errors import ActionError
 from salad.server.info import available_bots
 from salad.server.tables.table import BOT, HUMAN, PLAYING, Table

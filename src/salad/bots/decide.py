@@ -1,8 +1,8 @@
-"""What a bot worker process runs: a bot rebuilt from its name and seed chooses one move.
+"""One bot decision, as a worker process makes it: a bot rebuilt from its name and seed.
 
 The bot object never crosses a process boundary: only ``(name, seed, view)`` goes in and a
-move number comes out. A bot's seed is :func:`salad.bots.seeds.bot_seed` of ``"table"``, the
-game's seed, the seat and the move number.
+move number comes out. The web server's tables seed it with :func:`salad.bots.seeds.bot_seed` of
+``"table"``, the game's seed, the seat and the move number.
 """
 
 from __future__ import annotations
