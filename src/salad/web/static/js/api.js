@@ -1,14 +1,28 @@
+// @ts-check
 // REST calls, the websocket, and what the browser remembers (tokens, name, preferences).
 
 export class ApiError extends Error {
+  /** @param {string} message @param {number} status */
   constructor(message, status) {
     super(message);
     this.status = status;
+    /** The model's list of problems, when the server sent one (the score sheet's API). */
+    /** @type {string[] | undefined} */
+    this.problems = undefined;
   }
 }
 
-/** Call the REST API; resolves to the JSON answer, rejects with an ApiError holding its message. */
+/**
+ * Call the REST API; resolves to the JSON answer, rejects with an ApiError holding its message.
+ * The answer's type is the caller's to name (the server's schemas).
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @param {string | null} [token]
+ * @returns {Promise<any>}
+ */
 export async function api(method, path, body, token) {
+  /** @type {Record<string, string>} */
   const headers = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -20,7 +34,7 @@ export async function api(method, path, body, token) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (err) {
-    throw new ApiError(`cannot reach the server (${err.message})`, 0);
+    throw new ApiError(`cannot reach the server (${errorText(err)})`, 0);
   }
   let data = null;
   const text = await response.text();
@@ -33,15 +47,26 @@ export async function api(method, path, body, token) {
   }
   if (!response.ok) {
     let message = data && (data.error || data.detail);
-    if (Array.isArray(message)) message = message.map((d) => d.msg || JSON.stringify(d)).join("; ");
+    if (Array.isArray(message)) {
+      message = message.map((/** @type {{msg?: string}} */ d) => d.msg || JSON.stringify(d)).join("; ");
+    }
     if (message && typeof message !== "string") message = JSON.stringify(message);
     throw new ApiError(message || `${response.status} ${response.statusText}`, response.status);
   }
   return data;
 }
 
+/**
+ * The message of something thrown.
+ * @param {unknown} err
+ */
+export function errorText(err) {
+  return err instanceof Error ? err.message : String(err);
+}
+
 const PREFIX = "salad.";
 
+/** @param {string} key */
 function get(key) {
   try {
     return localStorage.getItem(PREFIX + key);
@@ -50,6 +75,7 @@ function get(key) {
   }
 }
 
+/** @param {string} key @param {string | null | undefined} value */
 function set(key, value) {
   try {
     if (value === null || value === undefined) localStorage.removeItem(PREFIX + key);
@@ -60,14 +86,25 @@ function set(key, value) {
 }
 
 export const store = {
+  /** @param {string} tableId */
   token: (tableId) => get(`token.${tableId}`),
+  /** @param {string} tableId @param {string | null} token */
   setToken: (tableId, token) => set(`token.${tableId}`, token),
   name: () => get("name") || "",
+  /** @param {string} name */
   setName: (name) => set("name", name),
+  /**
+   * A preference, or `fallback` when none is kept.
+   * @template T
+   * @param {string} key
+   * @param {T} fallback
+   * @returns {T}
+   */
   pref: (key, fallback) => {
     const v = get(`pref.${key}`);
     return v === null ? fallback : JSON.parse(v);
   },
+  /** @param {string} key @param {unknown} value */
   setPref: (key, value) => set(`pref.${key}`, JSON.stringify(value)),
 };
 
@@ -82,6 +119,12 @@ export function tableIdFromPath() {
  * `onStatus("open"|"closed"|"connecting")` follows the connection.
  */
 export class Socket {
+  /**
+   * @param {string} tableId
+   * @param {string | null} token
+   * @param {(msg: any) => void} onMessage
+   * @param {(status: "open" | "closed" | "connecting") => void} onStatus
+   */
   constructor(tableId, token, onMessage, onStatus) {
     this.tableId = tableId;
     this.token = token;
@@ -89,8 +132,10 @@ export class Socket {
     this.onStatus = onStatus;
     this.retry = 0;
     this.closed = false;
+    /** @type {WebSocket | null} */
     this.ws = null;
-    this.pinger = null;
+    /** @type {ReturnType<typeof setInterval> | undefined} */
+    this.pinger = undefined;
     this.connect();
   }
 
@@ -130,6 +175,7 @@ export class Socket {
     };
   }
 
+  /** Send a message if connected; false if it was not sent. @param {object} msg */
   send(msg) {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) {
       this.ws.send(JSON.stringify(msg));
@@ -142,36 +188,4 @@ export class Socket {
     this.closed = true;
     if (this.ws) this.ws.close();
   }
-}
-
-export function escapeHtml(text) {
-  return String(text ?? "").replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c],
-  );
-}
-
-/** Show a message in the page's toast area (errors stay longer). */
-export function toast(message, kind = "error") {
-  let box = document.getElementById("toasts");
-  if (!box) {
-    box = document.createElement("div");
-    box.id = "toasts";
-    box.setAttribute("role", "alert");
-    box.setAttribute("aria-live", "assertive");
-    document.body.appendChild(box);
-  }
-  const item = document.createElement("div");
-  item.className = `toast toast-${kind}`;
-  item.textContent = message;
-  const close = document.createElement("button");
-  close.className = "toast-close";
-  close.type = "button";
-  close.setAttribute("aria-label", "Dismiss");
-  close.textContent = "×";
-  close.onclick = () => item.remove();
-  item.appendChild(close);
-  box.appendChild(item);
-  while (box.children.length > 3) box.firstChild.remove();
-  setTimeout(() => item.remove(), kind === "error" ? 7000 : 3500);
 }

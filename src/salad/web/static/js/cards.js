@@ -1,12 +1,33 @@
+// @ts-check
 // Cards drawn as SVG from the deck the server describes (lobby field `deck`): no image files,
 // no card or suit known in advance. A code is a rank letter and a suit letter, or a wild code;
 // a trailing "+" is a wild declared high.
 
-import { escapeHtml } from "./api.js";
+import { html } from "./dom.js";
+
+/** @typedef {import("./types.js").Suit} Suit */
+/** @typedef {import("./types.js").Rank} Rank */
+/** @typedef {import("./types.js").Wild} Wild */
+/** @typedef {import("./types.js").DeckSpec} DeckSpec */
+/** @typedef {import("./dom.js").Html} Html */
+
+/**
+ * A card code taken apart (see Deck.parse).
+ * @typedef {object} CardInfo
+ * @property {string} code
+ * @property {string} base the code without its "+"
+ * @property {boolean} high a wild declared high
+ * @property {Wild | null} wild
+ * @property {number} [wildIndex]
+ * @property {Suit | null} suit
+ * @property {number} suitIndex
+ * @property {Rank | null} rank
+ * @property {number} rankIndex
+ */
 
 // Crisp shapes for the four French suit symbols (drawn in a 100 x 100 box); any other symbol
 // the server sends is drawn as text.
-const SHAPES = {
+const SHAPES = /** @type {Record<string, string>} */ ({
   "♠":
     "M50 4C38 24 8 40 8 62c0 16 13 25 26 25 7 0 12-3 14-6-1 7-5 12-12 15h28c-7-3-11-8-12-15 2 3 7 6 14 6 13 0 26-9 26-25C92 40 62 24 50 4z",
   "♥":
@@ -14,22 +35,28 @@ const SHAPES = {
   "♦": "M50 3L88 50 50 97 12 50z",
   "♣":
     "M50 6a20 20 0 0 0-19 27 20 20 0 1 0 14 33c-1 10-5 19-13 26h36c-8-7-12-16-13-26a20 20 0 1 0 14-33A20 20 0 0 0 50 6z",
-};
+});
 
+/** @type {Record<string, string>} */
 const TWO_COLOUR = { "♠": "#1b1b1f", "♣": "#1b1b1f", "♥": "#c8102e", "♦": "#c8102e" };
+/** @type {Record<string, string>} */
 const FOUR_COLOUR = { "♠": "#1b1b1f", "♣": "#1d7a35", "♥": "#c8102e", "♦": "#1560bd" };
 const PALETTE = ["#d9480f", "#2b8a3e", "#c92a2a", "#7048e8", "#e0a800", "#1971c2", "#a61e4d"];
 
 // Emoji suits (Skip the Salad's vegetables) need an emoji font; where the browser has none, a
 // suit is drawn as a coloured disc with its letter instead of an empty box.
+/** @type {Map<string, boolean>} */
 const glyphCache = new Map();
+/** @type {Uint8ClampedArray | null} */
 let missingGlyph = null;
 
+/** @param {string} text */
 function glyphPixels(text) {
   const canvas = document.createElement("canvas");
   canvas.width = 24;
   canvas.height = 24;
   const g = canvas.getContext("2d", { willReadFrequently: true });
+  if (!g) throw new Error("no 2d canvas");
   g.textBaseline = "top";
   g.font = "20px sans-serif";
   g.fillStyle = "#000";
@@ -37,8 +64,10 @@ function glyphPixels(text) {
   return g.getImageData(0, 0, 24, 24).data;
 }
 
+/** Whether the browser draws this symbol (not blank, not the missing-glyph box). @param {string} symbol */
 export function glyphRenders(symbol) {
-  if (glyphCache.has(symbol)) return glyphCache.get(symbol);
+  const known = glyphCache.get(symbol);
+  if (known !== undefined) return known;
   let ok = true;
   try {
     if (!missingGlyph) missingGlyph = glyphPixels("\u{10FFFD}");
@@ -46,7 +75,7 @@ export function glyphRenders(symbol) {
     let blank = true;
     let same = true;
     for (let i = 0; i < px.length; i++) {
-      if (px[i] !== missingGlyph[i]) same = false;
+      if (px[i] !== /** @type {Uint8ClampedArray} */ (missingGlyph)[i]) same = false;
       if (i % 4 === 3 && px[i]) blank = false;
     }
     ok = !blank && !same;
@@ -57,12 +86,13 @@ export function glyphRenders(symbol) {
   return ok;
 }
 
-/** The suit as text: its symbol, or its letter where the symbol cannot be drawn. */
+/** The suit as text: its symbol, or its letter where the symbol cannot be drawn. @param {Suit} suit */
 export function suitText(suit) {
   return SHAPES[suit.symbol] || glyphRenders(suit.symbol) ? suit.symbol : suit.letter;
 }
 
 let fourColour = false;
+/** @param {boolean} on */
 export function setFourColour(on) {
   fourColour = Boolean(on);
 }
@@ -71,25 +101,38 @@ export function isFourColour() {
 }
 
 export class Deck {
-  /** `spec` is the lobby's `deck`: {suits: [{letter,name,symbol}], ranks: [...], wilds: [...]}. */
+  /**
+   * `spec` is the lobby's `deck`: {suits: [{letter,name,symbol}], ranks: [...], wilds: [...]}.
+   * @param {DeckSpec | null | undefined} spec
+   */
   constructor(spec) {
     this.spec = spec || { suits: [], ranks: [], wilds: [] };
+    /** @type {Suit[]} */
     this.suits = this.spec.suits || [];
+    /** @type {Rank[]} */
     this.ranks = this.spec.ranks || [];
+    /** @type {Wild[]} */
     this.wilds = this.spec.wilds || [];
     // Longest letters first, so that a two-letter suit never loses to a one-letter one.
     this.suitOrder = this.suits
       .map((s, i) => ({ ...s, index: i }))
       .sort((a, b) => b.letter.length - a.letter.length);
+    /** @type {Map<string, CardInfo>} */
     this.cache = new Map();
   }
 
-  /** {code, base, high, wild, suit, suitIndex, rank, rankIndex} for a code such as "QS" or "W+". */
+  /**
+   * {code, base, high, wild, suit, suitIndex, rank, rankIndex} for a code such as "QS" or "W+".
+   * @param {string} code
+   * @returns {CardInfo}
+   */
   parse(code) {
-    if (this.cache.has(code)) return this.cache.get(code);
+    const known = this.cache.get(code);
+    if (known) return known;
     let base = String(code);
     const high = base.endsWith("+");
     if (high) base = base.slice(0, -1);
+    /** @type {CardInfo} */
     const info = { code, base, high, wild: null, suit: null, suitIndex: -1, rank: null, rankIndex: -1 };
     const upper = base.toUpperCase();
     const wildIndex = this.wilds.findIndex((w) => w.code.toUpperCase() === upper);
@@ -115,7 +158,7 @@ export class Deck {
     return info;
   }
 
-  /** A sort key: suit by suit in deck order, low to high, wild cards last. */
+  /** A sort key: suit by suit in deck order, low to high, wild cards last. @param {string} code */
   order(code) {
     const c = this.parse(code);
     if (c.wild) return 100000 + (c.wildIndex || 0);
@@ -123,35 +166,37 @@ export class Deck {
     return c.suitIndex * 1000 + c.rankIndex;
   }
 
+  /** @param {ReadonlyArray<string>} codes */
   sort(codes) {
     return [...codes].sort((a, b) => this.order(a) - this.order(b));
   }
 
+  /** @param {Rank} rank */
   rankLabel(rank) {
     return rank.label || rank.letter;
   }
 
-  /** Short text such as "Q♠" or "W ▲". */
+  /** Short text such as "Q♠" or "W ▲". @param {string} code */
   short(code) {
     const c = this.parse(code);
     if (c.wild) return c.wild.symbol + (c.wild.declare ? (c.high ? " ▲" : " ▼") : "");
-    if (!c.suit) return code;
+    if (!c.suit || !c.rank) return code;
     return this.rankLabel(c.rank) + suitText(c.suit);
   }
 
-  /** Words such as "Queen of Spades" or "Wild, high". */
+  /** Words such as "Queen of Spades" or "Wild, high". @param {string} code */
   name(code) {
     const c = this.parse(code);
     if (c.wild) return c.wild.name + (c.wild.declare ? (c.high ? ", high" : ", low") : "");
-    if (!c.suit) return code;
+    if (!c.suit || !c.rank) return code;
     return `${c.rank.name} of ${c.suit.name}`;
   }
 
-  /** The strings a player may type for a card: its code and its face label with the suit. */
+  /** The strings a player may type for a card: its code and its face label with the suit. @param {string} code */
   typings(code) {
     const c = this.parse(code);
     const out = new Set([c.base.toUpperCase()]);
-    if (c.suit) {
+    if (c.suit && c.rank) {
       out.add((this.rankLabel(c.rank) + c.suit.letter).toUpperCase());
       out.add((this.rankLabel(c.rank) + c.suit.symbol).toUpperCase());
     } else if (c.wild) {
@@ -160,6 +205,7 @@ export class Deck {
     return [...out];
   }
 
+  /** @param {number} suitIndex */
   suitColour(suitIndex) {
     const s = this.suits[suitIndex];
     if (!s) return "#333";
@@ -167,6 +213,7 @@ export class Deck {
     return table[s.symbol] || PALETTE[suitIndex % PALETTE.length];
   }
 
+  /** @param {string} code */
   colour(code) {
     const c = this.parse(code);
     if (c.wild) return "#5f3dc4";
@@ -174,33 +221,43 @@ export class Deck {
   }
 }
 
-/** An SVG suit symbol centred at (x, y) with the given size, as markup. */
+/**
+ * An SVG suit symbol centred at (x, y) with the given size.
+ * @param {Suit} suit
+ * @param {number} x
+ * @param {number} y
+ * @param {number} size
+ * @param {string} colour
+ * @returns {Html}
+ */
 export function suitMark(suit, x, y, size, colour) {
   const shape = SHAPES[suit.symbol];
   if (shape) {
     const s = size / 100;
-    return `<path d="${shape}" fill="${colour}" transform="translate(${x - size / 2} ${
+    return html`<path d="${shape}" fill="${colour}" transform="translate(${x - size / 2} ${
       y - size / 2
     }) scale(${s})"/>`;
   }
   if (!glyphRenders(suit.symbol)) {
     const r = size * 0.46;
-    return `<circle cx="${x}" cy="${y}" r="${r}" fill="${colour}"/><text x="${x}" y="${y}" font-size="${
+    return html`<circle cx="${x}" cy="${y}" r="${r}" fill="${colour}"/><text x="${x}" y="${y}" font-size="${
       r * 1.25
-    }" font-weight="800" text-anchor="middle" dominant-baseline="central" fill="#fff" font-family="system-ui, sans-serif">${escapeHtml(
-      suit.letter,
-    )}</text>`;
+    }" font-weight="800" text-anchor="middle" dominant-baseline="central" fill="#fff" font-family="system-ui, sans-serif">${suit.letter}</text>`;
   }
-  return `<text x="${x}" y="${y}" font-size="${size}" text-anchor="middle" dominant-baseline="central" fill="${colour}" class="suit-text">${escapeHtml(
-    suit.symbol,
-  )}</text>`;
+  return html`<text x="${x}" y="${y}" font-size="${size}" text-anchor="middle" dominant-baseline="central" fill="${colour}" class="suit-text">${suit.symbol}</text>`;
 }
 
-/** A standalone inline SVG of one suit symbol (for buttons and labels). */
+/**
+ * A standalone inline SVG of one suit symbol (for buttons and labels); nothing for no suit.
+ * @param {Deck} deck
+ * @param {number} suitIndex
+ * @param {number} [size]
+ * @returns {Html}
+ */
 export function suitIcon(deck, suitIndex, size = 18) {
   const suit = deck.suits[suitIndex];
-  if (!suit) return "";
-  return `<svg class="suit-icon" width="${size}" height="${size}" viewBox="0 0 100 100" aria-hidden="true">${suitMark(
+  if (!suit) return html``;
+  return html`<svg class="suit-icon" width="${size}" height="${size}" viewBox="0 0 100 100" aria-hidden="true">${suitMark(
     suit,
     50,
     50,
@@ -211,21 +268,27 @@ export function suitIcon(deck, suitIndex, size = 18) {
 
 let gradientId = 0;
 
-/** The SVG markup of a card face (viewBox 100 x 140). */
+/**
+ * The SVG markup of a card face (viewBox 100 x 140).
+ * @param {Deck} deck
+ * @param {string} code
+ * @param {{inHand?: boolean}} [options] inHand: a Wild shows no high/low badge
+ * @returns {Html}
+ */
 export function cardSVG(deck, code, { inHand = false } = {}) {
   const c = deck.parse(code);
-  const label = escapeHtml(deck.name(code));
+  const label = deck.name(code);
   if (c.wild) {
     const id = `wg${gradientId++}`;
-    const sym = escapeHtml(c.wild.symbol);
+    const sym = c.wild.symbol;
     const big = sym.length <= 1 ? 58 : sym.length <= 2 ? 40 : 26;
     const badge =
       c.wild.declare && !inHand
-      ? `<g><rect x="24" y="104" width="52" height="20" rx="10" fill="#fff" opacity=".92"/><text x="50" y="118" text-anchor="middle" font-size="13" font-weight="700" fill="#5f3dc4">${
+      ? html`<g><rect x="24" y="104" width="52" height="20" rx="10" fill="#fff" opacity=".92"/><text x="50" y="118" text-anchor="middle" font-size="13" font-weight="700" fill="#5f3dc4">${
           c.high ? "▲ HIGH" : "▼ LOW"
         }</text></g>`
       : "";
-    return `<svg viewBox="0 0 100 140" class="card-svg" role="img" aria-label="${label}">
+    return html`<svg viewBox="0 0 100 140" class="card-svg" role="img" aria-label="${label}">
 <defs><linearGradient id="${id}" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#ffd43b"/><stop offset=".35" stop-color="#ff6b6b"/><stop offset=".7" stop-color="#845ef7"/><stop offset="1" stop-color="#339af0"/></linearGradient></defs>
 <rect x="1.5" y="1.5" width="97" height="137" rx="9" fill="#fff" stroke="#b9b4a7" stroke-width="1.5"/>
 <rect x="7" y="7" width="86" height="126" rx="6" fill="url(#${id})"/>
@@ -235,24 +298,22 @@ export function cardSVG(deck, code, { inHand = false } = {}) {
 <text x="50" y="${c.wild.declare && !inHand ? 99 : 120}" font-size="${Math.min(
       11,
       130 / Math.max(1, c.wild.name.length),
-    ).toFixed(1)}" font-weight="700" text-anchor="middle" fill="#fff">${escapeHtml(
-      c.wild.name.toUpperCase(),
-    )}</text>
+    ).toFixed(1)}" font-weight="700" text-anchor="middle" fill="#fff">${c.wild.name.toUpperCase()}</text>
 ${badge}</svg>`;
   }
-  if (!c.suit) {
-    return `<svg viewBox="0 0 100 140" class="card-svg" role="img" aria-label="${escapeHtml(code)}">
+  if (!c.suit || !c.rank) {
+    return html`<svg viewBox="0 0 100 140" class="card-svg" role="img" aria-label="${code}">
 <rect x="1.5" y="1.5" width="97" height="137" rx="9" fill="#fff" stroke="#b9b4a7" stroke-width="1.5"/>
-<text x="50" y="75" font-size="26" text-anchor="middle" fill="#333">${escapeHtml(code)}</text></svg>`;
+<text x="50" y="75" font-size="26" text-anchor="middle" fill="#333">${code}</text></svg>`;
   }
   const colour = deck.suitColour(c.suitIndex);
-  const rank = escapeHtml(deck.rankLabel(c.rank));
+  const rank = deck.rankLabel(c.rank);
   const rankSize = rank.length > 1 ? 30 : 36;
   const top = c.rankIndex === deck.ranks.length - 1;
   // A jumbo index (rank and suit in the top-left corner, readable when the cards overlap),
   // a large suit in the lower right, and the rank again upside down in the bottom corner.
   const tint = "#fffdf8";
-  return `<svg viewBox="0 0 100 140" class="card-svg" role="img" aria-label="${label}">
+  return html`<svg viewBox="0 0 100 140" class="card-svg" role="img" aria-label="${label}">
 <rect x="1.5" y="1.5" width="97" height="137" rx="9" fill="${tint}" stroke="#b9b4a7" stroke-width="1.5"/>
 <text x="${rank.length > 1 ? 6 : 9}" y="36" font-size="${rankSize}" font-weight="800" letter-spacing="-2" fill="${colour}" font-family="Georgia, 'DejaVu Serif', serif">${rank}</text>
 ${suitMark(c.suit, 22, 56, 26, colour)}
@@ -261,9 +322,9 @@ ${suitMark(c.suit, 56, 95, top ? 60 : 50, colour)}
 </svg>`;
 }
 
-/** The back of a card. */
+/** The back of a card. @returns {Html} */
 export function backSVG() {
-  return `<svg viewBox="0 0 100 140" class="card-svg card-back" aria-hidden="true">
+  return html`<svg viewBox="0 0 100 140" class="card-svg card-back" aria-hidden="true">
 <rect x="1.5" y="1.5" width="97" height="137" rx="9" fill="#fff" stroke="#b9b4a7" stroke-width="1.5"/>
 <rect x="7" y="7" width="86" height="126" rx="6" fill="#2b8a3e"/>
 <g stroke="#69db7c" stroke-width="2" opacity=".55" fill="none">

@@ -1,61 +1,70 @@
+// @ts-check
 // The invite link /join/{id}: pick a display name, take the first open seat.
 
-import { api, escapeHtml, store, tableIdFromPath, toast } from "./api.js";
+import { api, errorText, store, tableIdFromPath } from "./api.js";
+import { $, html, setHTML, toast } from "./dom.js";
 import { loadPrefs, mountLogo } from "./ui.js";
 
-const $ = (id) => document.getElementById(id);
-const tableId = tableIdFromPath();
+/** @typedef {import("./types.js").Table} Table */
+
+const tableId = tableIdFromPath() || "";
 const enc = encodeURIComponent(tableId || "");
 
 async function start() {
   loadPrefs();
   mountLogo($("logo"));
-  $("join-watch").href = `/watch/${enc}`;
+  $("join-watch", HTMLAnchorElement).href = `/watch/${enc}`;
   if (store.token(tableId)) {
     // This browser already holds a seat here: go back to it.
     location.replace(`/table/${enc}`);
     return;
   }
-  $("j-name").value = store.name();
+  $("j-name", HTMLInputElement).value = store.name();
   $("join-form").addEventListener("submit", join);
   try {
+    /** @type {Table} */
     const lobby = await api("GET", `/api/tables/${enc}`);
     const host = lobby.seats.find((s) => s.seat === lobby.host) || lobby.seats[lobby.host] || {};
+    const joinButton = $("btn-join", HTMLButtonElement);
     const open = lobby.seats.filter((s) => s.kind === "open").length;
     $("join-title").textContent = `Join ${lobby.title || "the table"}`;
     if (lobby.status !== "lobby") {
-      $("join-info").innerHTML = "This game has already started: you can watch it.";
-      $("btn-join").disabled = true;
+      setHTML($("join-info"), html`This game has already started: you can watch it.`);
+      joinButton.disabled = true;
     } else if (!open) {
-      $("join-info").innerHTML = "Every seat is taken: you can watch.";
-      $("btn-join").disabled = true;
+      setHTML($("join-info"), html`Every seat is taken: you can watch.`);
+      joinButton.disabled = true;
     } else {
-      $("join-info").innerHTML = `${escapeHtml(host.name || "The host")} invites you: ${open} open seat${
-        open > 1 ? "s" : ""
-      } of ${lobby.seats.length}.`;
+      setHTML(
+        $("join-info"),
+        html`${("name" in host && host.name) || "The host"} invites you: ${open} open seat${
+          open > 1 ? "s" : ""
+        } of ${lobby.seats.length}.`,
+      );
     }
   } catch (err) {
-    $("join-info").textContent = err.message;
-    $("btn-join").disabled = true;
+    $("join-info").textContent = errorText(err);
+    $("btn-join", HTMLButtonElement).disabled = true;
   }
 }
 
+/** @param {Event} e */
 async function join(e) {
   e.preventDefault();
-  const name = $("j-name").value.trim();
+  const name = $("j-name", HTMLInputElement).value.trim();
   if (!name) {
     toast("Please give a display name.");
     return;
   }
   store.setName(name);
-  const btn = $("btn-join");
+  const btn = $("btn-join", HTMLButtonElement);
   btn.disabled = true;
   try {
     const r = await api("POST", `/api/tables/${enc}/join`, { name });
     store.setToken(tableId, r.token);
     location.href = `/table/${enc}`;
   } catch (err) {
-    toast(err.message);
+    toast(errorText(err));
     btn.disabled = false;
   }
 }

@@ -1,12 +1,20 @@
+// @ts-check
 // The rules part of a form, shared by the home page's "Create a table" and the score sheet's
 // setup: a preset or a rules file instead, the number of players, toppings and swap rounds,
 // all offered as GET /api/options describes them.
 
-import { escapeHtml } from "./api.js";
+import { $ as byId, all, html, setHTML } from "./dom.js";
 
-/** The controls, ids starting with `prefix`; the swaps and toppings are filled in later. */
+/** @typedef {import("./types.js").Options} Options */
+/** @typedef {import("./types.js").Preset} Preset */
+
+/**
+ * The controls, ids starting with `prefix`; the swaps and toppings are filled in later.
+ * @param {string} prefix
+ * @param {string} playersLabel
+ */
 function markup(prefix, playersLabel) {
-  return `<div class="row">
+  return html`<div class="row">
   <div class="field">
     <label for="${prefix}-preset">Rules</label>
     <select id="${prefix}-preset"></select>
@@ -45,84 +53,103 @@ function markup(prefix, playersLabel) {
  * GET /api/options (its first preset chosen, with its usual number of players) and draws the
  * rest; request() is the rules part of a request body: {rules} or {rules_toml}, and {toppings}
  * and {swap} when chosen.
+ * @param {string} prefix
+ * @param {{players?: string, onChange?: () => void, presetWithFile?: boolean}} [options]
  */
 export function rulesForm(prefix, { players = "Players", onChange = () => {}, presetWithFile = false } = {}) {
-  const $ = (name) => document.getElementById(`${prefix}-${name}`);
-  $("rules").outerHTML = markup(prefix, escapeHtml(players));
+  /**
+   * The control `name` of this form.
+   * @template {Element} T
+   * @param {string} name
+   * @param {new (...args: any[]) => T} type
+   * @returns {T}
+   */
+  const control = (name, type) => byId(`${prefix}-${name}`, type);
+  /** @param {string} name */
+  const $ = (name) => byId(`${prefix}-${name}`);
+  $("rules").outerHTML = markup(prefix, players).text;
+  /** @type {Options} */
   let options = { presets: [], toppings: [], swaps: {} };
+  /** @type {string | null} */
   let rulesText = null; // the text of an uploaded rules file, used instead of the preset
 
+  /** @returns {Preset | null} */
   function preset() {
     if (rulesText !== null && !presetWithFile) return null;
-    return options.presets.find((p) => p.name === $("preset").value) || null;
+    return options.presets.find((p) => p.name === control("preset", HTMLSelectElement).value) || null;
   }
 
   function render() {
     const chosen = preset();
-    const count = $("players");
+    const count = control("players", HTMLInputElement);
     if (chosen) {
-      count.min = chosen.min_players;
-      count.max = chosen.max_players;
+      count.min = String(chosen.min_players);
+      count.max = String(chosen.max_players);
       const v = Number(count.value);
-      if (!v || v < chosen.min_players || v > chosen.max_players) count.value = chosen.default_players;
+      if (!v || v < chosen.min_players || v > chosen.max_players) count.value = String(chosen.default_players);
     } else {
-      count.min = 2;
-      count.max = 16;
+      count.min = "2";
+      count.max = "16";
     }
     // Toppings: where the rules take them (a rules file may); a choice survives a redraw.
     const tops = options.toppings || [];
-    const ticked = new Set([...$("toppings").querySelectorAll("input:checked")].map((c) => c.value));
+    const ticked = new Set(all($("toppings"), "input:checked", HTMLInputElement).map((c) => c.value));
     $("toppings-box").hidden = !tops.length || !(rulesText !== null || !chosen || chosen.toppings);
-    $("toppings").innerHTML = tops
-      .map(
+    setHTML(
+      $("toppings"),
+      html`${tops.map(
         (t) =>
-          `<label class="check"><input type="checkbox" name="topping" value="${escapeHtml(t.name)}" ${
+          html`<label class="check"><input type="checkbox" name="topping" value="${t.name}" ${
             ticked.has(t.name) ? "checked" : ""
-          }> <span>${escapeHtml(t.text || t.name)}</span></label>`,
-      )
-      .join("");
+          }> <span>${t.text || t.name}</span></label>`,
+      )}`,
+    );
     // Swaps: for each hand of the preset, a swap-in round may replace it.
     const swaps = chosen ? (options.swaps && options.swaps[chosen.name]) || [] : [];
     const slots = chosen ? chosen.hands || [] : [];
     $("swaps-box").hidden = !swaps.length || !slots.length;
-    $("swaps").innerHTML = slots
-      .map((h, i) => {
+    setHTML(
+      $("swaps"),
+      html`${slots.map((h, i) => {
         if (h.swappable === false) return "";
-        const opts = swaps.map((s) => `<option value="${escapeHtml(s.id)}">${escapeHtml(s.name)}</option>`).join("");
-        return `<div class="swap-row"><span>${i + 1}. ${escapeHtml(h.name)}</span><select data-swap="${i + 1}" aria-label="Replace hand ${
+        const opts = swaps.map((s) => html`<option value="${s.id}">${s.name}</option>`);
+        return html`<div class="swap-row"><span>${i + 1}. ${h.name}</span><select data-swap="${i + 1}" aria-label="Replace hand ${
           i + 1
-        } (${escapeHtml(h.name)})"><option value="">keep</option>${opts}</select></div>`;
-      })
-      .join("");
+        } (${h.name})"><option value="">keep</option>${opts}</select></div>`;
+      })}`,
+    );
     onChange();
   }
 
   $("players").addEventListener("input", () => onChange());
   $("preset").addEventListener("change", render);
   $("file").addEventListener("change", async () => {
-    const file = $("file").files[0];
+    const files = control("file", HTMLInputElement).files;
+    const file = files && files[0];
     rulesText = file ? await file.text() : null;
-    $("preset").disabled = rulesText !== null;
+    control("preset", HTMLSelectElement).disabled = rulesText !== null;
     $("file-note").textContent = file ? `Using ${file.name} instead of a preset.` : "";
     render();
   });
 
+  /** @param {Options} answer */
   function setOptions(answer) {
     options = answer;
-    $("preset").innerHTML = options.presets
-      .map((p) => `<option value="${escapeHtml(p.name)}">${escapeHtml(p.title || p.name)}</option>`)
-      .join("");
+    setHTML($("preset"), html`${options.presets.map((p) => html`<option value="${p.name}">${p.title || p.name}</option>`)}`);
     const first = options.presets[0];
-    if (first) $("players").value = first.default_players;
+    if (first) control("players", HTMLInputElement).value = String(first.default_players);
     render();
   }
 
+  /** @returns {Record<string, unknown>} */
   function request() {
-    const body = rulesText !== null ? { rules_toml: rulesText } : { rules: $("preset").value };
-    const toppings = [...$("toppings").querySelectorAll("input:checked")].map((c) => c.value);
+    /** @type {Record<string, unknown>} */
+    const body = rulesText !== null ? { rules_toml: rulesText } : { rules: control("preset", HTMLSelectElement).value };
+    const toppings = all($("toppings"), "input:checked", HTMLInputElement).map((c) => c.value);
     if (toppings.length && !$("toppings-box").hidden) body.toppings = toppings;
+    /** @type {Record<string, string>} */
     const swap = {};
-    for (const s of $("swaps").querySelectorAll("[data-swap]")) if (s.value) swap[s.dataset.swap] = s.value;
+    for (const s of all($("swaps"), "[data-swap]", HTMLSelectElement)) if (s.value) swap[String(s.dataset.swap)] = s.value;
     if (Object.keys(swap).length) body.swap = swap;
     return body;
   }

@@ -1,6 +1,28 @@
+// @ts-check
 // The score sheet (points by hand, totals) and the chart of running totals, drawn as SVG.
 
-import { escapeHtml } from "./api.js";
+import { html } from "./dom.js";
+
+/** @typedef {import("./dom.js").Html} Html */
+/**
+ * A row of the score sheet: a hand of the game, with its points once played.
+ * @typedef {{number: number, round: string, points: number[] | null}} SheetRow
+ */
+/** @typedef {{name: string, points: number[]}} Series */
+/**
+ * A chart's size in SVG units (see lineChart).
+ * @typedef {object} ChartSize
+ * @property {number} width
+ * @property {number} height
+ * @property {number} left
+ * @property {number} right
+ * @property {number} top
+ * @property {number} bottom
+ * @property {number} ticks
+ * @property {number} line
+ * @property {number} [you]
+ * @property {number} dot
+ */
 
 export const SEAT_COLOURS = [
   "#e8590c",
@@ -15,7 +37,7 @@ export const SEAT_COLOURS = [
   "#9c36b5",
 ];
 
-/** A name short enough for a column head: "Basic bot 1" becomes "BB1", "Alice" stays. */
+/** A name short enough for a column head: "Basic bot 1" becomes "BB1", "Alice" stays. @param {string} name */
 export function shortName(name) {
   const text = String(name || "").trim();
   if (text.length <= 7) return text;
@@ -29,41 +51,48 @@ export function shortName(name) {
  * The score sheet as an HTML table.
  * rows: [{number, round, points | null}] for every hand of the game (future hands without points);
  * current: the number of the hand being played (its row shows `running`), or 0.
+ * @param {object} sheet
+ * @param {string[]} sheet.names
+ * @param {SheetRow[]} sheet.rows
+ * @param {number} sheet.current
+ * @param {number[] | null} sheet.running
+ * @param {number[]} sheet.totals
+ * @param {number[] | null | undefined} sheet.winners
+ * @param {number} sheet.you
+ * @returns {Html}
  */
 export function sheetTable({ names, rows, current, running, totals, winners, you }) {
-  const head = names
-    .map(
-      (n, i) =>
-        `<th scope="col" class="${i === you ? "me" : ""}" title="${escapeHtml(n)}"><span class="dot" style="background:${
-          SEAT_COLOURS[i % SEAT_COLOURS.length]
-        }"></span>${escapeHtml(shortName(n))}</th>`,
-    )
-    .join("");
-  const body = rows
-    .map((r) => {
-      const isCurrent = r.number === current && !r.points;
-      let cells;
-      if (r.points) {
-        cells = r.points.map((p) => `<td>${p}</td>`).join("");
-      } else if (isCurrent && running) {
-        cells = running.map((p) => `<td class="running">${p || "·"}</td>`).join("");
-      } else {
-        cells = names.map(() => "<td></td>").join("");
-      }
-      const cls = isCurrent ? "current" : r.points ? "done" : "todo";
-      return `<tr class="${cls}"><th scope="row"><span class="num">${isCurrent ? "▸" : r.number}</span> ${escapeHtml(
-        r.round,
-      )}</th>${cells}</tr>`;
-    })
-    .join("");
-  const foot = totals
-    .map((t, i) => `<td class="${winners && winners.includes(i) ? "win" : ""}">${t}</td>`)
-    .join("");
-  return `<div class="sheet-wrap"><table class="sheet${names.length > 4 ? " many" : ""}${names.length > 6 ? " lots" : ""}"><thead><tr><th scope="col">Hand</th>${head}</tr></thead>
+  const head = names.map(
+    (n, i) =>
+      html`<th scope="col" class="${i === you ? "me" : ""}" title="${n}"><span class="dot" style="background:${
+        SEAT_COLOURS[i % SEAT_COLOURS.length]
+      }"></span>${shortName(n)}</th>`,
+  );
+  const body = rows.map((r) => {
+    const isCurrent = r.number === current && !r.points;
+    let cells;
+    if (r.points) {
+      cells = r.points.map((p) => html`<td>${p}</td>`);
+    } else if (isCurrent && running) {
+      cells = running.map((p) => html`<td class="running">${p || "·"}</td>`);
+    } else {
+      cells = names.map(() => html`<td></td>`);
+    }
+    const cls = isCurrent ? "current" : r.points ? "done" : "todo";
+    return html`<tr class="${cls}"><th scope="row"><span class="num">${isCurrent ? "▸" : r.number}</span> ${
+      r.round
+    }</th>${cells}</tr>`;
+  });
+  const foot = totals.map((t, i) => html`<td class="${winners && winners.includes(i) ? "win" : ""}">${t}</td>`);
+  return html`<div class="sheet-wrap"><table class="sheet${names.length > 4 ? " many" : ""}${names.length > 6 ? " lots" : ""}"><thead><tr><th scope="col">Hand</th>${head}</tr></thead>
 <tbody>${body}</tbody><tfoot><tr><th scope="row">Total</th>${foot}</tr></tfoot></table></div>`;
 }
 
-/** Running totals after each hand, one list per seat, starting at 0. */
+/**
+ * Running totals after each hand, one list per seat, starting at 0.
+ * @param {number[][]} pointsByHand
+ * @param {number} players
+ */
 export function runningTotals(pointsByHand, players) {
   const series = Array.from({ length: players }, () => [0]);
   for (const points of pointsByHand) {
@@ -75,6 +104,7 @@ export function runningTotals(pointsByHand, players) {
   return series;
 }
 
+/** @param {number} range */
 function niceStep(range) {
   const rough = range / 4;
   const mag = 10 ** Math.floor(Math.log10(Math.max(rough, 1)));
@@ -82,7 +112,7 @@ function niceStep(range) {
   return 10 * mag;
 }
 
-/** The size of the table page's chart (its score sheet dialog and panel, and the replay's). */
+/** The size of the table page's chart (its score sheet dialog and panel, and the replay's). @type {ChartSize} */
 const SMALL = {
   width: 360,
   height: 190,
@@ -105,6 +135,15 @@ const SMALL = {
  * hand numbers above the bottom edge), `line`, `you` (the stroke of seat `you`'s line), `dot`;
  * label: the chart's name for screen readers; start: the name of the first tick;
  * labels: a name for each point (the dots get a title "name after label: total"), or none.
+ * @param {Series[]} series
+ * @param {object} options
+ * @param {number} options.hands
+ * @param {ChartSize} options.size
+ * @param {string} options.label
+ * @param {number} [options.you]
+ * @param {string} [options.start]
+ * @param {string[] | null} [options.labels]
+ * @returns {Html}
  */
 export function lineChart(series, { hands, size, label, you = -1, start = "0", labels = null }) {
   const { width: W, height: H, left, right, top, bottom } = size;
@@ -115,43 +154,46 @@ export function lineChart(series, { hands, size, label, you = -1, start = "0", l
   const step = niceStep(hi - lo);
   lo = Math.floor(lo / step) * step;
   hi = Math.ceil(hi / step) * step;
-  const x = (i) => left + (i / count) * (W - left - right);
-  const y = (v) => top + (1 - (v - lo) / (hi - lo || 1)) * (H - top - bottom);
-  let grid = "";
+  const x = (/** @type {number} */ i) => left + (i / count) * (W - left - right);
+  const y = (/** @type {number} */ v) => top + (1 - (v - lo) / (hi - lo || 1)) * (H - top - bottom);
+  /** @type {Html[]} */
+  const grid = [];
   for (let v = lo; v <= hi + 1e-9; v += step) {
-    grid += `<line x1="${left}" x2="${W - right}" y1="${y(v)}" y2="${y(v)}" class="grid"/>`;
-    grid += `<text x="${left - 6}" y="${y(v) + 4}" class="axis" text-anchor="end">${Math.round(v)}</text>`;
+    grid.push(html`<line x1="${left}" x2="${W - right}" y1="${y(v)}" y2="${y(v)}" class="grid"/>`);
+    grid.push(html`<text x="${left - 6}" y="${y(v) + 4}" class="axis" text-anchor="end">${Math.round(v)}</text>`);
   }
   for (let i = 0; i <= count; i++) {
-    grid += `<text x="${x(i)}" y="${H - size.ticks}" class="axis" text-anchor="middle">${i === 0 ? start : i}</text>`;
+    grid.push(html`<text x="${x(i)}" y="${H - size.ticks}" class="axis" text-anchor="middle">${i === 0 ? start : i}</text>`);
   }
-  let lines = "";
+  /** @type {Html[]} */
+  const lines = [];
   series.forEach(({ name, points }, s) => {
     const colour = SEAT_COLOURS[s % SEAT_COLOURS.length];
     const d = points.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)} ${y(v).toFixed(1)}`).join(" ");
     const width = s === you ? size.you : size.line;
-    lines += `<path class="line" data-seat="${s}" d="${d}" fill="none" stroke="${colour}" stroke-width="${width}" stroke-linejoin="round" stroke-linecap="round"><title>${escapeHtml(
-      name,
-    )}</title></path>`;
+    lines.push(
+      html`<path class="line" data-seat="${s}" d="${d}" fill="none" stroke="${colour}" stroke-width="${width}" stroke-linejoin="round" stroke-linecap="round"><title>${name}</title></path>`,
+    );
     points.forEach((v, i) => {
       if (!i) return;
-      const title = labels ? `<title>${escapeHtml(`${name} after ${labels[i]}: ${v}`)}</title>` : "";
-      lines += `<circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="${size.dot}" fill="${colour}">${title}</circle>`;
+      const title = labels ? html`<title>${`${name} after ${labels[i]}: ${v}`}</title>` : "";
+      lines.push(html`<circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="${size.dot}" fill="${colour}">${title}</circle>`);
     });
   });
-  const legend = series
-    .map(
-      ({ name, points }, s) =>
-        `<span class="legend-item"><span class="swatch" style="background:${
-          SEAT_COLOURS[s % SEAT_COLOURS.length]
-        }"></span>${escapeHtml(name)} <b>${points[points.length - 1]}</b></span>`,
-    )
-    .join("");
-  return `<figure class="chart"><svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${escapeHtml(label)}">${grid}${lines}</svg>
+  const legend = series.map(
+    ({ name, points }, s) =>
+      html`<span class="legend-item"><span class="swatch" style="background:${
+        SEAT_COLOURS[s % SEAT_COLOURS.length]
+      }"></span>${name} <b>${points[points.length - 1]}</b></span>`,
+  );
+  return html`<figure class="chart"><svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${label}">${grid}${lines}</svg>
 <figcaption class="legend">${legend}</figcaption></figure>`;
 }
 
-/** The chart of running totals for the table page: one line per seat, hands along the bottom. */
+/**
+ * The chart of running totals for the table page: one line per seat, hands along the bottom.
+ * @param {{names: string[], pointsByHand: number[][], hands: number, you: number}} chart
+ */
 export function totalsChart({ names, pointsByHand, hands, you }) {
   const series = runningTotals(pointsByHand, names.length).map((points, s) => ({ name: names[s], points }));
   return lineChart(series, { hands, size: SMALL, label: "Running totals by hand", you });

@@ -1,21 +1,82 @@
+// @ts-check
 // The score sheet page: a table with real cards enters what each player took, hand by hand.
 //
 // The server's model (salad.sheet.model, through /api/sheets/...) checks and scores everything;
 // this page only asks the questions it is given, shows the answers, and keeps the sheet
 // (salad-score/1 JSON) in localStorage, sending it back with every call.
 
-import { api, ApiError, escapeHtml, toast } from "./api.js";
+import { api, ApiError, errorText } from "./api.js";
+import { $, all, first, html, setHTML, toast } from "./dom.js";
 import { rulesForm } from "./rulesform.js";
 import { lineChart, SEAT_COLOURS } from "./scores.js";
 import { loadPrefs, mountLogo, trophy } from "./ui.js";
 
-const $ = (id) => document.getElementById(id);
+/** @typedef {import("./dom.js").Html} Html */
+/** @typedef {import("./types.js").Options} Options */
+
+/**
+ * A question of the entry form (the model's `fields` of a hand).
+ * @typedef {object} Field
+ * @property {string} id
+ * @property {string} label
+ * @property {string} question
+ * @property {number} points
+ * @property {boolean} per_player a count for each player, else one player picked
+ */
+
+/**
+ * An entered hand of the summary.
+ * @typedef {object} SummaryHand
+ * @property {number} number
+ * @property {number[]} points
+ * @property {number[]} running
+ * @property {number[]} leaders
+ * @property {number | null} moon
+ * @property {number} sum
+ * @property {number | null} expected
+ * @property {Record<string, unknown>} took the answers entered
+ */
+
+/**
+ * The model's summary of the sheet.
+ * @typedef {object} Summary
+ * @property {string} title
+ * @property {string[]} players
+ * @property {boolean} highest_wins
+ * @property {number} hand_count
+ * @property {SummaryHand[]} hands
+ * @property {{dealer: number | null, trump_picker: number | null, moon: boolean} | null} next
+ * @property {boolean} over
+ * @property {number[]} totals
+ * @property {number} total
+ * @property {number[]} standings
+ * @property {number[]} winners
+ * @property {number[]} leaders
+ * @property {number | null} checksum
+ * @property {{series: import("./scores.js").Series[], labels: string[]}} chart
+ */
+
+/**
+ * An answer of the sheet API: the sheet (salad-score/1), its summary, the rounds' names and
+ * each hand's questions.
+ * @typedef {{sheet: unknown, summary: Summary, rounds: string[], fields: Field[][]}} Answer
+ */
+
 const STORE_KEY = "salad.sheet.model";
 
 const rules = rulesForm("s", { onChange: () => renderNames() });
+/** @type {Answer | null} */
 let current = null; // the last answer of the server: {sheet, summary, rounds, fields}
+/** @type {number | null} */
 let editing = null; // the index of the hand being corrected, or null for the next hand
+/** @type {Record<string, unknown> | null} */
 let prefill = null; // answers to show in the entry form ({field id: answer}), e.g. after undo
+
+/** The current answer; only called once there is one. */
+function now() {
+  if (!current) throw new Error("no score sheet yet");
+  return current;
+}
 
 // -- keeping the sheet ------------------------------------------------------------------------
 
@@ -28,6 +89,7 @@ function saved() {
   }
 }
 
+/** @param {unknown} sheet */
 function keep(sheet) {
   try {
     if (sheet) localStorage.setItem(STORE_KEY, JSON.stringify(sheet));
@@ -37,12 +99,14 @@ function keep(sheet) {
   }
 }
 
+/** @param {Answer} answer */
 function adopt(answer) {
   current = answer;
   keep(answer.sheet);
   render();
 }
 
+/** @param {string} name @param {string} text @param {string} type */
 function download(name, text, type) {
   const url = URL.createObjectURL(new Blob([text], { type }));
   const a = document.createElement("a");
@@ -61,67 +125,73 @@ function fileStem() {
 
 // -- small formatting ---------------------------------------------------------------------------
 
+/** @param {string[]} names */
 function nameList(names) {
   if (names.length <= 1) return names.join("");
   return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
 
+/** @param {number[]} seats */
 function who(seats) {
-  return nameList(seats.map((s) => current.summary.players[s]));
+  return nameList(seats.map((s) => now().summary.players[s]));
 }
 
-/** Places as the model gives them, with "=" when a place is shared. */
+/** Places as the model gives them, with "=" when a place is shared. @param {number[]} standings */
 function placeLabels(standings) {
   return standings.map((p) => `${p}${standings.filter((q) => q === p).length > 1 ? "=" : ""}`);
 }
 
+/** @param {Field} field */
 function cost(field) {
   return field.per_player ? `${field.points} each` : `${field.points}`;
 }
 
+/** @param {HTMLElement} box @param {string[]} problems @param {string} intro */
 function showProblems(box, problems, intro) {
   if (!problems.length) {
     box.hidden = true;
     box.innerHTML = "";
     return;
   }
-  box.innerHTML = `<p><b>${escapeHtml(intro)}</b></p><ul>${problems
-    .map((p) => `<li>${escapeHtml(p)}</li>`)
-    .join("")}</ul>`;
+  setHTML(box, html`<p><b>${intro}</b></p><ul>${problems.map((p) => html`<li>${p}</li>`)}</ul>`);
   box.hidden = false;
 }
 
 // -- the setup form -------------------------------------------------------------------------------
 
+/** @param {string[]} [names] */
 function renderNames(names) {
   const box = $("s-names");
-  const old = names || [...box.querySelectorAll("input")].map((i) => i.value);
-  const min = Number($("s-players").min) || 2;
-  const max = Number($("s-players").max) || 16;
-  const n = Math.max(min, Math.min(max, Number($("s-players").value) || 4));
-  let html = "";
+  const old = names || all(box, "input", HTMLInputElement).map((i) => i.value);
+  const count = $("s-players", HTMLInputElement);
+  const min = Number(count.min) || 2;
+  const max = Number(count.max) || 16;
+  const n = Math.max(min, Math.min(max, Number(count.value) || 4));
+  /** @type {Html[]} */
+  const rows = [];
   for (let i = 0; i < n; i++) {
-    html += `<div class="name-row"><label for="s-name-${i}">${i + 1}</label><input type="text" id="s-name-${i}" maxlength="24" autocomplete="off" placeholder="Player ${
+    rows.push(html`<div class="name-row"><label for="s-name-${i}">${i + 1}</label><input type="text" id="s-name-${i}" maxlength="24" autocomplete="off" placeholder="Player ${
       i + 1
-    }" value="${escapeHtml(old[i] || "")}" aria-label="Name of player ${i + 1}" /></div>`;
+    }" value="${old[i] || ""}" aria-label="Name of player ${i + 1}" /></div>`);
   }
-  box.innerHTML = html;
-  for (const input of box.querySelectorAll("input")) input.addEventListener("input", renderDealer);
+  setHTML(box, html`${rows}`);
+  for (const input of all(box, "input")) input.addEventListener("input", renderDealer);
   renderDealer();
 }
 
 function setupNames() {
-  return [...$("s-names").querySelectorAll("input")].map((input, i) => input.value.trim() || `Player ${i + 1}`);
+  return all($("s-names"), "input", HTMLInputElement).map((input, i) => input.value.trim() || `Player ${i + 1}`);
 }
 
 function renderDealer() {
-  const select = $("s-dealer");
+  const select = $("s-dealer", HTMLSelectElement);
   const was = select.value;
-  select.innerHTML =
-    `<option value="">(not noted)</option>` +
-    setupNames()
-      .map((n, i) => `<option value="${i}" ${String(i) === was ? "selected" : ""}>${escapeHtml(n)}</option>`)
-      .join("");
+  setHTML(
+    select,
+    html`<option value="">(not noted)</option>${setupNames().map(
+      (n, i) => html`<option value="${i}" ${String(i) === was ? "selected" : ""}>${n}</option>`,
+    )}`,
+  );
 }
 
 function showSetup() {
@@ -131,18 +201,21 @@ function showSetup() {
   $("btn-cancel-new").hidden = !current;
   showProblems($("setup-problems"), [], "");
   if (current) {
-    $("s-players").value = current.summary.players.length;
+    $("s-players", HTMLInputElement).value = String(current.summary.players.length);
     renderNames(current.summary.players);
   }
   $("s-name-0").focus();
 }
 
+/** @param {Event} e */
 async function startSheet(e) {
   e.preventDefault();
   const names = setupNames();
+  /** @type {Record<string, unknown>} */
   const body = { names, players: names.length, ...rules.request() };
-  if ($("s-dealer").value !== "") body.first_dealer = Number($("s-dealer").value);
-  const btn = $("btn-start");
+  const dealer = $("s-dealer", HTMLSelectElement).value;
+  if (dealer !== "") body.first_dealer = Number(dealer);
+  const btn = $("btn-start", HTMLButtonElement);
   btn.disabled = true;
   try {
     editing = null;
@@ -158,14 +231,19 @@ async function startSheet(e) {
   }
 }
 
-/** An error's problems: the list the API sent, or its one line. */
+/** An error's problems: the list the API sent, or its one line. @param {unknown} err */
 function splitProblems(err) {
-  return err.problems || [err.message];
+  return (err instanceof ApiError && err.problems) || [errorText(err)];
 }
 
 // -- talking to the model ---------------------------------------------------------------------
 
-/** Like api(), but a refusal keeps the model's list of problems (err.problems). */
+/**
+ * Like api(), but a refusal keeps the model's list of problems (err.problems).
+ * @param {string} path
+ * @param {unknown} body
+ * @returns {Promise<any>}
+ */
 async function call(path, body) {
   let response;
   try {
@@ -175,7 +253,7 @@ async function call(path, body) {
       body: JSON.stringify(body),
     });
   } catch (err) {
-    throw new ApiError(`cannot reach the server (${err.message})`, 0);
+    throw new ApiError(`cannot reach the server (${errorText(err)})`, 0);
   }
   const type = response.headers.get("content-type") || "";
   if (response.ok) return type.includes("json") ? response.json() : response.text();
@@ -193,10 +271,11 @@ async function call(path, body) {
 // -- the entry form ---------------------------------------------------------------------------------
 
 function handIndex() {
-  return editing === null ? current.summary.hands.length : editing;
+  return editing === null ? now().summary.hands.length : editing;
 }
 
 function renderEntry() {
+  const current = now();
   const { summary } = current;
   const index = handIndex();
   const entry = $("entry");
@@ -207,6 +286,7 @@ function renderEntry() {
   entry.hidden = false;
   const fields = current.fields[index];
   const round = current.rounds[index];
+  /** @type {Record<string, unknown>} */
   const old = editing !== null ? summary.hands[index].took : prefill || {};
   $("entry-title").textContent =
     editing !== null
@@ -223,38 +303,40 @@ function renderEntry() {
   $("entry-info").textContent = info.join(" ");
   $("entry-info").hidden = !info.length;
   const names = summary.players;
-  let html = "";
-  fields.forEach((f, k) => {
+  const questions = fields.map((f, k) => {
     const qid = `q-${index}-${k}`;
-    html += `<fieldset class="question" data-field="${escapeHtml(f.id)}" aria-describedby="${qid}">
-<legend>${escapeHtml(f.label)} <span class="cost">${escapeHtml(cost(f))}</span></legend>
-<p class="hint" id="${qid}">${escapeHtml(f.question)}</p>`;
+    const answer = old[f.id];
+    let body;
     if (f.per_player) {
       const cols = names.length <= 4 ? names.length : Math.ceil(names.length / 2);
-      html += `<div class="counts" style="--cols:${cols}">`;
-      names.forEach((name, s) => {
+      const counts = names.map((name, s) => {
         const id = `e-${k}-${s}`;
-        const value = Array.isArray(old[f.id]) ? old[f.id][s] : "";
-        html += `<div class="count"><label for="${id}">${escapeHtml(name)}</label><input type="text" id="${id}" inputmode="numeric" autocomplete="off" placeholder="0" data-field="${escapeHtml(
-          f.id,
-        )}" data-seat="${s}" value="${escapeHtml(value)}" aria-label="${escapeHtml(`${f.label}: ${name}`)}" /></div>`;
+        const value = Array.isArray(answer) ? answer[s] : "";
+        return html`<div class="count"><label for="${id}">${name}</label><input type="text" id="${id}" inputmode="numeric" autocomplete="off" placeholder="0" data-field="${
+          f.id
+        }" data-seat="${s}" value="${value ?? ""}" aria-label="${`${f.label}: ${name}`}" /></div>`;
       });
-      html += `</div>`;
+      body = html`<div class="counts" style="--cols:${cols}">${counts}</div>`;
     } else {
-      html += `<div class="pick" role="radiogroup" aria-label="${escapeHtml(f.question)}">`;
-      names.forEach((name, s) => {
+      const picks = names.map((name, s) => {
         const id = `e-${k}-${s}`;
-        const checked = old[f.id] === s ? "checked" : "";
-        html += `<label class="pick-one" for="${id}"><input type="radio" id="${id}" name="e-${k}" value="${s}" data-field="${escapeHtml(
-          f.id,
-        )}" data-seat="${s}" ${checked} aria-label="${escapeHtml(`${f.label}: ${name}`)}" /><span>${escapeHtml(name)}</span></label>`;
+        const checked = answer === s ? "checked" : "";
+        return html`<label class="pick-one" for="${id}"><input type="radio" id="${id}" name="e-${k}" value="${s}" data-field="${
+          f.id
+        }" data-seat="${s}" ${checked} aria-label="${`${f.label}: ${name}`}" /><span>${name}</span></label>`;
       });
-      html += `</div>`;
+      body = html`<div class="pick" role="radiogroup" aria-label="${f.question}">${picks}</div>`;
     }
-    html += `</fieldset>`;
+    return html`<fieldset class="question" data-field="${f.id}" aria-describedby="${qid}">
+<legend>${f.label} <span class="cost">${cost(f)}</span></legend>
+<p class="hint" id="${qid}">${f.question}</p>${body}</fieldset>`;
   });
-  if (!fields.length) html = `<p class="hint">Nothing to enter for this hand: no penalty card is in play.</p>`;
-  $("entry-fields").innerHTML = html;
+  setHTML(
+    $("entry-fields"),
+    fields.length
+      ? html`${questions}`
+      : html`<p class="hint">Nothing to enter for this hand: no penalty card is in play.</p>`,
+  );
   $("btn-enter").textContent = editing !== null ? "Save the correction" : "Enter the hand";
   $("btn-cancel-fix").hidden = editing === null;
   $("entry-hint").hidden = !fields.some((f) => f.per_player);
@@ -263,10 +345,11 @@ function renderEntry() {
 /** The form's answers: counts as numbers (an empty box is 0; a question left blank is left
  * out, so the model says it was not entered), anything else as typed for the model to judge. */
 function collectEntry() {
+  /** @type {Record<string, unknown>} */
   const entry = {};
-  const fields = current.fields[handIndex()];
+  const fields = now().fields[handIndex()];
   for (const f of fields) {
-    const inputs = [...$("entry-fields").querySelectorAll("input")].filter((i) => i.dataset.field === f.id);
+    const inputs = all($("entry-fields"), "input", HTMLInputElement).filter((i) => i.dataset.field === f.id);
     if (f.per_player) {
       const texts = inputs.map((i) => i.value.trim());
       if (texts.every((t) => t === "")) continue;
@@ -279,16 +362,18 @@ function collectEntry() {
   return entry;
 }
 
+/** @param {Event} e */
 async function submitEntry(e) {
   e.preventDefault();
   if (!current) return;
+  const sheet = current.sheet;
   const entry = collectEntry();
   const index = handIndex();
   note("");
-  const btn = $("btn-enter");
+  const btn = $("btn-enter", HTMLButtonElement);
   btn.disabled = true;
   try {
-    const checked = await call("/api/sheets/check", { sheet: current.sheet, entry, index });
+    const checked = await call("/api/sheets/check", { sheet, entry, index });
     if (checked.problems.length) {
       showProblems($("problems"), checked.problems, `Hand ${index + 1} does not add up, so it was not entered:`);
       return;
@@ -296,8 +381,8 @@ async function submitEntry(e) {
     const fixing = editing;
     const answer =
       fixing === null
-        ? await call("/api/sheets/enter", { sheet: current.sheet, entry })
-        : await call("/api/sheets/correct", { sheet: current.sheet, index, entry });
+        ? await call("/api/sheets/enter", { sheet, entry })
+        : await call("/api/sheets/correct", { sheet, index, entry });
     editing = null;
     prefill = null;
     showProblems($("problems"), [], "");
@@ -305,24 +390,26 @@ async function submitEntry(e) {
     note(fixing === null ? `Hand ${index + 1} entered.` : `Hand ${index + 1} corrected.`);
     focusEntry();
   } catch (err) {
-    if (err.problems) showProblems($("problems"), err.problems, `Hand ${index + 1} was not entered:`);
-    else toast(err.message);
+    if (err instanceof ApiError && err.problems) {
+      showProblems($("problems"), err.problems, `Hand ${index + 1} was not entered:`);
+    } else toast(errorText(err));
   } finally {
     btn.disabled = false;
   }
 }
 
-/** What just happened, above the form (read out by screen readers). */
+/** What just happened, above the form (read out by screen readers). @param {string} text */
 function note(text) {
   $("entry-done").textContent = text;
   $("entry-done").hidden = !text;
 }
 
 function focusEntry() {
-  const first = $("entry-fields").querySelector("input");
-  if (first && !$("entry").hidden) first.focus();
+  const input = first($("entry-fields"), "input");
+  if (input && !$("entry").hidden) input.focus();
 }
 
+/** @param {number} index */
 function startCorrection(index) {
   editing = index;
   note("");
@@ -342,76 +429,73 @@ function cancelCorrection() {
 
 async function undo() {
   if (!current || !current.summary.hands.length) return;
-  const last = current.summary.hands[current.summary.hands.length - 1];
+  const { sheet, summary } = current;
+  const last = summary.hands[summary.hands.length - 1];
   try {
-    const answer = await call("/api/sheets/undo", { sheet: current.sheet });
+    const answer = await call("/api/sheets/undo", { sheet });
     editing = null;
     prefill = last.took; // the undone answers, ready to change and enter again
     showProblems($("problems"), [], "");
     adopt(answer);
     note(`Hand ${last.number} taken back: its answers are in the form.`);
   } catch (err) {
-    toast(err.message);
+    toast(errorText(err));
   }
 }
 
 // -- the sheet, the leader, the standings ------------------------------------------------------
 
 function renderSheet() {
+  const current = now();
   const { summary } = current;
   const names = summary.players;
   const n = names.length;
   $("sheet-rules").textContent = `${summary.title} · ${summary.highest_wins ? "highest" : "lowest"} total wins`;
-  const head = names
-    .map(
-      (name, s) =>
-        `<th scope="col" title="${escapeHtml(name)}"><span class="dot" style="background:${
-          SEAT_COLOURS[s % SEAT_COLOURS.length]
-        }"></span>${escapeHtml(name)}</th>`,
-    )
-    .join("");
-  let body = "";
+  const head = names.map(
+    (name, s) =>
+      html`<th scope="col" title="${name}"><span class="dot" style="background:${
+        SEAT_COLOURS[s % SEAT_COLOURS.length]
+      }"></span>${name}</th>`,
+  );
+  /** @type {Html[]} */
+  const body = [];
   for (let i = 0; i < summary.hand_count; i++) {
     const hand = summary.hands[i];
-    const round = escapeHtml(current.rounds[i]);
+    const round = current.rounds[i];
     if (!hand) {
       const isNext = i === summary.hands.length;
-      body += `<tr class="${isNext ? "current" : "todo"}" data-hand="${i + 1}"><th scope="row"><span class="num">${
+      body.push(html`<tr class="${isNext ? "current" : "todo"}" data-hand="${i + 1}"><th scope="row"><span class="num">${
         i + 1
-      }</span> ${round}</th>${"<td></td>".repeat(n)}<td></td><td></td></tr>`;
+      }</span> ${round}</th>${names.map(() => html`<td></td>`)}<td></td><td></td></tr>`);
       continue;
     }
-    const cells = hand.points
-      .map((p, s) => {
-        const lead = hand.leaders.includes(s) ? " lead" : "";
-        const moon = hand.moon === s ? ` <span class="moon" title="${escapeHtml(names[s])} shot the moon">☾</span>` : "";
-        return `<td><span class="pts">${p}${moon}</span><span class="run${lead}" title="Total after hand ${i + 1}">${
-          hand.running[s]
-        }</span></td>`;
-      })
-      .join("");
+    const cells = hand.points.map((p, s) => {
+      const lead = hand.leaders.includes(s) ? " lead" : "";
+      const moon = hand.moon === s ? html` <span class="moon" title="${names[s]} shot the moon">☾</span>` : "";
+      return html`<td><span class="pts">${p}${moon}</span><span class="run${lead}" title="Total after hand ${i + 1}">${
+        hand.running[s]
+      }</span></td>`;
+    });
     const ok = hand.expected === null ? "moon" : hand.sum === hand.expected ? "✓" : `≠ ${hand.expected}`;
     const cls = editing === i ? "fixing" : "done";
-    body += `<tr class="${cls}" data-hand="${i + 1}"><th scope="row" title="${round}"><span class="num">${i + 1}</span> ${round}</th>${cells}
+    body.push(html`<tr class="${cls}" data-hand="${i + 1}"><th scope="row" title="${round}"><span class="num">${i + 1}</span> ${round}</th>${cells}
 <td class="sum" title="The hand hands out ${hand.expected === null ? "no fixed sum (a moon was shot)" : hand.expected}">${
       hand.sum
     } <small>${ok}</small></td><td class="fix"><button class="btn btn-small btn-fix" type="button" data-fix="${i}" aria-label="Correct hand ${
       i + 1
-    } (${round})">Fix</button></td></tr>`;
+    } (${round})">Fix</button></td></tr>`);
   }
   const best = summary.over ? summary.winners : summary.leaders;
-  const totals = summary.totals
-    .map((t, s) => `<td class="${best.includes(s) ? "win" : ""}">${t}</td>`)
-    .join("");
+  const totals = summary.totals.map((t, s) => html`<td class="${best.includes(s) ? "win" : ""}">${t}</td>`);
   const places = summary.hands.length ? placeLabels(summary.standings) : names.map(() => "");
-  const placeCells = places.map((p) => `<td>${p}</td>`).join("");
-  $("sheet-table").innerHTML = `<div class="sheet-wrap"><table class="sheet score-sheet${n > 5 ? " many" : ""}">
+  const placeCells = places.map((p) => html`<td>${p}</td>`);
+  setHTML($("sheet-table"), html`<div class="sheet-wrap"><table class="sheet score-sheet${n > 5 ? " many" : ""}">
 <caption class="visually-hidden">Points by hand; the small number is the total after the hand</caption>
 <thead><tr><th scope="col" class="hand-col">Hand</th>${head}<th scope="col">Sum</th><th scope="col"><span class="visually-hidden">Correct</span></th></tr></thead>
 <tbody>${body}</tbody>
 <tfoot><tr class="totals"><th scope="row">Total</th>${totals}<td>${summary.total}</td><td></td></tr>
-<tr class="places"><th scope="row">Place</th>${placeCells}<td></td><td></td></tr></tfoot></table></div>`;
-  for (const b of $("sheet-table").querySelectorAll("[data-fix]")) {
+<tr class="places"><th scope="row">Place</th>${placeCells}<td></td><td></td></tr></tfoot></table></div>`);
+  for (const b of all($("sheet-table"), "[data-fix]")) {
     b.addEventListener("click", () => startCorrection(Number(b.dataset.fix)));
   }
   const entered = summary.hands.length;
@@ -425,23 +509,24 @@ function renderSheet() {
     line = `After hand ${entered}: ${who(l)} ${l.length > 1 ? "lead" : "leads"} with ${summary.totals[l[0]]}.`;
   }
   $("leader").textContent = line;
-  $("btn-undo").disabled = !entered;
+  $("btn-undo", HTMLButtonElement).disabled = !entered;
 }
 
 function renderFinal() {
-  const { summary } = current;
+  const { summary } = now();
   $("final").hidden = !summary.over;
   if (!summary.over) return;
   const places = placeLabels(summary.standings);
   const order = summary.players.map((_, s) => s).sort((a, b) => summary.standings[a] - summary.standings[b] || a - b);
-  $("standings").innerHTML = order
-    .map(
+  setHTML(
+    $("standings"),
+    html`${order.map(
       (s) =>
-        `<li class="${summary.winners.includes(s) ? "win" : ""}"><span><b class="place">${places[s]}</b> ${escapeHtml(
-          summary.players[s],
-        )}</span><span>${summary.totals[s]}</span></li>`,
-    )
-    .join("");
+        html`<li class="${summary.winners.includes(s) ? "win" : ""}"><span><b class="place">${places[s]}</b> ${
+          summary.players[s]
+        }</span><span>${summary.totals[s]}</span></li>`,
+    )}`,
+  );
   const n = summary.players.length;
   let text;
   if (summary.checksum === null) {
@@ -456,7 +541,7 @@ function renderFinal() {
 
 // -- the chart -----------------------------------------------------------------------------------
 
-/** The chart's size for a box `width` pixels wide. */
+/** The chart's size for a box `width` pixels wide. @param {number} width */
 function chartSize(width) {
   const W = Math.round(Math.max(300, Math.min(640, width || 560)));
   const H = Math.round(Math.max(200, W * 0.42));
@@ -466,7 +551,7 @@ function chartSize(width) {
 // -- the page --------------------------------------------------------------------------------------
 
 function render() {
-  const has = Boolean(current);
+  const has = current !== null;
   $("btn-new").hidden = !has;
   $("btn-save").hidden = !has;
   $("btn-csv").hidden = !has;
@@ -477,7 +562,7 @@ function render() {
   $("setup").hidden = true;
   $("intro").hidden = true;
   $("game").hidden = false;
-  $("game").classList.toggle("wide", current.summary.players.length > 4);
+  $("game").classList.toggle("wide", now().summary.players.length > 4);
   renderEntry();
   renderSheet();
   renderFinal();
@@ -488,18 +573,21 @@ function drawChart() {
   if (!current) return;
   const box = $("chart");
   const { chart, hand_count: hands } = current.summary;
-  box.innerHTML = lineChart(chart.series, {
-    hands,
-    size: chartSize(box.clientWidth),
-    label: "Running totals after each hand",
-    start: "Start",
-    labels: chart.labels,
-  });
+  setHTML(
+    box,
+    lineChart(chart.series, {
+      hands,
+      size: chartSize(box.clientWidth),
+      label: "Running totals after each hand",
+      start: "Start",
+      labels: chart.labels,
+    }),
+  );
 }
 
 async function openFile() {
-  const input = $("open-file");
-  const file = input.files[0];
+  const input = $("open-file", HTMLInputElement);
+  const file = input.files && input.files[0];
   input.value = "";
   if (!file) return;
   try {
@@ -510,23 +598,23 @@ async function openFile() {
     adopt(answer);
     note(`Opened ${file.name}.`);
   } catch (err) {
-    toast(`${file.name}: ${err.message}`);
+    toast(`${file.name}: ${errorText(err)}`);
   }
 }
 
 async function exportCsv() {
   try {
-    const text = await call("/api/sheets/csv", { sheet: current.sheet });
+    const text = await call("/api/sheets/csv", { sheet: now().sheet });
     download(`${fileStem()}.csv`, text, "text/csv");
   } catch (err) {
-    toast(err.message);
+    toast(errorText(err));
   }
 }
 
 async function start() {
   loadPrefs();
   mountLogo($("logo"));
-  $("final-trophy").innerHTML = trophy("trophy-small");
+  setHTML($("final-trophy"), trophy("trophy-small"));
   $("setup-form").addEventListener("submit", startSheet);
   $("entry-form").addEventListener("submit", submitEntry);
   $("btn-new").addEventListener("click", showSetup);
@@ -534,20 +622,22 @@ async function start() {
   $("btn-cancel-fix").addEventListener("click", cancelCorrection);
   $("btn-undo").addEventListener("click", undo);
   $("btn-save").addEventListener("click", () =>
-    download(`${fileStem()}.json`, `${JSON.stringify(current.sheet, null, 1)}\n`, "application/json"),
+    download(`${fileStem()}.json`, `${JSON.stringify(now().sheet, null, 1)}\n`, "application/json"),
   );
   $("btn-csv").addEventListener("click", exportCsv);
   $("open-file").addEventListener("change", openFile);
-  let resizing = 0;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let resizing;
   window.addEventListener("resize", () => {
     clearTimeout(resizing);
     resizing = setTimeout(drawChart, 150);
   });
+  /** @type {Options} */
   let options = { presets: [], toppings: [], swaps: {} };
   try {
     options = await api("GET", "/api/options");
   } catch (err) {
-    toast(`Cannot load the rules on offer: ${err.message}`);
+    toast(`Cannot load the rules on offer: ${errorText(err)}`);
   }
   rules.setOptions(options);
   const stored = saved();
@@ -555,7 +645,7 @@ async function start() {
     try {
       current = await call("/api/sheets/load", { sheet: stored });
     } catch (err) {
-      toast(`The sheet kept in this browser cannot be read: ${err.message}`);
+      toast(`The sheet kept in this browser cannot be read: ${errorText(err)}`);
     }
   }
   render();

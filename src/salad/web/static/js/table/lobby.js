@@ -1,0 +1,188 @@
+// @ts-check
+// Before and after a game: the lobby (seats, invite link, the host's controls, start) and the
+// game-over panel (standings, rematch, replay, the record).
+
+import { $, all, first, html, join, maybe, toast } from "../dom.js";
+import { trophy } from "../ui.js";
+import {
+  gameWinners,
+  isHost,
+  listNames,
+  players,
+  plural,
+  redraw,
+  rest,
+  S,
+  seatName,
+  table,
+  tablePath,
+  view,
+} from "./state.js";
+
+/** @typedef {import("../types.js").Table} Table */
+
+export function lobbyHTML() {
+  const t = table();
+  const host = isHost();
+  const origin = location.origin;
+  const invite = `${origin}/join/${encodeURIComponent(S.tableId)}`;
+  const watch = `${origin}/watch/${encodeURIComponent(S.tableId)}`;
+  const botOptions = (/** @type {string | null | undefined} */ sel) =>
+    (S.bots.length ? S.bots : ["random"]).map((b) => html`<option value="${b}" ${b === sel ? "selected" : ""}>${b}</option>`);
+  const seats = t.seats.map((s, i) => {
+    const conn = s.kind === "bot" || s.connected ? "on" : "";
+    let who;
+    if (s.kind === "open") who = html`<span class="open">Open seat</span>`;
+    else who = html`${s.name || `Seat ${i}`}${i === S.you ? " (you)" : ""}`;
+    const chips = [];
+    if (i === t.host) chips.push(html`<span class="chip chip-host" style="background:#e6fcf5;color:#087f5b">host</span>`);
+    if (s.kind === "bot") chips.push(html`<span class="chip" style="background:#e7f5ff;color:#1864ab">bot</span>`);
+    if (s.kind === "human" && !s.connected) chips.push(html`<span class="chip chip-away">away</span>`);
+    const controls = [];
+    if (host && i !== t.host) {
+      if (s.kind === "open") {
+        controls.push(html`<select data-botsel="${i}" aria-label="Bot level for seat ${i}">${botOptions(S.bots[0])}</select>
+<button class="btn btn-small" data-fill="${i}">Add bot</button>`);
+      } else if (s.kind === "bot") {
+        controls.push(html`<select data-botchange="${i}" aria-label="Bot level for seat ${i}">${botOptions(s.bot)}</select>
+<button class="btn btn-small" data-open="${i}">Open seat</button>`);
+      } else {
+        controls.push(html`<button class="btn btn-small" data-fill="${i}" title="Replace this player by a bot">Bot instead</button>`);
+      }
+      if (!(t.min_players && t.seats.length <= t.min_players)) {
+        controls.push(html`<button class="btn btn-small" data-remove="${i}" title="Remove this seat">Remove</button>`);
+      }
+    }
+    return html`<li data-lobby-seat="${i}"><span class="who"><span class="conn ${conn}"></span>${who} ${join(chips, " ")}</span>${controls}</li>`;
+  });
+  const open = t.seats.some((s) => s.kind === "open");
+  const hostName = seatName(t.host);
+  const extras = [];
+  if (t.turn_timer) extras.push(`turn timer ${t.turn_timer} s`);
+  if (t.bot_takeover) extras.push(`bots take over after ${t.bot_takeover} s away`);
+  const head = html`<h2>${t.title || "Salad"}</h2><p class="hint">${t.seats.length} seats${
+    extras.length ? ` · ${extras.join(" · ")}` : ""
+  }${t.game_number && t.game_number > 1 ? ` · game ${t.game_number}` : ""}</p>`;
+  let links = html``;
+  if (!S.watching) {
+    links = html`<label for="invite-link">Invite link</label>
+<div class="invite"><input id="invite-link" readonly value="${invite}"><button class="btn btn-small btn-primary" data-copy="invite-link">Copy</button></div>
+<p class="hint">Friends open the link and pick a name — no account needed. Spectators: <a href="${watch}" target="_blank" rel="noopener">watch link</a>.</p>`;
+  }
+  let foot;
+  if (host) {
+    foot = html`<div class="form-actions"><button class="btn btn-primary" id="btn-start" ${open ? "disabled" : ""}>Start the game</button><span class="hint">${
+      open ? "Fill the open seats with bots or friends, or remove them." : "Everyone is seated."
+    }</span></div>`;
+  } else {
+    foot = html`<p class="hint">Waiting for ${hostName} to start the game…</p>`;
+  }
+  return html`<div class="panel lobby" id="lobby">${head}${links}<ul class="lobby-seats">${seats}</ul>${foot}</div>`;
+}
+
+/** The lobby's buttons: copy the invite, change the seats, start. @param {HTMLElement} box */
+export function wireLobby(box) {
+  const base = tablePath();
+  for (const b of all(box, "[data-copy]")) {
+    b.onclick = async () => {
+      const input = $(String(b.dataset.copy), HTMLInputElement);
+      input.select();
+      try {
+        await navigator.clipboard.writeText(input.value);
+        toast("Invite link copied.", "info");
+      } catch {
+        document.execCommand && document.execCommand("copy");
+      }
+    };
+  }
+  for (const b of all(box, "[data-fill]")) {
+    b.onclick = async () => {
+      const i = b.dataset.fill;
+      const sel = first(box, `[data-botsel="${i}"]`, HTMLSelectElement);
+      const bot = sel ? sel.value : S.bots[0] || "random";
+      const lobby = await rest("PUT", `${base}/seats/${i}`, { kind: "bot", bot });
+      if (lobby) applyLobby(lobby);
+    };
+  }
+  for (const sel of all(box, "[data-botchange]", HTMLSelectElement)) {
+    sel.onchange = async () => {
+      const lobby = await rest("PUT", `${base}/seats/${sel.dataset.botchange}`, { kind: "bot", bot: sel.value });
+      if (lobby) applyLobby(lobby);
+    };
+  }
+  for (const b of all(box, "[data-open]")) {
+    b.onclick = async () => {
+      const lobby = await rest("PUT", `${base}/seats/${b.dataset.open}`, { kind: "open" });
+      if (lobby) applyLobby(lobby);
+    };
+  }
+  for (const b of all(box, "[data-remove]")) {
+    b.onclick = async () => {
+      const lobby = await rest("DELETE", `${base}/seats/${b.dataset.remove}`);
+      if (lobby) applyLobby(lobby);
+    };
+  }
+  const startBtn = maybe("btn-start", HTMLButtonElement);
+  if (startBtn) {
+    startBtn.onclick = async () => {
+      startBtn.disabled = true;
+      const lobby = await rest("POST", `${base}/start`);
+      if (lobby) applyLobby(lobby);
+      else startBtn.disabled = false;
+    };
+  }
+}
+
+/** A REST answer holding the lobby: show it at once (a state message follows). @param {Table | null} lobby */
+function applyLobby(lobby) {
+  if (!lobby || !lobby.seats) return;
+  if (S.table && S.table.status !== lobby.status) return; // the state message will tell
+  S.table = { ...S.table, ...lobby };
+  redraw();
+}
+
+export function overHTML() {
+  const v = view();
+  const t = table();
+  const winners = gameWinners();
+  const n = players();
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) =>
+    t.highest_wins ? v.totals[b] - v.totals[a] : v.totals[a] - v.totals[b],
+  );
+  const youWon = winners.includes(S.you);
+  const others = `${listNames(winners.map(seatName))} ${winners.length > 1 ? "win" : "wins"}`;
+  const title = youWon ? (winners.length > 1 ? "You share the win!" : "You win!") : others;
+  const rows = order.map(
+    (i) =>
+      html`<li class="${winners.includes(i) ? "win" : ""}"><span>${winners.includes(i) ? trophy("trophy-small") : ""}${seatName(
+        i,
+      )}${i === S.you ? " (you)" : ""}</span><b>${v.totals[i]}</b></li>`,
+  );
+  const game = t.game_number || 1;
+  const id = encodeURIComponent(S.tableId);
+  const rematch = isHost()
+    ? html`<button class="btn btn-primary" id="btn-rematch">Rematch, same seats</button>`
+    : S.you >= 0
+      ? html`<span class="hint">${seatName(t.host)} can start a rematch.</span>`
+      : "";
+  return html`<div class="panel over" id="game-over">${winners.length ? trophy("trophy") : ""}<h2>${title}</h2>
+<p class="hint">Game over after ${plural((t.hands || []).length || v.hand_points.length, "hand")} — ${
+    t.highest_wins ? "highest" : "lowest"
+  } total wins.</p>
+<ol class="standings">${rows}</ol>
+<div class="form-actions" style="justify-content:center">${rematch}
+<a class="btn" href="/replay/${id}?game=${game}">Replay</a>
+<a class="btn" id="btn-download" href="/api/tables/${id}/record?game=${game}" download="salad-${S.tableId}-game${game}.json">Download record</a>
+<a class="btn btn-ghost" href="/" style="color:var(--ink)">Home</a></div></div>`;
+}
+
+export function wireOver() {
+  const b = maybe("btn-rematch", HTMLButtonElement);
+  if (b) {
+    b.onclick = async () => {
+      b.disabled = true;
+      const lobby = await rest("POST", `${tablePath()}/rematch`);
+      if (!lobby) b.disabled = false;
+    };
+  }
+}

@@ -1,0 +1,116 @@
+// @ts-check
+// The score sheet, the rules and the last trick: shown in the side panels and in the dialogs
+// the top bar's buttons open (with the settings).
+
+import { store } from "../api.js";
+import { cardSVG, isFourColour, setFourColour, suitIcon } from "../cards.js";
+import { $, html, join, setHTML } from "../dom.js";
+import { sheetTable, totalsChart } from "../scores.js";
+import { gameWinners, players, redraw, S, seatName, table } from "./state.js";
+
+/** The score sheet and the chart of running totals. */
+export function scoresHTML() {
+  const t = table();
+  const v = S.view;
+  const n = players();
+  const names = Array.from({ length: n }, (_, i) => seatName(i));
+  const points = v ? v.hand_points : [];
+  /** @type {import("../scores.js").SheetRow[]} */
+  const hands = (t.hands || []).map((h) => ({ number: h.number, round: h.round, points: null }));
+  points.forEach((p, i) => {
+    const r = S.handRounds[i];
+    if (hands[i]) hands[i].points = p;
+    else hands.push({ number: i + 1, round: r ? r.round : `Hand ${i + 1}`, points: p });
+  });
+  const current = v && v.phase !== "over" ? v.hand : 0;
+  const totals = v ? v.totals : names.map(() => 0);
+  const winners = v && v.phase === "over" ? gameWinners() : [];
+  const sheet = sheetTable({ names, rows: hands, current, running: v ? v.running : null, totals, winners, you: S.you });
+  const chart = totalsChart({ names, pointsByHand: points, hands: hands.length, you: S.you });
+  const goal = t.highest_wins ? "Highest total wins." : "Lowest total wins.";
+  return html`${sheet}<p class="hint">${goal} Running penalties of this hand in the highlighted row.</p>${chart}`;
+}
+
+/** The hands of the game, with their penalties. */
+export function rulesHTML() {
+  const t = table();
+  const hands = (t.hands || []).map(
+    (h) =>
+      html`<li><b>${h.round}</b>${h.total !== undefined ? html` <span class="hint">(${h.total} in all)</span>` : ""}<br><span class="hint">${(
+        h.penalties || []
+      ).join(" · ")}</span></li>`,
+  );
+  return html`<ol class="penalty-list">${hands}</ol>`;
+}
+
+/** The rules dialog: the deck, who wins, and the hands. */
+function fullRulesHTML() {
+  const t = table();
+  const d = S.deck;
+  const suits = join(d.suits.map((s, i) => html`${suitIcon(d, i, 16)} ${s.name}`), ", ");
+  const ranks = d.ranks.map((r) => d.rankLabel(r)).join(" ");
+  const wilds = d.wilds.map((w) => `${w.name} (${w.symbol})`).join(", ");
+  const tops = (t.toppings || []).join(", ");
+  return html`<p><b>${t.title || t.rules || ""}</b> · ${players()} players · ${
+    t.highest_wins ? "highest" : "lowest"
+  } total wins.</p>
+<p>Suits: ${suits}<br>Ranks, low to high: ${ranks}${wilds ? html`<br>Wild cards: ${wilds}` : ""}${
+    tops ? html`<br>Toppings: ${tops}` : ""
+  }</p>
+<p class="hint">Follow the led suit if you can; the highest card of the led suit wins the trick and leads the next.</p>
+${rulesHTML()}`;
+}
+
+/** The last finished trick, its winner's card marked. */
+export function lastTrickHTML() {
+  const lt = S.lastTrick;
+  if (!lt) return html`<p class="hint">No trick has been finished yet.</p>`;
+  const figs = lt.cards.map(
+    ([seat, code]) =>
+      html`<figure class="${seat === lt.winner ? "won" : ""}" data-card="${code}">${cardSVG(
+        S.deck,
+        code,
+      )}<figcaption>${seatName(seat)}${seat === lt.leader ? " · led" : ""}</figcaption></figure>`,
+  );
+  return html`<div class="last-trick">${figs}</div><p style="text-align:center"><b>${seatName(lt.winner)}</b> took it.</p>`;
+}
+
+/** Redraw the dialogs that are open (after a state). */
+export function refreshDialogs() {
+  if ($("dlg-scores", HTMLDialogElement).open) setHTML($("scores-body"), scoresHTML());
+  if ($("dlg-last", HTMLDialogElement).open) setHTML($("last-body"), lastTrickHTML());
+}
+
+/** The top bar: last trick, scores, the rules (the round line) and the settings. */
+export function wireTools() {
+  $("btn-last").onclick = () => {
+    setHTML($("last-body"), lastTrickHTML());
+    $("dlg-last", HTMLDialogElement).showModal();
+  };
+  $("btn-scores").onclick = () => {
+    setHTML($("scores-body"), S.table ? scoresHTML() : html``);
+    $("dlg-scores", HTMLDialogElement).showModal();
+  };
+  $("round-line").onclick = () => {
+    setHTML($("rules-body"), S.table ? fullRulesHTML() : html``);
+    $("dlg-rules", HTMLDialogElement).showModal();
+  };
+  const four = $("opt-four", HTMLInputElement);
+  const pause = $("opt-pause", HTMLInputElement);
+  $("btn-settings").onclick = () => {
+    four.checked = isFourColour();
+    pause.checked = store.pref("pause", true);
+    const id = encodeURIComponent(S.tableId);
+    setHTML(
+      $("settings-links"),
+      html`<a href="/watch/${id}" target="_blank" rel="noopener">Watch link</a> · <a href="/">Home</a>`,
+    );
+    $("dlg-settings", HTMLDialogElement).showModal();
+  };
+  four.onchange = () => {
+    setFourColour(four.checked);
+    store.setPref("fourColour", four.checked);
+    redraw();
+  };
+  pause.onchange = () => store.setPref("pause", pause.checked);
+}

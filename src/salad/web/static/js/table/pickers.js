@@ -1,0 +1,142 @@
+// @ts-check
+// What a seat chooses besides a plain card: the cards to pass, the trump suit, and whether a
+// Wild is played high or low. Each shows in the felt's centre (the `#center` box).
+
+import { suitIcon } from "../cards.js";
+import { $, all, first, html, setHTML, toast } from "../dom.js";
+import { send, sendPlay } from "./protocol.js";
+import { countOf, myTurn, passDirection, passNeeded, plural, redraw, S, seatName, view } from "./state.js";
+
+/**
+ * A card of the hand clicked (or typed): chosen to pass, held for the Wild picker, or played.
+ * @param {string} code
+ * @param {HTMLElement} [el] the card clicked in the hand (it tells which of identical copies)
+ */
+export function playCard(code, el) {
+  const v = S.view;
+  if (!v || S.watching) return;
+  if (v.phase === "pass") {
+    if (!myTurn()) {
+      toast(`Wait for your turn to pass (${seatName(v.to_move)} is choosing).`);
+      return;
+    }
+    choosePass(code, el);
+    return;
+  }
+  if (v.phase !== "play") return;
+  if (S.awaiting) return;
+  if (myTurn() && v.legal.includes(code) && v.legal.includes(`${code}+`)) {
+    S.pendingWild = code;
+    redraw();
+    const hi = first(document, "[data-wild='high']");
+    if (hi) hi.focus();
+    return;
+  }
+  sendPlay(myTurn() && !v.legal.includes(code) && v.legal.includes(`${code}+`) ? `${code}+` : code);
+}
+
+/**
+ * Choose a card to pass, or un-choose it; several copies of a card are chosen one by one.
+ * @param {string} code
+ * @param {HTMLElement} [el]
+ */
+function choosePass(code, el) {
+  const sel = S.passSel;
+  const free = countOf(view().legal, code); // copies not passed yet
+  const chosen = countOf(sel, code);
+  const unchoose = el ? el.classList.contains("selected") && chosen > 0 : chosen > 0 && chosen >= free;
+  if (unchoose) sel.splice(sel.lastIndexOf(code), 1);
+  else if (chosen >= free) {
+    toast(free ? "Every copy of that card you still hold is chosen." : "You already pass that card.");
+    return;
+  } else {
+    const need = passNeeded();
+    if (need && sel.length >= need) sel.shift();
+    sel.push(code);
+  }
+  redraw();
+}
+
+/** A card as a passed one: a Wild is not declared high or low when it is passed. @param {string} code */
+function passShort(code) {
+  return S.deck.short(code).replace(/ [▲▼]$/, "");
+}
+
+function sendPasses() {
+  const cards = [...S.passSel];
+  S.passSel = [];
+  for (const c of cards) if (!send(c)) break;
+  redraw();
+}
+
+/** The pass phase: the seat to pass picks its cards, the others wait. @param {HTMLElement} box */
+export function passPicker(box) {
+  const v = view();
+  if (myTurn()) {
+    const need = passNeeded();
+    const dir = passDirection();
+    const chosen = [...S.passSel].map(passShort).join(" ");
+    const ready = need ? S.passSel.length === need : S.passSel.length > 0;
+    const head = need ? `Pass ${plural(need, "card")}` : "Choose the cards to pass";
+    setHTML(
+      box,
+      html`<div class="panel"><h2>${head}${dir ? ` to the ${dir}` : ""}</h2><p class="hint">Tap the cards to pass, then confirm. ${
+        chosen ? html`Chosen: <b>${chosen}</b>` : ""
+      }</p><div class="choice"><button class="btn btn-primary" id="btn-pass" ${
+        ready ? "" : "disabled"
+      }>Pass ${S.passSel.length ? `${S.passSel.length} ` : ""}card${S.passSel.length === 1 ? "" : "s"}</button></div></div>`,
+    );
+    $("btn-pass").onclick = sendPasses;
+  } else if (S.watching) {
+    setHTML(box, html`<div class="center-note">The players are choosing cards to pass…</div>`);
+  } else {
+    const passed = v.passed.map(passShort).join(" ");
+    setHTML(
+      box,
+      html`<div class="center-note">${passed ? `You pass ${passed}. ` : ""}Waiting for ${seatName(v.to_move)} to pass…</div>`,
+    );
+  }
+}
+
+/** The trump phase: the seat to choose gets a button per suit, the others wait. @param {HTMLElement} box */
+export function trumpPicker(box) {
+  const v = view();
+  if (!myTurn()) {
+    setHTML(box, html`<div class="center-note">${seatName(v.to_move)} is choosing the trump suit…</div>`);
+    return;
+  }
+  const buttons = v.legal
+    .filter((m) => m.startsWith("trump:"))
+    .map((m) => {
+      const letter = m.slice(6);
+      const idx = S.deck.suits.findIndex((s) => s.letter === letter);
+      const suit = S.deck.suits[idx];
+      return html`<button class="btn" data-trump="${m}">${suitIcon(S.deck, idx, 22)} ${suit ? suit.name : letter}</button>`;
+    });
+  setHTML(
+    box,
+    html`<div class="panel"><h2>Pick the trump suit</h2><p class="hint">A trump beats any card of another suit; players still follow the led suit.</p><div class="choice">${buttons}</div></div>`,
+  );
+  for (const b of all(box, "[data-trump]")) b.onclick = () => send(String(b.dataset.trump));
+}
+
+/** A Wild held (S.pendingWild): play it high or low, or put it back. @param {HTMLElement} box */
+export function wildPicker(box) {
+  const name = S.deck.name(String(S.pendingWild)).replace(/, (high|low)$/, "");
+  setHTML(
+    box,
+    html`<div class="panel"><h2>Play the ${name}</h2><p class="hint">High beats every card of the led suit; low loses to them.</p><div class="choice">
+<button class="btn btn-accent" data-wild="high">▲ High</button><button class="btn" data-wild="low">▼ Low</button><button class="btn btn-ghost" data-wild="cancel">Cancel</button></div></div>`,
+  );
+  for (const b of all(box, "[data-wild]")) {
+    b.onclick = () => {
+      const code = S.pendingWild;
+      if (b.dataset.wild === "high") sendPlay(`${code}+`);
+      else if (b.dataset.wild === "low") sendPlay(String(code));
+      else {
+        S.pendingWild = null;
+        redraw();
+      }
+    };
+  }
+}

@@ -1,0 +1,134 @@
+// @ts-check
+// The websocket protocol of the table page (docs/protocol.md): `state` messages in, completed
+// from the last one and taken into S; `play` messages out.
+
+import { store } from "../api.js";
+import { Deck } from "../cards.js";
+import { $, toast } from "../dom.js";
+import { key, prunePasses, redraw, S, seatName } from "./state.js";
+
+/** @typedef {import("../types.js").Message} Message */
+/** @typedef {import("../types.js").StateMessage} StateMessage */
+
+const HOLD_MS = 1100;
+
+// A state leaves out what this connection already has: the lobby (`table`) when it has not
+// changed, and the parts that change only when a trick ends (the view's `tricks`,
+// `last_trick`, `hand_rounds`, `winners`) within a trick. Fill them in from the last state.
+/** @type {ReadonlyArray<"table" | "last_trick" | "hand_rounds" | "winners">} */
+const KEPT = ["table", "last_trick", "hand_rounds", "winners"];
+
+/**
+ * `msg` with what it left out filled in from the last state (changed in place); it becomes
+ * the last state.
+ * @param {Message} msg
+ * @returns {StateMessage}
+ */
+export function complete(msg) {
+  const last = S.received;
+  /** @type {Record<string, unknown>} */
+  const into = msg;
+  if (last) {
+    for (const k of KEPT) if (!(k in msg)) into[k] = last[k];
+    /** @type {Record<string, unknown> | null | undefined} */
+    const view = msg.view;
+    if (view && !("tricks" in view)) view.tricks = (last.view && last.view.tricks) || [];
+  }
+  const done = /** @type {StateMessage} */ (msg);
+  S.received = done;
+  return done;
+}
+
+/** @param {"open" | "closed" | "connecting"} status */
+export function onConnection(status) {
+  $("conn-banner").hidden = status !== "closed" || !S.hadState;
+}
+
+/** @param {Message} msg */
+export function onMessage(msg) {
+  if (msg.type === "state") onState(complete(msg));
+  else if (msg.type === "error") {
+    releaseAwait();
+    toast(msg.message || "error");
+  }
+}
+
+/** Take a completed state into S and draw it (or keep it while a finished trick is shown).
+ * @param {StateMessage} msg */
+function onState(msg) {
+  if (S.holdTimer) {
+    // Only the newest state is kept for after the pause (complete: see above).
+    S.queued = msg;
+    return;
+  }
+  const prev = { last: S.lastTrick, rounds: S.handRounds.length, hadState: S.hadState, view: S.view };
+  S.table = msg.table || S.table;
+  S.you = typeof msg.you === "number" ? msg.you : -1;
+  S.view = msg.view || null;
+  S.lastTrick = msg.last_trick || null;
+  S.handRounds = msg.hand_rounds || [];
+  S.deadline = msg.deadline || null;
+  S.winners = msg.winners || [];
+  S.hadState = true;
+  $("conn-banner").hidden = true;
+  releaseAwait();
+  const dk = key(S.table && S.table.deck);
+  if (dk !== S.deckKey) {
+    S.deck = new Deck(S.table && S.table.deck);
+    S.deckKey = dk;
+  }
+  if (!S.view || S.view.phase !== "pass") S.passSel = [];
+  else prunePasses();
+  if (S.pendingWild && !(S.view && S.view.legal.includes(`${S.pendingWild}+`))) S.pendingWild = null;
+  if (
+    prev.hadState &&
+    prev.view &&
+    S.lastTrick &&
+    key(S.lastTrick) !== key(prev.last) &&
+    store.pref("pause", true)
+  ) {
+    S.holdTrick = S.lastTrick;
+    S.holdTimer = setTimeout(endHold, HOLD_MS);
+  }
+  if (prev.hadState && S.handRounds.length > prev.rounds) {
+    const r = S.handRounds[S.handRounds.length - 1];
+    const parts = r.points.map((p, i) => `${seatName(i)} ${p}`).join(" · ");
+    toast(`Hand ${r.number}, ${r.round}: ${parts}`, "info");
+  }
+  redraw();
+}
+
+/** The pause that shows a finished trick is over: take the state that came meanwhile. */
+export function endHold() {
+  if (S.holdTimer) clearTimeout(S.holdTimer);
+  S.holdTimer = null;
+  S.holdTrick = null;
+  const q = S.queued;
+  S.queued = null;
+  if (q) onState(q);
+  else redraw();
+}
+
+export function releaseAwait() {
+  S.awaiting = false;
+  clearTimeout(S.awaitTimer);
+}
+
+/** Send a move; false (and a toast) when not connected. @param {string} move */
+export function send(move) {
+  if (!S.socket || !S.socket.send({ type: "play", move })) {
+    toast("Not connected to the server: the move was not sent.");
+    return false;
+  }
+  if (S.holdTimer) endHold();
+  return true;
+}
+
+/** Play a card (the Wild picker closes); further clicks wait for the answer. @param {string} move */
+export function sendPlay(move) {
+  S.pendingWild = null;
+  if (send(move)) {
+    S.awaiting = true;
+    S.awaitTimer = setTimeout(releaseAwait, 3000);
+  }
+}

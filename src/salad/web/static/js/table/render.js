@@ -1,0 +1,342 @@
+// @ts-check
+// Drawing the table page from S: the top bar, the seats around the felt, the trick, the
+// centre (lobby, pickers, game over, notes), the status line, the hand and the side panels.
+
+import { cardSVG, suitIcon } from "../cards.js";
+import { $, all, html, setHTML, trusted } from "../dom.js";
+import { SEAT_COLOURS } from "../scores.js";
+import { clampPlates, trickPlace } from "../ui.js";
+import { lobbyHTML, overHTML, wireLobby, wireOver } from "./lobby.js";
+import { refreshDialogs, rulesHTML, scoresHTML } from "./panels.js";
+import { passPicker, playCard, trumpPicker, wildPicker } from "./pickers.js";
+import { countOf, gameWinners, handInfo, listNames, myTurn, players, S, seatName, table } from "./state.js";
+
+/** @typedef {import("../dom.js").Html} Html */
+
+const CARDS_ICON = trusted(
+  '<svg class="cards-icon" viewBox="0 0 16 16" aria-hidden="true"><rect x="1.5" y="3" width="8" height="11" rx="1.5" fill="none" stroke="currentColor" stroke-width="1.3" transform="rotate(-12 5 8)"/><rect x="6" y="2" width="8" height="11" rx="1.5" fill="currentColor" opacity=".85"/></svg>',
+);
+
+function portrait() {
+  const felt = $("felt");
+  return felt.clientHeight > felt.clientWidth * 1.05;
+}
+
+/** Draw the whole page (nothing before the first state). */
+export function render() {
+  if (!S.table) return;
+  document.body.classList.toggle("in-lobby", S.table.status === "lobby");
+  document.title = `${S.table.title || "Salad"} — ${S.watching ? "watching" : "table"}`;
+  renderTopbar();
+  renderSeats();
+  renderTrick();
+  renderCenter();
+  renderStatus();
+  renderHand();
+  renderSide();
+  refreshDialogs();
+}
+
+function renderTopbar() {
+  const line = $("round-line");
+  const v = S.view;
+  const t = table();
+  if (!v || t.status === "lobby") {
+    setHTML(
+      line,
+      html`<span class="round-name">${t.title || "Salad"}</span><span class="penalty">${
+        S.watching ? "watching" : "waiting for players"
+      }</span>`,
+    );
+    return;
+  }
+  const info = handInfo();
+  const total = (t.hands && t.hands.length) || "?";
+  const pen = info ? info.penalties.join(" · ") : "";
+  let trump = html``;
+  if (v.trump) {
+    const idx = S.deck.suits.findIndex((s) => s.letter === v.trump);
+    trump = html`<span class="trump" title="Trump">${suitIcon(S.deck, idx, 14)} ${
+      S.deck.suits[idx] ? S.deck.suits[idx].name : v.trump
+    }</span>`;
+  }
+  const hand = v.phase === "over" ? "Game over" : `Hand ${v.hand}/${total}`;
+  setHTML(
+    line,
+    html`<span class="hand-no">${hand}</span><span class="round-name">${v.round}</span>${trump}<span class="penalty">${pen}</span>`,
+  );
+  line.title = `${v.round}: ${pen}`;
+}
+
+/** Where seat i sits, in percent of the felt: the viewer at the bottom, play going clockwise. @param {number} i */
+function seatAngle(i) {
+  const n = players();
+  const base = S.you >= 0 ? S.you : 0;
+  const k = (i - base + n) % n;
+  return ((90 + (k * 360) / n) * Math.PI) / 180;
+}
+
+/** @param {number} i @param {number} rx @param {number} ry */
+function seatPos(i, rx, ry) {
+  const a = seatAngle(i);
+  return { x: 50 + rx * Math.cos(a), y: 50 + ry * Math.sin(a) };
+}
+
+function renderSeats() {
+  const box = $("seats");
+  const t = table();
+  const v = S.view;
+  const n = players();
+  if (t.status === "lobby" || !v) {
+    box.innerHTML = "";
+    return;
+  }
+  const winners = v.phase === "over" ? gameWinners() : [];
+  const phone = window.innerWidth < 640;
+  /** @type {Html[]} */
+  const plates = [];
+  for (let i = 0; i < n; i++) {
+    const seat = t.seats[i] || {};
+    const p = seatPos(i, phone ? 44 : 41, phone ? 40 : 41);
+    const cls = ["seat"];
+    if (v.phase !== "over" && v.to_move === i) cls.push("turn");
+    if (seat.kind === "human" && seat.connected === false) cls.push("away");
+    if (i === S.you) cls.push("me");
+    if (winners.includes(i)) cls.push("winner");
+    const running = v.running[i] || 0;
+    const bump = S.prevRunning && S.prevRunning[i] !== undefined && S.prevRunning[i] < running;
+    const flags = [];
+    if (v.dealer === i) flags.push(html`<span class="chip chip-dealer" title="Dealer">dealer</span>`);
+    if (seat.kind === "bot") flags.push(html`<span class="chip chip-bot" title="A bot${seat.bot ? `: ${seat.bot}` : ""}">bot</span>`);
+    if (seat.kind === "human" && seat.connected === false) flags.push(html`<span class="chip chip-away">away</span>`);
+    if (seat.takeover) flags.push(html`<span class="chip chip-bot" title="A bot plays until this player is back">bot playing</span>`);
+    if (v.token === i) flags.push(html`<span class="chip chip-token" title="Holds the token">token</span>`);
+    if (S.deadline && v.to_move === i && v.phase !== "over") flags.push(html`<span class="chip chip-timer" data-timer></span>`);
+    const size = v.hand_sizes[i] || 0;
+    const backs =
+      i === S.you
+        ? ""
+        : html`<div class="mini-backs" aria-hidden="true">${Array.from({ length: Math.min(size, 13) }, () => html`<span></span>`)}</div>`;
+    plates.push(html`<div class="${cls.join(" ")}" data-seat="${i}" style="left:${p.x}%;top:${p.y}%">
+<div class="name"><span class="dot" style="display:inline-block;width:9px;height:9px;border-radius:50%;background:${
+      SEAT_COLOURS[i % SEAT_COLOURS.length]
+    }"></span>${seatName(i)}${i === S.you ? " (you)" : ""}</div>
+<div class="info"><span class="pen ${running ? "" : "zero"} ${bump ? "bump" : ""}" title="Penalties this hand">${
+      running ? `+${running}` : "0"
+    }</span><span title="Total so far">Σ ${v.totals[i] || 0}</span><span title="Cards in hand">${CARDS_ICON}${size}</span></div>
+<div class="flags">${flags}</div>${backs}</div>`);
+  }
+  setHTML(box, html`${plates}`);
+  $("felt").dataset.n = String(n);
+  clampPlates($("felt"));
+  S.prevRunning = [...v.running];
+}
+
+function renderTrick() {
+  const box = $("trick");
+  const v = S.view;
+  if (!v || table().status === "lobby") {
+    box.innerHTML = "";
+    return;
+  }
+  let cards = v.trick;
+  let winner = -1;
+  if (S.holdTrick) {
+    cards = S.holdTrick.cards;
+    winner = S.holdTrick.winner;
+  }
+  const shown = S.shownTrick || new Set();
+  S.shownTrick = new Set(cards.map(([seat, code]) => `${seat}:${code}`));
+  setHTML(
+    box,
+    html`${cards.map(([seat, code], order) => {
+      const place = trickPlace(seatAngle(seat), order, players(), portrait());
+      const fresh = shown.has(`${seat}:${code}`) ? "" : "fresh";
+      return html`<div class="trick-card ${fresh} ${place.cls} ${seat === winner ? "won" : ""}" data-seat="${seat}" data-card="${code}" style="${
+        place.style
+      }">${cardSVG(S.deck, code)}<span class="who">${seatName(seat)}</span></div>`;
+    })}`,
+  );
+}
+
+function renderCenter() {
+  const box = $("center");
+  const v = S.view;
+  const t = table();
+  box.classList.toggle("low", Boolean(S.pendingWild) && !S.holdTrick && Boolean(v) && v?.phase === "play");
+  box.classList.toggle("fill", t.status === "lobby" || (Boolean(v) && v?.phase === "over" && !S.holdTrick));
+  if (t.status === "lobby") {
+    setHTML(box, lobbyHTML());
+    wireLobby(box);
+    return;
+  }
+  if (!v) {
+    setHTML(box, html`<div class="center-note">Waiting for the game…</div>`);
+    return;
+  }
+  if (S.holdTrick) {
+    box.innerHTML = "";
+    return;
+  }
+  if (v.phase === "over") {
+    setHTML(box, overHTML());
+    wireOver();
+    return;
+  }
+  if (v.phase === "trump") {
+    trumpPicker(box);
+    return;
+  }
+  if (v.phase === "pass") {
+    passPicker(box);
+    return;
+  }
+  if (S.pendingWild) {
+    wildPicker(box);
+    return;
+  }
+  if (v.phase === "play" && v.trick.length === 0 && v.tricks.length === 0) {
+    const who = v.to_move === S.you ? "You lead" : `${seatName(v.to_move)} leads`;
+    setHTML(box, html`<div class="center-note">${v.round} — ${who}</div>`);
+    return;
+  }
+  box.innerHTML = "";
+}
+
+/** The status line: whose turn, what was typed, the countdown. */
+export function renderStatus() {
+  const el = $("status");
+  const v = S.view;
+  const t = table();
+  el.classList.remove("your-turn");
+  if (t.status === "lobby" || !v) {
+    el.textContent = S.watching ? "Watching — the game has not started yet" : "";
+    return;
+  }
+  let text;
+  if (S.holdTrick) {
+    const w = S.holdTrick.winner;
+    text = `${w === S.you ? "You take" : `${seatName(w)} takes`} the trick`;
+  } else if (v.phase === "over") {
+    const w = gameWinners().map(seatName);
+    text = `Game over — ${w.length > 1 ? "winners" : "winner"}: ${listNames(w)}`;
+  } else if (S.watching) {
+    text = `Watching — ${seatName(v.to_move)} to ${phaseVerb(v.phase)}`;
+  } else if (myTurn()) {
+    el.classList.add("your-turn");
+    if (v.phase === "play") {
+      const s = v.led_suit ? S.deck.suits.find((x) => x.letter === v.led_suit) : null;
+      text = s ? `Your turn — ${s.name} led` : v.trick.length ? "Your turn" : "Your lead";
+    } else if (v.phase === "pass") text = "Your turn: choose the cards to pass";
+    else text = "Your turn: pick the trump suit";
+  } else {
+    text = `Waiting for ${seatName(v.to_move)}…`;
+  }
+  const typed = S.typed ? html`<span class="typed" title="What you typed">${S.typed}</span>` : "";
+  setHTML(el, html`<span data-status>${text}</span><span data-timer-mine></span>${typed}`);
+  tick(); // the countdowns (here and on the seats, drawn before) get their number at once
+}
+
+/** @param {string} phase */
+function phaseVerb(phase) {
+  return phase === "pass" ? "pass" : phase === "trump" ? "pick trump" : "play";
+}
+
+/** The countdowns of the turn timer (every 250 ms). */
+export function tick() {
+  if (!S.deadline || !S.view) return;
+  const left = Math.max(0, Math.ceil(S.deadline - Date.now() / 1000));
+  for (const el of all(document, "[data-timer]")) el.textContent = `${left} s`;
+  const mine = document.querySelector("[data-timer-mine]");
+  if (mine) mine.textContent = myTurn() ? ` (${left} s left)` : "";
+}
+
+function renderHand() {
+  const box = $("hand");
+  const v = S.view;
+  if (S.watching || S.you < 0 || !v || table().status === "lobby") {
+    box.hidden = true;
+    box.innerHTML = "";
+    return;
+  }
+  box.hidden = false;
+  const cards = S.deck.sort(v.cards);
+  if (!cards.length) {
+    setHTML(box, html`<span class="hand-empty">${v.phase === "over" ? "" : "No cards in hand"}</span>`);
+    return;
+  }
+  const turn = myTurn();
+  const legal = new Set();
+  if (turn && (v.phase === "play" || v.phase === "pass")) {
+    for (const m of v.legal) legal.add(m.endsWith("+") ? m.slice(0, -1) : m);
+  }
+  const received = v.tricks.length === 0 && v.trick.length <= players() ? v.received : [];
+  const active = document.activeElement;
+  const focused = active instanceof HTMLElement && active.closest("#hand") ? active : null;
+  const focusCode = focused ? focused.dataset.code : undefined;
+  const sameCode = (/** @type {string} */ code) => all(box, `.card[data-code="${CSS.escape(code)}"]`);
+  const focusCopy = focused && focusCode ? Math.max(0, sameCode(focusCode).indexOf(focused)) : 0;
+  /** @type {number | "*" | null} */
+  let prevSuit = null;
+  /** @type {Map<string, number>} */
+  const copies = new Map();
+  setHTML(
+    box,
+    html`${cards.map((code, i) => {
+      const info = S.deck.parse(code);
+      const cls = ["card"];
+      const suit = info.wild ? "*" : info.suitIndex;
+      if (i > 0 && suit !== prevSuit) cls.push("suit-gap");
+      prevSuit = suit;
+      if (turn && v.phase !== "trump") cls.push(legal.has(code) ? "legal" : "dimmed");
+      const copy = copies.get(code) || 0; // identical copies: the first ones show as chosen
+      copies.set(code, copy + 1);
+      if (copy < countOf(S.passSel, code)) cls.push("selected");
+      if (copy < countOf(received, code)) cls.push("received");
+      const label = S.deck.name(code).replace(/, (high|low)$/, "");
+      return html`<button type="button" class="${cls.join(" ")}" data-code="${code}" aria-label="${label}${
+        legal.has(code) ? " (playable)" : ""
+      }" title="${label}">${cardSVG(S.deck, code, { inHand: true })}</button>`;
+    })}`,
+  );
+  for (const b of all(box, ".card")) b.onclick = () => playCard(String(b.dataset.code), b);
+  if (focusCode) {
+    const same = sameCode(focusCode);
+    const again = same[focusCopy] || same[0];
+    if (again) again.focus({ preventScroll: true });
+  }
+  layoutHand();
+}
+
+/** Overlap the cards so that the whole hand fits the width of the screen. */
+function layoutHand() {
+  const box = $("hand");
+  const cards = all(box, ".card");
+  if (!cards.length) return;
+  const width = box.clientWidth - 16;
+  const cw = cards[0].offsetWidth || 80;
+  const gaps = box.querySelectorAll(".suit-gap").length;
+  const gap = Math.max(4, cw * 0.1);
+  const n = cards.length;
+  let step = n > 1 ? (width - cw - gaps * gap) / (n - 1) : cw;
+  step = Math.min(step, cw + 6);
+  box.style.setProperty("--step-overlap", `${Math.round(step - cw)}px`);
+  box.style.setProperty("--suit-gap", `${Math.round(gap)}px`);
+}
+
+function renderSide() {
+  const side = $("side");
+  const v = S.view;
+  if (table().status === "lobby" || !v) {
+    setHTML(side, html`<div class="panel"><h2>The rounds</h2>${rulesHTML()}</div>`);
+    return;
+  }
+  const info = handInfo();
+  const thisHand =
+    info && v.phase !== "over"
+      ? html`<div class="panel"><h2>Hand ${v.hand}: ${info.round}</h2><ul class="penalty-list">${info.penalties.map(
+          (p) => html`<li>${p}</li>`,
+        )}</ul></div>`
+      : "";
+  setHTML(side, html`${thisHand}<div class="panel"><h2>Score sheet</h2>${scoresHTML()}</div>`);
+}

@@ -1,0 +1,190 @@
+// @ts-check
+// The table page's state: what the last `state` message said, what this page is doing (a card
+// held for the Wild picker, the cards chosen to pass, what was typed), and the questions the
+// other modules ask about it. Nothing here draws; `redraw()` asks the page to.
+
+import { api, errorText, tableIdFromPath } from "../api.js";
+import { Deck } from "../cards.js";
+import { toast } from "../dom.js";
+
+/** @typedef {import("../types.js").Table} Table */
+/** @typedef {import("../types.js").View} View */
+/** @typedef {import("../types.js").LastTrick} LastTrick */
+/** @typedef {import("../types.js").HandRound} HandRound */
+/** @typedef {import("../types.js").StateMessage} StateMessage */
+/** @typedef {import("../api.js").Socket} Socket */
+
+export const S = {
+  tableId: tableIdFromPath() || "",
+  watching: location.pathname.startsWith("/watch/"),
+  /** @type {string | null} */
+  token: null,
+  /** @type {Socket | null} */
+  socket: null,
+  /** @type {Table | null} */
+  table: null,
+  you: -1,
+  /** @type {View | null} */
+  view: null,
+  /** @type {LastTrick | null} */
+  lastTrick: null,
+  /** @type {HandRound[]} */
+  handRounds: [],
+  /** @type {number | null} */
+  deadline: null,
+  /** @type {number[]} */
+  winners: [],
+  deck: new Deck(null),
+  deckKey: "",
+  hadState: false,
+  /** @type {LastTrick | null} */
+  holdTrick: null,
+  /** @type {ReturnType<typeof setTimeout> | null} */
+  holdTimer: null,
+  /** @type {StateMessage | null} */
+  queued: null,
+  /** @type {StateMessage | null} */
+  received: null, // the last state message received, completed (see complete())
+  awaiting: false,
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  awaitTimer: undefined,
+  typed: "",
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  typedTimer: undefined,
+  /** @type {string | null} */
+  pendingWild: null,
+  /** @type {string[]} */
+  passSel: [], // the cards chosen to pass, oldest first: a code once per copy (Wilds are alike)
+  /** @type {string[]} */
+  bots: [],
+  /** @type {number[] | null} */
+  prevRunning: null,
+  /** @type {Set<string> | null} */
+  shownTrick: null, // the trick cards drawn last time ("seat:code"), to animate only new ones
+};
+
+/** @type {() => void} */
+let renderer = () => {};
+
+/** Name the function that draws the page from S (the page's entry module does). @param {() => void} fn */
+export function setRenderer(fn) {
+  renderer = fn;
+}
+
+/** Draw the page again from S. */
+export function redraw() {
+  renderer();
+}
+
+/** The lobby; only asked for once a state has come. */
+export function table() {
+  if (!S.table) throw new Error("no table yet");
+  return S.table;
+}
+
+/** The view; only asked for where the game is on. */
+export function view() {
+  if (!S.view) throw new Error("no game view yet");
+  return S.view;
+}
+
+/** @param {unknown} x */
+export function key(x) {
+  return JSON.stringify(x);
+}
+
+/** @param {number} i */
+export function seatName(i) {
+  const seat = S.table && S.table.seats && S.table.seats[i];
+  if (!seat) return `Seat ${i}`;
+  if (seat.kind === "open") return "Open seat";
+  return seat.name || (seat.bot ? `Bot ${i}` : `Seat ${i}`);
+}
+
+/** @returns {number} */
+export function players() {
+  return (S.view && S.view.players) || (S.table && (S.table.players || S.table.seats.length)) || 0;
+}
+
+export function isHost() {
+  return Boolean(S.table && S.you >= 0 && S.table.host === S.you);
+}
+
+export function myTurn() {
+  return Boolean(S.view && S.you >= 0 && S.view.to_move === S.you && S.view.legal.length > 0);
+}
+
+export function handInfo() {
+  if (!S.table || !S.view || !S.table.hands) return null;
+  return S.table.hands[S.view.hand - 1] || null;
+}
+
+/** @returns {number[]} */
+export function gameWinners() {
+  if (S.winners && S.winners.length) return S.winners;
+  const totals = S.view ? S.view.totals : [];
+  if (!totals.length) return [];
+  const best = S.table && S.table.highest_wins ? Math.max(...totals) : Math.min(...totals);
+  return totals.map((t, i) => (t === best ? i : -1)).filter((i) => i >= 0);
+}
+
+/** How many more cards this seat passes (0: no passing, or any number). */
+export function passNeeded() {
+  const count = S.table && S.table.passing;
+  const n = typeof count === "number" ? count : count && count.count;
+  if (!n) return 0;
+  return Math.max(0, n - ((S.view && S.view.passed.length) || 0));
+}
+
+export function passDirection() {
+  const t = S.table;
+  if (!t) return "";
+  return t.pass_direction || (typeof t.passing === "object" && t.passing.direction) || "";
+}
+
+/** @param {ReadonlyArray<string>} list @param {string} code */
+export const countOf = (list, code) => list.reduce((n, c) => n + (c === code ? 1 : 0), 0);
+
+/** After a state: keep only the chosen cards that can still be passed (a card may have been
+ * passed meanwhile from another tab, or by a bot when the turn timer ran out), newest first. */
+export function prunePasses() {
+  const free = [...view().legal];
+  const keep = [];
+  for (let i = S.passSel.length - 1; i >= 0; i--) {
+    const at = free.indexOf(S.passSel[i]);
+    if (at < 0) continue;
+    free.splice(at, 1);
+    keep.unshift(S.passSel[i]);
+  }
+  const need = passNeeded();
+  S.passSel = need ? keep.slice(Math.max(0, keep.length - need)) : keep;
+}
+
+/** @param {number} n @param {string} word */
+export function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** @param {string[]} names */
+export function listNames(names) {
+  if (names.length < 2) return names.join("");
+  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+export const tablePath = () => `/api/tables/${encodeURIComponent(S.tableId)}`;
+
+/**
+ * A REST call with this seat's token; a refusal is shown as a toast and gives null.
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<any>}
+ */
+export async function rest(method, path, body) {
+  try {
+    return await api(method, path, body, S.token);
+  } catch (err) {
+    toast(errorText(err));
+    return null;
+  }
+}
