@@ -1,6 +1,6 @@
 """End-to-end: the score sheet page (/sheet) in Chromium against a real `salad serve`.
 
-The expected numbers come from the model (``salad.sheet.model``) run here, never from the page.
+The expected numbers come from the model (``salad.sheet``) run here, never from the page.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from salad import load_ruleset
-from salad.sheet.model import ScoreSheet
+from salad.sheet import ScoreSheet
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]
 PHONE = {"width": 375, "height": 667}
@@ -48,7 +48,7 @@ def points_of_hand(page: Any, number: int) -> list[int]:
 
 
 def stored_hands(page: Any) -> int:
-    text = page.evaluate("localStorage.getItem('salad.sheet.model')")
+    text = page.evaluate("localStorage.getItem('salad.scoresheet')")
     return len(json.loads(text)["hands"])
 
 

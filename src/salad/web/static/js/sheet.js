@@ -1,7 +1,7 @@
 // @ts-check
 // The score sheet page: a table with real cards enters what each player took, hand by hand.
 //
-// The server's model (salad.sheet.model, through /api/sheets/...) checks and scores everything;
+// The server's model (salad.sheet, through /api/sheets/...) checks and scores everything;
 // this page only asks the questions it is given, shows the answers, and keeps the sheet
 // (salad-score/1 JSON) in localStorage, sending it back with every call.
 
@@ -62,7 +62,7 @@ import { loadPrefs, mountLogo, trophy } from "./ui.js";
  * @typedef {{sheet: unknown, summary: Summary, rounds: string[], fields: Field[][]}} Answer
  */
 
-const STORE_KEY = "salad.sheet.model";
+const STORE_KEY = "salad.scoresheet"; // the browser key of saved sheets: kept as first published
 
 const rules = rulesForm("s", { onChange: () => renderNames() });
 /** @type {Answer | null} */
