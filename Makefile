@@ -1,19 +1,32 @@
 # Everything sets itself up: a fresh machine needs only `make run` or `make test`.
-VENV   := .venv
-PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed-stamp
+# `make run` installs only what the web app needs (`.[web]`); `make test` and `make lint` install
+# everything (`.[dev]`). Each set has its own stamp, so switching between them reinstalls only
+# when needed (the dev set includes the web one).
+VENV      := .venv
+PY        := $(VENV)/bin/python
+PIP       := $(PY) -m pip install -q --disable-pip-version-check
+WEB_STAMP := $(VENV)/.web-stamp
+DEV_STAMP := $(VENV)/.dev-stamp
 
-.PHONY: setup system-deps run test lint bench bench-bots bench-server bench-lab clean
+.PHONY: setup setup-web system-deps run test lint lint-js bench bench-bots bench-server bench-lab clean
 
 # Debian packages the tests need: a real browser and a real PostgreSQL server.
 SYSTEM_PKGS := chromium postgresql
 
-setup: $(STAMP)
+setup: $(DEV_STAMP)
 
-$(STAMP): pyproject.toml
-	test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install -q --disable-pip-version-check -e '.[dev]'
-	touch $(STAMP)
+setup-web: $(WEB_STAMP)
+
+$(PY):
+	python3 -m venv $(VENV)
+
+$(WEB_STAMP): pyproject.toml | $(PY)
+	$(PIP) -e '.[web]'
+	touch $@
+
+$(DEV_STAMP): pyproject.toml | $(PY)
+	$(PIP) -e '.[dev]'
+	touch $@ $(WEB_STAMP)
 
 system-deps:
 	@missing=""; for p in $(SYSTEM_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -24,16 +37,30 @@ system-deps:
 	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
-run: setup
+run: setup-web
 	$(VENV)/bin/salad serve
 
+# Python: ruff, formatting, mypy --strict and the floors contract (pyproject.toml, importlinter);
+# JavaScript: tsc --noEmit over the // @ts-check client (npm installs TypeScript).
 lint: setup
 	$(VENV)/bin/ruff check src tests benchmarks
 	$(VENV)/bin/ruff format --check src tests benchmarks
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
+	@$(MAKE) --no-print-directory lint-js
+
+lint-js:
+	@if [ ! -f package.json ]; then \
+	  echo "lint-js: no package.json, JavaScript type check skipped"; \
+	else \
+	  if [ ! -d node_modules ] || [ package.json -nt node_modules ]; then \
+	    npm install --no-audit --no-fund && mkdir -p node_modules && touch node_modules || exit 1; \
+	  fi; \
+	  npm run -s typecheck; \
+	fi
 
 # scripts/postgres.sh runs pytest with a throwaway PostgreSQL (SALAD_TEST_POSTGRES_URL).
-test: system-deps lint
+test: setup system-deps lint
 	scripts/postgres.sh $(VENV)/bin/pytest
 
 bench: setup
@@ -49,4 +76,5 @@ bench-lab: setup
 	$(PY) benchmarks/tournament_speed.py
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis \
+	  .import_linter_cache node_modules

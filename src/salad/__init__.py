@@ -1,5 +1,8 @@
 """Canadian Salad and its relatives: cards, rulesets, a fast engine and game records.
 
+The rules it plays, with every decision where the sources are silent, are in docs/rules.md; the
+layout of the package (core here, formats/, sheet/, bots/, ... above it) is in README, "Layout".
+
 >>> import salad
 >>> game = salad.Game(salad.load_ruleset("canadian"), players=4, seed=1)
 >>> len(game.legal_moves())
