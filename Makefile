@@ -49,15 +49,19 @@ lint: setup
 	$(VENV)/bin/lint-imports
 	@$(MAKE) --no-print-directory lint-js
 
-lint-js:
-	@if [ ! -f package.json ]; then \
-	  echo "lint-js: no package.json, JavaScript type check skipped"; \
-	else \
-	  if [ ! -d node_modules ] || [ package.json -nt node_modules ]; then \
-	    npm install --no-audit --no-fund && mkdir -p node_modules && touch node_modules || exit 1; \
-	  fi; \
-	  npm run -s typecheck; \
-	fi
+# TypeScript comes from the npm registry (package-lock.json); Node.js and npm from Debian when
+# the machine has none.
+lint-js: node_modules/.stamp
+	npm run -s typecheck
+
+node_modules/.stamp: package.json package-lock.json
+	@command -v npm >/dev/null 2>&1 || { \
+	  echo "installing Debian packages: nodejs npm"; \
+	  if [ "$$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi; \
+	  $$sudo apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends nodejs npm; }
+	npm ci --no-audit --no-fund
+	touch $@
 
 # scripts/postgres.sh runs pytest with a throwaway PostgreSQL (SALAD_TEST_POSTGRES_URL).
 test: setup system-deps lint

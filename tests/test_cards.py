@@ -1,4 +1,4 @@
-"""Card notation (RULES.md preamble): parsing, formatting, copies, errors."""
+"""Card notation (docs/rules.md preamble): parsing, formatting, copies, errors."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The engine against RULES.md sections 1-3, with hands built by hand where a rule needs them."""
+"""The engine against docs/rules.md sections 1-3, with hands built by hand where rules need it."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Properties over random seeds and random legal play, checked against a small reference model
-of RULES.md sections 1-3 written here independently of the engine."""
+of docs/rules.md sections 1-3 written here independently of the engine."""
 
 from __future__ import annotations
 

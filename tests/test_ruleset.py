@@ -1,4 +1,4 @@
-"""The numbers of RULES.md sections 1-3 and the seeds: decks, removal, hands, totals, settings."""
+"""The numbers of docs/rules.md sections 1-3 and the seeds: decks, removal, hands, totals."""
 
 from __future__ import annotations
 

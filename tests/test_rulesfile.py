@@ -1,4 +1,4 @@
-"""Rules files (RULES.md section 6): the examples play, records reload, bad files say why."""
+"""Rules files (docs/rules.md section 6): the examples play, records reload, bad files say why."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""Skip the Salad (RULES.md section 4): the deck, the Wilds, Salad Dressing, the rounds, the
+"""Skip the Salad (docs/rules.md section 4): the deck, the Wilds, Salad Dressing, the rounds, the
 swap-in rounds and every topping, one test per rule, on exact deals (``auto_deal=False``).
 
-Points are checked against small reference computations written here from RULES.md, never
+Points are checked against small reference computations written here from docs/rules.md, never
 against the engine's own masks. Seats: seat i+1 sits to the left of seat i; with
 ``first_dealer=0`` seat 1 leads the first trick.
 """
@@ -41,7 +41,7 @@ BASE_ROUNDS = (
 SUITS_3_TO_6 = ("R", "B", "T", "O")
 RANKS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
-# The penalties of RULES.md section 4, written out again here: (points, what counts).
+# The penalties of docs/rules.md section 4, written out again here: (points, what counts).
 # A "what" is "trick", "last" or a predicate over (rank, suit) of a suited card.
 REFERENCE = {
     "no-tricks": [(10, "trick")],
@@ -433,7 +433,7 @@ def test_all_wild_trick_goes_to_the_first_wild() -> None:
 
 
 def test_all_wild_trick_goes_to_the_first_wild_even_when_a_later_one_is_declared_high() -> None:
-    """RULES.md: "If every card in a trick is Wild, the first one played wins" -- no led suit
+    """docs/rules.md: "If every card in a trick is Wild, the first one played wins" -- no led suit
     exists, so "high" (beats every card of the led suit) has nothing to beat."""
     game = new_game(rules(), 3)
     deal(game, {1: "W", 2: "W", 0: "W"})
@@ -548,7 +548,7 @@ def test_must_follow_suit_although_holding_trump() -> None:
 
 
 def test_high_wild_beats_trump_but_not_salad_dressing() -> None:
-    """Our decision (RULES.md is silent): a Wild declared high beats every card but Salad
+    """Our decision (docs/rules.md is silent): a Wild declared high beats every card but Salad
     Dressing, trumps included."""
     game = new_game(rules(["spicy-pepper", "salad-dressing"]), 3)
     deal(game, {1: "5B", 2: "W SD", 0: "AR KR"}, avoid={0: "B"})

@@ -1,4 +1,4 @@
-"""The presets of RULES.md as data: ``canadian``, ``fruit-salad`` and ``extended``."""
+"""The presets of docs/rules.md as data: ``canadian``, ``fruit-salad`` and ``extended``."""
 
 from __future__ import annotations
 
@@ -129,7 +129,7 @@ PRESETS: dict[str, Ruleset] = {
     "extended": EXTENDED,
 }
 
-# -- Skip the Salad (RULES.md section 4) ---------------------------------------------------
+# -- Skip the Salad (docs/rules.md section 4) ---------------------------------------------------
 # Suit letters avoid C D H S and ranks avoid T, so no code of this deck is a standard card:
 # `QT` is the Queen of Tomatoes, `10R` the ten of Carrots, `AO` the Assassin of Onions, `W` a Wild.
 
