@@ -373,3 +373,25 @@ def test_phone_layout(open_page: Callable[..., Any]) -> None:
     assert min(b - a for a, b in zip(lefts, lefts[1:], strict=False)) >= 14
     page.click("#btn-scores")
     expect(page.locator("#dlg-scores table.sheet")).to_be_visible()
+
+
+def test_names_are_shown_as_typed_never_as_markup(
+    open_page: Callable[..., Any], base_url: str
+) -> None:
+    """A player's name is text wherever the page shows it: a name that is markup is neither
+    parsed nor run (the client's ``html`` template escapes every value)."""
+    name = '<img src=x onerror="owned=1"><b>'
+    made = httpx.post(
+        f"{base_url}/api/tables",
+        json={"name": name, "players": 4, "seats": [{"kind": "human"}] + [{"kind": "open"}] * 3},
+    ).json()
+    page = open_page(None)
+    page.goto(f"{base_url}/table/{made['table_id']}#token={made['token']}")
+    seat = page.locator("#lobby .lobby-seats li").first
+    expect(seat).to_contain_text(name)
+    assert seat.locator("img, b").count() == 0, "a name became markup"
+    watcher = open_page(f"/join/{made['table_id']}")
+    expect(watcher.locator("#join-info")).to_contain_text(name)
+    assert watcher.locator("#join-info img, #join-info b").count() == 0
+    assert page.evaluate("window.owned") is None
+    assert watcher.evaluate("window.owned") is None
