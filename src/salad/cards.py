@@ -57,11 +57,33 @@ class SuitSpec:
     """The suit is only in the deck from this many players on (Skip the Salad's Corn)."""
 
 
+USUAL_RANK_NAMES = {"T": "Ten", "J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
+"""What a card player reads a rank letter as."""
+
+
 @dataclass(frozen=True)
 class RankSpec:
     letter: str
     name: str
     aliases: tuple[str, ...] = ()
+
+    @property
+    def clear(self) -> bool:
+        """Whether a person reads the letter right: a number, or a letter that means what it
+        does in a standard deck (``Q``, ``A`` for an Ace). Skip the Salad's ``A`` is an
+        Assassin, not an Ace, so wherever a person reads ranks it is named."""
+        return self.letter.isdigit() or USUAL_RANK_NAMES.get(self.letter) == self.name
+
+    @property
+    def word(self) -> str:
+        """The rank in a sentence: its letter when that is clear, else its name
+        (``Q of any suit``, ``Assassin of any suit``)."""
+        return self.letter if self.clear else self.name
+
+    @property
+    def listed(self) -> str:
+        """The rank in a list of letters: ``Q``, or ``A (Assassin)`` where the letter misleads."""
+        return self.letter if self.clear else f"{self.letter} ({self.name})"
 
 
 @dataclass(frozen=True)

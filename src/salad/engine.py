@@ -350,9 +350,11 @@ class Game:
                 if deck.always_mask >> (m % size) & 1:
                     return i
         if not self.trick_mask & ~deck.wild_mask:
-            return 0  # unreachable: a suited card sets the led suit
+            # A trick of Wilds only (and jokers): no led suit, so a high Wild has nothing to
+            # beat and the first card wins, however declared (`W W+ W`; rules.md section 4).
+            return 0
         for i, m in enumerate(trick):
-            if m >= size:  # a Wild declared high; the first one wins
+            if m >= size:  # a Wild declared high beats trumps too; the first one wins
                 return i
         rank_of = deck.rank_of
         for suit in (self.trump, self.led):
@@ -363,7 +365,7 @@ class Game:
                 if self._suit_of[m] == suit and rank_of[m] >= best_rank:
                     best, best_rank = i, rank_of[m]  # identical cards: the later one wins
             return best
-        return 0  # unreachable: a suited card sets the led suit
+        return 0  # unreachable: the first suited card sets the led suit, which is in the trick
 
     def _play_other(self, move: Move) -> None:
         seat = self.to_move

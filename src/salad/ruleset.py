@@ -68,12 +68,15 @@ class Selector:
             mask |= deck.wild_mask
         return mask
 
-    def describe(self) -> str:
+    def describe(self, deck: DeckSpec | None = None) -> str:
+        """The selector in words; with the ``deck``, a rank whose letter misleads is named
+        (``Assassin of any suit``, see :attr:`salad.cards.RankSpec.word`)."""
+        words = {r.letter: r.word for r in deck.ranks} if deck is not None else {}
         parts = []
         if self.cards:
             parts.append(" ".join(self.cards))
         if self.ranks or self.suits:
-            ranks = "/".join(self.ranks) or "any rank"
+            ranks = "/".join(words.get(r, r) for r in self.ranks) or "any rank"
             suits = "/".join(self.suits) or "any suit"
             parts.append(f"{ranks} of {suits}")
         if self.wild:
@@ -89,14 +92,16 @@ class Penalty:
     points: int
     selector: Selector = Selector()
 
-    def describe(self) -> str:
+    def describe(self, deck: DeckSpec | None = None) -> str:
+        """The penalty in words, e.g. ``25 per card: Q of any suit`` (``deck``: see
+        :meth:`Selector.describe`)."""
         if self.kind == Kind.TRICK:
             return f"{self.points} per trick"
         if self.kind == Kind.LAST_TRICK:
             return f"{self.points} for the last trick"
         if self.kind == Kind.TOKEN:
             return f"{self.points} to the holder of the {self.name} token"
-        return f"{self.points} per card: {self.selector.describe()}"
+        return f"{self.points} per card: {self.selector.describe(deck)}"
 
 
 @dataclass(frozen=True)
@@ -216,7 +221,8 @@ class CompiledHand:
     fixed_total: int
     """What the hand hands out in all, unless a moon is shot."""
     moon: bool
-    """Whether a moon can be shot in this hand."""
+    """Whether a moon can be shot in this hand: never where the round's own penalties are all
+    single events (the last trick, a penalty matching one card in play, a token)."""
 
 
 @dataclass(frozen=True)
@@ -254,9 +260,11 @@ def _compile(rs: Ruleset, players: int) -> CompiledRules:
                 total += mask.bit_count() * p.points
             elif p.kind == Kind.LAST_TRICK or mask:
                 total += p.points
+        # A round whose own penalties are single events (the last trick, one card in play, a
+        # token such as a Hot Potato: one seat takes each) has no moon (rules.md section 4).
         own = [rs.penalty(i) for i in rnd.penalties]
         single_event = not rnd.all_previous and all(
-            p.kind == Kind.LAST_TRICK
+            p.kind in (Kind.LAST_TRICK, Kind.TOKEN)
             or (p.kind == Kind.CARDS and (p.selector.mask(deck) & deck.in_play).bit_count() <= 1)
             for p in own
         )

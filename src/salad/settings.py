@@ -44,6 +44,10 @@ from salad.settings_schema import (
 from salad.toppings import apply_swaps, apply_toppings
 
 
+JOKER = "JK"
+"""The code of the jokers that the ``jokers`` setting adds."""
+
+
 def apply_settings(base: Ruleset, settings: Mapping[str, Any]) -> Ruleset:
     """Apply house-rule settings to a ruleset; every bad key or value raises ``RulesError``.
 
@@ -234,18 +238,20 @@ def _set_jokers(rs: Ruleset, s: SettingsIn) -> Ruleset:
             raise RulesError("joker_points: this game has no jokers; set jokers = N as well")
     else:
         points = old.points if old is not None else 25
-    wilds = tuple(w for w in rs.deck.wilds if w.code != "JK")
+    wilds = tuple(w for w in rs.deck.wilds if w.code != JOKER)
     every = tuple(i for i in rs.every_hand if i != "jokers")
     catalogue = tuple(p for p in rs.catalogue if p.id != "jokers")
     if count:
-        wilds += (WildSpec("JK", "Joker", "★", count, WildWins.NEVER),)
+        wilds += (WildSpec(JOKER, "Joker", "★", count, WildWins.NEVER),)
         every += ("jokers",)
-        catalogue += (Penalty("jokers", "Jokers", Kind.CARDS, points, Selector(wild=True)),)
+        # The jokers by code, not every wild card: Skip the Salad's Wilds and Salad Dressing
+        # count for no penalty (rules.md sections 3 and 4).
+        catalogue += (Penalty("jokers", "Jokers", Kind.CARDS, points, Selector(cards=(JOKER,))),)
     return replace(rs, deck=replace(rs.deck, wilds=wilds), every_hand=every, catalogue=catalogue)
 
 
 def _joker_count(rs: Ruleset) -> int:
-    return sum(w.count for w in rs.deck.wilds if w.code == "JK")
+    return sum(w.count for w in rs.deck.wilds if w.code == JOKER)
 
 
 def _set_hands(rs: Ruleset, hands: list[str]) -> Ruleset:
@@ -422,10 +428,15 @@ def _known_preset(name: str) -> str:
 
 
 def from_preset(name: str = "canadian", settings: Mapping[str, Any] | None = None) -> Ruleset:
-    """A preset by name with optional extra settings (a rules file: :mod:`salad.formats.rules`)."""
-    if name not in PRESETS:
+    """A preset by name, in any case (``Canadian``), with optional extra settings (a rules file:
+    :mod:`salad.formats.rules`); the ruleset keeps the preset's own lower-case name.
+
+    >>> from_preset("Skip-The-Salad").preset
+    'skip-the-salad'
+    """
+    rs = PRESETS.get(name.strip().lower())
+    if rs is None:
         raise RulesError(f"rules: unknown preset {name!r} (presets: {', '.join(PRESETS)})")
-    rs = PRESETS[name]
     return apply_settings(rs, settings) if settings else rs
 
 

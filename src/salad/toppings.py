@@ -48,9 +48,18 @@ DRESSING = WildSpec("SD", "Salad Dressing", "SD", 1, WildWins.ALWAYS)
 
 
 def parse_toppings(value: Any) -> list[str]:
-    """``"all"``, ``"a,b"`` or a list of names → the topping names, checked."""
+    """``"all"``, ``"a,b"`` or a list of names → the topping names, checked.
+
+    A string must name at least one topping: ``--toppings ''`` is a mistake, not "none" (leave
+    the setting out, or give an empty list, for no toppings).
+    """
     if isinstance(value, str):
+        text = value
         value = [v for v in value.split(",") if v.strip()]
+        if not value:
+            raise RulesError(
+                f"toppings: {text!r} names no topping (known: {', '.join(TOPPINGS)}, all)"
+            )
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise RulesError(f"toppings: must be a list of topping names, not {value!r}")
     names: list[str] = []
@@ -160,11 +169,11 @@ def apply_swaps(rs: Ruleset, value: Any) -> Ruleset:
     known = {r.id for r in rs.rounds}
     for number, round_id in parse_swaps(value).items():
         if not 1 <= number <= len(hands):
-            raise RulesError(f"swap.{number}: hands are numbered 1 to {len(hands)}")
+            raise RulesError(f"swap.{number}: {_swappable(rs)}")
         if rs.round(hands[number - 1]).all_previous:
             raise RulesError(
                 f"swap.{number}: {rs.round(hands[number - 1]).name} takes every earlier "
-                "penalty and cannot be swapped out"
+                f"penalty and cannot be swapped out ({_swappable(rs)})"
             )
         if round_id not in known:
             raise RulesError(
@@ -174,3 +183,16 @@ def apply_swaps(rs: Ruleset, value: Any) -> Ruleset:
             raise RulesError(f"swap.{number}: {round_id} cannot be swapped in")
         hands[number - 1] = round_id
     return replace(rs, hands=tuple(hands))
+
+
+def _swappable(rs: Ruleset) -> str:
+    """Which hands a swap may replace, in words: every hand but one that takes every earlier
+    penalty (Skip the Salad: "only hands 1 to 5 may be swapped", not 1 to 6)."""
+    numbers = [i + 1 for i, h in enumerate(rs.hands) if not rs.round(h).all_previous]
+    if not numbers:
+        return "no hand of this game may be swapped"
+    if numbers == list(range(numbers[0], numbers[-1] + 1)):
+        span = str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]} to {numbers[-1]}"
+    else:
+        span = ", ".join(map(str, numbers))
+    return f"only hands {span} may be swapped"

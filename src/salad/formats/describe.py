@@ -18,7 +18,7 @@ def describe(rs: Ruleset, players: int) -> str:
     for s in spec.suits:
         if s.min_players:
             lines.append(f"  {s.name} only with {s.min_players} or more players")
-    ranks = " ".join(r.letter for r in spec.ranks)
+    ranks = " ".join(r.listed for r in spec.ranks)
     lines.append(f"Ranks, low to high: {ranks}")
     for w in spec.wilds:
         lines.append(f"Wild: {w.count} x {w.name} ({w.code}, {w.symbol})")
@@ -41,7 +41,7 @@ def describe(rs: Ruleset, players: int) -> str:
     for hand in compiled.hands:
         lines.append(f"  {hand.index + 1}. {hand.round.name}  (total {hand.fixed_total})")
         for p in hand.penalties:
-            lines.append(f"       {p.penalty.name}: {p.penalty.describe()}")
+            lines.append(f"       {p.penalty.name}: {p.penalty.describe(spec)}")
     lines.append("")
     lines.append(
         f"Game checksum: every game hands out {compiled.checksum} points in all"

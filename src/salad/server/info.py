@@ -17,13 +17,23 @@ __all__ = ["available_bots", "deck_info", "hands_info", "options", "toppings_of"
 
 
 def deck_info(rs: Ruleset, players: int) -> dict[str, Any]:
-    """The concrete deck for a player count: suits, ranks low to high, wild cards."""
+    """The concrete deck for a player count: suits, ranks low to high, wild cards.
+
+    A rank's ``label`` is its face (``10``, ``A``); its ``text`` is how a person reads it in a
+    list, named where the letter misleads (``A (Assassin)``, see ``RankSpec.clear``).
+    """
     deck = rs.deck_for(players)
+    labels = {r.letter: r.aliases[0] if r.aliases else r.letter for r in rs.deck.ranks}
     wild_codes = {deck.codes[c] for c in range(deck.size) if deck.suit_of[c] < 0}
     return {
         "suits": [{"letter": s.letter, "name": s.name, "symbol": s.symbol} for s in deck.suits],
         "ranks": [
-            {"letter": r.letter, "name": r.name, "label": r.aliases[0] if r.aliases else r.letter}
+            {
+                "letter": r.letter,
+                "name": r.name,
+                "label": labels[r.letter],
+                "text": labels[r.letter] if r.clear else f"{labels[r.letter]} ({r.name})",
+            }
             for r in rs.deck.ranks
         ],
         "wilds": [
@@ -46,7 +56,9 @@ def hands_info(rs: Ruleset, players: int) -> list[dict[str, Any]]:
         {
             "number": hand.index + 1,
             "round": hand.round.name,
-            "penalties": [f"{p.penalty.name}: {p.penalty.describe()}" for p in hand.penalties],
+            "penalties": [
+                f"{p.penalty.name}: {p.penalty.describe(rs.deck)}" for p in hand.penalties
+            ],
             "total": hand.fixed_total,
         }
         for hand in rs.compiled(players).hands

@@ -171,9 +171,19 @@ export class Deck {
     return [...codes].sort((a, b) => this.order(a) - this.order(b));
   }
 
-  /** @param {Rank} rank */
+  /** The rank on a card's face: "10", "Q", "A". @param {Rank} rank */
   rankLabel(rank) {
     return rank.label || rank.letter;
+  }
+
+  /**
+   * The rank as a person reads it in a list (the rules, the help): its face, named where the
+   * letter misleads, e.g. "A (Assassin)" in Skip the Salad (the server's `text`).
+   * @param {Rank} rank
+   */
+  rankText(rank) {
+    const text = /** @type {{text?: string}} */ (rank).text;
+    return text || this.rankLabel(rank);
   }
 
   /** Short text such as "Q♠" or "W ▲". @param {string} code */
