@@ -43,7 +43,6 @@ from salad.settings_schema import (
 )
 from salad.toppings import apply_swaps, apply_toppings
 
-
 JOKER = "JK"
 """The code of the jokers that the ``jokers`` setting adds."""
 
