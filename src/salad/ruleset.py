@@ -47,7 +47,9 @@ class Selector:
     ranks: tuple[str, ...] = ()
     cards: tuple[str, ...] = ()
     wild: bool = False
-    """Also count every wild card (jokers)."""
+    """Also count every wild card: jokers, Skip the Salad's Wilds and Salad Dressing (a rules
+    file's ``wild = true``). The ``jokers`` setting's penalty names its jokers by code instead,
+    since Wilds and Salad Dressing count for no penalty."""
 
     def mask(self, deck: Deck) -> CardMask:
         mask = 0

@@ -6,7 +6,7 @@ from functools import lru_cache
 from typing import Any
 
 from salad.bots import bot_factory, bot_names
-from salad.cards import WildWins
+from salad.cards import RankSpec, WildWins
 from salad.errors import SaladError
 from salad.presets import PRESETS
 from salad.ruleset import Ruleset
@@ -19,23 +19,15 @@ __all__ = ["available_bots", "deck_info", "hands_info", "options", "toppings_of"
 def deck_info(rs: Ruleset, players: int) -> dict[str, Any]:
     """The concrete deck for a player count: suits, ranks low to high, wild cards.
 
-    A rank's ``label`` is its face (``10``, ``A``); its ``text`` is how a person reads it in a
-    list, named where the letter misleads (``A (Assassin)``, see ``RankSpec.clear``).
+    A rank's ``label`` is its face (``10``, ``A``). Where that face misleads (Skip the Salad's
+    ``A`` is an Assassin, see ``RankSpec.clear``), ``text`` says how a person reads the rank in
+    a list (``A (Assassin)``); elsewhere the label is the text.
     """
     deck = rs.deck_for(players)
-    labels = {r.letter: r.aliases[0] if r.aliases else r.letter for r in rs.deck.ranks}
     wild_codes = {deck.codes[c] for c in range(deck.size) if deck.suit_of[c] < 0}
     return {
         "suits": [{"letter": s.letter, "name": s.name, "symbol": s.symbol} for s in deck.suits],
-        "ranks": [
-            {
-                "letter": r.letter,
-                "name": r.name,
-                "label": labels[r.letter],
-                "text": labels[r.letter] if r.clear else f"{labels[r.letter]} ({r.name})",
-            }
-            for r in rs.deck.ranks
-        ],
+        "ranks": [_rank_info(r) for r in rs.deck.ranks],
         "wilds": [
             {
                 "code": w.code,
@@ -48,6 +40,14 @@ def deck_info(rs: Ruleset, players: int) -> dict[str, Any]:
         ],
         "cards_each": deck.cards_each,
     }
+
+
+def _rank_info(rank: RankSpec) -> dict[str, str]:
+    label = rank.aliases[0] if rank.aliases else rank.letter
+    info = {"letter": rank.letter, "name": rank.name, "label": label}
+    if not rank.clear:
+        info["text"] = f"{label} ({rank.name})"
+    return info
 
 
 def hands_info(rs: Ruleset, players: int) -> list[dict[str, Any]]:

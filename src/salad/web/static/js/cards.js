@@ -178,7 +178,7 @@ export class Deck {
 
   /**
    * The rank as a person reads it in a list (the rules, the help): its face, named where the
-   * letter misleads, e.g. "A (Assassin)" in Skip the Salad (the server's `text`).
+   * letter misleads, e.g. "A (Assassin)" in Skip the Salad (the server sends `text` only then).
    * @param {Rank} rank
    */
   rankText(rank) {
