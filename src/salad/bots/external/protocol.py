@@ -48,7 +48,7 @@ def ruleset_info(rs: Ruleset, players: int) -> dict[str, Any]:
                 "name": p.penalty.name,
                 "kind": p.kind.name.lower(),
                 "points": p.points,
-                "text": p.penalty.describe(),
+                "text": p.penalty.describe(rs.deck),
             }
             if p.kind in (Kind.CARDS, Kind.TOKEN):
                 item["cards"] = deck.format_mask(p.mask).split()

@@ -182,8 +182,7 @@ export class Deck {
    * @param {Rank} rank
    */
   rankText(rank) {
-    const text = /** @type {{text?: string}} */ (rank).text;
-    return text || this.rankLabel(rank);
+    return rank.text || this.rankLabel(rank);
   }
 
   /** Short text such as "Q♠" or "W ▲". @param {string} code */

@@ -9,7 +9,7 @@
 
 /**
  * A rank: its letter in card codes ("Q", "T"), its name, and the label on the card ("10").
- * @typedef {{letter: string, name: string, label?: string}} Rank
+ * @typedef {{letter: string, name: string, label?: string, text?: string}} Rank
  */
 
 /**

@@ -48,7 +48,7 @@ function fullRulesHTML() {
   const t = table();
   const d = S.deck;
   const suits = join(d.suits.map((s, i) => html`${suitIcon(d, i, 16)} ${s.name}`), ", ");
-  const ranks = d.ranks.map((r) => d.rankLabel(r)).join(" ");
+  const ranks = d.ranks.map((r) => d.rankText(r)).join(" ");
   const wilds = d.wilds.map((w) => `${w.name} (${w.symbol})`).join(", ");
   const tops = (t.toppings || []).join(", ");
   return html`<p><b>${t.title || t.rules || ""}</b> · ${players()} players · ${
