@@ -50,6 +50,8 @@ async def settle(pilot: Pilot[str], app: SaladApp) -> None:
         await pilot.pause(0.002)
         if gs.bot_pending:
             continue
+        if isinstance(app.screen, GameScreen) and gs.hand_end is not None and not gs.summary_open:
+            continue  # the last trick of a hand is on the table; its summary opens next
         if not isinstance(app.screen, GameScreen) or s.human_turn() or s.game.is_over():
             return
     raise AssertionError("the bots never stopped")

@@ -195,9 +195,7 @@ def breakdown_hand(
     )
 
 
-def hand_breakdowns(
-    rules: CompiledRules, log: Sequence[tuple[object, ...]]
-) -> list[HandBreakdown]:
+def hand_breakdowns(rules: CompiledRules, log: Sequence[tuple[object, ...]]) -> list[HandBreakdown]:
     """Every finished hand of a game's event log (``Game.log``), penalty by penalty."""
     deck = rules.deck
     n = rules.players

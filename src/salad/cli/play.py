@@ -128,10 +128,12 @@ def _run_app(session: Session, delay: float, news: str) -> int:
         if (exc.name or "").partition(".")[0] != "textual":
             raise
         raise SaladError(NEEDS_TUI) from None
-    message = SaladApp(session, delay=delay, news=news).run()
+    app = SaladApp(session, delay=delay, news=news)
+    message = app.run()
+    code = app.return_code or 0
     if message:
-        typer.echo(message)
-    return 0
+        typer.echo(message, err=code != 0)
+    return code
 
 
 def _is_terminal() -> bool:

@@ -112,11 +112,16 @@ def card_examples(deck: Deck) -> tuple[str, str]:
     return found[0], found[1]
 
 
-def wild_names(deck: Deck) -> list[str]:
-    """The wild cards of ``deck`` in words, e.g. ``W: Wild (played high or low)``."""
+def wild_names(deck: Deck, among: CardMask | None = None) -> list[str]:
+    """The wild cards of ``deck`` (of those in ``among``) in words, e.g. ``W: Wild (played
+    high or low)``."""
     out = []
     for w in deck.spec.wilds:
         card = deck.parse(w.code)
+        if among is not None and not any(
+            among >> c & 1 for c in cards_of(deck.wild_mask) if deck.codes[c] == w.code
+        ):
+            continue
         if deck.always_mask >> card & 1:
             how = "wins any trick it is in"
         elif deck.declare_mask >> card & 1:
@@ -343,11 +348,11 @@ def narrate(
             holder = -1
         elif isinstance(e, Deal):
             holder = -1
-            hand = g.rules.hands[e.hand]
+            dealt = g.rules.hands[e.hand]
             verb = "deal" if e.dealer == you else "deals"
             out.append(
-                f"Hand {e.hand + 1} of {len(g.rules.hands)}: {hand.round.name} "
-                f"({penalties_text(hand)}). {names[e.dealer]} {verb}."
+                f"Hand {e.hand + 1} of {len(g.rules.hands)}: {dealt.round.name} "
+                f"({penalties_text(dealt)}). {names[e.dealer]} {verb}."
             )
         elif isinstance(e, GameOver):
             out.append("The game is over.")
