@@ -61,6 +61,9 @@ from salad.view import Phase, View
 
 TRICK_PAUSE = 2.0
 """A finished trick stays on the table this many bot delays before the next lead."""
+HAND_END_PAUSE = 1.5
+"""The last trick of a hand stays on the table at least this many seconds before the hand's
+summary opens (Enter opens it at once)."""
 
 
 class GameScreen(Screen[None]):
@@ -96,6 +99,7 @@ class GameScreen(Screen[None]):
         self.hand_end: HandEnd | None = None
         """A hand just finished: its last trick stays on the table until its summary."""
         self.summary_open = False
+        self.hand_end_pause = HAND_END_PAUSE
         self.cursor: Card | None = None
         self.hint_move: Move | None = None
         self.entry = ""
@@ -243,8 +247,9 @@ class GameScreen(Screen[None]):
             if generation == self.generation:
                 self.open_summary()
 
-        if self.delay > 0:
-            self.set_timer(self.delay * TRICK_PAUSE, later)
+        pause = max(self.delay * TRICK_PAUSE, self.hand_end_pause)
+        if pause > 0:
+            self.set_timer(pause, later)
         else:
             self.call_after_refresh(later)
 
@@ -351,6 +356,7 @@ class GameScreen(Screen[None]):
             news=self.news,
             error=self.error,
             ended=self.hand_end,
+            summary_open=self.summary_open,
         )
 
     def info_lines(self, width: int) -> list[Text]:

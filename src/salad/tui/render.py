@@ -62,6 +62,8 @@ class Scene:
     ended: HandEnd | None = None
     """A hand just finished: the table shows its last trick and its points until the summary
     is read (the engine has dealt the next hand already)."""
+    summary_open: bool = False
+    """The summary of the ``ended`` hand is open."""
 
     def __post_init__(self) -> None:
         g = self.session.game
