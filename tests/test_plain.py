@@ -279,7 +279,8 @@ def to_your_turn(session: Session) -> str:
 
 def plain(session: Session, text: str, brief: bool = False) -> tuple[int, list[str], str]:
     out, err = io.StringIO(), io.StringIO()
-    code = run_plain(session, io.StringIO(text), out, err, brief=brief)
+    extra = {"brief": True} if brief else {}
+    code = run_plain(session, io.StringIO(text), out, err, **extra)
     return code, out.getvalue().splitlines(), err.getvalue()
 
 
