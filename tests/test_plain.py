@@ -321,7 +321,8 @@ def test_examples_and_advice_come_from_the_rules_in_play() -> None:
     code, lines, _ = plain(session, "xx\nhelp\nquit\n")
     text = "\n".join(lines)
     assert "'xx' is not a card: type e.g. QO, 10T (or help)." in lines
-    assert "QS" not in text and "10H" not in text and "10h" not in text
+    assert "QS" not in text and "10H" not in text and "10h" not in text and "5h" not in text
+    assert any(line.startswith("Type a card to play it: qo, 10t") for line in lines)
     assert "Collect the penalties: the highest total wins." in lines
     assert any(line.startswith("The Rotten Tomato: 25 to its holder") for line in lines)
     assert any(line.startswith("Card SD: Salad Dressing") for line in lines)

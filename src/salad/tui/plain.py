@@ -276,9 +276,9 @@ class PlainGame:
             else "Avoid the penalties: the lowest total wins."
         )
         self.say(
-            f"Type a card to play it: {first}, {second.lower()}, {symbol}{wild} "
-            "(play 5h works too); when passing, one or more cards; when picking trump, "
-            "a suit letter.",
+            f"Type a card to play it: {first.lower()}, {second.lower()}, {symbol}{wild} "
+            f"(play {second.lower()} works too); when passing, one or more cards; when "
+            "picking trump, a suit letter.",
             goal,
             *(f"The {t}." for t in token_names(s.game)),
             *(f"Card {w}." for w in wild_names(deck)),
