@@ -132,11 +132,6 @@ def wild_names(deck: Deck, among: CardMask | None = None) -> list[str]:
     return out
 
 
-def token_penalty(game: Game) -> CompiledPenalty | None:
-    """The token penalty of the hand being played, if it has one."""
-    return next((p for p in current_hand(game).penalties if p.kind == Kind.TOKEN), None)
-
-
 def cards_in_words(deck: Deck, mask: CardMask) -> str:
     """Some cards in words: whole suits by name (``one of the Tomatoes``), else each card."""
     parts = []
