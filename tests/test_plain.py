@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from salad.events import Play
+from salad.events import Deal, Play, TokenTaken
 from salad.formats.rules import load_ruleset
 from salad.tui.plain import run_plain
 from salad.tui.session import Session
@@ -264,3 +264,117 @@ def test_without_textual_play_names_the_extra_and_plain_still_works() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1] == "Goodbye."
+
+
+# -- issue 13: plain mode tells the truth -------------------------------------------------------
+
+
+def to_your_turn(session: Session) -> str:
+    """Let the bots play up to your turn; the code of your first legal card."""
+    g = session.game
+    while not session.human_turn():
+        session.play(session.bot_choose(g.to_move, g.view(g.to_move)))
+    return g.deck.format(g.legal_moves()[0] % g.deck.size)
+
+
+def plain(session: Session, text: str, brief: bool = False) -> tuple[int, list[str], str]:
+    out, err = io.StringIO(), io.StringIO()
+    extra = {"brief": True} if brief else {}
+    code = run_plain(session, io.StringIO(text), out, err, **extra)
+    return code, out.getvalue().splitlines(), err.getvalue()
+
+
+def test_quit_asks_before_leaving_an_unsaved_game() -> None:
+    session = Session.new(load_ruleset("canadian"), 4, 0, "random", seed=1)
+    card = to_your_turn(session)
+    code, lines, _ = plain(session, f"{card}\nq\nn\nquit\ny\n")
+    assert code == 0
+    asked = [line for line in lines if line.startswith("The game is not saved. Quit anyway?")]
+    assert len(asked) == 2
+    assert "Playing on (save FILE saves the game)." in lines and lines[-1] == "Goodbye."
+
+
+def test_a_verb_before_the_card() -> None:
+    session = Session.new(load_ruleset("canadian"), 4, 0, "random", seed=1)
+    card = to_your_turn(session)
+    before = len(session.game.log)
+    code, lines, _ = plain(session, f"play {card.lower()}\nquit\ny\n")
+    assert code == 0 and not any(line.startswith("One at a time") for line in lines)
+    assert any(e[0] == 5 and e[1] == 0 for e in session.game.log[before:])
+
+
+def test_brief_prints_one_line_per_card() -> None:
+    session = Session.new(load_ruleset("canadian"), 4, 0, "random", seed=1)
+    card = to_your_turn(session)
+    code, lines, _ = plain(session, f"{card}\nquit\ny\n", brief=True)
+    assert code == 0
+    assert not any(line.startswith(("Your hand:", "Totals:", "--- Hand")) for line in lines)
+    states = [line for line in lines if line.startswith("Trick ")]
+    assert states and all(". Legal: " in line for line in states)
+    assert f"You: {card}" in lines  # your card, as every card, on a line of its own
+
+
+def test_examples_and_advice_come_from_the_rules_in_play() -> None:
+    rs = load_ruleset("skip-the-salad", {"toppings": ["all"]})
+    session = Session.new(rs, 4, 0, "random", seed=1)
+    to_your_turn(session)
+    code, lines, _ = plain(session, "xx\nhelp\nquit\n")
+    text = "\n".join(lines)
+    assert "'xx' is not a card: type e.g. QO, 10T (or help)." in lines
+    assert "QS" not in text and "10H" not in text and "10h" not in text and "5h" not in text
+    assert any(line.startswith("Type a card to play it: qo, 10t") for line in lines)
+    assert "Collect the penalties: the highest total wins." in lines
+    assert any(line.startswith("The Rotten Tomato: 25 to its holder") for line in lines)
+    assert any(line.startswith("Card SD: Salad Dressing") for line in lines)
+
+
+def test_the_token_holder_is_announced_only_when_it_changes() -> None:
+    rs = load_ruleset("skip-the-salad", {"toppings": ["rotten-tomato"]})
+    for seed in range(20):
+        session = Session.new(rs, 4, 0, "random", seed=seed)
+        g = session.game
+        said: list[str] = []
+        while not g.is_over():
+            move = (
+                session.bot_choose(g.to_move, g.view(g.to_move))
+                if session.bot_turn()
+                else g.legal_moves()[0]
+            )
+            said += session.narrate(session.play(move), symbols=False)
+        changes = 0
+        holder = -1
+        repeats = 0
+        for event in g.events:
+            if isinstance(event, Deal):
+                holder = -1
+            elif isinstance(event, TokenTaken):
+                changes += event.seat != holder
+                repeats += event.seat == holder
+                holder = event.seat
+        if repeats:
+            break
+    assert repeats, "no game kept the token in the same hands"
+    announced = [line for line in said if "the Rotten Tomato." in line and " now " in line]
+    assert len(announced) == changes
+
+
+def test_each_hand_ends_with_its_points_by_penalty() -> None:
+    code, lines, err = drive(["--bots", "random", "--seed", "3"])
+    assert code == 0, err
+    over = next(i for i, line in enumerate(lines) if line.startswith("Hand 1 (No Tricks) is over"))
+    rows = lines[over + 1 : over + 5]
+    assert rows[0].startswith("  You: ") and all(row.startswith("  ") for row in rows)
+    assert any("(Tricks " in row for row in rows)
+    last = next(i for i, line in enumerate(lines) if line.startswith("Hand 6 ("))
+    assert any("Last Trick 100" in row for row in lines[last + 1 : last + 5])
+
+
+def test_a_failed_save_exits_non_zero(tmp_path: Path) -> None:
+    folder = tmp_path / "gone"
+    folder.mkdir()
+    rs = load_ruleset("canadian")
+    session = Session.new(rs, 4, 0, "random", seed=1, save_path=folder / "g.json")
+    card = to_your_turn(session)
+    folder.rmdir()
+    code, lines, err = plain(session, f"{card}\nquit\n")
+    assert code == 1 and err.startswith("error: not saved: ")

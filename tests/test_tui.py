@@ -39,7 +39,9 @@ def new_app(
     save: Path | None = None,
 ) -> SaladApp:
     rs = make_ruleset(rules, toppings)
-    return SaladApp(Session.new(rs, players, 0, "random", seed, save_path=save), delay=0.0)
+    app = SaladApp(Session.new(rs, players, 0, "random", seed, save_path=save), delay=0.0)
+    app.game_screen.hand_end_pause = 0.0
+    return app
 
 
 async def settle(pilot: Pilot[str], app: SaladApp) -> None:
@@ -50,6 +52,8 @@ async def settle(pilot: Pilot[str], app: SaladApp) -> None:
         await pilot.pause(0.002)
         if gs.bot_pending:
             continue
+        if isinstance(app.screen, GameScreen) and gs.hand_end is not None and not gs.summary_open:
+            continue  # the last trick of a hand is on the table; its summary opens next
         if not isinstance(app.screen, GameScreen) or s.human_turn() or s.game.is_over():
             return
     raise AssertionError("the bots never stopped")
@@ -249,6 +253,7 @@ def test_passing_wild_cards_and_trump() -> None:
         bots = ["", "random", "random"]
         session = Session(game, 0, bots, default_names(bots, 0))
         app = SaladApp(session, delay=0.0)
+        app.game_screen.hand_end_pause = 0.0
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
             g = session.game

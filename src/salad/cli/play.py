@@ -61,6 +61,14 @@ PlainOpt = Annotated[
         help="Plain lines of text on stdin/stdout (screen readers, pipes, dumb terminals).",
     ),
 ]
+BriefOpt = Annotated[
+    bool,
+    typer.Option(
+        "--brief",
+        help="With --plain: one line per card, and one line of state at your turn "
+        "(for screen readers; 'look' shows the whole table).",
+    ),
+]
 DelayOpt = Annotated[
     float,
     typer.Option("--delay", min=0.0, help="Seconds each bot move is shown before the next one."),
@@ -80,6 +88,7 @@ def play_command(
     resume: ResumeOpt = None,
     save: SaveOpt = None,
     plain: PlainOpt = False,
+    brief: BriefOpt = False,
     delay: DelayOpt = DEFAULT_DELAY,
 ) -> None:
     """Play a whole game against bots: in a terminal app, or with --plain as lines of text.
@@ -110,8 +119,10 @@ def play_command(
     if not plain and (os.environ.get("TERM") == "dumb" or not _is_terminal()):
         typer.echo("not a terminal: playing as plain lines (--plain)", err=True)
         plain = True
+    if brief:
+        plain = True
     if plain:
-        code = run_plain(session, resumed=resume is not None)
+        code = run_plain(session, resumed=resume is not None, brief=brief)
     else:
         news = f"Resumed from {resume}." if resume is not None else ""
         code = _run_app(session, delay, news)
@@ -128,10 +139,12 @@ def _run_app(session: Session, delay: float, news: str) -> int:
         if (exc.name or "").partition(".")[0] != "textual":
             raise
         raise SaladError(NEEDS_TUI) from None
-    message = SaladApp(session, delay=delay, news=news).run()
+    app = SaladApp(session, delay=delay, news=news)
+    message = app.run()
+    code = app.return_code or 0
     if message:
-        typer.echo(message)
-    return 0
+        typer.echo(message, err=code != 0)
+    return code
 
 
 def _is_terminal() -> bool:

@@ -48,9 +48,12 @@ from salad.tui.render import (
 from salad.tui.session import Session
 from salad.tui.widgets import HandView, InfoBar, MessageBar, TableView
 from salad.tui.words import (
+    HandEnd,
     accepted_codes,
+    card_examples,
     cards_in_order,
     current_hand,
+    hand_end,
     last_trick,
     sorted_hand,
 )
@@ -58,6 +61,9 @@ from salad.view import Phase, View
 
 TRICK_PAUSE = 2.0
 """A finished trick stays on the table this many bot delays before the next lead."""
+HAND_END_PAUSE = 1.5
+"""The last trick of a hand stays on the table at least this many seconds before the hand's
+summary opens (Enter opens it at once)."""
 
 
 class GameScreen(Screen[None]):
@@ -90,6 +96,10 @@ class GameScreen(Screen[None]):
         """A question or a hand's result is open: the bots wait."""
         self.hands_done = len(session.game.hand_points)
         self.over_shown = False
+        self.hand_end: HandEnd | None = None
+        """A hand just finished: its last trick stays on the table until its summary."""
+        self.summary_open = False
+        self.hand_end_pause = HAND_END_PAUSE
         self.cursor: Card | None = None
         self.hint_move: Move | None = None
         self.entry = ""
@@ -134,7 +144,7 @@ class GameScreen(Screen[None]):
         if self.bot_pending or self.blocked:
             return
         if g.is_over():
-            if not self.over_shown:
+            if not self.over_shown and self.hand_end is None:
                 self.over_shown = True
                 self.show_result()
             return
@@ -210,10 +220,50 @@ class GameScreen(Screen[None]):
         self.error = ""
         if len(s.game.hand_points) > self.hands_done:
             self.hands_done = len(s.game.hand_points)
-            if not s.game.is_over():
-                self.show_hand_over(self.hands_done - 1)
-                return
+            self.end_hand(self.hands_done - 1)
+            return
         self.advance()
+
+    def end_hand(self, index: int) -> None:
+        """Hand ``index`` is over: its last trick is seen being won, then its summary opens
+        (after a pause, or at once on Enter)."""
+        s = self.session
+        g = s.game
+        ended = self.hand_end = hand_end(g, index)
+        self.blocked = True
+        self.summary_open = False
+        self.cursor = None
+        self.hint_move = None
+        info = ended.trick
+        cost = f"+{info.cost}" if info.cost else "no points"
+        self.news = (
+            f"{s.names[info.winner]} {'take' if info.winner == s.seat else 'takes'} the last "
+            f"trick ({cost}). Hand {index + 1} is over."
+        )
+        self.redraw()
+        generation = self.generation
+
+        def later() -> None:
+            if generation == self.generation:
+                self.open_summary()
+
+        pause = max(self.delay * TRICK_PAUSE, self.hand_end_pause)
+        if pause > 0:
+            self.set_timer(pause, later)
+        else:
+            self.call_after_refresh(later)
+
+    def open_summary(self) -> None:
+        """The summary of the hand that just ended (the result, after the last hand)."""
+        ended = self.hand_end
+        if ended is None or self.summary_open:
+            return
+        self.summary_open = True
+        if self.session.game.is_over():
+            self.over_shown = True
+            self.show_result()
+        else:
+            self.show_hand_over(ended.index)
 
     def human_move(self, move: Move, declared: bool = False) -> None:
         """Play (or pass) for you; a Wild that may be declared asks high or low first."""
@@ -272,6 +322,8 @@ class GameScreen(Screen[None]):
 
         def done(_: str | None) -> None:
             self.blocked = False
+            self.hand_end = None
+            self.summary_open = False
             self.news = f"Hand {nxt.index + 1}: {nxt.round.name}. {s.names[g.dealer]} dealt."
             self.advance()
 
@@ -284,7 +336,7 @@ class GameScreen(Screen[None]):
 
         def done(answer: str | None) -> None:
             if answer == "quit":
-                self.app.exit(self.exit_message())
+                self.exit_saving()
 
         self.app.push_screen(
             result_dialog(s),
@@ -303,10 +355,13 @@ class GameScreen(Screen[None]):
             entry=self.entry,
             news=self.news,
             error=self.error,
+            ended=self.hand_end,
+            summary_open=self.summary_open,
         )
 
     def info_lines(self, width: int) -> list[Text]:
-        return info_lines(self.session, width)
+        ended = self.hand_end
+        return info_lines(self.session, width, -1 if ended is None else ended.index)
 
     def table_text(self, width: int, height: int) -> Text:
         return table_text(self.scene(), width, height)
@@ -357,6 +412,9 @@ class GameScreen(Screen[None]):
         self.redraw()
 
     def action_choose(self) -> None:
+        if self.hand_end is not None and not self.summary_open:
+            self.open_summary()
+            return
         if self.entry:
             self.entry = ""
         if self.cursor is not None and self.cursor in self.legal_cards():
@@ -417,7 +475,8 @@ class GameScreen(Screen[None]):
             self.entry = text
         else:
             self.entry = ""
-            self.error = f"{text} is not a card (type e.g. QS or 10H)."
+            first, second = card_examples(s.deck)
+            self.error = f"{text} is not a card (type e.g. {first} or {second})."
         self.redraw()
 
     # -- the keys --------------------------------------------------------------------------
@@ -470,6 +529,9 @@ class GameScreen(Screen[None]):
         count = s.undo()
         self.hands_done = len(s.game.hand_points)
         self.over_shown = False
+        self.hand_end = None
+        self.summary_open = False
+        self.blocked = False
         self.cursor = None
         self.hint_move = None
         self.entry = ""
@@ -529,17 +591,23 @@ class GameScreen(Screen[None]):
             return f"Saved to {s.save_path}; continue with: salad play --resume {s.save_path}"
         return "Game not saved."
 
+    def exit_saving(self) -> None:
+        """Quit, saving first when the game has a file (--save, or an earlier save); a save
+        that fails quits with status 1 and says why."""
+        s = self.session
+        if s.save_path is not None:
+            try:
+                s.save()
+            except SaladError as exc:
+                self.app.exit(f"Not saved: {exc}", return_code=1)
+                return
+        self.app.exit(self.exit_message())
+
     def request_quit(self) -> None:
         s = self.session
         g = s.game
-        if g.is_over() or not s.can_undo():
-            if g.is_over() and s.save_path is not None:
-                self.save_to(s.save_path)
-            self.app.exit(self.exit_message())
-            return
-        if s.save_path is not None:
-            if self.save_to(s.save_path):
-                self.app.exit(self.exit_message())
+        if g.is_over() or not s.can_undo() or s.save_path is not None:
+            self.exit_saving()
             return
 
         def done(answer: int | None) -> None:

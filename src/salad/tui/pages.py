@@ -15,13 +15,23 @@ from salad.formats.describe import describe
 from salad.moves import card_of, is_declared_high
 from salad.tui.render import card_face
 from salad.tui.session import Session
-from salad.tui.words import TrickInfo, current_hand, penalties_text
+from salad.tui.words import (
+    HandEnd,
+    TrickInfo,
+    breakdown_rows,
+    card_examples,
+    current_hand,
+    hand_end,
+    penalties_text,
+    token_names,
+    wild_names,
+)
 
 HELP_KEYS = (
     ("← → ↑ ↓", "choose a card (only the legal ones)"),
     ("Enter, Space", "play (or pass) the chosen card"),
     ("mouse", "click a card to play it"),
-    ("qs, 10h, ...", "type a card: it is played once complete (Esc cancels)"),
+    ("{examples}", "type a card: it is played once complete (Esc cancels)"),
     ("h", "hint: the strongest bot's suggestion"),
     ("u", "undo your last play (and the bots' replies)"),
     ("l", "the last trick"),
@@ -34,21 +44,45 @@ HELP_KEYS = (
 
 
 def help_page(session: Session) -> RenderableType:
-    """The keys, and how the game is won."""
+    """The keys, and how the game is won: every example and piece of advice from the rules in
+    play."""
+    g = session.game
+    first, second = card_examples(g.deck)
+    examples = f"{first.lower()}, {second.lower()}, ..."
     table = Table(box=None, show_header=False, padding=(0, 2, 0, 0))
     table.add_column(style="bold yellow", no_wrap=True)
     table.add_column()
     for key, what in HELP_KEYS:
-        table.add_row(key, what)
+        table.add_row(key.format(examples=examples), what)
+    return Group(table, Text("\n" + advice(session), style="dim"))
+
+
+def advice(session: Session) -> str:
+    """How the game is won and what the marks of the table mean, for the rules in play."""
     g = session.game
-    how = "highest" if g.ruleset.highest_wins else "lowest"
-    notes = Text(
-        f"\nAvoid the penalties of each hand (top line); the {how} total after "
-        f"{len(g.rules.hands)} hands wins. Follow the led suit if you can. Bright cards "
-        "are the ones you may play; (D) marks the dealer, ★ the winner of a trick.",
-        style="dim",
-    )
-    return Group(table, notes)
+    hands = len(g.rules.hands)
+    if g.ruleset.highest_wins:
+        goal = (
+            f"Collect the penalties of each hand (top line): they score for you, and the "
+            f"highest total after {hands} hands wins."
+        )
+    else:
+        goal = (
+            f"Avoid the penalties of each hand (top line); the lowest total after {hands} "
+            "hands wins."
+        )
+    parts = [
+        goal,
+        "Follow the led suit if you can. Bright cards are the ones you may play, [ ] marks "
+        "the chosen one; (D) marks the dealer, ★ the winner of a trick.",
+    ]
+    tokens = token_names(g)
+    if tokens:
+        parts.append("● marks the holder of the " + "; of the ".join(tokens) + ".")
+    wilds = wild_names(g.deck)
+    if wilds:
+        parts.append("Cards with no suit: " + "; ".join(wilds) + ".")
+    return " ".join(parts)
 
 
 def sheet_table(session: Session, current: bool = True) -> Table:
@@ -109,27 +143,52 @@ def last_trick_page(session: Session, info: TrickInfo) -> RenderableType:
     return Group(table, Text(f"\n{s.names[info.winner]}: {cost}", style="bold"))
 
 
-def hand_over_page(session: Session, index: int) -> RenderableType:
-    """Hand ``index`` is over: its points, the sheet so far, and the next hand."""
+def breakdown_table(session: Session, ended: HandEnd) -> Table:
+    """A finished hand's points: a row per penalty (and the moon), the hand, the totals."""
     s = session
     g = s.game
-    points = g.hand_points[index]
-    nxt = current_hand(g)
-    return Group(
-        Text("  ".join(f"{s.names[x]} +{p}" for x, p in enumerate(points)), style="bold"),
-        Text(""),
-        sheet_table(s, current=False),
-        Text(
-            f"\nNext: hand {nxt.index + 1}, {nxt.round.name} — {penalties_text(nxt)}",
-            style="yellow",
-        ),
-    )
+    n = g.players
+    col = max(5, min(10, (74 - 16) // n))
+    table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, show_edge=False)
+    table.add_column("Penalty", max_width=16, no_wrap=True, overflow="ellipsis")
+    for x in range(n):
+        table.add_column(s.names[x][:col], justify="right", style="cyan" if x == s.seat else None)
+    for name, row in breakdown_rows(g, ended.breakdown):
+        table.add_row(name, *(str(p) if p else Text("·", style="dim") for p in row))
+    table.add_section()
+    table.add_row(Text("This hand", style="bold"), *(str(p) for p in ended.breakdown.points))
+    table.add_row(Text("Total", style="bold"), *(Text(str(t), style="bold") for t in ended.totals))
+    return table
+
+
+def hand_over_page(session: Session, index: int) -> RenderableType:
+    """Hand ``index`` is over: each seat's points by penalty, the totals, and the next hand."""
+    s = session
+    g = s.game
+    ended = hand_end(g, index)
+    parts: list[RenderableType] = [breakdown_table(s, ended)]
+    if ended.breakdown.moon >= 0:
+        parts.append(Text(f"{s.names[ended.breakdown.moon]} shot the moon!", style="bold"))
+    if index + 1 < len(g.rules.hands):
+        nxt = g.rules.hands[index + 1]
+        parts.append(
+            Text(
+                f"\nNext: hand {nxt.index + 1}, {nxt.round.name} — {penalties_text(nxt)}",
+                style="yellow",
+            )
+        )
+    return Group(*parts)
 
 
 def result_page(session: Session) -> RenderableType:
-    """The end of the game: the sheet, who won, and the final places."""
+    """The end of the game: the last hand by penalty, the sheet, who won, the final places."""
+    g = session.game
     lines = session.result_lines()
+    last = len(g.rules.hands) - 1
     return Group(
+        Text(f"Hand {last + 1}, {g.rules.hands[last].round.name}:", style="bold"),
+        breakdown_table(session, hand_end(g, last)),
+        Text(""),
         sheet_table(session),
         Text(""),
         Text(lines[-1], style="bold yellow"),

@@ -18,7 +18,15 @@ from salad.formats.describe import describe
 from salad.moves import move_code, move_label
 from salad.sheet.printout import full_sheet
 from salad.tui.session import Session
-from salad.tui.words import current_hand, hand_codes, last_trick, penalties_text
+from salad.tui.words import (
+    card_examples,
+    current_hand,
+    hand_codes,
+    last_trick,
+    penalties_text,
+    token_names,
+    wild_names,
+)
 from salad.view import Phase
 
 COMMANDS = (
@@ -32,13 +40,25 @@ COMMANDS = (
     ("save [FILE]", "save the game to continue later with salad play --resume FILE"),
     ("quit", "stop playing (the game is saved first when --save was given)"),
 )
+VERBS = ("play", "pass", "lead", "trump")
+"""Words a move may start with: ``play 5h`` is ``5h``."""
+YES = ("y", "yes", "q", "quit")
 
 
 class PlainGame:
     """The line-mode loop around a :class:`Session`."""
 
-    def __init__(self, session: Session, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> None:
+    def __init__(
+        self,
+        session: Session,
+        stdin: TextIO,
+        stdout: TextIO,
+        stderr: TextIO,
+        brief: bool = False,
+    ) -> None:
         self.s = session
+        self.brief = brief
+        """One line per card, and one line of state at your turn (for screen readers)."""
         self.stdin = stdin
         self.stdout = stdout
         self.stderr = stderr
@@ -62,10 +82,12 @@ class PlainGame:
         s = self.s
         g = s.game
         others = ", ".join(f"{s.names[x]} ({s.bot_names[x]})" for x in sorted(s.bots))
+        first, second = card_examples(s.deck)
         self.say(
             f"{g.ruleset.title}, {g.players} players, seed {g.seed}. "
             f"You are seat {s.seat}; playing with {others}.",
-            "Type a card to play it (e.g. qs, 10h), or help for the commands.",
+            f"Type a card to play it (e.g. {first.lower()}, {second.lower()}), "
+            "or help for the commands.",
         )
         if resumed:
             self.say(f"Resumed from {s.save_path}.")
@@ -74,15 +96,14 @@ class PlainGame:
         shown = -1  # the log length when the state was last shown
         while True:
             if g.is_over():
-                self.finish()
-                return 0
+                return self.finish()
             if not s.human_turn():
                 seat = g.to_move
                 move = s.bot_choose(seat, g.view(seat))
                 self.say(*s.narrate(s.play(move), symbols=False))
                 continue
             if shown != len(g.log):
-                self.show_state()
+                self.show_brief() if self.brief else self.show_state()
                 shown = len(g.log)
             self.prompt(self.prompt_text())
             line = self.stdin.readline()
@@ -138,6 +159,8 @@ class PlainGame:
             self.save(rest.strip())
         elif command in ("quit", "exit", "q"):
             return self.quit()
+        elif command in VERBS and rest.strip():
+            self.moves(rest)
         else:
             self.moves(line)
         return None
@@ -163,7 +186,8 @@ class PlainGame:
         if isinstance(exc, CardParseError):
             if self.s.game.phase == Phase.TRUMP:
                 return f"{word!r} is not a suit: type one of {self.legal_text()}."
-            return f"{word!r} is not a card: type e.g. QS, 10H (or help)."
+            first, second = card_examples(self.s.deck)
+            return f"{word!r} is not a card: type e.g. {first}, {second} (or help)."
         return f"You cannot play {word.upper()}: {exc}."
 
     # -- what is shown -----------------------------------------------------------------------
@@ -211,13 +235,53 @@ class PlainGame:
         lines.append("Totals: " + self.points(view.totals) + ".")
         self.say(*lines)
 
+    def show_brief(self) -> None:
+        """The state in one line: the phase, the trick so far, the legal cards."""
+        s = self.s
+        g = s.game
+        view = s.view()
+        deck = g.deck
+        if g.phase == Phase.TRUMP:
+            what = "Pick the trump suit"
+        elif g.phase == Phase.PASS:
+            left = g.ruleset.passing - view.passed.bit_count()
+            what = f"Pass {left} to {s.names[s.pass_target()]}"
+        elif view.trick:
+            played = ", ".join(
+                f"{s.names[(view.leader + i) % g.players]} {move_label(deck, m, False)}"
+                for i, m in enumerate(view.trick)
+            )
+            what = f"Trick {len(view.tricks) + 1}: {played}"
+        else:
+            what = f"Trick {len(view.tricks) + 1}: you lead"
+        self.say(f"{what}. Legal: {self.legal_text()}.")
+
     def points(self, values: tuple[int, ...]) -> str:
         return ", ".join(f"{self.s.names[x]} {p}" for x, p in enumerate(values))
 
     def help(self) -> None:
+        s = self.s
+        deck = s.deck
+        first, second = card_examples(deck)
+        symbol = deck.symbol(deck.parse(first))
+        declared = [w.code for w in deck.spec.wilds if deck.declare_mask >> deck.parse(w.code) & 1]
+        wild = (
+            f" (a {declared[0]}: {declared[0]}+ plays it high, {declared[0]}- low)"
+            if declared
+            else ""
+        )
+        goal = (
+            "Collect the penalties: the highest total wins."
+            if s.game.ruleset.highest_wins
+            else "Avoid the penalties: the lowest total wins."
+        )
         self.say(
-            "Type a card to play it: QS, 10h, Q♠ (a Wild: W+ plays it high, W- low); "
-            "when passing, one or more cards; when picking trump, a suit letter.",
+            f"Type a card to play it: {first.lower()}, {second.lower()}, {symbol}{wild} "
+            f"(play {second.lower()} works too); when passing, one or more cards; when "
+            "picking trump, a suit letter.",
+            goal,
+            *(f"The {t}." for t in token_names(s.game)),
+            *(f"Card {w}." for w in wild_names(deck)),
             "Commands:",
             *(f"  {name:<12} {what}" for name, what in COMMANDS),
         )
@@ -265,21 +329,41 @@ class PlainGame:
             return
         self.say(f"Saved to {path}; continue with: salad play --resume {path}")
 
-    def quit(self) -> int:
+    def quit(self) -> int | None:
+        """Stop (saving first when the game has a file); an unsaved game in progress asks
+        first. The exit status, or None to play on."""
         s = self.s
         if s.save_path is not None and not s.game.is_over():
-            self.save("")
+            try:
+                path = s.save()
+            except SaladError as exc:
+                self.stderr.write(f"error: not saved: {exc}\n")
+                self.stderr.flush()
+                return 1
+            self.say(f"Saved to {path}; continue with: salad play --resume {path}")
+        elif not s.game.is_over() and s.can_undo():
+            self.prompt("The game is not saved. Quit anyway? (y to quit, n to play on)")
+            line = self.stdin.readline()
+            if not line:
+                return self.end_of_input()
+            if line.strip().lower() not in YES:
+                self.say("Playing on (save FILE saves the game).")
+                return None
         self.say("Goodbye.")
         return 0
 
-    def finish(self) -> None:
+    def finish(self) -> int:
+        """The final scores; the finished game saved when it has a file. The exit status."""
         self.say("", "Final scores:", full_sheet(self.s.game, self.s.names), "")
         self.say(*self.s.result_lines())
         if self.s.save_path is not None:
             try:
                 self.say(f"The finished game is saved in {self.s.save()}.")
             except SaladError as exc:
-                self.say(f"Not saved: {exc}")
+                self.stderr.write(f"error: not saved: {exc}\n")
+                self.stderr.flush()
+                return 1
+        return 0
 
 
 def run_plain(
@@ -288,7 +372,9 @@ def run_plain(
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
     resumed: bool = False,
+    brief: bool = False,
 ) -> int:
-    """Play the session on text streams (the process's by default); the exit status."""
-    game = PlainGame(session, stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr)
+    """Play the session on text streams (the process's by default); the exit status.
+    ``brief``: one line per card (see :class:`PlainGame`)."""
+    game = PlainGame(session, stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr, brief)
     return game.run(resumed)

@@ -21,13 +21,16 @@ from salad.cards import NO_SUIT, Card, Deck, cards_of
 from salad.moves import Move, card_of, is_declared_high
 from salad.tui.session import Session
 from salad.tui.words import (
+    HandEnd,
     card_label,
     current_hand,
+    hand_end,
     last_trick,
     penalties_text,
     sorted_hand,
     suit_label,
     token_name,
+    wild_names,
 )
 from salad.view import Phase, View
 
@@ -56,6 +59,16 @@ class Scene:
     """The card being typed."""
     news: str = ""
     error: str = ""
+    ended: HandEnd | None = None
+    """A hand just finished: the table shows its last trick and its points until the summary
+    is read (the engine has dealt the next hand already)."""
+    summary_open: bool = False
+    """The summary of the ``ended`` hand is open."""
+
+    def __post_init__(self) -> None:
+        g = self.session.game
+        if self.ended is None and g.is_over():
+            self.ended = hand_end(g, len(g.rules.hands) - 1)
 
 
 def suit_colour(deck: Deck, card: Card) -> str:
@@ -71,9 +84,15 @@ def suit_colour(deck: Deck, card: Card) -> str:
     return _PALETTE[suit % len(_PALETTE)]
 
 
+MARKS = {"cursor": ("[", "]"), "hint": ("(", ")"), "passed": ("*", "*")}
+"""The brackets of a card face in these states: without colour (NO_COLOR) they still show."""
+
+
 def card_face(deck: Deck, card: Card, state: str = "legal") -> Text:
-    """A card as a small face: `` Q♠ `` in the suit's ink on white; dim when not playable."""
-    label = f" {deck.symbol(card)} "
+    """A card as a small face: `` Q♠ `` in the suit's ink on white; dim when not playable;
+    ``[Q♠]`` when chosen, ``(Q♠)`` when hinted, ``*Q♠*`` when passed."""
+    left, right = MARKS.get(state, (" ", " "))
+    label = f"{left}{deck.symbol(card)}{right}"
     ink = suit_colour(deck, card)
     if state == "cursor":
         style = f"bold {ink} on gold1"
@@ -101,18 +120,18 @@ def legal_cards(session: Session) -> list[Card]:
 # -- the info bar ------------------------------------------------------------------------------
 
 
-def info_lines(session: Session, width: int) -> list[Text]:
+def info_lines(session: Session, width: int, index: int = -1) -> list[Text]:
     """The game, the hand and the trump; then the round and its penalties (on a third line
-    only when they do not fit on one)."""
+    only when they do not fit on one). ``index``: the hand to show (default: this one)."""
     g = session.game
-    hand = current_hand(g)
+    hand = current_hand(g) if index < 0 else g.rules.hands[index]
     left = f" {g.ruleset.title}  ·  Hand {hand.index + 1} of {len(g.rules.hands)}"
     if g.seed is not None:
         left += f"  ·  seed {g.seed}"
     notes = []
     if g.ruleset.highest_wins:
         notes.append("highest total wins")
-    if g.trump != NO_SUIT:
+    if g.trump != NO_SUIT and index < 0:
         notes.append(f"Trump {suit_label(g.deck, g.trump)}")
     right = " · ".join(notes) + " " if notes else ""
     bar = "bold white on dark_green"
@@ -194,7 +213,10 @@ def table_text(scene: Scene, width: int, height: int) -> Text:
     shown: tuple[Move, ...] = view.trick
     leader = view.leader
     winner = -1
-    if g.phase == Phase.PLAY and not view.trick and view.tricks:
+    if scene.ended is not None:
+        done_ = scene.ended.trick
+        shown, leader, winner = done_.moves, done_.leader, done_.winner
+    elif g.phase == Phase.PLAY and not view.trick and view.tricks:
         done = view.tricks[-1]
         shown, leader, winner = done.moves, done.leader, done.winner
     played = {(leader + i) % n: m for i, m in enumerate(shown)}
@@ -213,7 +235,7 @@ def table_text(scene: Scene, width: int, height: int) -> Text:
         for i, line in enumerate(box_lines):
             put(slot.x, slot.y + i, line)
     # The middle of the table: which trick, the led suit, what just happened.
-    centre = centre_lines(s, view, winner)
+    centre = centre_lines(s, view, winner, scene.ended)
     left = bw + 1 if n > 3 else 0
     inner = width - 2 * left
     top = max(0, (height - len(centre)) // 2)
@@ -239,7 +261,8 @@ def seat_box(scene: Scene, seat: int, bw: int, move: Move | None, winner: int) -
     g = s.game
     view = scene.view
     deck = g.deck
-    to_move = g.to_move == seat and not g.is_over()
+    ended = scene.ended
+    to_move = g.to_move == seat and not g.is_over() and ended is None
     if seat == winner:
         border = "bold green"
     elif to_move:
@@ -250,9 +273,10 @@ def seat_box(scene: Scene, seat: int, bw: int, move: Move | None, winner: int) -
         border = "grey50"
     name = s.names[seat]
     marks = ""
-    if seat == g.dealer:
+    dealer, token = (g.dealer, view.token) if ended is None else (ended.dealer, ended.token)
+    if seat == dealer:
         marks += " (D)"
-    if view.token == seat:
+    if token == seat:
         marks += " ●"
     title = f" {shorten(name, bw - 4 - len(marks))}{marks} "
     top = Text("╭", style=border)
@@ -278,7 +302,10 @@ def seat_box(scene: Scene, seat: int, bw: int, move: Move | None, winner: int) -
     mid.append_text(body)
     mid.append(" " * max(bw - 2 - mid.cell_len, 0))
     mid.append(" │", style=border)
-    run, tot = view.running[seat], view.totals[seat]
+    if ended is None:
+        run, tot = view.running[seat], view.totals[seat]
+    else:  # the hand as scored: its last trick and any moon included
+        run, tot = ended.breakdown.points[seat], ended.totals[seat]
     stats = f" {run} pts · total {tot} "
     if cell_len(stats) > bw - 3:
         stats = f" {run} pts · tot {tot} "
@@ -290,12 +317,23 @@ def seat_box(scene: Scene, seat: int, bw: int, move: Move | None, winner: int) -
     return [top, mid, bottom]
 
 
-def centre_lines(session: Session, view: View, winner: int) -> list[Text]:
-    """The middle of the table: the trick and the led suit, who took the last one, the token."""
+def centre_lines(
+    session: Session, view: View, winner: int, ended: HandEnd | None = None
+) -> list[Text]:
+    """The middle of the table: the trick and the led suit, who took the last one, the token;
+    at the end of a hand its last trick, and that the hand is over."""
     s = session
     g = s.game
     deck = g.deck
     lines: list[Text] = []
+    if ended is not None:
+        lines.append(Text(f"Last trick of hand {ended.index + 1}", style="bold"))
+        lines.append(_taken_line(s, ended.trick.winner, ended.trick.cost))
+        if ended.breakdown.moon >= 0:
+            lines.append(Text(f"{s.names[ended.breakdown.moon]} shot the moon!", style="bold"))
+        if not g.is_over():
+            lines.append(Text("Enter: the points of the hand", style="yellow"))
+            return lines
     if g.is_over():
         winners = g.winners()
         lines.append(Text("The game is over", style="bold"))
@@ -320,14 +358,7 @@ def centre_lines(session: Session, view: View, winner: int) -> list[Text]:
     if winner >= 0:
         lines.append(Text(f"Trick {number} of {deck.cards_each}", style="bold"))
         info = last_trick(g)
-        cost = info.cost if info is not None else 0
-        verb = "take" if winner == s.seat else "takes"
-        lines.append(
-            Text(f"{s.names[winner]} {verb} it", style="bold green").append(
-                f"  +{cost}" if cost else "  no points",
-                style="bold red" if cost else "green",
-            )
-        )
+        lines.append(_taken_line(s, winner, info.cost if info is not None else 0))
     else:
         lines.append(Text(f"Trick {number + 1} of {deck.cards_each}", style="bold"))
         if view.led_suit != NO_SUIT:
@@ -339,6 +370,15 @@ def centre_lines(session: Session, view: View, winner: int) -> list[Text]:
     if view.token >= 0:
         lines.append(Text(f"● {token_name(g)}: {s.names[view.token]}", style="dim"))
     return lines
+
+
+def _taken_line(session: Session, winner: int, cost: int) -> Text:
+    """``Bot 2 takes it  +10``."""
+    verb = "take" if winner == session.seat else "takes"
+    return Text(f"{session.names[winner]} {verb} it", style="bold green").append(
+        f"  +{cost}" if cost else "  no points",
+        style="bold red" if cost else "green",
+    )
 
 
 # -- your hand and the messages ----------------------------------------------------------------
@@ -353,7 +393,7 @@ def hand_lines(scene: Scene, width: int) -> tuple[list[Text], list[Span]]:
     view = scene.view
     legal = set(legal_cards(s))
     hint_card = None if scene.hint_move is None else card_of(deck, scene.hint_move)
-    mine = view.hand
+    mine = view.hand if scene.ended is None else 0  # the next hand waits for the summary
     header = Text(" Your hand", style="bold cyan")
     count = mine.bit_count()
     header.append(f" · {count} card{'s' if count != 1 else ''}", style="cyan")
@@ -385,6 +425,10 @@ def hand_lines(scene: Scene, width: int) -> tuple[list[Text], list[Span]]:
             spans.append((len(lines), x0, line.cell_len, card))
             line.append(" ")
         lines.append(line)
+    legend = [w for w in wild_names(deck, mine) if cell_len(w) + 1 <= width]
+    if legend:
+        lines.append(Text(" " + "  ·  ".join(legend), style="dim"))
+        lines[-1].truncate(width, overflow="ellipsis")
     return lines, spans
 
 
@@ -403,6 +447,10 @@ def message_text(scene: Scene, width: int) -> Text:
         second.append("   Backspace corrects, Esc cancels", style="dim")
     elif g.is_over():
         second.append("The game is over: p scores, Ctrl+Q quit.", style="bold")
+    elif scene.ended is not None:
+        second.append(
+            f"Hand {scene.ended.index + 1} is over: Enter shows its points.", style="bold"
+        )
     elif scene.blocked:
         second.append("Waiting for your answer…", style="dim")
     elif s.human_turn():

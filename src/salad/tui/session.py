@@ -11,6 +11,7 @@ bots, undo, hints, and saving to or resuming from a record file.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -52,6 +53,19 @@ def illegal_reason(exc: IllegalMoveError) -> str:
     for old, new in _PERSON:
         why = why.replace(old, new)
     return "you " + why
+
+
+def check_save_path(path: Path) -> Path:
+    """Refuse at once a save file that could not be written: its folder missing or not
+    writable, or the path a folder itself (``--save`` is checked when the game starts)."""
+    folder = path.parent
+    if path.is_dir():
+        raise SaladError(f"save: {path} is a folder, not a file")
+    if not folder.is_dir():
+        raise SaladError(f"save: {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise SaladError(f"save: {path}: not writable")
+    return path
 
 
 class MoveRefused(SaladError):
@@ -114,6 +128,8 @@ class Session:
         save_path: Path | None = None,
     ) -> Session:
         ruleset.check_players(players)
+        if save_path is not None:
+            check_save_path(save_path)
         if not 0 <= seat < players:
             raise SaladError(
                 f"seat: {seat} is not a seat of a {players}-player game (0 to {players - 1})"
@@ -132,6 +148,8 @@ class Session:
         save_path: Path | None = None,
     ) -> Session:
         """The game saved in ``path``, continued exactly where it stopped."""
+        if save_path is not None:
+            check_save_path(save_path)
         records = load_records(path)
         if len(records) != 1:
             raise RecordError(f"{path}: holds {len(records)} games; resume needs a file with one")

@@ -30,6 +30,7 @@ from salad.events import (
 )
 from salad.moves import Move, card_of, move_label
 from salad.ruleset import CompiledHand, CompiledPenalty, Kind
+from salad.scoring import HandBreakdown, hand_breakdowns
 
 
 def penalty_text(p: CompiledPenalty, compact: bool = False) -> str:
@@ -56,11 +57,11 @@ def current_hand(game: Game) -> CompiledHand:
     return hands[min(game.hand_index, len(hands) - 1)]
 
 
-def token_name(game: Game) -> str:
-    """The name of the token penalty of the hand being played (``token`` if it has none)."""
-    return next(
-        (p.penalty.name for p in current_hand(game).penalties if p.kind == Kind.TOKEN), "token"
-    )
+def token_name(game: Game, hand: int = -1) -> str:
+    """The name of the token penalty of hand ``hand`` (default: the one being played;
+    ``token`` if it has none)."""
+    compiled = current_hand(game) if hand < 0 else game.rules.hands[hand]
+    return next((p.penalty.name for p in compiled.penalties if p.kind == Kind.TOKEN), "token")
 
 
 def card_label(deck: Deck, card: Card, symbols: bool = True) -> str:
@@ -87,6 +88,76 @@ def accepted_codes(deck: Deck) -> frozenset[str]:
             for letter in (s.letter, s.symbol):
                 out.add((r + letter).upper())
     return frozenset(out)
+
+
+def card_examples(deck: Deck) -> tuple[str, str]:
+    """Two cards of ``deck`` as a player types them, for help texts: a high card of the last
+    suit and a two-digit one of another (``QS``, ``10H`` in the standard deck)."""
+    ranks = deck.spec.ranks
+    suits = deck.suits
+    found: list[str] = []
+    for r, s in ((len(ranks) - 3, len(suits) - 1), (len(ranks) - 5, len(suits) - 2)):
+        if r < 0 or s < 0:
+            continue
+        rank = ranks[r]
+        text = max((rank.letter, *rank.aliases), key=len) + suits[s].letter
+        card = deck.parse(text)
+        if deck.in_play >> card & 1 and text not in found:
+            found.append(text)
+    for card in cards_of(deck.in_play):  # a deck too small for the usual picks
+        if len(found) == 2:
+            break
+        if deck.format(card) not in found:
+            found.append(deck.format(card))
+    return found[0], found[1]
+
+
+def wild_names(deck: Deck, among: CardMask | None = None) -> list[str]:
+    """The wild cards of ``deck`` (of those in ``among``) in words, e.g. ``W: Wild (played
+    high or low)``."""
+    out = []
+    for w in deck.spec.wilds:
+        card = deck.parse(w.code)
+        if among is not None and not any(
+            among >> c & 1 for c in cards_of(deck.wild_mask) if deck.codes[c] == w.code
+        ):
+            continue
+        if deck.always_mask >> card & 1:
+            how = "wins any trick it is in"
+        elif deck.declare_mask >> card & 1:
+            how = "played high or low"
+        else:
+            how = "loses to every card"
+        out.append(f"{w.symbol}: {w.name} ({how})")
+    return out
+
+
+def cards_in_words(deck: Deck, mask: CardMask) -> str:
+    """Some cards in words: whole suits by name (``one of the Tomatoes``), else each card."""
+    parts = []
+    for i, suit_mask in enumerate(deck.suit_masks):
+        live = suit_mask & deck.in_play
+        if live and mask & live == live:
+            parts.append(deck.suits[i].name)
+            mask &= ~suit_mask
+    whole = f"one of the {' or '.join(parts)}" if parts else ""
+    cards = [deck.name(c) for c in cards_of(mask)]
+    return " or ".join([whole, *cards] if whole else cards) or "no card"
+
+
+def token_names(game: Game) -> list[str]:
+    """Every token penalty of the game in words, e.g. ``Rotten Tomato: 25 to its holder at
+    the end of the hand; a trick won with Tomatoes takes it``."""
+    out: dict[str, str] = {}
+    for hand in game.rules.hands:
+        for p in hand.penalties:
+            if p.kind == Kind.TOKEN and p.mask:
+                what = cards_in_words(game.deck, p.mask)
+                out[p.penalty.id] = (
+                    f"{p.penalty.name}: {p.points} to its holder at the end of the hand; "
+                    f"winning a trick holding {what} takes it"
+                )
+    return list(out.values())
 
 
 def sorted_hand(deck: Deck, mask: CardMask) -> list[list[Card]]:
@@ -137,18 +208,72 @@ class TrickInfo:
         return (self.leader + i) % players
 
 
-def last_trick(game: Game) -> TrickInfo | None:
-    """The last finished trick of the game (from the previous hand if this one has none yet)."""
+def last_trick(game: Game, hand: int = -1) -> TrickInfo | None:
+    """The last finished trick of the game (from the previous hand if this one has none yet);
+    with ``hand``, the last trick of that hand."""
     events = game.events
     for i in range(len(events) - 1, -1, -1):
         won = events[i]
-        if isinstance(won, TrickWon):
+        if isinstance(won, TrickWon) and hand in (-1, won.hand):
             plays = [e for e in events[:i] if isinstance(e, Play)][-game.players :]
             moves = tuple(p.move for p in plays)
             is_last = won.trick == game.deck.cards_each - 1
             cost = trick_cost(game, won.hand, moves, is_last)
             return TrickInfo(won.hand, won.trick, plays[0].seat, moves, won.winner, cost)
     return None
+
+
+@dataclass(frozen=True)
+class HandEnd:
+    """A finished hand as its last moment looked: the last trick being won, and the points."""
+
+    index: int
+    dealer: int
+    trick: TrickInfo
+    """Its last trick."""
+    breakdown: HandBreakdown
+    totals: tuple[int, ...]
+    """Everyone's total once this hand is scored."""
+    token: int
+    """Who held the token at the end, or -1."""
+
+
+def hand_end(game: Game, index: int) -> HandEnd:
+    """Hand ``index`` (finished) at its end, from the engine's log."""
+    g = game
+    trick = last_trick(g, index)
+    assert trick is not None, "the hand is not finished"
+    dealer = token = -1
+    for e in g.events:
+        if isinstance(e, Deal) and e.hand == index:
+            dealer, token = e.dealer, -1
+        elif isinstance(e, TokenTaken) and dealer >= 0:
+            token = e.seat
+        elif isinstance(e, HandScored) and e.hand == index:
+            break
+    totals = tuple(sum(p[s] for p in g.hand_points[: index + 1]) for s in range(g.players))
+    breakdown = hand_breakdowns(g.rules, g.log)[index]
+    return HandEnd(index, dealer, trick, breakdown, totals, token)
+
+
+def breakdown_rows(game: Game, b: HandBreakdown) -> list[tuple[str, tuple[int, ...]]]:
+    """A hand's points as rows: (penalty name, points per seat), then the moon's if shot."""
+    hand = game.rules.hands[b.hand]
+    rows = [(p.penalty.name, row) for p, row in zip(hand.penalties, b.by_penalty, strict=True)]
+    if b.moon >= 0:
+        rows.append(("Moon", b.moon_points))
+    return rows
+
+
+def breakdown_lines(game: Game, names: Sequence[str], b: HandBreakdown) -> list[str]:
+    """One line per seat: its points of the hand and where they came from."""
+    rows = breakdown_rows(game, b)
+    out = []
+    for seat, name in enumerate(names):
+        parts = [f"{what} {row[seat]}" for what, row in rows if row[seat]]
+        detail = f" ({', '.join(parts)})" if parts else ""
+        out.append(f"  {name}: {b.points[seat]}{detail}.")
+    return out
 
 
 def narrate(
@@ -164,12 +289,20 @@ def narrate(
     deck = g.deck
     out: list[str] = []
     trick_moves: list[Move] = []
-    # The current trick so far (before these entries) gives the cost of the trick they finish.
+    # The current trick so far (before these entries) gives the cost of the trick they finish,
+    # and the token's holder says whether a TokenTaken is news.
+    holder = -1
+    hand = g.hand_index
+    in_trick = True
     for entry in g.log[: len(g.log) - len(entries)][::-1]:
         earlier = typed(entry)
-        if isinstance(earlier, Play):
+        if isinstance(earlier, Play) and in_trick:
             trick_moves.insert(0, earlier.move)
-        elif isinstance(earlier, TrickWon | Deal | HandScored):
+        elif isinstance(earlier, TrickWon):
+            in_trick = False
+        elif isinstance(earlier, TokenTaken) and holder < 0:
+            holder = earlier.seat
+        elif isinstance(earlier, Deal | HandScored):
             break
     for entry in entries:
         e = typed(entry)
@@ -177,14 +310,17 @@ def narrate(
             trick_moves.append(e.move)
             out.append(f"{names[e.seat]}: {move_label(deck, e.move, symbols)}")
         elif isinstance(e, TrickWon):
+            hand = e.hand
             cost = trick_cost(g, e.hand, trick_moves, e.trick == deck.cards_each - 1)
             what = f" (+{cost})" if cost else " (no points)"
             taker = "take" if e.winner == you else "takes"
             out.append(f"{names[e.winner]} {taker} trick {e.trick + 1}{what}.")
             trick_moves = []
         elif isinstance(e, TokenTaken):
-            verb = "hold" if e.seat == you else "holds"
-            out.append(f"{names[e.seat]} now {verb} the {token_name(g)}.")
+            if e.seat != holder:
+                verb = "hold" if e.seat == you else "holds"
+                out.append(f"{names[e.seat]} now {verb} the {token_name(g, hand)}.")
+            holder = e.seat
         elif isinstance(e, PassChosen):
             if e.seat == you:
                 out.append(f"You pass {card_label(deck, e.card, symbols)}.")
@@ -203,12 +339,15 @@ def narrate(
             out.append(f"Hand {e.hand + 1} ({name}) is over: {scores}.")
             if e.moon >= 0:
                 out.append(f"{names[e.moon]} shot the moon!")
+            out.extend(breakdown_lines(g, names, hand_breakdowns(g.rules, g.log)[e.hand]))
+            holder = -1
         elif isinstance(e, Deal):
-            hand = g.rules.hands[e.hand]
+            holder = -1
+            dealt = g.rules.hands[e.hand]
             verb = "deal" if e.dealer == you else "deals"
             out.append(
-                f"Hand {e.hand + 1} of {len(g.rules.hands)}: {hand.round.name} "
-                f"({penalties_text(hand)}). {names[e.dealer]} {verb}."
+                f"Hand {e.hand + 1} of {len(g.rules.hands)}: {dealt.round.name} "
+                f"({penalties_text(dealt)}). {names[e.dealer]} {verb}."
             )
         elif isinstance(e, GameOver):
             out.append("The game is over.")
