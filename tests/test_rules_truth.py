@@ -16,6 +16,7 @@ import pytest
 
 from salad import Game, RulesError, load_ruleset
 from salad.cards import cards_of
+from salad.errors import CardParseError
 from salad.formats.describe import describe
 from salad.presets import PRESETS
 from salad.ruleset import Moon, Ruleset
@@ -228,3 +229,18 @@ def test_preset_names_in_any_case(name: str) -> None:
 def test_unknown_preset_is_still_refused() -> None:
     with pytest.raises(RulesError, match=r"^rules: unknown preset 'Lettuce' \(presets: canadian"):
         from_preset("Lettuce")
+
+
+def test_a_card_error_gives_examples_from_the_deck_in_play() -> None:
+    """An unknown card is answered with cards of the deck in play, never the standard deck's
+    in a vegetable game."""
+    messages = {}
+    for preset in ("canadian", "skip-the-salad"):
+        deck = load_ruleset(preset).deck_for(4)
+        with pytest.raises(CardParseError) as caught:
+            deck.parse("zz")
+        messages[preset] = str(caught.value)
+        for code in deck.examples():
+            deck.parse(code)  # each example is a card of this deck
+    assert messages["canadian"] == "unknown card 'zz' (expected e.g. QS, 10H, q♠)"
+    assert "QS" not in messages["skip-the-salad"] and "10H" not in messages["skip-the-salad"]

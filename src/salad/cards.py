@@ -190,12 +190,22 @@ class Deck:
         return " ".join(fmt(c) for c in cards_of(mask))
 
     # -- parsing ----------------------------------------------------------------------------
+    def examples(self) -> tuple[str, str]:
+        """Two cards of this deck as a player types them, for help and error texts: a high
+        card of the last suit and a two-digit one of another (``QS``, ``10H`` in the standard
+        deck, ``QO``, ``10T`` in the vegetable one)."""
+        return _examples(self)
+
     def parse(self, text: str, among: CardMask | None = None) -> Card:
         """Parse one card. Where the deck holds copies, take the lowest copy in ``among``."""
         key = _normalise(text)
         matches = self._by_code().get(key)
         if matches is None:
-            raise CardParseError(f"unknown card {text!r} (expected e.g. QS, 10H, q♠)")
+            first, second = self.examples()
+            typed = self.symbol(self._by_code()[_normalise(first)][0]).lower()
+            raise CardParseError(
+                f"unknown card {text!r} (expected e.g. {first}, {second}, {typed})"
+            )
         if among is not None:
             for card in matches:
                 if among >> card & 1:
@@ -224,6 +234,28 @@ class Deck:
             if key in (s.letter.upper(), s.name.upper(), s.symbol):
                 return i
         raise CardParseError(f"unknown suit {text!r}")
+
+
+@lru_cache(maxsize=64)
+def _examples(deck: Deck) -> tuple[str, str]:
+    ranks = deck.spec.ranks
+    suits = deck.suits
+    index = _code_index(deck)
+    found: list[str] = []
+    for r, s in ((len(ranks) - 3, len(suits) - 1), (len(ranks) - 5, len(suits) - 2)):
+        if r < 0 or s < 0:
+            continue
+        rank = ranks[r]
+        text = max((rank.letter, *rank.aliases), key=len) + suits[s].letter
+        cards = index.get(_normalise(text), ())
+        if any(deck.in_play >> c & 1 for c in cards) and text not in found:
+            found.append(text)
+    for card in cards_of(deck.in_play):  # a deck too small for the usual picks
+        if len(found) == 2:
+            break
+        if deck.format(card) not in found:
+            found.append(deck.format(card))
+    return found[0], found[1]
 
 
 @lru_cache(maxsize=64)

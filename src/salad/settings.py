@@ -367,11 +367,7 @@ def _check_codes(rs: Ruleset, key: str, codes: list[str], ordinary: bool = False
 
 def _example(deck: Deck) -> str:
     """Two card codes of ``deck`` to show in a message, e.g. ``QS, 10H``."""
-    ranks = deck.spec.ranks
-    suits = [s for s in deck.spec.suits if not s.min_players] or deck.spec.suits
-    queen = ranks[-3].letter + suits[-1].letter
-    ten = ranks[len(ranks) // 2 + 2]
-    return f"{queen}, {(ten.aliases or (ten.letter,))[0]}{suits[len(suits) // 2].letter}"
+    return ", ".join(deck.examples())
 
 
 def _suit(rs: Ruleset, text: str, key: str) -> str:

@@ -91,25 +91,8 @@ def accepted_codes(deck: Deck) -> frozenset[str]:
 
 
 def card_examples(deck: Deck) -> tuple[str, str]:
-    """Two cards of ``deck`` as a player types them, for help texts: a high card of the last
-    suit and a two-digit one of another (``QS``, ``10H`` in the standard deck)."""
-    ranks = deck.spec.ranks
-    suits = deck.suits
-    found: list[str] = []
-    for r, s in ((len(ranks) - 3, len(suits) - 1), (len(ranks) - 5, len(suits) - 2)):
-        if r < 0 or s < 0:
-            continue
-        rank = ranks[r]
-        text = max((rank.letter, *rank.aliases), key=len) + suits[s].letter
-        card = deck.parse(text)
-        if deck.in_play >> card & 1 and text not in found:
-            found.append(text)
-    for card in cards_of(deck.in_play):  # a deck too small for the usual picks
-        if len(found) == 2:
-            break
-        if deck.format(card) not in found:
-            found.append(deck.format(card))
-    return found[0], found[1]
+    """Two cards of ``deck`` as a player types them (:meth:`salad.cards.Deck.examples`)."""
+    return deck.examples()
 
 
 def wild_names(deck: Deck, among: CardMask | None = None) -> list[str]:
