@@ -16,6 +16,8 @@ from typing import Annotated, Any, TypeVar
 import typer
 from rich.console import Console
 
+from salad.cli.errors import ParameterSource
+from salad.cli.errors import friendly as friendly  # where the commands import it from
 from salad.errors import SaladError
 from salad.formats.rules import load_ruleset
 from salad.ruleset import Ruleset
@@ -52,14 +54,43 @@ TournamentPlayersOpt = Annotated[
     int | None, typer.Option("--players", "-n", help="Seats per game (default: the ruleset's).")
 ]
 
+
 # -- the bots -------------------------------------------------------------------------------------
+def bot_names_given(
+    ctx: typer.Context, param: typer.CallbackParam, value: str | None
+) -> str | None:
+    """Refuse a --bots given with a blank name (``--bots ''``, ``--bots ',,,'``, ``a,,b``):
+    it used to fall back to the default bots without a word. The default is not checked."""
+    source = ctx.get_parameter_source(param.name or "")
+    if value is None or source is not ParameterSource.COMMANDLINE:
+        return value
+    names = value.split(",")
+    if not value.strip():
+        raise typer.BadParameter("no bot named (e.g. --bots expert)", ctx, param)
+    blank = [i + 1 for i, name in enumerate(names) if not name.strip()]
+    if blank:
+        raise typer.BadParameter(
+            f"name {blank[0]} of {len(names)} in {value!r} is blank", ctx, param
+        )
+    return value
+
+
 BotsOpt = Annotated[
-    str, typer.Option("--bots", "-b", help="Bot per seat, comma-separated, or one for all.")
+    str,
+    typer.Option(
+        "--bots",
+        "-b",
+        callback=bot_names_given,
+        help="Bot per seat, comma-separated, or one for all.",
+    ),
 ]
 MatchBotsOpt = Annotated[
     str,
     typer.Option(
-        "--bots", "-b", help="One bot per seat, comma-separated, e.g. expert,basic,basic,basic."
+        "--bots",
+        "-b",
+        callback=bot_names_given,
+        help="One bot per seat, comma-separated, e.g. expert,basic,basic,basic.",
     ),
 ]
 EntrantsOpt = Annotated[
@@ -67,6 +98,7 @@ EntrantsOpt = Annotated[
     typer.Option(
         "--bots",
         "-b",
+        callback=bot_names_given,
         help="The entrants, comma-separated, at least one per seat, e.g. "
         "expert,advanced,basic,random; a bot listed twice enters two copies.",
     ),
@@ -76,6 +108,7 @@ OpponentsOpt = Annotated[
     typer.Option(
         "--bots",
         "-b",
+        callback=bot_names_given,
         help="Bots for the other seats in seat order, comma-separated, or one for all "
         "(random, basic, advanced, expert). Default: expert.",
     ),
@@ -134,24 +167,6 @@ JsonOpt = Annotated[
 
 
 # -- errors ---------------------------------------------------------------------------------------
-def friendly(func: F) -> F:
-    """Turn every bad-input error into one line on stderr and exit status 1."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except SaladError as exc:
-            typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(1) from None
-        except OSError as exc:
-            where = f" {exc.filename}:" if exc.filename else ""
-            typer.echo(f"error:{where} {exc.strerror or exc}", err=True)
-            raise typer.Exit(1) from None
-
-    return wrapper  # type: ignore[return-value]
-
-
 def require_extra(command: str, extra: str, *modules: str) -> None:
     """Stop `salad COMMAND` with one line if a module of its install extra is missing.
 
