@@ -302,6 +302,7 @@ def test_cli_ctrl_c_then_resume(tmp_path: Path) -> None:
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr
     assert "interrupted:" in stderr and "games saved in" in stderr, stderr
+    assert "Traceback" not in stderr and len(stderr.strip().splitlines()) == 1, stderr
     saved = len(load_records(records))
     assert 6 <= saved < 120
 
@@ -318,6 +319,18 @@ def test_cli_ctrl_c_then_resume(tmp_path: Path) -> None:
 
 def sigterm_handler() -> object:
     return signal.getsignal(signal.SIGTERM)
+
+
+def sigint_handler() -> object:
+    return signal.getsignal(signal.SIGINT)
+
+
+def test_pool_workers_leave_ctrl_c_to_the_parent() -> None:
+    """Ctrl-C reaches every process of the group: a worker that took it printed a traceback
+    of its own under the one line of the parent, which stops the workers itself."""
+    with worker_pool(2, ["random"]) as pool:
+        assert pool is not None
+        assert pool.submit(sigint_handler).result() == signal.SIG_IGN
 
 
 def test_pool_workers_die_on_sigterm() -> None:

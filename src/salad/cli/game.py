@@ -33,6 +33,7 @@ from salad.engine import Game
 from salad.formats.describe import describe
 from salad.formats.records import format_record, record_from_game, write_records
 from salad.lab.match import run_match
+from salad.lab.progress import format_rate
 from salad.ruleset import Ruleset
 from salad.sheet.printout import full_sheet, hand_rows, sheet_header
 
@@ -99,7 +100,7 @@ def simulate(
         "bots": [b.name for b in bot_list],
         "mean_points": means,
         "wins": [round(w, 2) for w in wins],
-        "games_per_s": round(games / elapsed, 1),
+        "games_per_s": round(games / elapsed, 3),
         "record": str(record) if record else None,
     }
     typer.echo(f"{games} games of {rs.title}, {n} players, seeds {base}..{base + games - 1}")
@@ -107,7 +108,7 @@ def simulate(
         typer.echo(
             f"  seat {s} ({bot_list[s].name}): mean {means[s]:8.2f} points, {wins[s]:g} wins"
         )
-    typer.echo(f"{summary['games_per_s']} games per second")
+    typer.echo(format_rate(games, elapsed))
     if record is not None:
         typer.echo(f"records written to {record}")
     if as_json:
