@@ -855,7 +855,7 @@ def test_problems_say_how_many_more_and_where_to_go_back() -> None:
     assert "Hearts: Ann has -1; counts cannot be negative\n" in out
     assert "1 more problem: fix this one first" in out
     assert "not 0; type /back to change the tricks\n" in out
-    assert "2 more problems: fix this one first" in out
+    assert "3 more problems: fix this one first" in out
     assert "(and " not in out
 
 
