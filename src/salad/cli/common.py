@@ -27,6 +27,35 @@ err = Console(stderr=True)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+
+# -- lists of names ---------------------------------------------------------------------------
+def _no_blank_names(example: str) -> Callable[..., str | None]:
+    """A callback refusing a comma-separated option given with a blank name (``''``, ``',,,'``,
+    ``'a,,b'``): those used to fall back to the default without a word. A default is not
+    checked, only what the command line gave."""
+
+    def check(ctx: typer.Context, param: typer.CallbackParam, value: str | None) -> str | None:
+        if value is None or ctx.get_parameter_source(param.name or "") is not (
+            ParameterSource.COMMANDLINE
+        ):
+            return value
+        if not value.strip(","):
+            raise typer.BadParameter(f"nothing named in {value!r} (e.g. {example})", ctx, param)
+        names = value.split(",")
+        blank = [i + 1 for i, name in enumerate(names) if not name.strip()]
+        if blank:
+            raise typer.BadParameter(
+                f"name {blank[0]} of {len(names)} in {value!r} is blank", ctx, param
+            )
+        return value
+
+    return check
+
+
+bot_names_given = _no_blank_names("--bots expert")
+topping_names_given = _no_blank_names("--toppings rotten-tomato")
+
+
 # -- the table: rules, players, toppings, swaps ---------------------------------------------------
 RulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Preset name or TOML rules file.")]
 OptionalRulesOpt = Annotated[
@@ -39,6 +68,7 @@ ToppingsOpt = Annotated[
     typer.Option(
         "--toppings",
         "-t",
+        callback=topping_names_given,
         help="Toppings, comma-separated: rotten-tomato, pass-the-veggies, cornucopia, "
         "spicy-pepper, blue-cheese-moon, salad-dressing, or all.",
     ),
@@ -56,25 +86,6 @@ TournamentPlayersOpt = Annotated[
 
 
 # -- the bots -------------------------------------------------------------------------------------
-def bot_names_given(
-    ctx: typer.Context, param: typer.CallbackParam, value: str | None
-) -> str | None:
-    """Refuse a --bots given with a blank name (``--bots ''``, ``--bots ',,,'``, ``a,,b``):
-    it used to fall back to the default bots without a word. The default is not checked."""
-    source = ctx.get_parameter_source(param.name or "")
-    if value is None or source is not ParameterSource.COMMANDLINE:
-        return value
-    names = value.split(",")
-    if not value.strip():
-        raise typer.BadParameter("no bot named (e.g. --bots expert)", ctx, param)
-    blank = [i + 1 for i, name in enumerate(names) if not name.strip()]
-    if blank:
-        raise typer.BadParameter(
-            f"name {blank[0]} of {len(names)} in {value!r} is blank", ctx, param
-        )
-    return value
-
-
 BotsOpt = Annotated[
     str,
     typer.Option(
@@ -193,7 +204,7 @@ def require_extra(command: str, extra: str, *modules: str) -> None:
 def make_ruleset(rules: str, toppings: str | None = None, swap: list[str] | None = None) -> Ruleset:
     """A preset or rules file, with the command line's toppings and swaps on top."""
     settings: dict[str, Any] = {}
-    if toppings:
+    if toppings is not None:
         settings["toppings"] = toppings
     if swap:
         settings["swap"] = swap
