@@ -39,7 +39,7 @@ def _no_blank_names(example: str) -> Callable[..., str | None]:
             ParameterSource.COMMANDLINE
         ):
             return value
-        if not value.strip(","):
+        if not value.replace(",", "").strip():
             raise typer.BadParameter(f"nothing named in {value!r} (e.g. {example})", ctx, param)
         names = value.split(",")
         blank = [i + 1 for i, name in enumerate(names) if not name.strip()]
