@@ -125,8 +125,18 @@ GAME_COMMANDS: dict[str, list[str]] = {
     "simulate": ["simulate", "-g", "1"],
     "demo": ["demo"],
     "match": ["match", "-b", "random,random,random,random", "-d", "1", "-w", "1"],
-    "tournament": ["tournament", "-b", "random,random,random,random", "-g", "2", "-w", "1",
-                   "--no-plots", "--out", "@tournament"],  # fmt: skip
+    "tournament": [
+        "tournament",
+        "-b",
+        "random,random,random,random",
+        "-g",
+        "2",
+        "-w",
+        "1",
+        "--no-plots",
+        "--out",
+        "@tournament",
+    ],  # fmt: skip
     "score": ["score"],
     "play": ["play", "--plain"],
 }
@@ -174,7 +184,7 @@ def _generated() -> Iterator[pytest.ParameterSet]:
     for sub in ("verify", "show"):
         for value, words in RECORD_BAD:
             yield pytest.param(["record", sub, value], 1, words, id=f"record-{sub}-{value}")
-    for value, words in RECORD_BAD[:6]:
+    for value, _words in RECORD_BAD[:6]:
         yield pytest.param(["score", "--load", value], 1, "", id=f"score--load={value}")
 
 
@@ -192,72 +202,154 @@ CASES: list[Case | pytest.ParameterSet] = [
     pytest.param(["simulate", "-g", "x"], 2, "--games", id="simulate-games-x"),
     pytest.param(["simulate", "-s", "x"], 2, "--seed", id="simulate-seed-x"),
     pytest.param(["demo", "-s", "1.5"], 2, "--seed", id="demo-seed-float"),
-    pytest.param(["match", "-b", "random,random,random,random", "-d", "0"], 1, "deals",
-                 id="match-deals-0"),  # fmt: skip
-    pytest.param(["match", "-b", "random,random,random,random", "-d", "x"], 2, "--deals",
-                 id="match-deals-x"),  # fmt: skip
-    pytest.param(["match", "-b", "random,random,random,random", "-d", "1", "--move-time", "-1"],
-                 1, "move time", id="match-move-time-negative"),  # fmt: skip
-    pytest.param(["match", "-b", "random,random,random,random", "-d", "1", "-w", "0"],
-                 1, "workers", id="match-workers-0"),  # fmt: skip
+    pytest.param(
+        ["match", "-b", "random,random,random,random", "-d", "0"], 1, "deals", id="match-deals-0"
+    ),  # fmt: skip
+    pytest.param(
+        ["match", "-b", "random,random,random,random", "-d", "x"], 2, "--deals", id="match-deals-x"
+    ),  # fmt: skip
+    pytest.param(
+        ["match", "-b", "random,random,random,random", "-d", "1", "--move-time", "-1"],
+        1,
+        "move time",
+        id="match-move-time-negative",
+    ),  # fmt: skip
+    pytest.param(
+        ["match", "-b", "random,random,random,random", "-d", "1", "-w", "0"],
+        1,
+        "workers",
+        id="match-workers-0",
+    ),  # fmt: skip
     pytest.param(["match", "-d", "1"], 1, "one bot per seat", id="match-no-bots"),
     pytest.param(["tournament", "--out", "@t0"], 1, "name the entrants", id="tournament-no-bots"),
-    pytest.param(["tournament", "-b", "random,random,random,random", "-g", "0", "--out", "@t1"],
-                 1, "games", id="tournament-games-0"),  # fmt: skip
-    pytest.param(["tournament", "-b", "random,random,random,random", "--backend", "nope",
-                  "--out", "@t2"], 1, "backend", id="tournament-backend"),  # fmt: skip
-    pytest.param(["tournament", "-b", "random,random,random,random", "--address", "ray://x",
-                  "--out", "@t3"], 1, "address", id="tournament-address"),  # fmt: skip
-    pytest.param(["tournament", "-b", "random,random,random,random", "-w", "0", "--out", "@t4"],
-                 1, "workers", id="tournament-workers-0"),  # fmt: skip
-    pytest.param(["tournament", "-b", "random,random,random,random", "--move-time", "0",
-                  "--out", "@t5"], 1, "move time", id="tournament-move-time-0"),  # fmt: skip
-    pytest.param(["tournament", "-b", "random,random,random,random", "--out", "@file"],
-                 1, "not a directory", id="tournament-out-is-a-file"),  # fmt: skip
+    pytest.param(
+        ["tournament", "-b", "random,random,random,random", "-g", "0", "--out", "@t1"],
+        1,
+        "games",
+        id="tournament-games-0",
+    ),  # fmt: skip
+    pytest.param(
+        ["tournament", "-b", "random,random,random,random", "--backend", "nope", "--out", "@t2"],
+        1,
+        "backend",
+        id="tournament-backend",
+    ),  # fmt: skip
+    pytest.param(
+        ["tournament", "-b", "random,random,random,random", "--address", "ray://x", "--out", "@t3"],
+        1,
+        "address",
+        id="tournament-address",
+    ),  # fmt: skip
+    pytest.param(
+        ["tournament", "-b", "random,random,random,random", "-w", "0", "--out", "@t4"],
+        1,
+        "workers",
+        id="tournament-workers-0",
+    ),  # fmt: skip
+    pytest.param(
+        ["tournament", "-b", "random,random,random,random", "--move-time", "0", "--out", "@t5"],
+        1,
+        "move time",
+        id="tournament-move-time-0",
+    ),  # fmt: skip
+    pytest.param(
+        ["tournament", "-b", "random,random,random,random", "--out", "@file"],
+        1,
+        "not a directory",
+        id="tournament-out-is-a-file",
+    ),  # fmt: skip
     pytest.param(["play", "--plain", "--seat", "9"], 1, "seat", id="play-seat-9"),
     pytest.param(["play", "--plain", "--delay", "-1"], 2, "--delay", id="play-delay"),
-    pytest.param(["play", "--plain", "--resume", "@missing.json"], 1, "no such file",
-                 id="play-resume-missing"),  # fmt: skip
-    pytest.param(["play", "--plain", "--resume", "@good.json", "--rules", "canadian"], 1,
-                 "cannot change a saved game", id="play-resume-with-rules"),  # fmt: skip
-    pytest.param(["score", "--load", "@sheet.json", "-r", "canadian"], 1, "--load takes",
-                 id="score-load-with-rules"),  # fmt: skip
+    pytest.param(
+        ["play", "--plain", "--resume", "@missing.json"],
+        1,
+        "no such file",
+        id="play-resume-missing",
+    ),  # fmt: skip
+    pytest.param(
+        ["play", "--plain", "--resume", "@good.json", "--rules", "canadian"],
+        1,
+        "cannot change a saved game",
+        id="play-resume-with-rules",
+    ),  # fmt: skip
+    pytest.param(
+        ["score", "--load", "@sheet.json", "-r", "canadian"],
+        1,
+        "--load takes",
+        id="score-load-with-rules",
+    ),  # fmt: skip
     pytest.param(["score", "--load", "@sheet.json"], 1, "ruleset", id="score-load-bad-sheet"),
     pytest.param(["score", "--load", "@deep.json"], 1, "deep", id="score-load-deep"),
     # the server: checked before it listens
-    pytest.param(["serve", "--database", "garbage://x"], 1, "not a database the server knows",
-                 id="serve-database-garbage"),  # fmt: skip
-    pytest.param(["serve", "--database", "sqlite:////no/such/dir/x.db"], 1, "does not exist",
-                 id="serve-database-no-folder"),  # fmt: skip
-    pytest.param(["serve", "--database", "/no/such/dir/x.db"], 1, "does not exist",
-                 id="serve-database-path-no-folder"),  # fmt: skip
-    pytest.param(["serve", "--database", "mysql://u@h/x"], 1, "not a database the server knows",
-                 id="serve-database-mysql"),  # fmt: skip
+    pytest.param(
+        ["serve", "--database", "garbage://x"],
+        1,
+        "not a database the server knows",
+        id="serve-database-garbage",
+    ),  # fmt: skip
+    pytest.param(
+        ["serve", "--database", "sqlite:////no/such/dir/x.db"],
+        1,
+        "does not exist",
+        id="serve-database-no-folder",
+    ),  # fmt: skip
+    pytest.param(
+        ["serve", "--database", "/no/such/dir/x.db"],
+        1,
+        "does not exist",
+        id="serve-database-path-no-folder",
+    ),  # fmt: skip
+    pytest.param(
+        ["serve", "--database", "mysql://u@h/x"],
+        1,
+        "not a database the server knows",
+        id="serve-database-mysql",
+    ),  # fmt: skip
     pytest.param(["serve", "--port", "0"], 2, "--port", id="serve-port-0"),
     pytest.param(["serve", "--port", "70000"], 2, "--port", id="serve-port-big"),
     pytest.param(["serve", "--port", "x"], 2, "--port", id="serve-port-x"),
     pytest.param(["serve", "--workers", "0"], 2, "--workers", id="serve-workers-0"),
     pytest.param(["serve", "--bot-delay", "x"], 2, "--bot-delay", id="serve-bot-delay"),
     # records: one game of many, the listing verified first
-    pytest.param(["record", "show", "@many.jsonl", "--game", "2"], 0, "Seed: 2",
-                 id="record-show-game-2"),  # fmt: skip
-    pytest.param(["record", "show", "@many.jsonl", "--game", "4"], 1, "holds 3 games",
-                 id="record-show-game-4-of-3"),  # fmt: skip
-    pytest.param(["record", "show", "@good.json", "--game", "2"], 1, "holds 1 game",
-                 id="record-show-game-2-of-1"),  # fmt: skip
-    pytest.param(["record", "show", "@many.jsonl", "--game", "0"], 2, "--game",
-                 id="record-show-game-0"),  # fmt: skip
-    pytest.param(["record", "verify", "@many.jsonl", "--game", "x"], 2, "--game",
-                 id="record-verify-game-x"),  # fmt: skip
-    pytest.param(["record", "verify", "@many.jsonl", "--game", "3"], 0, "OK",
-                 id="record-verify-game-3"),  # fmt: skip
-    pytest.param(["record", "show", "@tampered.json", "--no-verify"], 0, "NOT VERIFIED",
-                 id="record-show-no-verify"),  # fmt: skip
+    pytest.param(
+        ["record", "show", "@many.jsonl", "--game", "2"], 0, "Seed: 2", id="record-show-game-2"
+    ),  # fmt: skip
+    pytest.param(
+        ["record", "show", "@many.jsonl", "--game", "4"],
+        1,
+        "holds 3 games",
+        id="record-show-game-4-of-3",
+    ),  # fmt: skip
+    pytest.param(
+        ["record", "show", "@good.json", "--game", "2"],
+        1,
+        "holds 1 game",
+        id="record-show-game-2-of-1",
+    ),  # fmt: skip
+    pytest.param(
+        ["record", "show", "@many.jsonl", "--game", "0"], 2, "--game", id="record-show-game-0"
+    ),  # fmt: skip
+    pytest.param(
+        ["record", "verify", "@many.jsonl", "--game", "x"], 2, "--game", id="record-verify-game-x"
+    ),  # fmt: skip
+    pytest.param(
+        ["record", "verify", "@many.jsonl", "--game", "3"], 0, "OK", id="record-verify-game-3"
+    ),  # fmt: skip
+    pytest.param(
+        ["record", "show", "@tampered.json", "--no-verify"],
+        0,
+        "NOT VERIFIED",
+        id="record-show-no-verify",
+    ),  # fmt: skip
     # what is accepted says so
     pytest.param(["rules", "Canadian"], 0, "Canadian Salad", id="rules-preset-case"),
     pytest.param(["rules", "SKIP-THE-SALAD"], 0, "Skip the Salad", id="rules-preset-upper"),
-    pytest.param(["simulate", "-g", "1", "-r", "Fruit-Salad", "-b", "RANDOM"], 0, "1 games",
-                 id="simulate-case"),  # fmt: skip
+    pytest.param(
+        ["simulate", "-g", "1", "-r", "Fruit-Salad", "-b", "RANDOM"],
+        0,
+        "1 games",
+        id="simulate-case",
+    ),  # fmt: skip
     pytest.param(["demo", "-s", "3", "--tricks"], 0, "Trick  1", id="demo-tricks"),
     pytest.param(["demo", "-s", "3"], 0, "--tricks shows every trick", id="demo-says-what"),
 ]

@@ -40,16 +40,25 @@ def _no_blank_names(example: str) -> Callable[..., str | None]:
         ):
             return value
         if not value.replace(",", "").strip():
-            raise typer.BadParameter(f"nothing named in {value!r} (e.g. {example})", ctx, param)
+            raise typer.BadParameter(
+                f"nothing named in {value!r} (e.g. {example})", ctx, param_hint=_hint(param)
+            )
         names = value.split(",")
         blank = [i + 1 for i, name in enumerate(names) if not name.strip()]
         if blank:
             raise typer.BadParameter(
-                f"name {blank[0]} of {len(names)} in {value!r} is blank", ctx, param
+                f"name {blank[0]} of {len(names)} in {value!r} is blank",
+                ctx,
+                param_hint=_hint(param),
             )
         return value
 
     return check
+
+
+def _hint(param: typer.CallbackParam) -> str:
+    """How Click names an option in a message: ``'--bots' / '-b'``."""
+    return " / ".join(repr(o) for o in param.opts)
 
 
 bot_names_given = _no_blank_names("--bots expert")

@@ -20,7 +20,7 @@ try:  # Typer 0.2x carries its own copy of Click; older Typer uses the click pac
     from typer._click.core import ParameterSource
 except ImportError:  # pragma: no cover
     from click import exceptions as click_exceptions  # type: ignore[no-redef]
-    from click.core import ParameterSource  # type: ignore[no-redef, assignment]
+    from click.core import ParameterSource  # type: ignore[assignment]
 
 __all__ = ["ParameterSource", "friendly", "one_line", "run_app", "usage_error"]
 

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 import uvicorn
+
 from salad.server.app import create_app
 from salad.server.process import UVICORN_OPTIONS, tune_gc
 from salad.server.storage import check_database, database_url

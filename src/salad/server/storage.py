@@ -164,10 +164,10 @@ def check_database(url: str) -> str:
     """Open the database at ``url`` once (creating its tables) and return it as shown to
     people (no password); any problem is a one-line :class:`SaladError` naming it.
 
-    >>> check_database("garbage://x")
+    >>> check_database("garbage://x")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    salad.errors.SaladError: database garbage://x: not a database the server knows (use a SQLite file path, sqlite:///FILE or postgresql://user:password@host/name)
+    salad.errors.SaladError: database garbage://x: not a database the server knows (use ...)
     """
     try:
         parsed = make_url(url)
