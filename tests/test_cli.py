@@ -178,3 +178,43 @@ def test_bad_options_are_one_line(tmp_path: Path) -> None:
         f"error: {missing}: No such file or directory"
     )
     assert "name the entrants" in error_line(["tournament", "--out", str(tmp_path / "t")])
+
+
+# -- the whole command: one line per error, --version, a closed pipe ----------------------------
+
+
+def test_usage_errors_are_one_line_through_main() -> None:
+    proc = salad_without([], "simulate", "--games", "x")
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == [
+        "error: invalid value for '--games' / '-g': Input should be a valid integer, unable to "
+        "parse string as an integer (see salad simulate --help)"
+    ]
+    assert "Usage" not in proc.stdout + proc.stderr
+
+
+def test_version() -> None:
+    from salad import __version__
+
+    proc = salad_without([], "--version")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == f"salad {__version__}"
+
+
+def test_a_closed_pipe_is_not_an_error(tmp_path: Path) -> None:
+    """``salad record show FILE | head`` ended with "error: Broken pipe"."""
+    many = tmp_path / "many.jsonl"
+    sim = salad_without([], "simulate", "-g", "20", "--record", str(many))
+    assert sim.returncode == 0, sim.stderr
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "salad.cli", "record", "show", str(many)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.readline()
+    proc.stdout.close()  # what `head -1` does
+    err = proc.stderr.read()
+    proc.wait(timeout=60)
+    assert "error" not in err and "Traceback" not in err, err

@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 from salad import Game, load_ruleset
 from salad.cli.score import score_command
+from salad.cli.scorekeeper import HELP
 from salad.events import Deal, HandScored, Play, TokenTaken, TrickWon
 from salad.ruleset import Ruleset
 from salad.sheet import (
@@ -756,7 +757,7 @@ def test_a_whole_game_in_the_terminal(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     out = result.output
     assert "Tricks: they add up to 12, but 13 were played\n" in out
-    assert "Hearts: Bob took 1 but no tricks\n" in out
+    assert "Hearts: Bob took 1 but no tricks; type /back to change the tricks\n" in out
     assert "Hand 1 of 6: No Tricks  (Bob deals)" in out
     assert "Hand 1: Ann 30  Bob 40  Cy 30  Di 30   (sum 130 ok)" in out
     assert "Leading: Cy, Di" in out
@@ -807,6 +808,55 @@ def test_fixing_showing_and_leaving(tmp_path: Path) -> None:
     sheet = ScoreSheet.from_json(save.read_text())
     assert sheet.names == ["Ann", "Bob", "Cy", "Player 4"]
     assert sheet.entries == [{"tricks": [13, 0, 0, 0]}]
+
+
+def test_undo_takes_back_the_last_hand(tmp_path: Path) -> None:
+    save = tmp_path / "u.json"
+    lines = [
+        "Ann, Bob, Cy, Di",
+        "",
+        "/undo",  # nothing entered yet
+        "3 4 3 3",
+        "4 9 0 0",
+        "/undo",  # in hand 3: takes back hand 2
+        "",  # hand 2 again: Enter keeps the answer taken back
+        "/undo",
+        "0 13 0 0",  # hand 2 entered anew
+        f"/save {save}",
+        "/quit",
+    ]
+    result = run([], lines)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "/undo: no hand is entered yet" in out
+    assert "Took back hand 2 (No Hearts): enter it again" in out
+    assert "[4 9 0 0]" in out
+    assert "/undo          take back the last hand entered" in HELP
+    sheet = ScoreSheet.from_json(save.read_text())
+    assert sheet.entries == [{"tricks": [3, 4, 3, 3]}, {"hearts": [0, 13, 0, 0]}]
+
+
+def test_problems_say_how_many_more_and_where_to_go_back() -> None:
+    lines = [
+        "Ann, Bob, Cy, Di",
+        "",
+        "3 4 3 3",
+        "4 9 0 0",
+        "1 1 1 1",
+        "ann",
+        "bob",
+        "13 0 0 0",  # the salad: Ann took every trick
+        "-1 20 0 0",  # two problems on its own: no /back hint
+        "0 5 4 4",  # three players took hearts but no tricks
+        "/quit",
+        "/quit",
+    ]
+    out = run([], lines).output
+    assert "Hearts: Ann has -1; counts cannot be negative\n" in out
+    assert "1 more problem: fix this one first" in out
+    assert "not 0; type /back to change the tricks\n" in out
+    assert "3 more problems: fix this one first" in out
+    assert "(and " not in out
 
 
 def test_end_of_input_leaves(tmp_path: Path) -> None:

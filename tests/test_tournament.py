@@ -302,6 +302,7 @@ def test_cli_ctrl_c_then_resume(tmp_path: Path) -> None:
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr
     assert "interrupted:" in stderr and "games saved in" in stderr, stderr
+    assert "Traceback" not in stderr and len(stderr.strip().splitlines()) == 1, stderr
     saved = len(load_records(records))
     assert 6 <= saved < 120
 
@@ -318,6 +319,18 @@ def test_cli_ctrl_c_then_resume(tmp_path: Path) -> None:
 
 def sigterm_handler() -> object:
     return signal.getsignal(signal.SIGTERM)
+
+
+def sigint_handler() -> object:
+    return signal.getsignal(signal.SIGINT)
+
+
+def test_pool_workers_leave_ctrl_c_to_the_parent() -> None:
+    """Ctrl-C reaches every process of the group: a worker that took it printed a traceback
+    of its own under the one line of the parent, which stops the workers itself."""
+    with worker_pool(2, ["random"]) as pool:
+        assert pool is not None
+        assert pool.submit(sigint_handler).result() == signal.SIG_IGN
 
 
 def test_pool_workers_die_on_sigterm() -> None:
@@ -400,3 +413,34 @@ def test_out_holds_another_tournament(tmp_path: Path) -> None:
         fh.seek(0)
         fh.writelines([lines[1], lines[0], *lines[2:]])
     assert "line 1 is not game 1" in error_line([*bots, "--games", "6"])
+
+
+# -- rates and time left ------------------------------------------------------------------------
+
+
+def test_rates_below_one_a_second_are_seconds_per_game() -> None:
+    from salad.lab.progress import format_rate
+
+    assert format_rate(3, 60.0) == "20.0 seconds per game"
+    assert format_rate(120, 60.0) == "2.0 games per second"
+    assert "0.0" not in format_rate(1, 500.0)
+
+
+def test_time_left_comes_from_the_recent_rate() -> None:
+    """Slow first games (workers starting, then batches growing) must not skew the estimate:
+    after a slow start of 1 game/s and a steady 4 games/s, the time left is at 4 games/s."""
+    from salad.lab.progress import RecentRate
+
+    now = [0.0]
+    rate = RecentRate(window=30.0, clock=lambda: now[0])
+    for _ in range(20):  # 20 s at one game a second
+        now[0] += 1.0
+        rate.add()
+    for _ in range(60):  # then 60 s at four games a second, finished in batches of 8
+        now[0] += 2.0
+        rate.add(8)
+    left = rate.left(400)
+    assert left is not None and 95 <= left <= 105
+    now[0] += 60.0  # a stall shows at once
+    stalled = rate.left(400)
+    assert stalled is not None and stalled > 150

@@ -26,11 +26,14 @@ def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
 
 
 def parse_bots(spec: str, players: int, seed: int | None = None, **options: Any) -> list[Bot]:
-    """``"random,random"`` → one bot per seat; a single name fills every seat.
+    """``"random,random"`` → one bot per seat; a single name fills every seat. A blank name
+    (``""``, ``",,"``) is refused: it is a mistake, not a wish for some default.
 
     Seat ``i``'s bot of a game seeded ``seed`` is seeded ``bot_seed("game", seed, i)``.
     """
-    names = [n for n in spec.split(",") if n.strip()] or ["random"]
+    names = spec.split(",")
+    if not spec.strip() or not all(n.strip() for n in names):
+        raise SaladError(f"bots: a blank bot name in {spec!r} (e.g. random,basic,expert,expert)")
     if len(names) == 1:
         names *= players
     if len(names) != players:

@@ -9,10 +9,13 @@ printer, the extras check) is in :mod:`~salad.cli.common`.
 from __future__ import annotations
 
 import sys
+from typing import Annotated
 
 import typer
 
-from salad.cli.common import err, make_ruleset
+from salad import __version__
+from salad.cli.common import make_ruleset
+from salad.cli.errors import run_app
 from salad.cli.game import demo, match, rules, simulate
 from salad.cli.play import play_command
 from salad.cli.records import record_app
@@ -28,6 +31,26 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"salad {__version__}")
+        raise typer.Exit
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_show_version, is_eager=True, help="Show the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Canadian Salad (Fruit Salad, Wisconsin Scramble) and its variants."""
+
+
 app.add_typer(record_app, name="record")
 app.command("rules")(rules)
 app.command("simulate")(simulate)
@@ -40,9 +63,5 @@ app.command("serve")(serve)
 
 
 def main() -> None:
-    """The `salad` console script (and ``python -m salad.cli``)."""
-    try:
-        app()
-    except KeyboardInterrupt:
-        err.print("interrupted")
-        sys.exit(130)
+    """The `salad` console script (and ``python -m salad.cli``): every error is one line."""
+    sys.exit(run_app(app))

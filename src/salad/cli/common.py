@@ -16,6 +16,8 @@ from typing import Annotated, Any, TypeVar
 import typer
 from rich.console import Console
 
+from salad.cli.errors import ParameterSource
+from salad.cli.errors import friendly as friendly  # where the commands import it from
 from salad.errors import SaladError
 from salad.formats.rules import load_ruleset
 from salad.ruleset import Ruleset
@@ -24,6 +26,44 @@ err = Console(stderr=True)
 """Progress bars and messages that are not the command's output go to stderr."""
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+# -- lists of names ---------------------------------------------------------------------------
+def _no_blank_names(example: str) -> Callable[..., str | None]:
+    """A callback refusing a comma-separated option given with a blank name (``''``, ``',,,'``,
+    ``'a,,b'``): those used to fall back to the default without a word. A default is not
+    checked, only what the command line gave."""
+
+    def check(ctx: typer.Context, param: typer.CallbackParam, value: str | None) -> str | None:
+        if value is None or ctx.get_parameter_source(param.name or "") is not (
+            ParameterSource.COMMANDLINE
+        ):
+            return value
+        if not value.replace(",", "").strip():
+            raise typer.BadParameter(
+                f"nothing named in {value!r} (e.g. {example})", ctx, param_hint=_hint(param)
+            )
+        names = value.split(",")
+        blank = [i + 1 for i, name in enumerate(names) if not name.strip()]
+        if blank:
+            raise typer.BadParameter(
+                f"name {blank[0]} of {len(names)} in {value!r} is blank",
+                ctx,
+                param_hint=_hint(param),
+            )
+        return value
+
+    return check
+
+
+def _hint(param: typer.CallbackParam) -> str:
+    """How Click names an option in a message: ``'--bots' / '-b'``."""
+    return " / ".join(repr(o) for o in param.opts)
+
+
+bot_names_given = _no_blank_names("--bots expert")
+topping_names_given = _no_blank_names("--toppings rotten-tomato")
+
 
 # -- the table: rules, players, toppings, swaps ---------------------------------------------------
 RulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Preset name or TOML rules file.")]
@@ -37,6 +77,7 @@ ToppingsOpt = Annotated[
     typer.Option(
         "--toppings",
         "-t",
+        callback=topping_names_given,
         help="Toppings, comma-separated: rotten-tomato, pass-the-veggies, cornucopia, "
         "spicy-pepper, blue-cheese-moon, salad-dressing, or all.",
     ),
@@ -52,14 +93,24 @@ TournamentPlayersOpt = Annotated[
     int | None, typer.Option("--players", "-n", help="Seats per game (default: the ruleset's).")
 ]
 
+
 # -- the bots -------------------------------------------------------------------------------------
 BotsOpt = Annotated[
-    str, typer.Option("--bots", "-b", help="Bot per seat, comma-separated, or one for all.")
+    str,
+    typer.Option(
+        "--bots",
+        "-b",
+        callback=bot_names_given,
+        help="Bot per seat, comma-separated, or one for all.",
+    ),
 ]
 MatchBotsOpt = Annotated[
     str,
     typer.Option(
-        "--bots", "-b", help="One bot per seat, comma-separated, e.g. expert,basic,basic,basic."
+        "--bots",
+        "-b",
+        callback=bot_names_given,
+        help="One bot per seat, comma-separated, e.g. expert,basic,basic,basic.",
     ),
 ]
 EntrantsOpt = Annotated[
@@ -67,6 +118,7 @@ EntrantsOpt = Annotated[
     typer.Option(
         "--bots",
         "-b",
+        callback=bot_names_given,
         help="The entrants, comma-separated, at least one per seat, e.g. "
         "expert,advanced,basic,random; a bot listed twice enters two copies.",
     ),
@@ -76,6 +128,7 @@ OpponentsOpt = Annotated[
     typer.Option(
         "--bots",
         "-b",
+        callback=bot_names_given,
         help="Bots for the other seats in seat order, comma-separated, or one for all "
         "(random, basic, advanced, expert). Default: expert.",
     ),
@@ -134,24 +187,6 @@ JsonOpt = Annotated[
 
 
 # -- errors ---------------------------------------------------------------------------------------
-def friendly(func: F) -> F:
-    """Turn every bad-input error into one line on stderr and exit status 1."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except SaladError as exc:
-            typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(1) from None
-        except OSError as exc:
-            where = f" {exc.filename}:" if exc.filename else ""
-            typer.echo(f"error:{where} {exc.strerror or exc}", err=True)
-            raise typer.Exit(1) from None
-
-    return wrapper  # type: ignore[return-value]
-
-
 def require_extra(command: str, extra: str, *modules: str) -> None:
     """Stop `salad COMMAND` with one line if a module of its install extra is missing.
 
@@ -178,7 +213,7 @@ def require_extra(command: str, extra: str, *modules: str) -> None:
 def make_ruleset(rules: str, toppings: str | None = None, swap: list[str] | None = None) -> Ruleset:
     """A preset or rules file, with the command line's toppings and swaps on top."""
     settings: dict[str, Any] = {}
-    if toppings:
+    if toppings is not None:
         settings["toppings"] = toppings
     if swap:
         settings["swap"] = swap

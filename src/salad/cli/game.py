@@ -31,8 +31,9 @@ from salad.cli.common import (
 )
 from salad.engine import Game
 from salad.formats.describe import describe
-from salad.formats.records import record_from_game, write_records
+from salad.formats.records import format_record, record_from_game, write_records
 from salad.lab.match import run_match
+from salad.lab.progress import format_rate
 from salad.ruleset import Ruleset
 from salad.sheet.printout import full_sheet, hand_rows, sheet_header
 
@@ -99,7 +100,7 @@ def simulate(
         "bots": [b.name for b in bot_list],
         "mean_points": means,
         "wins": [round(w, 2) for w in wins],
-        "games_per_s": round(games / elapsed, 1),
+        "games_per_s": round(games / elapsed, 3),
         "record": str(record) if record else None,
     }
     typer.echo(f"{games} games of {rs.title}, {n} players, seeds {base}..{base + games - 1}")
@@ -107,11 +108,17 @@ def simulate(
         typer.echo(
             f"  seat {s} ({bot_list[s].name}): mean {means[s]:8.2f} points, {wins[s]:g} wins"
         )
-    typer.echo(f"{summary['games_per_s']} games per second")
+    typer.echo(format_rate(games, elapsed))
     if record is not None:
         typer.echo(f"records written to {record}")
     if as_json:
         typer.echo(json.dumps(summary))
+
+
+TricksOpt = Annotated[
+    bool,
+    typer.Option("--tricks", help="Show every hand's deal and every trick, not only the sheet."),
+]
 
 
 @friendly
@@ -121,21 +128,29 @@ def demo(
     n: int,
     seed: SeedOpt = None,
     bots: BotsOpt = "random",
+    tricks: TricksOpt = False,
 ) -> None:
-    """Watch one whole game between bots, with the score sheet after every hand."""
+    """Watch one whole game between bots: the score sheet after every hand, and with --tricks
+    every deal and every trick as well."""
     game = Game(rs, n, seed=seed)
     bot_list = parse_bots(bots, n, game.seed)
     names = [f"{b.name.title()} {s}" for s, b in enumerate(bot_list)]
     typer.echo(
         f"{rs.title}: {n} players, seed {game.seed}; {names[game.first_dealer]} deals first."
     )
-    typer.echo(sheet_header(names))
+    if tricks:
+        play_out(game, bot_list)
+        players = [{"name": name, "bot": b.name} for name, b in zip(names, bot_list, strict=True)]
+        typer.echo(format_record(record_from_game(game, players)))
+    else:
+        typer.echo("The score sheet after every hand (--tricks shows every trick as well).")
+        typer.echo(sheet_header(names))
 
-    def on_hand_end(g: Game) -> None:
-        for row in hand_rows(g, len(g.hand_points) - 1):
-            typer.echo(row)
+        def on_hand_end(g: Game) -> None:
+            for row in hand_rows(g, len(g.hand_points) - 1):
+                typer.echo(row)
 
-    play_out(game, bot_list, on_hand_end)
+        play_out(game, bot_list, on_hand_end)
     typer.echo("")
     typer.echo(full_sheet(game, names))
 

@@ -2,39 +2,75 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from salad.cli.common import RecordFile, friendly
 from salad.errors import SaladError
-from salad.formats.records import format_record, load_records, verify_record
+from salad.formats.records import Record, format_record, load_records, verify_record
 
 record_app = typer.Typer(
     help="Read, check and show salad-record/1 game records.", no_args_is_help=True
 )
 
+GameOpt = Annotated[
+    int | None,
+    typer.Option("--game", "-g", min=1, help="Only game N of a file of many (1 is the first)."),
+]
+PlainOpt = Annotated[bool, typer.Option(help="Card codes instead of suit symbols.")]
+VerifyOpt = Annotated[
+    bool,
+    typer.Option(
+        "--verify/--no-verify",
+        help="Replay each game first and refuse one that does not check out (--no-verify "
+        "lists it anyway, marked as not verified).",
+    ),
+]
+
+
+def _records(file: Path, game: int | None) -> list[tuple[str, Record]]:
+    """The games of ``file`` (only game ``game`` if given), each with where it is, for
+    messages: ``FILE`` for a file of one game, ``FILE game 3`` in a file of many."""
+    records = load_records(file)
+    if not records:
+        raise SaladError(f"{file}: no records in the file")
+    many = len(records) > 1
+    named = [(f"{file}" + (f" game {i + 1}" if many else ""), r) for i, r in enumerate(records)]
+    if game is None:
+        return named
+    if game > len(records):
+        count = f"{len(records)} game" + ("s" if many else "")
+        raise SaladError(f"--game {game}: {file} holds {count}")
+    return [named[game - 1]]
+
+
+def _verified(where: str, record: Record) -> list[int]:
+    try:
+        return verify_record(record)
+    except SaladError as exc:
+        raise SaladError(f"{where}: {exc}") from None
+
 
 @record_app.command("verify")
 @friendly
-def record_verify(file: RecordFile) -> None:
+def record_verify(file: RecordFile, game: GameOpt = None) -> None:
     """Replay every game of a record file and check every deal, card, winner and score."""
-    records = load_records(file)
-    for i, rec in enumerate(records):
-        where = f"{file}" + (f" game {i + 1}" if len(records) > 1 else "")
-        try:
-            totals = verify_record(rec)
-        except SaladError as exc:
-            raise SaladError(f"{where}: {exc}") from None
+    for where, rec in _records(file, game):
+        totals = _verified(where, rec)
         typer.echo(f"OK {where}: totals {' '.join(str(t) for t in totals)}")
 
 
 @record_app.command("show")
 @friendly
 def record_show(
-    file: RecordFile,
-    plain: Annotated[bool, typer.Option(help="Card codes instead of suit symbols.")] = False,
+    file: RecordFile, game: GameOpt = None, plain: PlainOpt = False, verify: VerifyOpt = True
 ) -> None:
-    """Print a game trick by trick."""
-    for rec in load_records(file):
+    """Print a game trick by trick (every game of the file, or --game N), once it verifies."""
+    for where, rec in _records(file, game):
+        if verify:
+            _verified(where, rec)
+        else:
+            typer.echo(f"NOT VERIFIED: {where} (--no-verify): it may break the rules")
         typer.echo(format_record(rec, symbols=not plain))

@@ -66,5 +66,5 @@ def _open(
         except SaladError as exc:
             raise SaladError(f"{load}: {exc}") from None
         return Scorekeeper(console, sheet.ruleset, sheet.players, sheet, load)
-    rs = make_ruleset(rules or "canadian", toppings, swap)
+    rs = make_ruleset("canadian" if rules is None else rules, toppings, swap)
     return Scorekeeper(console, rs, players_for(rs, players), None, None)

@@ -36,6 +36,7 @@ Answer each question and press Enter. Per-player counts: one number per player i
 Commands, at any prompt:
   /fix N         correct hand N (Enter keeps an answer)
   /back          go back to the previous question of this hand
+  /undo          take back the last hand entered, to enter it again
   /show          the sheet so far        /chart   running totals after every hand
   /save [FILE]   save the sheet (JSON)   /csv [FILE]   export the sheet as CSV
   /quit          leave                   /help    this text"""
@@ -46,6 +47,10 @@ class _Quit(Exception):
 
 
 class _Back(Exception):
+    pass
+
+
+class _Undo(Exception):
     pass
 
 
@@ -74,6 +79,8 @@ class Scorekeeper:
         self.dirty = False
         self.warned = False
         self.in_hand = False
+        self.prefill: dict[int, Mapping[str, Any]] = {}
+        """Answers of a hand taken back with /undo: the defaults when it is entered again."""
 
     @property
     def sheet(self) -> ScoreSheet:
@@ -102,6 +109,8 @@ class Scorekeeper:
                         self.after_game()
                 except _Fix as fix:
                     self._fix(fix.index)
+                except _Undo:
+                    pass  # the hand taken back is the next one to enter
         except _Quit:
             return
 
@@ -114,6 +123,8 @@ class Scorekeeper:
                 return
             except _Fix as fix:
                 index = fix.index
+            except _Undo:
+                return
 
     def _objective(self) -> str:
         rules = self.ruleset.compiled(self.n)
@@ -172,6 +183,8 @@ class Scorekeeper:
             raise _Back
         elif name in ("fix", "f", "correct"):
             self._fix_command(arg)
+        elif name in ("undo", "u"):
+            self._undo()
         elif self._sheet is None:
             self.bad("enter the players' names first (/quit to leave)")
         elif name in ("show", "s", "sheet"):
@@ -202,6 +215,23 @@ class Scorekeeper:
             self.bad(f"/fix N: N is the number of a hand entered ({which})")
             return
         raise _Fix(int(arg) - 1)
+
+    def _undo(self) -> None:
+        """Take back the last hand entered (as the web sheet's Undo does); its answers become
+        the defaults when it is entered again. A hand being entered is left."""
+        if self._sheet is None or not self.sheet.entries:
+            self.bad("/undo: no hand is entered yet")
+            return
+        index = len(self.sheet.entries) - 1
+        self.prefill[index] = self.sheet.entries[index]
+        self.sheet.undo()
+        self.dirty = True
+        self.warned = False
+        self.say(
+            f"Took back hand {index + 1} ({escape(self.sheet.round_name(index))}): "
+            "enter it again (Enter keeps an answer)."
+        )
+        raise _Undo
 
     def save(self, arg: str) -> None:
         path = Path(arg) if arg else (self.path or Path(DEFAULT_FILE))
@@ -271,7 +301,7 @@ class Scorekeeper:
     def enter_hand(self, index: int, correcting: bool = False) -> None:
         sheet = self.sheet
         fields = sheet.fields(index)
-        old = sheet.entries[index] if correcting else None
+        old = sheet.entries[index] if correcting else self.prefill.pop(index, None)
         self.say("")
         self.hand_header(index, fields, correcting)
         answers: dict[str, Any] = {}
@@ -351,10 +381,27 @@ class Scorekeeper:
                 continue
             problems = self.sheet.check_field(field.id, value, answers, index)
             if problems:
-                more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-                self.bad(problems[0] + more)
+                self.bad(problems[0] + self._back_hint(index, field, value, answers))
+                if len(problems) > 1:
+                    more = len(problems) - 1
+                    self.bad(f"  {more} more problem{'s' if more > 1 else ''}: fix this one first")
                 continue
             return value
+
+    def _back_hint(self, index: int, field: Field, value: Any, answers: dict[str, Any]) -> str:
+        """``; type /back to change the tricks`` when the answer is fine on its own but
+        contradicts an earlier answer of the hand (then it is that one which may be wrong)."""
+        sheet = self.sheet
+        if sheet.check_field(field.id, value, None, index):
+            return ""  # wrong on its own: nothing earlier to change
+        fields = [f.id for f in sheet.fields(index)]
+        here = fields.index(field.id)
+        for f in sheet.fields(index):
+            if f.id in answers and sheet.check_field(field.id, value, {f.id: answers[f.id]}, index):
+                steps = here - fields.index(f.id)
+                times = "" if steps == 1 else f" ({steps} times)"
+                return f"; type /back{times} to change the {f.noun}"
+        return ""
 
     def hand_result(self, index: int) -> None:
         sheet = self.sheet
@@ -447,12 +494,12 @@ class Scorekeeper:
             place = _place(places[s], places)
             name = escape(f"{sheet.names[s]:<{width}}")
             self.say(f"  {place:>4}  {name}  {sheet.totals[s]:>6}")
-        self.say("Commands: /fix N, /show, /chart, /save [FILE], /csv [FILE], /quit.")
+        self.say("Commands: /fix N, /undo, /show, /chart, /save [FILE], /csv [FILE], /quit.")
 
     def after_game(self) -> None:
         text = self.ask_answer("Command")
         if text:
-            self.bad("the game is over: /fix N, /show, /chart, /save, /csv or /quit")
+            self.bad("the game is over: /fix N, /undo, /show, /chart, /save, /csv or /quit")
 
 
 def _place(place: int, places: Sequence[int]) -> str:

@@ -30,6 +30,7 @@ from salad.cli.common import (
     make_ruleset,
     require_extra,
 )
+from salad.lab.progress import format_rate
 from salad.lab.tournament import Interrupted, TournamentResult, run_tournament
 
 GamesOpt = Annotated[
@@ -108,12 +109,12 @@ def tournament_command(
     except Interrupted as stop:
         typer.echo(
             f"interrupted: {stop.saved} of {stop.total} games saved in {out}; "
-            "run the same command again to resume",
+            "run the same command to resume",
             err=True,
         )
         raise typer.Exit(130) from None
     except KeyboardInterrupt:  # while reading or writing the files: every game played is saved
-        typer.echo("interrupted; run the same command again to resume", err=True)
+        typer.echo("interrupted; run the same command to resume", err=True)
         raise typer.Exit(130) from None
     console = Console(highlight=False)
     console.print(leaderboard_table(result))
@@ -121,7 +122,7 @@ def tournament_command(
     console.print(rounds_table(result))
     console.print()
     for line in summary_lines(result):
-        console.print(line, markup=False)
+        console.print(line, markup=False, soft_wrap=True)
 
 
 @contextmanager
@@ -207,7 +208,7 @@ def summary_lines(result: TournamentResult) -> list[str]:
     if result.played:
         lines = [
             f"played {result.played} games in {result.elapsed:.1f} s "
-            f"({result.games_per_s:.1f} games/s) on {where}"
+            f"({format_rate(result.played, result.elapsed)}) on {where}"
             + (f"; {result.resumed} were already played" if result.resumed else "")
         ]
     else:

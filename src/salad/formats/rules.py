@@ -53,6 +53,7 @@ __all__ = [
     "load_rules_file",
     "load_ruleset",
     "parse_rules",
+    "preset_name",
     "read_rules_file",
     "rules_settings",
 ]
@@ -67,14 +68,26 @@ _AT_END = re.compile(r"\s*\(at end of document\)\s*$")
 
 
 def load_ruleset(name: str = "canadian", settings: Mapping[str, Any] | None = None) -> Ruleset:
-    """A preset by name, or a TOML rules file by path, with optional extra settings."""
-    if name in PRESETS:
-        rs = PRESETS[name]
+    """A preset by name (in any case, like bot names: ``Canadian``), or a TOML rules file by
+    path, with optional extra settings.
+
+    >>> load_ruleset("Fruit-Salad") is load_ruleset("fruit-salad")
+    True
+    """
+    preset = preset_name(name)
+    if preset is not None:
+        rs = PRESETS[preset]
     elif name.endswith(".toml") or "/" in name:
         rs = load_rules_file(name)
     else:
         raise RulesError(f"rules: unknown preset or file {name!r} (presets: {', '.join(PRESETS)})")
     return apply_settings(rs, settings) if settings else rs
+
+
+def preset_name(name: str) -> str | None:
+    """The preset ``name`` names, whatever its case and surrounding spaces; None if none."""
+    key = name.strip().lower()
+    return key if key in PRESETS else None
 
 
 def load_rules_file(path: str | os.PathLike[str]) -> Ruleset:
@@ -117,9 +130,10 @@ def rules_settings(data: dict[str, Any], name: str = "<rules>") -> tuple[str, di
         for key in data:
             if key not in FILE_KEYS:
                 raise RulesError(f"{key}: unknown key{_hint(key, FILE_KEYS)}")
-        preset = data.get("preset", DEFAULT_PRESET)
-        if not isinstance(preset, str) or preset not in PRESETS:
-            raise RulesError(f"preset: {preset!r} is not a preset (presets: {', '.join(PRESETS)})")
+        given = data.get("preset", DEFAULT_PRESET)
+        preset = preset_name(given) if isinstance(given, str) else None
+        if preset is None:
+            raise RulesError(f"preset: {given!r} is not a preset (presets: {', '.join(PRESETS)})")
     except RulesError as exc:
         raise _error(name, str(exc)) from None
     settings = {k: v for k, v in data.items() if k != "preset"}
@@ -131,6 +145,8 @@ def _parse(text: str, name: str) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise _error(name, _toml_message(str(exc))) from None
+    except RecursionError:
+        raise _error(name, "nested too deeply to read") from None
 
 
 def _build(data: dict[str, Any], name: str) -> Ruleset:

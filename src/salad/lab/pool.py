@@ -25,13 +25,19 @@ def can_fork() -> bool:
 
 
 def _start_worker(names: Sequence[str]) -> None:
-    """Pool initializer: make SIGTERM kill the worker, then import the bots.
+    """Pool initializer: leave Ctrl-C to the parent, make SIGTERM kill the worker, then
+    import the bots.
+
+    Ctrl-C sends SIGINT to the whole process group: a worker that took it printed its own
+    traceback under the parent's one line; the parent stops the workers itself (see
+    :func:`worker_pool`), so they ignore it.
 
     A forked worker inherits the parent's Python signal handlers, and ``salad tournament``
     turns SIGTERM into an interrupt; a worker interrupted while it sends a result back then
     retries the send into a pipe nobody reads, and the parent's ``terminate()`` could not
     stop it: the run hung at exit after Ctrl-C.
     """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     warm_up(names)
 

@@ -1,7 +1,15 @@
-"""The progress bar of a match or a tournament: games done, games per second, time left."""
+"""The progress bar of a match or a tournament: games done, the rate, time left; and how a rate
+is written for people (games per second, or seconds per game when slower than one a second).
+
+The rate and the time left come from the recent rate (:class:`RecentRate`, the last
+:data:`WINDOW` seconds), not from Rich's own estimate: games finish in batches, so Rich's
+samples bunch up and its time left was off by a factor of three.
+"""
 
 from __future__ import annotations
 
+import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -14,36 +22,120 @@ from rich.progress import (
     Task,
     TextColumn,
     TimeElapsedColumn,
-    TimeRemainingColumn,
 )
 from rich.text import Text
 
+WINDOW = 30.0
+"""Seconds of recent progress the rate and the time left are estimated from."""
+
+
+def format_rate(games: int, seconds: float, short: bool = False) -> str:
+    """``games`` played in ``seconds`` as people read it: games per second from one a second
+    up, seconds per game below (never "0.0 games per second").
+
+    >>> format_rate(250, 10.0)
+    '25.0 games per second'
+    >>> format_rate(3, 10.0)
+    '3.3 seconds per game'
+    >>> format_rate(1, 125.0, short=True)
+    '125 s/game'
+    >>> format_rate(0, 0.0)
+    'no games played'
+    """
+    if games <= 0 or seconds <= 0:
+        return "no games played" if games <= 0 else f"{games} games in no time"
+    rate = games / seconds
+    if rate >= 1:
+        number = f"{rate:.0f}" if short and rate >= 10 else f"{rate:.1f}"
+        return f"{number} games/s" if short else f"{number} games per second"
+    per_game = seconds / games
+    number = f"{per_game:.0f}" if per_game >= 100 else f"{per_game:.1f}"
+    return f"{number} s/game" if short else f"{number} seconds per game"
+
+
+class RecentRate:
+    """Games per second over the last ``window`` seconds, counting the time up to now (so that
+    a stall shows at once), from the start while the run is younger than that."""
+
+    def __init__(self, window: float = WINDOW, clock: Callable[[], float] = time.monotonic):
+        self.window = window
+        self.clock = clock
+        self.done = 0
+        self.samples: deque[tuple[float, int]] = deque([(clock(), 0)])
+
+    def add(self, games: int = 1) -> None:
+        """Count ``games`` finished now."""
+        self.done += games
+        now = self.clock()
+        self.samples.append((now, self.done))
+        # keep one sample at or before the window's start: the rate is measured from it
+        while len(self.samples) > 2 and self.samples[1][0] <= now - self.window:
+            self.samples.popleft()
+
+    def span(self) -> tuple[int, float]:
+        """Games finished and seconds elapsed over the recent window, up to now."""
+        since, done_then = self.samples[0]
+        return self.done - done_then, self.clock() - since
+
+    def left(self, remaining: int) -> float | None:
+        """Seconds the ``remaining`` games should take at the recent rate (None: not known)."""
+        games, seconds = self.span()
+        if games <= 0 or seconds <= 0:
+            return None
+        return remaining * seconds / games
+
 
 class _Rate(ProgressColumn):
-    """Games per second so far."""
+    """The recent rate: games per second, or seconds per game."""
+
+    def __init__(self, rate: RecentRate) -> None:
+        super().__init__()
+        self.rate = rate
 
     def render(self, task: Task) -> Text:
-        elapsed = task.elapsed or 0.0
-        rate = task.completed / elapsed if elapsed > 0 else 0.0
-        return Text(f"{rate:.2f} games/s" if rate < 10 else f"{rate:.0f} games/s")
+        games, seconds = self.rate.span()
+        return Text(format_rate(games, seconds, short=True) if games else "")
+
+
+class _Left(ProgressColumn):
+    """Time left at the recent rate."""
+
+    def __init__(self, rate: RecentRate) -> None:
+        super().__init__()
+        self.rate = rate
+
+    def render(self, task: Task) -> Text:
+        total = task.total or 0
+        left = self.rate.left(max(0, int(total - task.completed)))
+        if left is None:
+            return Text("-:--:--")
+        minutes, secs = divmod(round(left), 60)
+        hours, minutes = divmod(minutes, 60)
+        return Text(f"{hours}:{minutes:02d}:{secs:02d}")
 
 
 @contextmanager
 def rich_progress(label: str, total: int) -> Iterator[Callable[[], None]]:
-    """A progress bar on stderr (games done, games/s, time left); yields ``advance()``."""
+    """A progress bar on stderr (games done, the rate, time left); yields ``advance()``."""
+    rate = RecentRate()
     with Progress(
         TextColumn(label),
         BarColumn(),
         MofNCompleteColumn(),
-        _Rate(),
+        _Rate(rate),
         TimeElapsedColumn(),
         TextColumn("left"),
-        TimeRemainingColumn(),
+        _Left(rate),
         console=Console(stderr=True),
         transient=True,
     ) as progress:
         task = progress.add_task(label, total=total)
-        yield lambda: progress.advance(task)
+
+        def advance() -> None:
+            rate.add()
+            progress.advance(task)
+
+        yield advance
 
 
 @contextmanager

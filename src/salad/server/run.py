@@ -6,11 +6,10 @@ from collections.abc import Callable
 from typing import Any
 
 import uvicorn
-from sqlalchemy.engine import make_url
 
 from salad.server.app import create_app
 from salad.server.process import UVICORN_OPTIONS, tune_gc
-from salad.server.storage import Storage, database_url
+from salad.server.storage import check_database, database_url
 from salad.server.workers import listen, serve_workers
 
 __all__ = ["serve"]
@@ -31,11 +30,10 @@ def serve(
     of the tables (see :mod:`salad.server.workers`).
     """
     url = database_url(database)
-    shown = make_url(url).render_as_string(hide_password=True)
+    shown = check_database(url)  # a bad URL or a missing folder is one line, before listening
     shown_host = f"[{host}]" if ":" in host else host
     listener = listen(host, port)  # first, so that a port in use is one clear line
     if workers > 1:
-        Storage(url).close()  # create the database once, before the workers share it
         echo(f"salad server: http://{shown_host}:{port}/ ({workers} worker processes)")
         echo(f"database: {shown}")
         options = {"database_url": url, "bot_delay": bot_delay, "log_level": log_level}

@@ -54,7 +54,10 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
+
+from salad.errors import SaladError
 
 __all__ = [
     "GameRow",
@@ -63,6 +66,7 @@ __all__ = [
     "Storage",
     "TableRow",
     "Writer",
+    "check_database",
     "database_url",
     "default_database_path",
     "hash_token",
@@ -150,6 +154,41 @@ def database_url(value: str | None) -> str:
     if "://" not in value:
         return f"sqlite:///{Path(value).expanduser().resolve()}"
     return value
+
+
+DIALECTS = ("sqlite", "postgresql")
+"""The databases the server runs on."""
+
+
+def check_database(url: str) -> str:
+    """Open the database at ``url`` once (creating its tables) and return it as shown to
+    people (no password); any problem is a one-line :class:`SaladError` naming it.
+
+    >>> check_database("garbage://x")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    salad.errors.SaladError: database garbage://x: not a database the server knows (use ...)
+    """
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise SaladError(f"database {url}: not a database URL or a file path") from None
+    shown = parsed.render_as_string(hide_password=True)
+    if parsed.get_backend_name() not in DIALECTS:
+        raise SaladError(
+            f"database {shown}: not a database the server knows (use a SQLite file path, "
+            "sqlite:///FILE or postgresql://user:password@host/name)"
+        )
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        folder = Path(parsed.database).expanduser().parent
+        if not folder.is_dir():
+            raise SaladError(f"database {shown}: the folder {folder} does not exist")
+    try:
+        Storage(url).close()
+    except (SQLAlchemyError, ImportError, OSError) as exc:
+        reason = " ".join(str(getattr(exc, "orig", None) or exc).split())
+        raise SaladError(f"database {shown}: cannot be opened ({reason})") from None
+    return shown
 
 
 @dataclass

@@ -41,7 +41,7 @@ def load_records(path: str | os.PathLike[str]) -> list[Record]:
         raise RecordError(f"{name}: empty file, no records")
     if not name.endswith(".jsonl"):
         try:
-            doc = json.loads(text)
+            doc = _loads(text, name)
         except json.JSONDecodeError as exc:
             if len(text.strip().splitlines()) < 2 or not _first_line_is_object(text):
                 raise RecordError(
@@ -57,7 +57,7 @@ def load_records(path: str | os.PathLike[str]) -> list[Record]:
         if not line.strip():
             continue
         try:
-            item = json.loads(line)
+            item = _loads(line, f"{name}, line {number}")
         except json.JSONDecodeError as exc:
             raise RecordError(
                 f"{name}, line {number}: not valid JSON: {exc.msg} (column {exc.colno})"
@@ -66,11 +66,19 @@ def load_records(path: str | os.PathLike[str]) -> list[Record]:
     return records
 
 
+def _loads(text: str, where: str) -> Any:
+    """``json.loads``; JSON nested deeper than Python can follow is a one-line RecordError."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise RecordError(f"{where}: nested too deeply to read") from None
+
+
 def _first_line_is_object(text: str) -> bool:
     first = text.strip().splitlines()[0]
     try:
-        return isinstance(json.loads(first), dict)
-    except json.JSONDecodeError:
+        return isinstance(_loads(first, ""), dict)
+    except (json.JSONDecodeError, RecordError):
         return False
 
 

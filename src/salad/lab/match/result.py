@@ -9,6 +9,7 @@ from typing import Any
 
 from salad.lab.games import bot_key
 from salad.lab.match.summary import EntrantStats, Pair, rounded
+from salad.lab.progress import format_rate
 from salad.ruleset import Ruleset
 
 
@@ -127,7 +128,8 @@ class MatchResult:
             out.append(
                 f"  {p.a} - {p.b}: {p.diff:+.2f} ± {_pm(p.ci95)} paired per deal{ratio}{verdict}"
             )
-        out.append(f"{len(self.games)} games in {self.elapsed:.1f} s ({self.games_per_s:.1f}/s)")
+        rate = format_rate(len(self.games), self.elapsed)
+        out.append(f"{len(self.games)} games in {self.elapsed:.1f} s ({rate})")
         if self.record is not None:
             out.append(f"records written to {self.record}")
         return out

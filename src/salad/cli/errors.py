@@ -1,0 +1,94 @@
+"""One line per error, whatever went wrong: bad option values, bad files, a closed pipe, Ctrl-C.
+
+:func:`friendly` wraps each command (its own errors); :func:`run_app` runs the whole app so that
+Click's usage errors (an unknown option, a value that is not a number) come out in the same
+style, ``error: ...`` on one line of stderr, instead of a boxed usage block.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import typer
+
+from salad.errors import SaladError
+
+try:  # Typer 0.2x carries its own copy of Click; older Typer uses the click package
+    from typer._click import exceptions as click_exceptions
+    from typer._click.core import ParameterSource
+except ImportError:  # pragma: no cover
+    from click import exceptions as click_exceptions  # type: ignore[no-redef]
+    from click.core import ParameterSource  # type: ignore[assignment]
+
+__all__ = ["ParameterSource", "friendly", "one_line", "run_app", "usage_error"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+USAGE_STATUS = 2
+"""Exit status of a command line Click cannot parse (as Click has it)."""
+INTERRUPTED_STATUS = 130
+
+
+def one_line(text: str) -> str:
+    """``text`` with every run of whitespace, line breaks included, as one space."""
+    return " ".join(str(text).split())
+
+
+def friendly(func: F) -> F:
+    """Turn every bad-input error into one line on stderr and exit status 1."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except SaladError as exc:
+            typer.echo(f"error: {one_line(str(exc))}", err=True)
+            raise typer.Exit(1) from None
+        except BrokenPipeError:
+            raise  # the reader left (``| head``): not an error, see run_app
+        except RecursionError:
+            typer.echo("error: the input is nested too deeply to read", err=True)
+            raise typer.Exit(1) from None
+        except OSError as exc:
+            where = f" {exc.filename}:" if exc.filename else ""
+            typer.echo(f"error:{where} {one_line(exc.strerror or str(exc))}", err=True)
+            raise typer.Exit(1) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def run_app(app: typer.Typer, args: Sequence[str] | None = None) -> int:
+    """Run the `salad` command line; its exit status. Every error is one line on stderr."""
+    command = typer.main.get_command(app)
+    try:
+        status = command.main(args=args, prog_name="salad", standalone_mode=False)
+    except click_exceptions.NoArgsIsHelpError as exc:
+        typer.echo(exc.ctx.get_help())
+        return 0
+    except click_exceptions.ClickException as exc:
+        typer.echo(usage_error(exc), err=True)
+        return exc.exit_code
+    except typer.Abort:
+        typer.echo("", err=True)
+        return 1
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        return INTERRUPTED_STATUS
+    # A closed pipe (``salad record show F | head``) ends the run quietly: Typer's main
+    # catches it and exits 1 with stdout and stderr pacified, once friendly() let it through.
+    return status if isinstance(status, int) else 0
+
+
+def usage_error(exc: click_exceptions.ClickException) -> str:
+    """Click's message about a command line, on one line, with where to read more.
+
+    >>> usage_error(click_exceptions.UsageError("No such option: --colour Did you mean --color?"))
+    'error: no such option: --colour Did you mean --color?'
+    """
+    message = one_line(exc.format_message()).rstrip(".")
+    message = message[:1].lower() + message[1:]
+    ctx = getattr(exc, "ctx", None)
+    more = f" (see {ctx.command_path} --help)" if ctx is not None else ""
+    return f"error: {message}{more}"
