@@ -159,11 +159,7 @@ def _generated() -> Iterator[pytest.ParameterSet]:
                                id=f"{name}--players={value!r}")  # fmt: skip
         for value, words in RULES_BAD:
             args = [*base, value] if name == "rules" else [*base, "--rules", value]
-            marks = ()
-            if name == "play" and value == "":
-                # needs in cli/play.py: "canadian" if rules is None, not `rules or "canadian"`
-                marks = (pytest.mark.xfail(reason="play: --rules '' reads as canadian"),)
-            yield pytest.param(args, 1, words, id=f"{name}--rules={value!r}", marks=marks)
+            yield pytest.param(args, 1, words, id=f"{name}--rules={value!r}")
         for value, status, words in TOPPINGS_BAD:
             yield pytest.param([*base, "--toppings", value], status, words,
                                id=f"{name}--toppings={value!r}")  # fmt: skip

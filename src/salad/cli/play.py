@@ -113,7 +113,7 @@ def play_command(
             )
         session = Session.resume(resume, seat, bots or None, move_time, save)
     else:
-        rs = make_ruleset(rules or "canadian", toppings, swap)
+        rs = make_ruleset("canadian" if rules is None else rules, toppings, swap)
         n = rs.default_players if players is None else players
         session = Session.new(rs, n, seat or 0, bots or DEFAULT_BOTS, seed, move_time, save)
     if not plain and (os.environ.get("TERM") == "dumb" or not _is_terminal()):
