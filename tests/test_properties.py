@@ -105,8 +105,8 @@ def expected_winner(deck: Deck, trick: list[int]) -> int:
 
 
 def matches(deck: Deck, selector, card: int) -> bool:
-    if is_wild(deck, card):
-        return bool(selector.wild)
+    if is_wild(deck, card):  # a penalty names wild cards by code (JK) or takes them all (wild)
+        return bool(selector.wild) or deck.format(card) in selector.cards
     suit = deck.suits[deck.suit_of[card]].letter
     rank = deck.spec.ranks[deck.rank_of[card]].letter
     if (selector.suits or selector.ranks) and (
