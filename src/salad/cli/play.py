@@ -18,6 +18,7 @@ from salad.cli.common import (
     PlayersOpt,
     SeedOpt,
     SwapOpt,
+    ThinkTimeOpt,
     ToppingsOpt,
     friendly,
     make_ruleset,
@@ -39,10 +40,6 @@ GameRulesOpt = Annotated[
 ]
 SeatOpt = Annotated[
     int | None, typer.Option("--seat", help="Your seat, 0 to players-1 (default 0).")
-]
-MoveTimeOpt = Annotated[
-    float | None,
-    typer.Option("--move-time", min=0.0, help="Seconds a searching bot may think per move."),
 ]
 ResumeOpt = Annotated[
     Path | None,
@@ -84,7 +81,7 @@ def play_command(
     seed: SeedOpt = None,
     toppings: ToppingsOpt = None,
     swap: SwapOpt = None,
-    move_time: MoveTimeOpt = None,
+    move_time: ThinkTimeOpt = None,
     resume: ResumeOpt = None,
     save: SaveOpt = None,
     plain: PlainOpt = False,
