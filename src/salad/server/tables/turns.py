@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from typing import Any
 
-from salad.bots.decide import RANDOM, choose_move
+from salad.bots.decide import RANDOM, choose_move, exit_with_parent
 from salad.bots.seeds import bot_seed
 from salad.moves import Move
 from salad.server.errors import ActionError
@@ -86,7 +86,10 @@ class Turns:
         if self._pool is None:
             workers = self.bot_workers or max(1, os.cpu_count() or 1)
             self._pool = ProcessPoolExecutor(
-                max_workers=workers, mp_context=multiprocessing.get_context("spawn")
+                max_workers=workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=exit_with_parent,  # a server killed with -9 takes its workers along
+                initargs=(os.getpid(),),
             )
         return self._pool
 
