@@ -7,9 +7,13 @@ Every test runs a real ``salad serve`` on loopback, bounded in time.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import socket
 import time
 from pathlib import Path
 from typing import Any
+
+from salad.server.process import HEAD_LIMIT, HEAD_TIMEOUT
 
 BASIC = {"kind": "bot", "bot": "basic"}
 
@@ -69,3 +73,54 @@ def wait_gone(pids: list[int], seconds: float) -> None:
     while running(pids):
         assert time.monotonic() < deadline, f"still running: {running(pids)}"
         time.sleep(0.05)
+
+
+def test_half_sent_requests_are_closed_and_others_still_answered(start_server: Any) -> None:
+    """200 connections that send only part of a request line: a normal request still answers
+    at once, and each of them is closed within the head timeout (they stayed open forever)."""
+    srv = start_server()
+    idle = []
+    try:
+        for _ in range(200):
+            conn = socket.create_connection(("127.0.0.1", srv.port), timeout=5)
+            conn.sendall(b"GET /api/opt")
+            idle.append(conn)
+        started = time.monotonic()
+        assert srv.http.get("/api/options").status_code == 200
+        assert time.monotonic() - started < 3
+        deadline = time.monotonic() + HEAD_TIMEOUT + 5
+        for conn in idle:
+            conn.settimeout(max(0.01, deadline - time.monotonic()))
+            assert closed(conn), "a half-sent request was kept open past the head timeout"
+        assert time.monotonic() - started > 1  # the last waited for their timeout
+        assert srv.http.get("/api/options").status_code == 200
+    finally:
+        for conn in idle:
+            conn.close()
+
+
+def test_an_endless_request_head_is_cut_off(start_server: Any) -> None:
+    """A request whose headers never end is closed once past the head limit (it was buffered
+    without end)."""
+    srv = start_server()
+    with socket.create_connection(("127.0.0.1", srv.port), timeout=5) as conn:
+        conn.sendall(b"GET /api/options HTTP/1.1\r\nHost: x\r\n")
+        with contextlib.suppress(OSError):  # the server may close while we still send
+            for _ in range(4 * HEAD_LIMIT // 1024):
+                conn.sendall(b"X-Filler: " + b"a" * 1000 + b"\r\n")
+        started = time.monotonic()
+        assert closed(conn)
+        assert time.monotonic() - started < 3
+    assert srv.http.get("/api/options").status_code == 200
+
+
+def closed(conn: socket.socket) -> bool:
+    """Whether the server closes ``conn`` before its timeout (anything it sends is skipped)."""
+    try:
+        while conn.recv(65536):
+            pass
+    except TimeoutError:
+        return False
+    except OSError:  # reset
+        pass
+    return True
