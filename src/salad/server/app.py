@@ -23,9 +23,12 @@ from salad.server.sockets import TableSockets
 from salad.server.storage import Storage
 from salad.server.tables import TableManager
 
-__all__ = ["CloseAfterResponse", "create_app"]
+__all__ = ["BODY_LIMIT", "BodyLimit", "CloseAfterResponse", "create_app"]
 
 log = logging.getLogger("salad.server")
+
+BODY_LIMIT = 1024 * 1024
+"""Bytes a request body may take (the largest real one, a rules file, takes a few KB)."""
 
 
 def create_app(
@@ -74,6 +77,7 @@ def create_app(
     app.include_router(pages.router)
     # The websocket /ws/tables/{id}, on the ASGI calls themselves (sockets.py).
     app.add_middleware(TableSockets, manager=manager)
+    app.add_middleware(BodyLimit, limit=BODY_LIMIT)
     pages.mount_static(app)
     return app
 
@@ -121,3 +125,51 @@ class CloseAfterResponse:
             await send(message)
 
         await self.app(scope, receive, closing)
+
+
+class BodyLimit:
+    """ASGI middleware: a request body over ``limit`` bytes gets 413 before it is read whole.
+
+    A declared ``Content-Length`` over the limit is refused before any of the body is read; a
+    body sent in chunks (no length) is read up to the limit, then refused or handed on.
+    """
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope["headers"]).get(b"content-length")
+        if length is not None:
+            if length.isdigit() and int(length) > self.limit:
+                await self.refuse(scope, receive, send)
+                return
+            await self.app(scope, receive, send)  # the server reads no more than declared
+            return
+        messages: list[Message] = []
+        size = 0
+        while True:
+            message = await receive()
+            messages.append(message)
+            if message["type"] != "http.request":
+                break
+            size += len(message.get("body", b""))
+            if size > self.limit:
+                await self.refuse(scope, receive, send)
+                return
+            if not message.get("more_body", False):
+                break
+
+        async def replay() -> Message:
+            return messages.pop(0) if messages else await receive()
+
+        await self.app(scope, replay, send)
+
+    async def refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        error = f"request body too large: the limit is {self.limit} bytes"
+        # Connection: close, so that the body's unread rest is not taken for a next request.
+        response = JSONResponse({"error": error}, status_code=413, headers={"connection": "close"})
+        await response(scope, receive, send)
