@@ -161,3 +161,21 @@ def test_a_huge_body_is_refused_before_it_is_read(start_server: Any) -> None:
         headers={"content-type": "application/json"},
     )
     assert r.status_code == 200, r.text
+
+
+def test_a_burst_of_connections_from_one_address_is_served(start_server: Any) -> None:
+    """300 requests at once from one address (a proxy, a benchmark) are all answered: the cap
+    on waiting connections per address closes only ones that have waited."""
+    srv = start_server()
+
+    async def one() -> bytes:
+        reader, writer = await asyncio.open_connection("127.0.0.1", srv.port)
+        writer.write(b"GET /api/options HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        line = await asyncio.wait_for(reader.readline(), 20)
+        writer.close()
+        return line
+
+    async def burst() -> list[bytes]:
+        return await asyncio.gather(*(one() for _ in range(300)))
+
+    assert all(line.startswith(b"HTTP/1.1 200 ") for line in asyncio.run(burst()))

@@ -14,6 +14,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 __all__ = [
     "CONNECTION_LIMIT",
     "GC_THRESHOLDS",
+    "HEAD_GRACE",
     "HEAD_LIMIT",
     "HEAD_TIMEOUT",
     "KEEP_ALIVE",
@@ -35,7 +36,11 @@ HEAD_LIMIT = 16 * 1024
 
 WAITING_PER_ADDRESS = 32
 """Connections of one client address that may wait for their request's head at once; one more
-closes the one that has waited longest (a real client's head comes in microseconds)."""
+closes the one that has waited longest, if it has waited :data:`HEAD_GRACE` (a real client's
+head comes in microseconds, but a burst of connections is accepted before any head is read)."""
+
+HEAD_GRACE = 1.0
+"""Seconds a connection may wait for its head before another of its address may close it."""
 
 KEEP_ALIVE = 5
 """Seconds an idle connection stays open after a response."""
@@ -57,6 +62,7 @@ class GuardedHTTP(HttpToolsProtocol):
 
     _head_timer: asyncio.TimerHandle | None = None
     _head_bytes = 0
+    _head_since = 0.0
     _address = ""
     _cycle_seen: object = None
 
@@ -88,10 +94,14 @@ class GuardedHTTP(HttpToolsProtocol):
     def _wait_for_head(self) -> None:
         self._cycle_seen = self.cycle
         self._head_bytes = 0
+        self._head_since = self.loop.time()
         self._head_timer = self.loop.call_later(HEAD_TIMEOUT, self._head_too_slow)
         waiting = self.waiting.setdefault(self._address, {})
         while len(waiting) >= WAITING_PER_ADDRESS:
-            next(iter(waiting))._drop()
+            oldest = next(iter(waiting))
+            if self._head_since - oldest._head_since < HEAD_GRACE:
+                break
+            oldest._drop()
         waiting[self] = None
 
     def _head_came(self) -> None:
