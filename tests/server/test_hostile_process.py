@@ -15,14 +15,20 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from salad.server.process import HEAD_LIMIT, HEAD_TIMEOUT
 
 BASIC = {"kind": "bot", "bot": "basic"}
 
 
-def test_bot_workers_exit_when_the_server_is_killed(start_server: Any, ws: Any) -> None:
-    """``kill -9`` of the server: its bot worker processes go within a few seconds."""
-    srv = start_server()
+@pytest.mark.parametrize("workers", [1, 2])
+def test_bot_workers_exit_when_the_server_is_killed(
+    workers: int, start_server: Any, ws: Any
+) -> None:
+    """``kill -9`` of the server: its bot worker processes go within a few seconds (with
+    ``--workers``, those of every server worker too)."""
+    srv = start_server(workers=workers)
     # Nobody connects and bots take over at once: the game is played by the pool's workers.
     table_id, _ = srv.table([{"kind": "human"}, BASIC, BASIC, BASIC], bot_takeover=0, seed=5)
 
@@ -32,10 +38,11 @@ def test_bot_workers_exit_when_the_server_is_killed(start_server: Any, ws: Any) 
         await sock.ws.close()
 
     asyncio.run(watch())
-    workers = child_pids(srv.proc.pid)  # the pool's workers (and its resource tracker)
-    assert workers, "no bot worker process was started"
+    # The pool's workers (and its resource tracker), under the server or its workers.
+    processes = descendants(srv.proc.pid)
+    assert len(processes) > workers, "no bot worker process was started"
     srv.kill()
-    wait_gone(workers, seconds=5)
+    wait_gone(processes, seconds=5)
 
 
 def proc_stat(pid: int) -> list[str]:
@@ -55,6 +62,14 @@ def child_pids(pid: int) -> list[int]:
                 continue
             if parent == pid:
                 found.append(int(entry.name))
+    return found
+
+
+def descendants(pid: int) -> list[int]:
+    """The children of ``pid``, theirs, and so on."""
+    found = child_pids(pid)
+    for child in list(found):
+        found += descendants(child)
     return found
 
 
