@@ -346,7 +346,7 @@ class TableManager:
             raise ActionError(f"seat(s) {listed} are still open: fill them or remove them", 409)
         table.ruleset.check_players(table.players)
         seed, practice = game_seed(table)
-        players = [
+        players: list[dict[str, Any]] = [
             {"name": s.name or f"Seat {i}", **({"bot": s.bot} if s.kind == BOT else {})}
             for i, s in enumerate(table.seats)
         ]
