@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
 from typing import Any
+
+import httpx
+import websockets
 
 from .test_play import play_randomly
 
@@ -63,3 +67,68 @@ def test_a_seat_opened_later_loses_the_practice_seed(server: Any, ws: Any) -> No
         assert hands[0] != hands[1]
 
     asyncio.run(run())
+
+
+def stored_move(server: Any, table_id: str, seq: int) -> tuple[int, str] | None:
+    """(seat, by) of the first game's move ``seq`` in the server's SQLite file."""
+    path = server.database.removeprefix("sqlite:///")
+    with sqlite3.connect(path) as db:
+        row = db.execute(
+            "SELECT seat, by FROM salad_moves WHERE table_id = ? AND game_number = 1 AND seq = ?",
+            (table_id, seq),
+        ).fetchone()
+    return None if row is None else (int(row[0]), str(row[1]))
+
+
+async def seat_race(server: Any, ws: Any, delay: float) -> bool:
+    """Seat 1 is to move; the host gives it to a bot and the guest moves ``delay`` s later.
+    True if the guest's move was stored as the human's after the seat had changed (the guest
+    saw no state holding its move before it was told the seat was gone)."""
+    tid, tokens = server.table([HUMAN, HUMAN, RANDOM], bot_takeover=0)
+    guest = await ws(server, tid, tokens[1])
+    try:
+        state = await guest.until(
+            lambda m: m["view"] is not None
+            and m["view"]["to_move"] == m["you"]
+            and bool(m["view"]["legal"])
+        )
+        before = state["moves"]
+        async with httpx.AsyncClient(base_url=server.base, timeout=30) as client:
+            put = asyncio.ensure_future(
+                client.put(
+                    f"/api/tables/{tid}/seats/1",
+                    json={"kind": "bot"},
+                    headers={"Authorization": f"Bearer {tokens[0]}"},
+                )
+            )
+            await asyncio.sleep(delay)
+            try:
+                await guest.send({"type": "play", "move": state["view"]["legal"][0]})
+            except websockets.ConnectionClosed:
+                pass  # already told the seat is gone: no race this time
+            assert (await put).status_code == 200
+        saw_own = False
+        try:
+            while True:
+                m = await guest.recv(10)
+                if m["type"] == "state" and m["moves"] > before:
+                    saw_own = True
+        except websockets.ConnectionClosed:
+            pass
+    finally:
+        await guest.ws.close()
+    for _ in range(100):  # the bot now in seat 1 moves at once
+        stored = stored_move(server, tid, before + 1)
+        if stored is not None:
+            break
+        await asyncio.sleep(0.05)
+    assert stored is not None and stored[0] == 1
+    return stored[1] == "human" and not saw_own
+
+
+def test_a_seat_given_to_a_bot_takes_no_more_moves_from_its_human(server: Any, ws: Any) -> None:
+    async def run() -> int:
+        rng = random.Random(5)
+        return sum([await seat_race(server, ws, rng.uniform(0, 0.015)) for _ in range(30)])
+
+    assert asyncio.run(run()) == 0

@@ -402,19 +402,27 @@ class TableManager:
             if isinstance(message, PingIn):
                 conn.push('{"type":"pong"}')
                 return
-            await self.play(table, conn.seat, message.move)
+            await self.play(table, conn.seat, message.move, conn)
         except ActionError as exc:
             conn.push(error_message(exc.message))
 
     # -- moves ----------------------------------------------------------------------------
-    async def play(self, table: Table, seat: int, text: str) -> None:
-        """A human's move, given as text (``QS``, ``W+``, ``trump:H``)."""
+    async def play(self, table: Table, seat: int, text: str, conn: Conn | None = None) -> None:
+        """A human's move, given as text (``QS``, ``W+``, ``trump:H``), from ``conn``.
+
+        The move may have waited for the lock while the host gave the seat away: it is played
+        only if ``conn`` still holds the seat once the lock is taken.
+        """
         if seat == SPECTATOR:
             raise ActionError("spectators cannot play")
         shown = text if len(text) <= MOVE_TEXT_LIMIT else text[:MOVE_TEXT_LIMIT] + "..."
         if len(text) > MOVE_TEXT_LIMIT or not text.isprintable():
             raise ActionError(f"seat {seat} cannot play {shown!r}: not a card or choice")
         async with table.lock:
+            if conn is not None:
+                seat = conn.seat
+                if conn.closed or seat >= table.players or conn not in table.seats[seat].conns:
+                    raise ActionError(f"seat {seat} is no longer yours", 409)
             game = table.game
             if table.status == LOBBY or game is None:
                 raise ActionError("the game has not started yet", 409)
