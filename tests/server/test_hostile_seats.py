@@ -4,6 +4,7 @@ to a bot still moves for the human who had it."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import sqlite3
 from typing import Any
@@ -102,10 +103,9 @@ async def seat_race(server: Any, ws: Any, delay: float) -> bool:
                 )
             )
             await asyncio.sleep(delay)
-            try:
+            # Already told the seat is gone: no race this time.
+            with contextlib.suppress(websockets.ConnectionClosed):
                 await guest.send({"type": "play", "move": state["view"]["legal"][0]})
-            except websockets.ConnectionClosed:
-                pass  # already told the seat is gone: no race this time
             assert (await put).status_code == 200
         saw_own = False
         try:
