@@ -89,9 +89,11 @@ async def seat_race(server: Any, ws: Any, delay: float) -> bool:
     guest = await ws(server, tid, tokens[1])
     try:
         state = await guest.until(
-            lambda m: m["view"] is not None
-            and m["view"]["to_move"] == m["you"]
-            and bool(m["view"]["legal"])
+            lambda m: (
+                m["view"] is not None
+                and m["view"]["to_move"] == m["you"]
+                and bool(m["view"]["legal"])
+            )
         )
         before = state["moves"]
         async with httpx.AsyncClient(base_url=server.base, timeout=30) as client:
