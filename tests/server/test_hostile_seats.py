@@ -7,10 +7,21 @@ import asyncio
 import contextlib
 import random
 import sqlite3
+import warnings
+from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 import websockets
+
+from salad.server.app import create_app
+from salad.server.schemas import LobbyOut
+from salad.server.tables import Table
+
+with warnings.catch_warnings():  # starlette's note on which httpx it would like
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
 
 from .test_play import play_randomly
 
@@ -134,3 +145,30 @@ def test_a_seat_given_to_a_bot_takes_no_more_moves_from_its_human(server: Any, w
         return sum([await seat_race(server, ws, rng.uniform(0, 0.015)) for _ in range(30)])
 
     assert asyncio.run(run()) == 0
+
+
+def test_the_lobby_is_built_once_per_table_version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    builds = 0
+    build = Table.lobby
+
+    def counted(table: Table) -> dict[str, Any]:
+        nonlocal builds
+        builds += 1
+        return build(table)
+
+    monkeypatch.setattr(Table, "lobby", counted)
+    with TestClient(create_app(str(tmp_path / "t.db"))) as client:
+        body = {"name": "Host", "rules": "extended", "players": 10}
+        table_id = client.post("/api/tables", json=body).json()["table_id"]
+        builds = 0
+        answers = [client.get(f"/api/tables/{table_id}") for _ in range(20)]
+        assert builds == 1
+        assert all(a.status_code == 200 and a.json() == answers[0].json() for a in answers)
+        lobby = answers[0].json()
+        assert LobbyOut.model_validate(lobby).model_dump() == lobby  # as documented
+        client.post(f"/api/tables/{table_id}/join", json={"name": "Guest"})
+        for _ in range(5):
+            lobby = client.get(f"/api/tables/{table_id}").json()
+        assert builds == 2 and lobby["seats"][1]["name"] == "Guest"
