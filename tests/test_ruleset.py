@@ -461,3 +461,41 @@ def test_from_ref_reads_what_to_ref_wrote() -> None:
     assert from_ref(to_ref(rs)) == rs
     with pytest.raises(RulesError, match=r"^sheet\.preset: 'x' is not"):
         from_ref({"preset": "x"}, where="sheet")
+
+
+def _penalties(count: int) -> list[dict[str, object]]:
+    return [{"id": f"p{i}", "points": 1, "cards": ["QS"]} for i in range(count)]
+
+
+@pytest.mark.parametrize(
+    ("settings", "words"),
+    [
+        ({"hands": ["spades"] * 8000}, "hands: 8000 entries, more than the limit of 64"),
+        ({"penalties": _penalties(65)}, "penalties: 65 entries, more than the limit of 64"),
+        ({"penalties": _penalties(60)}, "penalties: 65 in all, more than the limit of 64"),
+        (
+            {"rounds": [{"id": f"r{i}", "penalties": ["queens"]} for i in range(65)]},
+            "rounds: 65 entries",
+        ),
+        (
+            {"rounds": [{"id": "r", "penalties": ["queens"] * 33}]},
+            "rounds[0].penalties: 33 entries, more than the limit of 32",
+        ),
+        ({"removal": ["2C"] * 257}, "removal: 257 entries"),
+        ({"penalties": [{"id": "x", "points": 1, "cards": ["QS"] * 257}]}, "penalties[0].cards"),
+        ({"points": {f"p{i}": 1 for i in range(65)}}, "points: 65 entries"),
+        ({"jokers": 9}, "jokers: 9 is out of range (0 to 8)"),
+        ({"max_players": 17}, "max_players: 17 is out of range (2 to 16)"),
+    ],
+)
+def test_rulesets_are_bounded(settings, words):
+    """Limits no real game reaches keep a ruleset (and every answer built from it) small."""
+    with pytest.raises(RulesError) as exc:
+        from_preset("canadian", settings)
+    message = str(exc.value)
+    assert words in message and "\n" not in message, message
+
+
+def test_the_largest_preset_is_well_within_the_limits():
+    rs = from_preset("canadian", {"hands": ["no-queens"] * 64, "penalties": _penalties(59)})
+    assert len(rs.hands) == 64 and len(rs.catalogue) == 64

@@ -34,13 +34,16 @@ from salad.ruleset import (
     Ruleset,
     Selector,
 )
-from salad.settings_schema import SETTING_KEYS as SETTING_KEYS
 from salad.settings_schema import (
+    HANDS_LIMIT,
+    PENALTIES_LIMIT,
+    ROUNDS_LIMIT,
     PenaltyIn,
     RoundIn,
     SettingsIn,
     check_settings,
 )
+from salad.settings_schema import SETTING_KEYS as SETTING_KEYS
 from salad.toppings import apply_swaps, apply_toppings
 
 JOKER = "JK"
@@ -187,8 +190,21 @@ def _apply(base: Ruleset, raw: Mapping[str, Any]) -> Ruleset:
     return rs
 
 
+def _check_limits(rs: Ruleset) -> None:
+    """The whole ruleset within the limits no real game reaches (settings add to a preset's
+    lists, and toppings to its catalogue, so each list alone is not enough)."""
+    for key, count, limit in (
+        ("hands", len(rs.hands), HANDS_LIMIT),
+        ("rounds", len(rs.rounds), ROUNDS_LIMIT),
+        ("penalties", len(rs.catalogue), PENALTIES_LIMIT),
+    ):
+        if count > limit:
+            raise RulesError(f"{key}: {count} in all, more than the limit of {limit}")
+
+
 def _check_playable(rs: Ruleset, s: Mapping[str, Any]) -> None:
     """Report a bad combination now, naming a key, rather than mid-game."""
+    _check_limits(rs)
     for index, round_id in enumerate(rs.hands):
         try:
             live = rs.hand_penalties(index)

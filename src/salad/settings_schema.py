@@ -42,6 +42,19 @@ POINTS_LIMIT = 100_000
 """No penalty, moon or joker is worth more than this many points either way."""
 
 PLAYERS_LIMIT = (2, 16)
+"""Fewest and most players of any ruleset (with ``JOKERS_LIMIT``, this bounds the deck's copies)."""
+
+JOKERS_LIMIT = 8
+HANDS_LIMIT = 64
+"""Hands in a game (the longest preset plays 12)."""
+ROUNDS_LIMIT = 64
+"""Rounds a ruleset knows (presets: at most 12)."""
+PENALTIES_LIMIT = 64
+"""Penalties in the catalogue (presets: at most 14)."""
+ROUND_PENALTIES_LIMIT = 32
+"""Penalties one round lists (presets: 1)."""
+LIST_LIMIT = 256
+"""Entries of any other list: removal, every_hand, a penalty's suits, ranks and cards."""
 
 _ID = re.compile(r"[A-Za-z0-9_-]+")
 
@@ -92,13 +105,25 @@ def _choice(*options: str) -> Callable[[Any], str]:
     return check
 
 
-def _strings(value: Any) -> list[str]:
-    """A list of strings; one string stands for a list of one."""
-    if isinstance(value, str):
-        return [value]
-    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
-        raise _problem(f"must be a list of strings, not {value!r}")
-    return list(value)
+def _at_most(value: list[Any], limit: int) -> list[Any]:
+    if len(value) > limit:
+        raise _problem(f"{len(value)} entries, more than the limit of {limit}")
+    return value
+
+
+def _strings_upto(limit: int) -> Callable[[Any], list[str]]:
+    def check(value: Any) -> list[str]:
+        """A list of strings; one string stands for a list of one."""
+        if isinstance(value, str):
+            return [value]
+        if not isinstance(value, list | tuple):
+            raise _problem(f"must be a list of strings, not {value!r}")
+        _at_most(list(value), limit)
+        if not all(isinstance(v, str) for v in value):
+            raise _problem(f"must be a list of strings, not {value!r}")
+        return list(value)
+
+    return check
 
 
 def _table(what: str) -> Callable[[Any], Any]:
@@ -110,11 +135,11 @@ def _table(what: str) -> Callable[[Any], Any]:
     return check
 
 
-def _tables(what: str) -> Callable[[Any], Any]:
+def _tables(what: str, limit: int) -> Callable[[Any], Any]:
     def check(value: Any) -> Any:
         if not isinstance(value, list | tuple):
             raise _problem(f"must be a list of tables ([[{what}]]), not {value!r}")
-        return list(value)
+        return _at_most(list(value), limit)
 
     return check
 
@@ -122,6 +147,8 @@ def _tables(what: str) -> Callable[[Any], Any]:
 def _points_table(value: Any) -> dict[str, int]:
     if not isinstance(value, Mapping):
         raise _problem(f"must be a table of penalty = points, not {value!r}")
+    if len(value) > PENALTIES_LIMIT:
+        raise _problem(f"{len(value)} entries, more than the limit of {PENALTIES_LIMIT}")
     return dict(value)
 
 
@@ -136,6 +163,7 @@ def _round_penalties(value: Any) -> list[Any]:
         return [value]
     if not isinstance(value, list | tuple):
         raise _problem("must be a list of penalty ids or tables")
+    _at_most(list(value), ROUND_PENALTIES_LIMIT)
     for j, item in enumerate(value):
         if not isinstance(item, str | Mapping):
             raise PydanticCustomError(
@@ -160,7 +188,7 @@ Points = Annotated[int, BeforeValidator(_whole(-POINTS_LIMIT, POINTS_LIMIT))]
 Text = Annotated[str, BeforeValidator(_text)]
 Ident = Annotated[str, BeforeValidator(_ident)]
 Flag = Annotated[bool, BeforeValidator(_bool)]
-Strings = Annotated[list[str], BeforeValidator(_strings)]
+Strings = Annotated[list[str], BeforeValidator(_strings_upto(LIST_LIMIT))]
 Players = Annotated[int, BeforeValidator(_whole(*PLAYERS_LIMIT))]
 
 
@@ -194,13 +222,13 @@ class SettingsIn(TypedDict, total=False):
     first one met)."""
 
     title: Text
-    jokers: Annotated[int, BeforeValidator(_whole(0, 8))]
+    jokers: Annotated[int, BeforeValidator(_whole(0, JOKERS_LIMIT))]
     joker_points: Points
     removal: Strings
-    penalties: Annotated[list[PenaltyIn], BeforeValidator(_tables("penalties"))]
-    rounds: Annotated[list[RoundIn], BeforeValidator(_tables("rounds"))]
+    penalties: Annotated[list[PenaltyIn], BeforeValidator(_tables("penalties", PENALTIES_LIMIT))]
+    rounds: Annotated[list[RoundIn], BeforeValidator(_tables("rounds", ROUNDS_LIMIT))]
     points: Annotated[dict[str, Points], BeforeValidator(_points_table)]
-    hands: Strings
+    hands: Annotated[list[str], BeforeValidator(_strings_upto(HANDS_LIMIT))]
     swap: Any  # checked by salad.toppings.parse_swaps, which knows the rounds
     toppings: Any  # checked by salad.toppings.parse_toppings
     every_hand: Strings

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi import APIRouter, Depends, Header, Query, Request, Response
 
 from salad.server import schemas as s
 from salad.server.errors import ActionError
 from salad.server.rules import build_ruleset, player_count
 from salad.server.tables import Joined, TableManager
-from salad.server.tables.table import BOT, OPEN
+from salad.server.tables.table import BOT, OPEN, Table
 from salad.server.tables.turns import check_bot
 
 __all__ = ["ERRORS", "router"]
@@ -55,6 +55,12 @@ def bearer(header: str | None) -> str | None:
     if scheme.lower() != "bearer" or not value.strip():
         raise ActionError("Authorization: must be 'Bearer TOKEN'", 401)
     return value.strip()
+
+
+def lobby_answer(table: Table) -> Response:
+    """The table's lobby as JSON, built once per version of the table (a large ruleset's lobby
+    is costly to build, and clients poll it)."""
+    return Response(table.lobby_json(), media_type="application/json")
 
 
 def joined_answer(joined: Joined) -> dict[str, Any]:
@@ -112,9 +118,9 @@ async def create_table(body: s.CreateTableIn, manager: Manager) -> dict[str, Any
 
 
 @router.get("/api/tables/{table_id}", response_model=s.LobbyOut, responses=ERRORS, tags=["table"])
-async def get_table(table_id: str, manager: Manager) -> dict[str, Any]:
+async def get_table(table_id: str, manager: Manager) -> Response:
     """The lobby: seats, status and what a client needs to draw the table."""
-    return (await manager.get(table_id)).lobby()
+    return lobby_answer(await manager.get(table_id))
 
 
 @router.post(
@@ -133,11 +139,11 @@ async def join_table(table_id: str, body: s.JoinIn, manager: Manager) -> dict[st
 )
 async def put_seat(
     table_id: str, seat: int, body: s.SeatChangeIn, manager: Manager, authorization: Token = None
-) -> dict[str, Any]:
+) -> Response:
     """Give a seat to a bot, or open it for someone to join (host only)."""
     kind = BOT if body.kind == "bot" else OPEN
     table = await manager.set_seat(table_id, bearer(authorization), seat, kind, body.bot)
-    return table.lobby()
+    return lobby_answer(table)
 
 
 @router.delete(
@@ -148,28 +154,26 @@ async def put_seat(
 )
 async def delete_seat(
     table_id: str, seat: int, manager: Manager, authorization: Token = None
-) -> dict[str, Any]:
+) -> Response:
     """Remove a seat before the start; later seats move down by one (host only)."""
     table = await manager.remove_seat(table_id, bearer(authorization), seat)
-    return table.lobby()
+    return lobby_answer(table)
 
 
 @router.post(
     "/api/tables/{table_id}/start", response_model=s.LobbyOut, responses=ERRORS, tags=["host"]
 )
-async def start_table(
-    table_id: str, manager: Manager, authorization: Token = None
-) -> dict[str, Any]:
+async def start_table(table_id: str, manager: Manager, authorization: Token = None) -> Response:
     """Start the game (host only; refused while a seat is open)."""
-    return (await manager.start(table_id, bearer(authorization))).lobby()
+    return lobby_answer(await manager.start(table_id, bearer(authorization)))
 
 
 @router.post(
     "/api/tables/{table_id}/rematch", response_model=s.LobbyOut, responses=ERRORS, tags=["host"]
 )
-async def rematch(table_id: str, manager: Manager, authorization: Token = None) -> dict[str, Any]:
+async def rematch(table_id: str, manager: Manager, authorization: Token = None) -> Response:
     """The next game at the same table, same seats and tokens, started at once."""
-    return (await manager.rematch(table_id, bearer(authorization))).lobby()
+    return lobby_answer(await manager.rematch(table_id, bearer(authorization)))
 
 
 @router.get(

@@ -10,6 +10,7 @@ not stored. Every message a seat receives is built from that seat's own view of 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import secrets
 from dataclasses import dataclass
@@ -58,6 +59,24 @@ class Joined:
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
+
+
+def game_seed(table: Table) -> tuple[int, bool]:
+    """The seed of the game about to start, and whether it is the host's practice seed.
+
+    A client's seed deals the first game as chosen only at a table of the host against bots
+    (practice). With any other human at the table it is mixed with 64 secret random bits of the
+    server's, so that no one can foretell a hand: the seed actually dealt is seen only in the
+    finished game's record. Later games always draw a fresh seed.
+    """
+    chosen = table.first_seed if table.game_number == 1 else None
+    if chosen is None:
+        return secrets.randbelow(2**63), False
+    if all(s.kind == BOT for s in table.seats[1:]):
+        return chosen, True
+    secret = secrets.token_bytes(8)
+    mixed = hashlib.blake2b(chosen.to_bytes(8, "big"), key=secret, digest_size=8).digest()
+    return int.from_bytes(mixed, "big") >> 1, False
 
 
 class TableManager:
@@ -326,13 +345,13 @@ class TableManager:
             listed = ", ".join(str(i) for i in open_seats)
             raise ActionError(f"seat(s) {listed} are still open: fill them or remove them", 409)
         table.ruleset.check_players(table.players)
-        seed = table.first_seed if table.game_number == 1 else None
-        if seed is None:
-            seed = secrets.randbelow(2**63)
-        players = [
+        seed, practice = game_seed(table)
+        players: list[dict[str, Any]] = [
             {"name": s.name or f"Seat {i}", **({"bot": s.bot} if s.kind == BOT else {})}
             for i, s in enumerate(table.seats)
         ]
+        if practice:  # the host chose the deal: the record says so
+            players[0]["practice"] = True
         game = Game(table.ruleset, table.players, seed=seed)
         await self.writer.call(Storage.start_game, table.id, table.game_number, seed, players)
         table.game = game
@@ -383,19 +402,27 @@ class TableManager:
             if isinstance(message, PingIn):
                 conn.push('{"type":"pong"}')
                 return
-            await self.play(table, conn.seat, message.move)
+            await self.play(table, conn.seat, message.move, conn)
         except ActionError as exc:
             conn.push(error_message(exc.message))
 
     # -- moves ----------------------------------------------------------------------------
-    async def play(self, table: Table, seat: int, text: str) -> None:
-        """A human's move, given as text (``QS``, ``W+``, ``trump:H``)."""
+    async def play(self, table: Table, seat: int, text: str, conn: Conn | None = None) -> None:
+        """A human's move, given as text (``QS``, ``W+``, ``trump:H``), from ``conn``.
+
+        The move may have waited for the lock while the host gave the seat away: it is played
+        only if ``conn`` still holds the seat once the lock is taken.
+        """
         if seat == SPECTATOR:
             raise ActionError("spectators cannot play")
         shown = text if len(text) <= MOVE_TEXT_LIMIT else text[:MOVE_TEXT_LIMIT] + "..."
         if len(text) > MOVE_TEXT_LIMIT or not text.isprintable():
             raise ActionError(f"seat {seat} cannot play {shown!r}: not a card or choice")
         async with table.lock:
+            if conn is not None:
+                seat = conn.seat
+                if conn.closed or seat >= table.players or conn not in table.seats[seat].conns:
+                    raise ActionError(f"seat {seat} is no longer yours", 409)
             game = table.game
             if table.status == LOBBY or game is None:
                 raise ActionError("the game has not started yet", 409)
