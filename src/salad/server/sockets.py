@@ -1,4 +1,8 @@
-"""The table websocket ``/ws/tables/{id}?token=TOKEN``, served on the ASGI calls themselves.
+"""The table websocket ``/ws/tables/{id}``, served on the ASGI calls themselves.
+
+A seat's token comes in the connection's first message (``{"type": "hello", "token": ...}``)
+or, as in the protocol's first version, in the URL (``?token=``, masked in every log line by
+:mod:`salad.server.logmask`); a connection without one is a spectator's.
 
 This is the server's hot path: every move is one message in and one out per connection of the
 table. As an ASGI middleware it sits outside the framework's routing and exception layers
@@ -17,8 +21,10 @@ from urllib.parse import parse_qs
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from salad.server import logmask
 from salad.server.errors import ActionError
-from salad.server.tables import Conn, TableManager
+from salad.server.schemas import read_hello
+from salad.server.tables import Conn, Table, TableManager
 from salad.server.tables.wire import error_message
 from salad.view import SPECTATOR
 
@@ -49,6 +55,7 @@ class TableSockets:
     def __init__(self, app: ASGIApp, manager: TableManager) -> None:
         self.app = app
         self.manager = manager
+        logmask.install()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         found = PATH.fullmatch(scope["path"]) if scope["type"] == "websocket" else None
@@ -75,22 +82,48 @@ class TableSockets:
             return
         seat = SPECTATOR
         if token:
-            found = table.seat_of_token(token)
+            found = await self.seat_of(table, token, ws)
             if found is None:
-                await ws.send_text(error_message(f"wrong token for table {table_id}"))
-                await ws.close(code=4401)
                 return
             seat = found
         conn = Conn(ws, seat)
         await manager.connect(table, conn)
+        first = not token
         try:
             while not conn.closed:
                 message = await receive()
                 if message["type"] == "websocket.disconnect":
                     break
                 text: Any = message.get("text")
+                if first:
+                    first = False
+                    hello = None
+                    try:
+                        hello = read_hello(text)
+                    except ActionError as exc:
+                        conn.push(error_message(exc.message))
+                        continue
+                    if hello is not None:
+                        # The seat's own connection instead of the spectator's: a new Conn
+                        # (it gets the seat's whole state).
+                        await manager.disconnect(table, conn)
+                        found = await self.seat_of(table, hello.token, ws)
+                        if found is None:
+                            return
+                        conn = Conn(ws, found)
+                        await manager.connect(table, conn)
+                        continue
                 await manager.handle(table, conn, text)
         except Exception:  # the connection broke
             pass
         finally:
             await manager.disconnect(table, conn)
+
+    @staticmethod
+    async def seat_of(table: Table, token: str, ws: RawSocket) -> int | None:
+        """The seat whose token this is; None (after an error and a close) if none is."""
+        found = table.seat_of_token(token)
+        if found is None:
+            await ws.send_text(error_message(f"wrong token for table {table.id}"))
+            await ws.close(code=4401)
+        return found
