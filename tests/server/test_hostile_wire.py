@@ -7,12 +7,15 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import socket
 from collections.abc import Callable
 from typing import Any
 
 import websockets
 
 from salad.server.logmask import mask
+from salad.server.protocol import complete_state
+from salad.server.tables.connection import BEHIND
 
 from .conftest import Server, Socket
 from .test_play import BASIC, HUMAN, RANDOM, play_randomly, watch
@@ -56,7 +59,7 @@ def test_no_log_line_holds_a_token(start_server: Callable[..., Server], ws: Any)
         for s in (a, b, spec):
             await s.ws.close()
 
-    asyncio.run(run())
+    asyncio.run(asyncio.wait_for(run(), 90))
     server.stop()
     log = server.log_path.read_text()
     assert "/ws/tables/" in log and "token=***" in log, log[-2000:]
@@ -96,4 +99,122 @@ def test_deeply_nested_message_is_one_error(server: Server, ws: Any) -> None:
         await sock.ws.close()
         await spec.ws.close()
 
-    asyncio.run(run())
+    asyncio.run(asyncio.wait_for(run(), 90))
+
+
+GAMES = 7
+"""Games a spectator sleeps through: more than the sockets' buffers between it and the
+server hold (about 4 MB on Linux's loopback)."""
+
+
+async def sluggish(server: Server, table_id: str, token: str | None = None) -> Any:
+    """A websocket that reads nothing until asked: a tiny receive buffer, and the client
+    library stops reading the socket after one message it was not asked for."""
+    raw = socket.socket()
+    raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    raw.connect(("127.0.0.1", server.port))
+    url = f"{server.ws_base}/ws/tables/{table_id}"
+    ws = await websockets.connect(url, sock=raw, max_queue=1, max_size=2**22)
+    if token:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+    return ws
+
+
+async def read_all(ws: Any, quiet: float = 1.0) -> list[dict[str, Any]]:
+    """Every message until none comes for ``quiet`` seconds or the connection closes."""
+    out = []
+    try:
+        while True:
+            out.append(json.loads(await asyncio.wait_for(ws.recv(), quiet)))
+    except (TimeoutError, websockets.ConnectionClosed):
+        return out
+
+
+def test_a_spectator_that_never_reads_gets_the_latest_state(
+    start_server: Callable[..., Server], ws: Any
+) -> None:
+    """A spectator that reads nothing while games are played (more than the sockets' buffers
+    hold) is not sent every state: when it reads at last, it finds far fewer states than
+    moves, the last being the end of the last game, and completed from one another as a
+    client does, they are that game's true end."""
+    server = start_server()
+    rounds = ["no-tricks", "no-hearts", "no-queens", "no-king-of-spades", "no-last-trick"]
+    rules = f"preset = 'canadian'\nhands = {json.dumps(rounds * 4 + ['salad'])}\n"
+    tid, tokens = server.table([HUMAN, RANDOM, RANDOM], seed=3, rules_toml=rules)
+    host_token = tokens[0]
+
+    async def run() -> None:
+        slow = await sluggish(server, tid)
+        host = await ws(server, tid, host_token, "host")
+        moves = 0
+        for game in range(GAMES):
+            if game:
+                path = f"/api/tables/{tid}/rematch"
+                await asyncio.to_thread(server.ok, "POST", path, None, host_token)
+            final = await play_randomly(host, random.Random(game))
+            moves += final["moves"]
+        sent = sum(map(len, host.messages))
+        assert sent > 6_000_000, sent  # more than the kernel's buffers take
+        await asyncio.sleep(0.5)
+        got = await read_all(slow)
+        states = [m for m in got if m["type"] == "state"]
+        assert len(states) == len(got)
+        last: dict[str, Any] | None = None
+        for state in states:
+            last = complete_state(state, last)
+        assert last is not None and last["view"]["phase"] == "over"
+        assert last["table"]["game_number"] == GAMES and last["table"]["status"] == "over"
+        assert last["view"]["totals"] == final["view"]["totals"]
+        assert last["view"]["tricks"] == final["view"]["tricks"]
+        assert last["winners"] == final["winners"]
+        assert last["hand_rounds"] == final["hand_rounds"]
+        assert len(states) < moves // 2, (len(states), moves)
+        await slow.close()
+        await host.ws.close()
+
+    asyncio.run(asyncio.wait_for(run(), 90))
+
+
+SENT = 2500
+"""Bad messages a client that never reads sends: their errors are 10 MB."""
+
+
+def test_a_client_too_far_behind_is_dropped(server: Server, ws: Any) -> None:
+    """A seat that sends but never reads (here: bad messages, each answered with an error
+    that repeats it, more than the sockets' buffers hold) is dropped: its seat
+    shows away at once, though it reads nothing, and when it reads at last it finds an
+    error and the close code that tells it to reconnect; reconnecting, it gets its state."""
+    tid, tokens = server.table([HUMAN, HUMAN, HUMAN], start=False)
+    host = tokens[0]
+    assert host
+
+    def connected() -> bool:
+        return bool(server.ok("GET", f"/api/tables/{tid}")["seats"][0]["connected"])
+
+    async def run() -> None:
+        slow = await sluggish(server, tid, host)
+        await asyncio.sleep(0.3)
+        assert await asyncio.to_thread(connected)
+        bad = json.dumps({"type": "x" * 4000})
+
+        async def flood() -> None:
+            for _ in range(SENT):
+                await slow.send(bad)
+
+        # In a task: once the server drops the connection it reads no more either.
+        sender = asyncio.create_task(flood())
+        for _ in range(50):
+            if not await asyncio.to_thread(connected):
+                break
+            await asyncio.sleep(0.1)
+        assert not await asyncio.to_thread(connected)
+        got = await read_all(slow, quiet=3)
+        sender.cancel()
+        assert got[-1] == {"type": "error", "message": "too far behind; reconnect"}
+        assert len(got) < SENT
+        assert slow.close_code == BEHIND
+        again = await hello(server, tid, host, "host")
+        assert again.state and again.state["you"] == 0 and "table" in again.state
+        await again.ws.close()
+
+    asyncio.run(asyncio.wait_for(run(), 90))

@@ -14,12 +14,13 @@ server. The protocol is in docs/protocol.md; the game logic is the
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Coroutine
 from typing import Any, cast
 from urllib.parse import parse_qs
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from salad.server import logmask
 from salad.server.errors import ActionError
@@ -31,6 +32,9 @@ from salad.view import SPECTATOR
 __all__ = ["PATH", "TableSockets"]
 
 PATH = re.compile(r"/ws/tables/([^/]*)")
+
+CLOSE_WAIT = 5.0
+"""Seconds a connection the server closes has to read its last error and the close."""
 
 
 class RawSocket:
@@ -47,6 +51,39 @@ class RawSocket:
 
     async def close(self, code: int = 1000, reason: str | None = None) -> None:
         await self._send({"type": "websocket.close", "code": code, "reason": reason or ""})
+
+
+class Reader:
+    """The receiving side of a connection, which the server can stop while it waits for the
+    client (a client that never reads may never send either)."""
+
+    __slots__ = ("_receive", "_task", "_waiting", "_stopped")
+
+    def __init__(self, receive: Receive) -> None:
+        self._receive = receive
+        self._task = asyncio.current_task()
+        self._waiting = False
+        self._stopped = False
+
+    async def receive(self) -> Message | None:
+        """The client's next ASGI message; None once :meth:`stop` ended the wait."""
+        self._waiting = True
+        try:
+            return await self._receive()
+        except asyncio.CancelledError:
+            if not self._stopped or self._task is None:
+                raise
+            self._task.uncancel()
+            return None
+        finally:
+            self._waiting = False
+
+    def stop(self) -> None:
+        """End the wait for the client's next message (only that await is ever cancelled: a
+        move being stored runs to its end, and the loop then sees the connection closed)."""
+        if self._waiting and not self._stopped and self._task is not None:
+            self._stopped = True
+            self._task.cancel()
 
 
 class TableSockets:
@@ -86,15 +123,17 @@ class TableSockets:
             if found is None:
                 return
             seat = found
+        reader = Reader(receive)
         conn = Conn(ws, seat)
+        conn.on_kick = reader.stop
         await manager.connect(table, conn)
         first = not token
         try:
             while not conn.closed:
-                message = await receive()
-                if message["type"] == "websocket.disconnect":
+                event = await reader.receive()
+                if event is None or event["type"] == "websocket.disconnect":
                     break
-                text: Any = message.get("text")
+                text: Any = event.get("text")
                 if first:
                     first = False
                     hello = None
@@ -111,6 +150,7 @@ class TableSockets:
                         if found is None:
                             return
                         conn = Conn(ws, found)
+                        conn.on_kick = reader.stop
                         await manager.connect(table, conn)
                         continue
                 await manager.handle(table, conn, text)
@@ -118,6 +158,8 @@ class TableSockets:
             pass
         finally:
             await manager.disconnect(table, conn)
+            if conn.kicked:
+                await conn.finish(CLOSE_WAIT)
 
     @staticmethod
     async def seat_of(table: Table, token: str, ws: RawSocket) -> int | None:
