@@ -15,7 +15,8 @@ import websockets
 
 from salad.server.logmask import mask
 from salad.server.protocol import complete_state
-from salad.server.tables.connection import BEHIND
+from salad.server.tables.connection import BEHIND, OUTBOX_BYTES, Conn
+from salad.server.tables.wire import STATE_PREFIX
 
 from .conftest import Server, Socket
 from .test_play import BASIC, HUMAN, RANDOM, play_randomly, watch
@@ -218,3 +219,48 @@ def test_a_client_too_far_behind_is_dropped(server: Server, ws: Any) -> None:
         await again.ws.close()
 
     asyncio.run(asyncio.wait_for(run(), 90))
+
+
+class StuckSocket:
+    """A websocket whose client reads nothing: every send waits forever."""
+
+    def __init__(self) -> None:
+        self.closed: tuple[int, str | None] | None = None
+
+    async def send_text(self, data: str) -> None:
+        await asyncio.Event().wait()
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        self.closed = (code, reason)
+
+
+def test_an_outbox_holds_one_state_and_is_capped_in_bytes() -> None:
+    """States replace one another in the outbox (and the one waiting is whole); other
+    messages pile up only to OUTBOX_BYTES, then the connection is dropped with BEHIND."""
+
+    async def run() -> None:
+        conn = Conn(StuckSocket(), 0)
+        conn.push('{"type":"pong"}')  # the send waits: from now on the outbox fills
+        kicked: list[bool] = []
+        conn.on_kick = lambda: kicked.append(True)
+        for n in range(100):
+            conn.version, conn.tricks = n, (1, None)  # what building a state records
+            conn.push(STATE_PREFIX + f',"moves":{n}' + "}")
+        waiting = [m for m in conn.outbox if not isinstance(m, str | tuple)]
+        assert len(waiting) == 1 and conn.waiting is not None
+        assert conn.waiting.text.endswith('"moves":99}')
+        assert conn.waiting.known == (99, (1, None))
+        assert (conn.version, conn.tricks) == (-1, None)  # the next state is built whole
+        big = json.dumps({"type": "error", "message": "x" * 100_000})
+        for _ in range(OUTBOX_BYTES // 100_050 - 1):
+            conn.push(big)
+        assert not conn.closed and not kicked
+        for _ in range(3):
+            conn.push(big)
+        assert conn.closed and kicked and conn.size == 0
+        assert [m for m in conn.outbox if isinstance(m, tuple)] == [
+            (BEHIND, "too far behind; reconnect")
+        ]
+        conn.stop()
+
+    asyncio.run(run())
