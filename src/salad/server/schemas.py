@@ -195,6 +195,14 @@ class PlayIn(_Message):
     move: str
 
 
+class HelloIn(_Message):
+    """``{"type": "hello", "token": "..."}``, a connection's first message: the seat's token
+    (sent here rather than in the URL, which servers and proxies write to their logs)."""
+
+    type: Literal["hello"]
+    token: str = Field(max_length=256)
+
+
 ClientMessage = Annotated[PingIn | PlayIn, Field(discriminator="type")]
 _CLIENT_MESSAGE: TypeAdapter[PingIn | PlayIn] = TypeAdapter(ClientMessage)
 MESSAGE_TYPES = ("play", "ping")
@@ -210,18 +218,43 @@ def read_client_message(text: str | None) -> PingIn | PlayIn:
     ...
     salad.server.errors.ActionError: play: "move" must be a card or choice as text, such as "QS"
     """
+    data = _load(text)
+    try:
+        return _CLIENT_MESSAGE.validate_python(data)
+    except ValidationError as exc:
+        raise ActionError(_message_problem(data, exc)) from None
+
+
+def read_hello(text: str | None) -> HelloIn | None:
+    """A connection's first message as a ``hello`` (its seat's token); None if it is another
+    message, ActionError (one line) if it is a bad ``hello`` or no message at all.
+
+    >>> read_hello('{"type": "hello", "token": "abc"}')
+    HelloIn(type='hello', token='abc')
+    >>> read_hello('{"type": "ping"}') is None
+    True
+    """
+    data = _load(text)
+    if not isinstance(data, dict) or data.get("type") != "hello":
+        return None
+    try:
+        return HelloIn.model_validate(data)
+    except ValidationError:
+        raise ActionError('hello: "token" must be the seat\'s token as text') from None
+
+
+def _load(text: str | None) -> Any:
+    """A websocket message's JSON; ActionError (one line) if it is none."""
     if text is None:
         raise ActionError("binary messages are not understood; send JSON text")
     if len(text) > MESSAGE_LIMIT:
         raise ActionError(f"message too long ({len(text)} characters)")
     try:
-        data = json.loads(text)
+        return json.loads(text)
+    except RecursionError:
+        raise ActionError("not JSON that a message can be: nested too deeply") from None
     except ValueError as exc:
         raise ActionError(f"not JSON: {exc}") from None
-    try:
-        return _CLIENT_MESSAGE.validate_python(data)
-    except ValidationError as exc:
-        raise ActionError(_message_problem(data, exc)) from None
 
 
 def _message_problem(data: Any, exc: ValidationError) -> str:

@@ -1,4 +1,8 @@
-"""The table websocket ``/ws/tables/{id}?token=TOKEN``, served on the ASGI calls themselves.
+"""The table websocket ``/ws/tables/{id}``, served on the ASGI calls themselves.
+
+A seat's token comes in the connection's first message (``{"type": "hello", "token": ...}``)
+or, as in the protocol's first version, in the URL (``?token=``, masked in every log line by
+:mod:`salad.server.logmask`); a connection without one is a spectator's.
 
 This is the server's hot path: every move is one message in and one out per connection of the
 table. As an ASGI middleware it sits outside the framework's routing and exception layers
@@ -10,21 +14,27 @@ server. The protocol is in docs/protocol.md; the game logic is the
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Coroutine
 from typing import Any, cast
 from urllib.parse import parse_qs
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from salad.server import logmask
 from salad.server.errors import ActionError
-from salad.server.tables import Conn, TableManager
+from salad.server.schemas import read_hello
+from salad.server.tables import Conn, Table, TableManager
 from salad.server.tables.wire import error_message
 from salad.view import SPECTATOR
 
 __all__ = ["PATH", "TableSockets"]
 
 PATH = re.compile(r"/ws/tables/([^/]*)")
+
+CLOSE_WAIT = 5.0
+"""Seconds a connection the server closes has to read its last error and the close."""
 
 
 class RawSocket:
@@ -43,12 +53,46 @@ class RawSocket:
         await self._send({"type": "websocket.close", "code": code, "reason": reason or ""})
 
 
+class Reader:
+    """The receiving side of a connection, which the server can stop while it waits for the
+    client (a client that never reads may never send either)."""
+
+    __slots__ = ("_receive", "_task", "_waiting", "_stopped")
+
+    def __init__(self, receive: Receive) -> None:
+        self._receive = receive
+        self._task = asyncio.current_task()
+        self._waiting = False
+        self._stopped = False
+
+    async def receive(self) -> Message | None:
+        """The client's next ASGI message; None once :meth:`stop` ended the wait."""
+        self._waiting = True
+        try:
+            return await self._receive()
+        except asyncio.CancelledError:
+            if not self._stopped or self._task is None:
+                raise
+            self._task.uncancel()
+            return None
+        finally:
+            self._waiting = False
+
+    def stop(self) -> None:
+        """End the wait for the client's next message (only that await is ever cancelled: a
+        move being stored runs to its end, and the loop then sees the connection closed)."""
+        if self._waiting and not self._stopped and self._task is not None:
+            self._stopped = True
+            self._task.cancel()
+
+
 class TableSockets:
     """ASGI middleware: the table websockets; everything else goes on to ``app``."""
 
     def __init__(self, app: ASGIApp, manager: TableManager) -> None:
         self.app = app
         self.manager = manager
+        logmask.install()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         found = PATH.fullmatch(scope["path"]) if scope["type"] == "websocket" else None
@@ -75,22 +119,53 @@ class TableSockets:
             return
         seat = SPECTATOR
         if token:
-            found = table.seat_of_token(token)
+            found = await self.seat_of(table, token, ws)
             if found is None:
-                await ws.send_text(error_message(f"wrong token for table {table_id}"))
-                await ws.close(code=4401)
                 return
             seat = found
+        reader = Reader(receive)
         conn = Conn(ws, seat)
+        conn.on_kick = reader.stop
         await manager.connect(table, conn)
+        first = not token
         try:
             while not conn.closed:
-                message = await receive()
-                if message["type"] == "websocket.disconnect":
+                event = await reader.receive()
+                if event is None or event["type"] == "websocket.disconnect":
                     break
-                text: Any = message.get("text")
+                text: Any = event.get("text")
+                if first:
+                    first = False
+                    hello = None
+                    try:
+                        hello = read_hello(text)
+                    except ActionError as exc:
+                        conn.push(error_message(exc.message))
+                        continue
+                    if hello is not None:
+                        # The seat's own connection instead of the spectator's: a new Conn
+                        # (it gets the seat's whole state).
+                        await manager.disconnect(table, conn)
+                        found = await self.seat_of(table, hello.token, ws)
+                        if found is None:
+                            return
+                        conn = Conn(ws, found)
+                        conn.on_kick = reader.stop
+                        await manager.connect(table, conn)
+                        continue
                 await manager.handle(table, conn, text)
         except Exception:  # the connection broke
             pass
         finally:
             await manager.disconnect(table, conn)
+            if conn.kicked:
+                await conn.finish(CLOSE_WAIT)
+
+    @staticmethod
+    async def seat_of(table: Table, token: str, ws: RawSocket) -> int | None:
+        """The seat whose token this is; None (after an error and a close) if none is."""
+        found = table.seat_of_token(token)
+        if found is None:
+            await ws.send_text(error_message(f"wrong token for table {table.id}"))
+            await ws.close(code=4401)
+        return found

@@ -1,19 +1,26 @@
 """One websocket of a table: its seat and an outbox, so that a slow client never holds up a
-table."""
+table, and a client that never reads never holds more than :data:`OUTBOX_BYTES` of it."""
 
 from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
-from salad.server.tables.wire import TrickKey, error_message
+from salad.server.tables.wire import STATE_PREFIX, TrickKey, error_message
 
-__all__ = ["OUTBOX_LIMIT", "Conn", "Socket"]
+__all__ = ["BEHIND", "OUTBOX_BYTES", "OUTBOX_LIMIT", "Conn", "Socket"]
 
 OUTBOX_LIMIT = 512
-"""A connection this many messages behind is closed (the client reconnects and catches up)."""
+"""A connection this many messages behind is dropped (the client reconnects and catches up)."""
+
+OUTBOX_BYTES = 4 * 1024 * 1024
+"""A connection whose unsent messages hold more characters than this is dropped. States are
+coalesced (only the latest waits), so only a client that stopped reading gets there."""
+
+BEHIND = 4408
+"""The close code of a connection dropped for falling behind: reconnect for a fresh state."""
 
 
 class Socket(Protocol):
@@ -24,15 +31,42 @@ class Socket(Protocol):
     async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
 
 
+class _State:
+    """The one ``state`` message waiting in an outbox, replaced by each newer one, and what
+    the connection knows once it is sent (its lobby version and trick key)."""
+
+    __slots__ = ("text", "known")
+
+    def __init__(self, text: str, known: tuple[int, tuple[int, TrickKey | None] | None]) -> None:
+        self.text = text
+        self.known = known
+
+
 class Conn:
     """One websocket: a seat (or ``SPECTATOR``) and an outbox.
 
     A message to an idle connection is written at once (the websocket's send completes without
     waiting while the socket takes data); only when the socket is full does the message go to
-    the outbox, which a task of the connection drains in order.
+    the outbox, which a task of the connection drains in order. A slow client needs the latest
+    state, not every one: while a state waits in the outbox, a newer one takes its place (whole:
+    the connection is made to know nothing until the waiting one is sent). A connection too far
+    behind (:data:`OUTBOX_LIMIT`, :data:`OUTBOX_BYTES`) loses what it had not read and is closed
+    with :data:`BEHIND`.
     """
 
-    __slots__ = ("ws", "seat", "outbox", "task", "closed", "version", "tricks")
+    __slots__ = (
+        "ws",
+        "seat",
+        "outbox",
+        "task",
+        "closed",
+        "kicked",
+        "version",
+        "tricks",
+        "waiting",
+        "size",
+        "on_kick",
+    )
 
     def __init__(self, ws: Socket, seat: int) -> None:
         self.ws = ws
@@ -42,19 +76,47 @@ class Conn:
         self.tricks: tuple[int, TrickKey | None] | None = None
         """The (game, trick) whose finished tricks, last trick, hand rounds and winners this
         connection was last sent (they change only when a trick ends)."""
-        self.outbox: deque[str | tuple[int, str]] = deque()
+        self.outbox: deque[str | _State | tuple[int, str]] = deque()
+        self.waiting: _State | None = None
+        """The state in the outbox, if one is."""
+        self.size = 0
+        """The characters of the messages in the outbox."""
         self.task: asyncio.Task[None] | None = None
         self.closed = False
+        self.kicked = False
+        """Closed by the server: the outbox still sends an error and the close."""
+        self.on_kick: Callable[[], None] | None = None
+        """Called when the server closes the connection (the receiving side stops)."""
 
     def push(self, text: str) -> None:
         if self.closed:
             return
         if self.task is None and self._send_now(text):
             return
-        if len(self.outbox) >= OUTBOX_LIMIT:
-            self.kick(1008, "too far behind; reconnect")
-            return
-        self._queue(text)
+        if text.startswith(STATE_PREFIX):
+            self._push_state(text)
+        else:
+            self.outbox.append(text)
+            self.size += len(text)
+            self._start()
+        if len(self.outbox) >= OUTBOX_LIMIT or self.size > OUTBOX_BYTES:
+            self.kick(BEHIND, "too far behind; reconnect", drop=True)
+
+    def _push_state(self, text: str) -> None:
+        """Queue a state in place of the one waiting, if any. ``text`` was built for what
+        this connection knows; while it waits, the connection knows nothing, so that the next
+        state (which replaces it) is whole."""
+        known = (self.version, self.tricks)
+        waiting = self.waiting
+        if waiting is None:
+            self.waiting = _State(text, known)
+            self.outbox.append(self.waiting)
+            self._start()
+        else:
+            self.size -= len(waiting.text)
+            waiting.text, waiting.known = text, known
+        self.size += len(text)
+        self.version, self.tricks = -1, None
 
     def _send_now(self, text: str) -> bool:
         """Send without a task if the send does not have to wait; False if it would."""
@@ -69,18 +131,28 @@ class Conn:
         coro.close()  # it waits for the socket to drain: nothing was sent, the outbox sends it
         return False
 
-    def _queue(self, item: str | tuple[int, str]) -> None:
-        self.outbox.append(item)
+    def _start(self) -> None:
         if self.task is None:
             self.task = asyncio.get_running_loop().create_task(self._drain())
 
-    def kick(self, code: int, message: str) -> None:
-        """Send one error message, then close."""
+    def kick(self, code: int, message: str, *, drop: bool = False) -> None:
+        """Send one error message, then close (``drop``: without what was not sent yet)."""
         if self.closed:
             return
-        self._queue(error_message(message))
-        self._queue((code, message[:120]))
-        self.closed = True
+        if drop:
+            self.outbox.clear()
+            self.waiting = None
+            self.size = 0
+            if self.task is not None:
+                # It waits for the socket to take a message: nothing of it was sent.
+                self.task.cancel()
+                self.task = None
+        self.outbox.append(error_message(message))
+        self.outbox.append((code, message[:120]))
+        self._start()
+        self.closed = self.kicked = True
+        if self.on_kick is not None:
+            self.on_kick()
 
     async def _drain(self) -> None:
         try:
@@ -90,14 +162,38 @@ class Conn:
                     self.closed = True
                     await self.ws.close(code=item[0], reason=item[1])
                     return
+                if isinstance(item, _State):
+                    self.waiting = None
+                    self.version, self.tricks = item.known
+                    item = item.text
+                self.size -= len(item)
                 await self.ws.send_text(item)
         except Exception:  # the client went away; the receive loop notices too
             self.closed = True
         finally:
-            self.task = None
+            if self.task is asyncio.current_task():
+                self.task = None
+
+    async def finish(self, timeout: float) -> None:
+        """Wait (at most ``timeout`` seconds) for the outbox of a kicked connection to send
+        its error and close; a client that does not read them loses them."""
+        task = self.task
+        if task is None:
+            return
+        try:
+            await asyncio.wait_for(asyncio.shield(task), timeout)
+        except TimeoutError:
+            task.cancel()
+        except Exception:  # the client went away
+            pass
 
     def stop(self) -> None:
+        """The connection is gone: nothing more is sent (but the close of a kicked one)."""
         self.closed = True
+        if self.kicked:
+            return
         self.outbox.clear()
+        self.waiting = None
+        self.size = 0
         if self.task is not None and not self.task.done():
             self.task.cancel()

@@ -26,6 +26,7 @@ from salad.moves import Move, format_move
 from salad.view import SPECTATOR, Phase
 
 __all__ = [
+    "STATE_PREFIX",
     "JsonCodes",
     "TricksCache",
     "common_view_json",
@@ -40,6 +41,10 @@ _COMPACT = (",", ":")
 
 TrickKey = tuple[int, int, Phase]
 """(hand, finished tricks, phase): what the cached trick parts of a game are for."""
+
+
+STATE_PREFIX = '{"type":"state"'
+"""How every ``state`` message begins (a connection's outbox keeps only the latest)."""
 
 
 def error_message(message: str) -> str:
@@ -327,7 +332,7 @@ def state_messages(
             else:
                 view = seat_part(game, seat, codes) + public
                 view += ',"tricks":' + tricks + "}" if full else "}"
-            text = '{"type":"state","you":' + str(seat) + ',"view":' + view + tail
+            text = STATE_PREFIX + ',"you":' + str(seat) + ',"view":' + view + tail
             if full:
                 text += "," + slow
             per_seat[seat, full] = text

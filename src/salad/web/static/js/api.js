@@ -114,6 +114,9 @@ export function tableIdFromPath() {
   return parts.length >= 2 ? decodeURIComponent(parts[1]) : null;
 }
 
+/** The close code of a connection the server dropped for falling behind (docs/protocol.md). */
+export const BEHIND = 4408;
+
 /**
  * A websocket that reconnects by itself. `onMessage(msg)` gets every parsed message,
  * `onStatus("open"|"closed"|"connecting")` follows the connection.
@@ -139,18 +142,22 @@ export class Socket {
     this.connect();
   }
 
+  // The token goes in the first message (`hello`), never in the URL: servers and proxies
+  // write URLs to their logs.
   url() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
-    return `${proto}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}${query}`;
+    return `${proto}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}`;
   }
 
   connect() {
     this.onStatus("connecting");
     const ws = new WebSocket(this.url());
     this.ws = ws;
+    // Until the server answers the hello, it sends this connection the spectator's state.
+    let seated = !this.token;
     ws.onopen = () => {
       this.retry = 0;
+      if (this.token) ws.send(JSON.stringify({ type: "hello", token: this.token }));
       this.onStatus("open");
       clearInterval(this.pinger);
       this.pinger = setInterval(() => this.send({ type: "ping" }), 25000);
@@ -162,13 +169,20 @@ export class Socket {
       } catch {
         return;
       }
+      if (!seated && msg && msg.type === "state") {
+        if (msg.you === -1) return;
+        seated = true;
+      }
       this.onMessage(msg);
     };
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       clearInterval(this.pinger);
       if (this.ws !== ws) return;
       this.onStatus("closed");
       if (this.closed) return;
+      // BEHIND: the server dropped a connection that fell behind; a new one gets the latest
+      // state at once.
+      if (event.code === BEHIND) this.retry = 0;
       const delay = Math.min(8000, 400 * 2 ** this.retry);
       this.retry += 1;
       setTimeout(() => this.connect(), delay);
