@@ -62,8 +62,8 @@ def create_app(
         title="salad",
         version="1",
         summary="Canadian Salad at the table: lobby, seats, games and records.",
-        description="The websocket `/ws/tables/{id}?token=TOKEN` carries the game itself; "
-        "see docs/protocol.md.",
+        description="The websocket `/ws/tables/{id}` carries the game itself (a seat's first "
+        'message: `{"type": "hello", "token": TOKEN}`); see docs/protocol.md.',
         lifespan=lifespan,
     )
     app.state.manager = manager
