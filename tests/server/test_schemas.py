@@ -112,3 +112,11 @@ def test_pages(client: Any) -> None:
     for path in ("/", "/sheet", "/table/x", "/watch/x", "/join/x", "/replay/x"):
         r = client.get(path)
         assert r.status_code == 200 and "<html" in r.text.lower(), path
+
+
+def test_deeply_nested_rules_toml_is_one_line(client: Any) -> None:
+    """A ``rules_toml`` nested deeper than the reader goes is a 400 naming it, not a 500."""
+    toml = "x = " + "[" * 1000 + "]" * 1000 + "\n"
+    answer = client.post("/api/tables", json={"name": "Ann", "rules_toml": toml})
+    assert answer.status_code == 400
+    assert answer.json() == {"error": "rules file rules_toml: nested too deeply to read"}
