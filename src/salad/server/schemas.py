@@ -45,8 +45,9 @@ PlayerName = Annotated[
 
 
 class _In(BaseModel):
-    # Unknown keys are ignored: a newer client still works with an older server.
-    model_config = ConfigDict(extra="ignore")
+    # Unknown keys are ignored: a newer client still works with an older server. Types are
+    # strict: "4" is not a number and true is not a number of seconds (JSON has its own).
+    model_config = ConfigDict(extra="ignore", strict=True)
 
 
 class SeatSpec(_In):

@@ -16,11 +16,12 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter
-from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from salad.errors import SaladError
 from salad.server.errors import ActionError
+from salad.server.schemas import ErrorOut
 from salad.server.rules import build_ruleset
 from salad.sheet import ScoreSheet, SheetError, check_names
 
@@ -32,8 +33,9 @@ MAX_TEXT = 100_000
 
 
 class _In(BaseModel):
-    # Unknown keys are ignored, as in the rest of the API.
-    model_config = ConfigDict(extra="ignore")
+    # Unknown keys are ignored and types are strict ("4" is not a number), as in the rest of
+    # the API.
+    model_config = ConfigDict(extra="ignore", strict=True)
 
 
 class NewSheetIn(_In):
@@ -89,12 +91,19 @@ class SheetOut(BaseModel):
 
 
 class ProblemsOut(BaseModel):
-    error: str = Field(description="Every problem on one line, separated by '; '")
-    problems: list[str] = Field(description="Every problem the model found, one per item")
+    error: str = Field(description="One line saying what went wrong; every problem, '; '")
+    problems: list[str] | None = Field(
+        None,
+        description="Every problem the model found, one per item: only when the names or an "
+        "entry do not add up (other bad input has error alone)",
+    )
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"model": ProblemsOut, "description": "Bad input (problems: for an entry)"}
+    400: {"model": ProblemsOut, "description": "Bad input (with problems: names or an entry)"},
+    # Every other refusal (a body too large, ...) is {"error": "one line"}; bad input is 400,
+    # never 422, which this range keeps FastAPI from describing.
+    "4XX": {"model": ErrorOut, "description": "Another refusal, e.g. a body too large"},
 }
 
 
@@ -217,8 +226,12 @@ async def undo_hand(body: SheetIn) -> Any:
 
 @router.post(
     "/api/sheets/csv",
-    response_class=PlainTextResponse,
-    responses={200: {"content": {"text/csv": {}}}, **ERRORS},
+    # Response (no media type of its own): the errors stay application/json in the description.
+    response_class=Response,
+    responses={
+        200: {"content": {"text/csv": {"schema": {"type": "string"}}}, "description": "The CSV"},
+        **ERRORS,
+    },
     tags=["score sheet"],
 )
 async def sheet_csv(body: SheetIn) -> Response:
