@@ -21,8 +21,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from salad.errors import SaladError
 from salad.server.errors import ActionError
-from salad.server.schemas import ErrorOut
 from salad.server.rules import build_ruleset
+from salad.server.schemas import ErrorOut
 from salad.sheet import ScoreSheet, SheetError, check_names
 
 __all__ = ["router", "sheet_answer"]
