@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 import websockets
 
+from salad.errors import SaladError
 from salad.server.ratelimit import DEFAULT_RATES, ENV, Rate, RateLimits, parse_rates
 
 from .conftest import Server
@@ -112,7 +113,7 @@ def test_the_limits_setting() -> None:
     assert parse_rates("tables=3/10")["tables"] == Rate(3, 10.0)
     assert parse_rates("tables=3/10")["joins"] == DEFAULT_RATES["joins"]
     for wrong in ("tables=3", "nope=1/1", "tables=0/5", "tables=a/b"):
-        with pytest.raises(ValueError, match=ENV):
+        with pytest.raises(SaladError, match=ENV):
             parse_rates(wrong)
 
 

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 
 from starlette.exceptions import HTTPException
 
+from salad.errors import SaladError
+
 __all__ = [
     "DEFAULT_RATES",
     "ENV",
@@ -64,7 +66,7 @@ WHAT = {
 def parse_rates(text: str | None) -> dict[str, Rate]:
     """The limits ``SALAD_RATE_LIMITS`` gives (``None`` or empty: the defaults; ``off``: none).
 
-    A wrong value raises ``ValueError`` with one line that names it.
+    A wrong value raises :class:`~salad.errors.SaladError` with one line that names it.
     """
     if not text or not text.strip():
         return dict(DEFAULT_RATES)
@@ -80,7 +82,7 @@ def parse_rates(text: str | None) -> dict[str, Rate]:
             rate = Rate(0, 0)
         if kind not in DEFAULT_RATES or rate.count < 1 or not rate.seconds > 0:
             kinds = ", ".join(DEFAULT_RATES)
-            raise ValueError(
+            raise SaladError(
                 f"{ENV}: {part.strip()!r} is not KIND=COUNT/SECONDS (kinds: {kinds}) or 'off'"
             )
         rates[kind] = rate
