@@ -27,6 +27,10 @@ import httpx
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+
+# The tests create tables far faster than any family: no rate limits in the servers they start
+# (test_hostile_rate.py sets its own).
+os.environ.setdefault("SALAD_RATE_LIMITS", "off")
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 CHROMIUM = os.environ.get("SALAD_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [

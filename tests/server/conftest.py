@@ -32,6 +32,10 @@ from salad.server.protocol import complete_state
 
 PG_ENV = "SALAD_TEST_POSTGRES_URL"
 
+# The tests create tables far faster than any family: no rate limits in the servers they start
+# (test_hostile_rate.py sets its own).
+os.environ.setdefault("SALAD_RATE_LIMITS", "off")
+
 
 def free_port() -> int:
     with socket.socket() as s:

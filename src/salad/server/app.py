@@ -18,6 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from salad.server.errors import ActionError, one_line
+from salad.server.ratelimit import RateLimits
 from salad.server.routes import options, pages, sheets, tables
 from salad.server.sockets import TableSockets
 from salad.server.storage import Storage
@@ -37,6 +38,7 @@ def create_app(
     bot_delay: float = 0.0,
     bot_workers: int | None = None,
     shard: tuple[int, int] = (0, 1),
+    rates: RateLimits | None = None,
 ) -> FastAPI:
     """The server app on a database (``None``: the default SQLite file; a path; a SQLAlchemy
     URL; ``postgresql://...``). ``bot_delay``: seconds a bot waits before it plays.
@@ -45,7 +47,11 @@ def create_app(
     :mod:`salad.server.workers`): the app then holds only its own tables, and closes every
     HTTP connection after its response, so that the next request comes through the parent
     process, which sends it to the worker of the table it names.
+
+    ``rates``: the rate limits (:mod:`salad.server.ratelimit`); by default those of the
+    ``SALAD_RATE_LIMITS`` environment variable, or the module's defaults.
     """
+    rates = rates if rates is not None else RateLimits.from_env()
     storage = Storage(database_url or "")
     manager = TableManager(storage, bot_delay=bot_delay, bot_workers=bot_workers, shard=shard)
 
@@ -68,6 +74,7 @@ def create_app(
     )
     app.state.manager = manager
     app.state.storage = storage
+    app.state.rates = rates
     if shard[1] > 1:
         app.add_middleware(CloseAfterResponse, worker=shard[0])
     add_error_handlers(app)
@@ -76,7 +83,7 @@ def create_app(
     app.include_router(sheets.router)  # the score sheet: /api/sheets/...
     app.include_router(pages.router)
     # The websocket /ws/tables/{id}, on the ASGI calls themselves (sockets.py).
-    app.add_middleware(TableSockets, manager=manager)
+    app.add_middleware(TableSockets, manager=manager, rates=rates)
     app.add_middleware(BodyLimit, limit=BODY_LIMIT)
     pages.mount_static(app)
     return app

@@ -15,6 +15,7 @@ server. The protocol is in docs/protocol.md; the game logic is the
 from __future__ import annotations
 
 import asyncio
+import math
 import re
 from collections.abc import Coroutine
 from typing import Any, cast
@@ -24,6 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from salad.server import logmask
 from salad.server.errors import ActionError
+from salad.server.ratelimit import RateLimits
 from salad.server.schemas import read_hello
 from salad.server.tables import Conn, Table, TableManager
 from salad.server.tables.wire import error_message
@@ -89,9 +91,10 @@ class Reader:
 class TableSockets:
     """ASGI middleware: the table websockets; everything else goes on to ``app``."""
 
-    def __init__(self, app: ASGIApp, manager: TableManager) -> None:
+    def __init__(self, app: ASGIApp, manager: TableManager, rates: RateLimits) -> None:
         self.app = app
         self.manager = manager
+        self.rates = rates
         logmask.install()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -101,7 +104,26 @@ class TableSockets:
             return
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         token = (query.get("token") or [None])[0]
+        client = scope.get("client")
+        wait = self.rates.wait("sockets", str(client[0]) if client else "")
+        if wait > 0:
+            await self.refuse(wait, receive, send)
+            return
         await self.serve(found.group(1), token, receive, send)
+
+    @staticmethod
+    async def refuse(wait: float, receive: Receive, send: Send) -> None:
+        """Too many connections from one address: one ``error``, then close 4429."""
+        message = await receive()
+        if message["type"] != "websocket.connect":
+            return
+        await send({"type": "websocket.accept"})
+        ws = RawSocket(send)
+        seconds = max(1, math.ceil(wait))
+        await ws.send_text(
+            error_message(f"too many websocket connections from this address: retry in {seconds} s")
+        )
+        await ws.close(code=4429)
 
     async def serve(self, table_id: str, token: str | None, receive: Receive, send: Send) -> None:
         """One connection, from the handshake to the disconnect."""

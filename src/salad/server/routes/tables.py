@@ -12,12 +12,13 @@ from fastapi import APIRouter, Depends, Header, Query, Request, Response
 
 from salad.server import schemas as s
 from salad.server.errors import ActionError
+from salad.server.ratelimit import RateLimits
 from salad.server.rules import build_ruleset, player_count
 from salad.server.tables import Joined, TableManager
 from salad.server.tables.table import BOT, OPEN, Table
 from salad.server.tables.turns import check_bot
 
-__all__ = ["ERRORS", "router"]
+__all__ = ["ERRORS", "LIMITED", "router"]
 
 router = APIRouter()
 
@@ -46,6 +47,46 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     )
 }
 
+LIMITED: dict[int | str, dict[str, Any]] = {
+    **ERRORS,
+    429: {
+        "model": s.ErrorOut,
+        "description": "Too many requests: retry after the seconds of the Retry-After header",
+        "headers": {"Retry-After": {"schema": {"type": "integer"}}},
+    },
+}
+
+
+def rate_limits(request: Request) -> RateLimits:
+    """The app's rate limits (``create_app`` puts them in its state)."""
+    rates: RateLimits = request.app.state.rates
+    return rates
+
+
+def address(request: Request) -> str:
+    return request.client.host if request.client else ""
+
+
+def limit_tables(request: Request) -> None:
+    """New tables, per client address."""
+    rate_limits(request).check("tables", address(request))
+
+
+def limit_joins(request: Request) -> None:
+    """Joins, per client address."""
+    rate_limits(request).check("joins", address(request))
+
+
+def host_token(request: Request, authorization: Token = None) -> str | None:
+    """The bearer token of a host action, once its bucket let it pass."""
+    token = bearer(authorization)
+    if token is not None:
+        rate_limits(request).check("host", token)
+    return token
+
+
+HostToken = Annotated[str | None, Depends(host_token)]
+
 
 def bearer(header: str | None) -> str | None:
     """The token of an ``Authorization: Bearer TOKEN`` header (None without one)."""
@@ -72,7 +113,13 @@ def joined_answer(joined: Joined) -> dict[str, Any]:
     }
 
 
-@router.post("/api/quickplay", response_model=s.JoinedOut, responses=ERRORS, tags=["lobby"])
+@router.post(
+    "/api/quickplay",
+    response_model=s.JoinedOut,
+    responses=LIMITED,
+    tags=["lobby"],
+    dependencies=[Depends(limit_tables)],
+)
 async def quickplay(body: s.QuickPlayIn, manager: Manager) -> dict[str, Any]:
     """A table started at once: you in seat 0, bots in the other seats."""
     rs = build_ruleset(body.rules, None, body.toppings, body.swap)
@@ -82,7 +129,13 @@ async def quickplay(body: s.QuickPlayIn, manager: Manager) -> dict[str, Any]:
     return joined_answer(joined)
 
 
-@router.post("/api/tables", response_model=s.CreatedOut, responses=ERRORS, tags=["lobby"])
+@router.post(
+    "/api/tables",
+    response_model=s.CreatedOut,
+    responses=LIMITED,
+    tags=["lobby"],
+    dependencies=[Depends(limit_tables)],
+)
 async def create_table(body: s.CreateTableIn, manager: Manager) -> dict[str, Any]:
     """A table in the lobby; you are its host, in seat 0."""
     rs = build_ruleset(body.rules, body.rules_toml, body.toppings, body.swap)
@@ -124,7 +177,11 @@ async def get_table(table_id: str, manager: Manager) -> Response:
 
 
 @router.post(
-    "/api/tables/{table_id}/join", response_model=s.JoinedOut, responses=ERRORS, tags=["table"]
+    "/api/tables/{table_id}/join",
+    response_model=s.JoinedOut,
+    responses=LIMITED,
+    tags=["table"],
+    dependencies=[Depends(limit_joins)],
 )
 async def join_table(table_id: str, body: s.JoinIn, manager: Manager) -> dict[str, Any]:
     """Take an open seat (the first one unless ``seat`` is given)."""
@@ -134,46 +191,44 @@ async def join_table(table_id: str, body: s.JoinIn, manager: Manager) -> dict[st
 @router.put(
     "/api/tables/{table_id}/seats/{seat}",
     response_model=s.LobbyOut,
-    responses=ERRORS,
+    responses=LIMITED,
     tags=["host"],
 )
 async def put_seat(
-    table_id: str, seat: int, body: s.SeatChangeIn, manager: Manager, authorization: Token = None
+    table_id: str, seat: int, body: s.SeatChangeIn, manager: Manager, token: HostToken
 ) -> Response:
     """Give a seat to a bot, or open it for someone to join (host only)."""
     kind = BOT if body.kind == "bot" else OPEN
-    table = await manager.set_seat(table_id, bearer(authorization), seat, kind, body.bot)
+    table = await manager.set_seat(table_id, token, seat, kind, body.bot)
     return lobby_answer(table)
 
 
 @router.delete(
     "/api/tables/{table_id}/seats/{seat}",
     response_model=s.LobbyOut,
-    responses=ERRORS,
+    responses=LIMITED,
     tags=["host"],
 )
-async def delete_seat(
-    table_id: str, seat: int, manager: Manager, authorization: Token = None
-) -> Response:
+async def delete_seat(table_id: str, seat: int, manager: Manager, token: HostToken) -> Response:
     """Remove a seat before the start; later seats move down by one (host only)."""
-    table = await manager.remove_seat(table_id, bearer(authorization), seat)
+    table = await manager.remove_seat(table_id, token, seat)
     return lobby_answer(table)
 
 
 @router.post(
-    "/api/tables/{table_id}/start", response_model=s.LobbyOut, responses=ERRORS, tags=["host"]
+    "/api/tables/{table_id}/start", response_model=s.LobbyOut, responses=LIMITED, tags=["host"]
 )
-async def start_table(table_id: str, manager: Manager, authorization: Token = None) -> Response:
+async def start_table(table_id: str, manager: Manager, token: HostToken) -> Response:
     """Start the game (host only; refused while a seat is open)."""
-    return lobby_answer(await manager.start(table_id, bearer(authorization)))
+    return lobby_answer(await manager.start(table_id, token))
 
 
 @router.post(
-    "/api/tables/{table_id}/rematch", response_model=s.LobbyOut, responses=ERRORS, tags=["host"]
+    "/api/tables/{table_id}/rematch", response_model=s.LobbyOut, responses=LIMITED, tags=["host"]
 )
-async def rematch(table_id: str, manager: Manager, authorization: Token = None) -> Response:
+async def rematch(table_id: str, manager: Manager, token: HostToken) -> Response:
     """The next game at the same table, same seats and tokens, started at once."""
-    return lobby_answer(await manager.rematch(table_id, bearer(authorization)))
+    return lobby_answer(await manager.rematch(table_id, token))
 
 
 @router.get(
