@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -9,6 +10,8 @@ import uvicorn
 
 from salad.server.app import create_app
 from salad.server.process import UVICORN_OPTIONS, tune_gc
+from salad.server.ratelimit import ENV as RATES_ENV
+from salad.server.ratelimit import parse_rates
 from salad.server.storage import check_database, database_url
 from salad.server.workers import listen, serve_workers
 
@@ -31,6 +34,7 @@ def serve(
     """
     url = database_url(database)
     shown = check_database(url)  # a bad URL or a missing folder is one line, before listening
+    parse_rates(os.environ.get(RATES_ENV))  # a bad SALAD_RATE_LIMITS too, workers or not
     shown_host = f"[{host}]" if ":" in host else host
     listener = listen(host, port)  # first, so that a port in use is one clear line
     if workers > 1:

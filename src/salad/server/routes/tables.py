@@ -44,6 +44,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
         (403, "Not the host"),
         (404, "No such table"),
         (409, "Not now"),
+        ("4XX", "Another refusal (a body too large, too many requests)"),
     )
 }
 
