@@ -12,12 +12,13 @@ import json
 import socket
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from salad.server.process import HEAD_LIMIT, HEAD_TIMEOUT
+
+from .test_restart import child_pids, wait_gone
 
 BASIC = {"kind": "bot", "bot": "basic"}
 
@@ -45,51 +46,12 @@ def test_bot_workers_exit_when_the_server_is_killed(
     wait_gone(processes, seconds=5)
 
 
-def proc_stat(pid: int) -> list[str]:
-    """The fields of /proc/PID/stat after the command name (``[0]`` the state, ``[1]`` the
-    parent); OSError when there is no such process."""
-    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-
-
-def child_pids(pid: int) -> list[int]:
-    """The processes whose parent is ``pid`` (from /proc)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                parent = int(proc_stat(int(entry.name))[1])
-            except OSError:
-                continue
-            if parent == pid:
-                found.append(int(entry.name))
-    return found
-
-
 def descendants(pid: int) -> list[int]:
     """The children of ``pid``, theirs, and so on."""
     found = child_pids(pid)
     for child in list(found):
         found += descendants(child)
     return found
-
-
-def running(pids: list[int]) -> list[int]:
-    """Those of ``pids`` that still run (a zombie has stopped)."""
-    alive = []
-    for pid in pids:
-        try:
-            if proc_stat(pid)[0] != "Z":
-                alive.append(pid)
-        except OSError:
-            pass
-    return alive
-
-
-def wait_gone(pids: list[int], seconds: float) -> None:
-    deadline = time.monotonic() + seconds
-    while running(pids):
-        assert time.monotonic() < deadline, f"still running: {running(pids)}"
-        time.sleep(0.05)
 
 
 def test_half_sent_requests_are_closed_and_others_still_answered(start_server: Any) -> None:
