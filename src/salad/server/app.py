@@ -17,6 +17,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from salad.server import logmask
 from salad.server.errors import ActionError, one_line
 from salad.server.ratelimit import RateLimits
 from salad.server.routes import options, pages, sheets, tables
@@ -52,6 +53,7 @@ def create_app(
     ``SALAD_RATE_LIMITS`` environment variable, or the module's defaults.
     """
     rates = rates if rates is not None else RateLimits.from_env()
+    logmask.install()  # no seat token in uvicorn's log lines, in this process or a worker
     storage = Storage(database_url or "")
     manager = TableManager(storage, bot_delay=bot_delay, bot_workers=bot_workers, shard=shard)
 

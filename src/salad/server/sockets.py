@@ -23,7 +23,6 @@ from urllib.parse import parse_qs
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from salad.server import logmask
 from salad.server.errors import ActionError
 from salad.server.ratelimit import RateLimits
 from salad.server.schemas import read_hello
@@ -95,7 +94,6 @@ class TableSockets:
         self.app = app
         self.manager = manager
         self.rates = rates
-        logmask.install()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         found = PATH.fullmatch(scope["path"]) if scope["type"] == "websocket" else None
