@@ -445,10 +445,17 @@ def from_preset(name: str = "canadian", settings: Mapping[str, Any] | None = Non
     >>> from_preset("Skip-The-Salad").preset
     'skip-the-salad'
     """
-    rs = PRESETS.get(name.strip().lower())
-    if rs is None:
+    preset = preset_name(name)
+    if preset is None:
         raise RulesError(f"rules: unknown preset {name!r} (presets: {', '.join(PRESETS)})")
+    rs = PRESETS[preset]
     return apply_settings(rs, settings) if settings else rs
+
+
+def preset_name(name: str) -> str | None:
+    """The preset ``name`` names, whatever its case and surrounding spaces; None if none."""
+    key = name.strip().lower()
+    return key if key in PRESETS else None
 
 
 def to_ref(rs: Ruleset) -> dict[str, Any]:

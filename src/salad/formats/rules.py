@@ -46,7 +46,7 @@ from typing import Any
 from salad.errors import RulesError
 from salad.presets import PRESETS
 from salad.ruleset import Ruleset
-from salad.settings import SETTING_KEYS, apply_settings
+from salad.settings import SETTING_KEYS, apply_settings, preset_name
 
 __all__ = [
     "FILE_KEYS",
@@ -82,12 +82,6 @@ def load_ruleset(name: str = "canadian", settings: Mapping[str, Any] | None = No
     else:
         raise RulesError(f"rules: unknown preset or file {name!r} (presets: {', '.join(PRESETS)})")
     return apply_settings(rs, settings) if settings else rs
-
-
-def preset_name(name: str) -> str | None:
-    """The preset ``name`` names, whatever its case and surrounding spaces; None if none."""
-    key = name.strip().lower()
-    return key if key in PRESETS else None
 
 
 def load_rules_file(path: str | os.PathLike[str]) -> Ruleset:
