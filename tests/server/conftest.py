@@ -47,7 +47,12 @@ class Server:
     """A `salad serve` subprocess on a free loopback port."""
 
     def __init__(
-        self, database: str, log_path: Path, bot_delay: float = 0.0, workers: int = 1
+        self,
+        database: str,
+        log_path: Path,
+        bot_delay: float = 0.0,
+        workers: int = 1,
+        args: tuple[str, ...] = (),
     ) -> None:
         self.database = database
         self.port = free_port()
@@ -56,6 +61,7 @@ class Server:
         self.log_path = log_path
         cmd = [sys.executable, "-m", "salad.cli", "serve", "--port", str(self.port)]
         cmd += ["--database", database, "--bot-delay", str(bot_delay), "--workers", str(workers)]
+        cmd += args
         self._log = log_path.open("a")
         self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT)
         self.http = httpx.Client(base_url=self.base, timeout=30)
@@ -189,9 +195,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 def start_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
     started: list[Server] = []
 
-    def start(database: str | None = None, bot_delay: float = 0.0, workers: int = 1) -> Server:
+    def start(
+        database: str | None = None,
+        bot_delay: float = 0.0,
+        workers: int = 1,
+        args: tuple[str, ...] = (),
+    ) -> Server:
         db = database or f"sqlite:///{tmp_path / 'salad.db'}"
-        srv = Server(db, tmp_path / f"server{len(started)}.log", bot_delay, workers)
+        srv = Server(db, tmp_path / f"server{len(started)}.log", bot_delay, workers, args)
         started.append(srv)
         return srv
 

@@ -36,6 +36,14 @@ def serve(
             help="Server processes, each holding a share of the tables (more use more cores).",
         ),
     ] = 1,
+    unload_after: Annotated[
+        float,
+        typer.Option(
+            min=0.1,
+            help="Seconds after which a table no one uses leaves memory (it stays in the "
+            "database and comes back when asked for).",
+        ),
+    ] = 600.0,
 ) -> None:
     """Run the web server: lobby, tables, bots and the browser client."""
     require_extra("serve", "web", *WEB_MODULES)
@@ -44,6 +52,14 @@ def serve(
     # The web extra (FastAPI, uvicorn, SQLAlchemy) loads only when the server runs.
     from salad.server.run import serve as run_server
 
-    status = run_server(host, port, database, bot_delay=bot_delay, echo=typer.echo, workers=workers)
+    status = run_server(
+        host,
+        port,
+        database,
+        bot_delay=bot_delay,
+        echo=typer.echo,
+        workers=workers,
+        unload_after=unload_after,
+    )
     if status:
         raise typer.Exit(status)

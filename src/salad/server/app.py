@@ -20,10 +20,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from salad.server import logmask
 from salad.server.errors import ActionError, one_line
 from salad.server.ratelimit import RateLimits
-from salad.server.routes import options, pages, sheets, tables
+from salad.server.routes import health, options, pages, sheets, tables
 from salad.server.sockets import TableSockets
 from salad.server.storage import Storage
 from salad.server.tables import TableManager
+from salad.server.tables.manager import UNLOAD_AFTER
 
 __all__ = ["BODY_LIMIT", "BodyLimit", "CloseAfterResponse", "create_app"]
 
@@ -40,6 +41,7 @@ def create_app(
     bot_workers: int | None = None,
     shard: tuple[int, int] = (0, 1),
     rates: RateLimits | None = None,
+    unload_after: float | None = UNLOAD_AFTER,
 ) -> FastAPI:
     """The server app on a database (``None``: the default SQLite file; a path; a SQLAlchemy
     URL; ``postgresql://...``). ``bot_delay``: seconds a bot waits before it plays.
@@ -51,11 +53,20 @@ def create_app(
 
     ``rates``: the rate limits (:mod:`salad.server.ratelimit`); by default those of the
     ``SALAD_RATE_LIMITS`` environment variable, or the module's defaults.
+
+    ``unload_after``: seconds after which a table no one uses leaves memory (it stays in the
+    database and comes back on the next request); None keeps every table in memory.
     """
     rates = rates if rates is not None else RateLimits.from_env()
     logmask.install()  # no seat token in uvicorn's log lines, in this process or a worker
     storage = Storage(database_url or "")
-    manager = TableManager(storage, bot_delay=bot_delay, bot_workers=bot_workers, shard=shard)
+    manager = TableManager(
+        storage,
+        bot_delay=bot_delay,
+        bot_workers=bot_workers,
+        shard=shard,
+        unload_after=unload_after,
+    )
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -80,6 +91,7 @@ def create_app(
     if shard[1] > 1:
         app.add_middleware(CloseAfterResponse, worker=shard[0])
     add_error_handlers(app)
+    app.include_router(health.router)
     app.include_router(options.router)
     app.include_router(tables.router)
     app.include_router(sheets.router)  # the score sheet: /api/sheets/...

@@ -13,6 +13,7 @@ from salad.server.process import UVICORN_OPTIONS, tune_gc
 from salad.server.ratelimit import ENV as RATES_ENV
 from salad.server.ratelimit import parse_rates
 from salad.server.storage import check_database, database_url
+from salad.server.tables.manager import UNLOAD_AFTER
 from salad.server.workers import listen, serve_workers
 
 __all__ = ["serve"]
@@ -26,6 +27,7 @@ def serve(
     log_level: str = "info",
     echo: Callable[[str], Any] = print,
     workers: int = 1,
+    unload_after: float | None = UNLOAD_AFTER,
 ) -> int:
     """Run the server on uvicorn until interrupted; the exit status.
 
@@ -40,9 +42,14 @@ def serve(
     if workers > 1:
         echo(f"salad server: http://{shown_host}:{port}/ ({workers} worker processes)")
         echo(f"database: {shown}")
-        options = {"database_url": url, "bot_delay": bot_delay, "log_level": log_level}
+        options = {
+            "database_url": url,
+            "bot_delay": bot_delay,
+            "log_level": log_level,
+            "unload_after": unload_after,
+        }
         return serve_workers(listener, workers, options, echo=echo)
-    app = create_app(url, bot_delay=bot_delay)
+    app = create_app(url, bot_delay=bot_delay, unload_after=unload_after)
     tune_gc()
     echo(f"salad server: http://{shown_host}:{port}/")
     echo(f"database: {shown}")

@@ -176,6 +176,15 @@ class OptionsOut(BaseModel):
     bots: list[str]
 
 
+class HealthOut(BaseModel):
+    """``GET /healthz``: 200 when the server can serve, 503 when its database does not answer."""
+
+    status: str
+    database: str
+    tables_in_memory: int
+    connections: int
+
+
 # -- the websocket: what a client sends (docs/protocol.md) --------------------------------------
 
 

@@ -269,6 +269,11 @@ class Storage:
         with self.engine.begin() as conn:
             return [fn(conn, *args) for fn, args in calls]
 
+    @staticmethod
+    def ping(conn: Connection) -> None:
+        """A round trip to the database (the health check's)."""
+        conn.execute(select(1))
+
     # -- writing ------------------------------------------------------------------------
     @staticmethod
     def create_table(conn: Connection, row: TableRow) -> None:

@@ -37,6 +37,7 @@ from salad.errors import SaladError
 from salad.server.app import create_app
 from salad.server.process import UVICORN_OPTIONS, tune_gc
 from salad.server.tables import shard_of
+from salad.server.tables.manager import UNLOAD_AFTER
 
 __all__ = ["route", "serve_workers"]
 
@@ -244,6 +245,7 @@ def _worker(fd: int, settings: dict[str, Any]) -> None:
         settings["database_url"],
         bot_delay=settings["bot_delay"],
         shard=(settings["index"], settings["workers"]),
+        unload_after=settings.get("unload_after", UNLOAD_AFTER),
     )
     tune_gc()
     config = uvicorn.Config(app, log_level=settings["log_level"], **UVICORN_OPTIONS)

@@ -10,6 +10,7 @@ not stored. Every message a seat receives is built from that seat's own view of 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import secrets
@@ -48,6 +49,9 @@ __all__ = ["Joined", "TableManager"]
 log = logging.getLogger("salad.server")
 
 MOVE_TEXT_LIMIT = 16
+
+UNLOAD_AFTER = 600.0
+"""Seconds a table no one uses stays in memory before it leaves (:meth:`TableManager.sweep`)."""
 
 
 @dataclass
@@ -88,8 +92,11 @@ class TableManager:
         bot_delay: float = 0.0,
         bot_workers: int | None = None,
         shard: tuple[int, int] = (0, 1),
+        unload_after: float | None = UNLOAD_AFTER,
     ) -> None:
         self.storage = storage
+        self.unload_after = unload_after
+        """Seconds after which a table no one uses leaves memory (None: never)."""
         self.shard = shard
         """(this process, of how many): the tables this manager holds are those it
         :meth:`owns` (see :mod:`salad.server.workers`)."""
@@ -99,6 +106,9 @@ class TableManager:
         self.turns = Turns(self._accept, bot_delay, bot_workers)
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
+        self._used: dict[str, float] = {}
+        """When each table in memory was last asked for or changed (the loop's clock)."""
+        self._sweeper: asyncio.Task[None] | None = None
 
     def owns(self, table_id: str) -> bool:
         """Whether the table is this manager's (always, unless the server has workers)."""
@@ -119,8 +129,14 @@ class TableManager:
                 log.exception("table %s could not be resumed", table_id)
         if ids:
             log.info("resumed %d table(s) with a game in progress", len(ids))
+        if self.unload_after is not None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
         for table in self.tables.values():
             if table.timer is not None:
                 table.timer.cancel()
@@ -133,6 +149,7 @@ class TableManager:
     async def get(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
         if table is not None:
+            self._used[table_id] = asyncio.get_running_loop().time()
             return table
         if not TABLE_ID.fullmatch(table_id):
             raise ActionError(f"no table {table_id!r}", 404)
@@ -171,8 +188,49 @@ class TableManager:
             s.away_since = now
         table.turn_start = now
         self.tables[table_id] = table
+        self._used[table_id] = now
         self.turns.schedule(table)
         return table
+
+    # -- unloading idle tables ----------------------------------------------------------------
+    def idle(self, table: Table, now: float) -> bool:
+        """Whether ``table`` may leave memory: no one is connected, nothing is under way (no
+        change holds its lock, no bot or timer is due) and no one has asked for it lately.
+
+        Everything a table is lives in the database (every change is stored before it is
+        applied), so an unloaded table comes back as it was on the next request (:meth:`get`).
+        A game that bots are playing is never idle: its next bot move is always due.
+        """
+        if self.unload_after is None or table.lock.locked() or table.timer is not None:
+            return False
+        if table.spectators or any(s.conns for s in table.seats):
+            return False
+        return now - self._used.get(table.id, now) >= self.unload_after
+
+    def sweep(self) -> list[str]:
+        """Unload every idle table; the ids unloaded.
+
+        It runs without awaiting, so no request sees a table between the check and its removal;
+        a request holding a table it got before will find it gone in :meth:`connect`.
+        """
+        now = asyncio.get_running_loop().time()
+        gone = [t.id for t in self.tables.values() if self.idle(t, now)]
+        for table_id in gone:
+            del self.tables[table_id]
+            self._used.pop(table_id, None)
+        if gone:
+            log.info("unloaded %d idle table(s); %d in memory", len(gone), len(self.tables))
+        return gone
+
+    async def _sweep_forever(self) -> None:
+        assert self.unload_after is not None
+        every = min(60.0, max(0.2, self.unload_after / 4))
+        while True:
+            await asyncio.sleep(every)
+            try:
+                self.sweep()
+            except Exception:  # a sweep that fails leaves tables in memory, nothing worse
+                log.exception("unloading idle tables failed")
 
     # -- creating and changing tables ------------------------------------------------------
     async def create(
@@ -216,6 +274,7 @@ class TableManager:
         for s in table.seats:
             s.away_since = now
         self.tables[table_id] = table
+        self._used[table_id] = now
         if start:
             async with table.lock:
                 await self._start_game(table)
@@ -365,11 +424,16 @@ class TableManager:
         table.broadcast()
 
     # -- connections ----------------------------------------------------------------------
-    async def connect(self, table: Table, conn: Conn) -> None:
+    async def connect(self, table: Table, conn: Conn) -> Table:
+        """Add ``conn`` to the table; the table in memory it joined (which is a fresh load of
+        ``table`` if that was unloaded meanwhile: the caller uses the one returned)."""
+        if self.tables.get(table.id) is not table:
+            table = await self.get(table.id)
+        self._used[table.id] = asyncio.get_running_loop().time()
         if conn.seat == SPECTATOR:
             table.spectators.append(conn)
             conn.push(table.state_messages()(conn))
-            return
+            return table
         seat = table.seats[conn.seat]
         seat.conns.append(conn)
         if len(seat.conns) == 1:
@@ -379,9 +443,12 @@ class TableManager:
             table.broadcast()
         else:
             conn.push(table.state_messages()(conn))
+        return table
 
     async def disconnect(self, table: Table, conn: Conn) -> None:
         conn.stop()
+        if table.id in self.tables:
+            self._used[table.id] = asyncio.get_running_loop().time()
         if conn in table.spectators:
             table.spectators.remove(conn)
             return
@@ -471,10 +538,10 @@ class TableManager:
             after = game
         table.game = after
         table.moves = seq
+        self._used[table.id] = table.turn_start = asyncio.get_running_loop().time()
         if over is not None:
             table.status = OVER
             table.changed()
-        table.turn_start = asyncio.get_running_loop().time()
         self.turns.schedule(table)
         table.broadcast()
 
