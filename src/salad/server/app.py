@@ -56,6 +56,7 @@ def create_app(
     logmask.install()  # no seat token in uvicorn's log lines, in this process or a worker
     storage = Storage(database_url or "")
     manager = TableManager(storage, bot_delay=bot_delay, bot_workers=bot_workers, shard=shard)
+    manager.talk.rates = rates  # the chat's limit (server/tables/talk.py)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

@@ -23,8 +23,9 @@ from salad.moves import Move, format_move
 from salad.ruleset import Ruleset
 from salad.server.errors import ActionError
 from salad.server.info import available_bots
-from salad.server.schemas import PingIn, read_client_message
+from salad.server.schemas import AssistIn, PingIn, TalkIn, read_client_message
 from salad.server.storage import MoveRow, SeatRow, Storage, TableRow, Writer, hash_token
+from salad.server.tables import assist
 from salad.server.tables.connection import Conn
 from salad.server.tables.table import (
     BOT,
@@ -38,6 +39,7 @@ from salad.server.tables.table import (
     Table,
     shard_of,
 )
+from salad.server.tables.talk import Talk
 from salad.server.tables.turns import Turns, bot_display_name, check_bot, default_bot
 from salad.server.tables.wire import TricksCache, error_message
 from salad.settings import from_ref, to_ref
@@ -97,6 +99,7 @@ class TableManager:
         # process's: let it wait on the writer thread, never on the event loop.
         self.writer = Writer(storage, inline=False if shard[1] > 1 else None)
         self.turns = Turns(self._accept, bot_delay, bot_workers)
+        self.talk = Talk()  # chat (tables/talk.py); create_app gives it the app's rate limits
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
 
@@ -366,6 +369,7 @@ class TableManager:
 
     # -- connections ----------------------------------------------------------------------
     async def connect(self, table: Table, conn: Conn) -> None:
+        self.talk.welcome(table, conn)  # the table's recent chat lines
         if conn.seat == SPECTATOR:
             table.spectators.append(conn)
             conn.push(table.state_messages()(conn))
@@ -402,6 +406,10 @@ class TableManager:
             if isinstance(message, PingIn):
                 conn.push('{"type":"pong"}')
                 return
+            if isinstance(message, TalkIn):  # chat (tables/talk.py)
+                return self.talk.handle(table, conn, message)
+            if isinstance(message, AssistIn):  # hint and undo (tables/assist.py)
+                return await assist.handle(table, conn, message, self.writer, self.turns)
             await self.play(table, conn.seat, message.move, conn)
         except ActionError as exc:
             conn.push(error_message(exc.message))
