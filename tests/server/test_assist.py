@@ -57,17 +57,20 @@ def test_a_hint_is_thought_out_on_the_bot_pool_and_names_a_legal_move(tmp_path: 
                     break
                 await asyncio.sleep(0.02)
             legal = [game.format_move(m) for m in game.legal_moves()]
-            await manager.handle(table, conn, '{"type": "hint"}')
+            ask = '{"type": "hint"}'
+            await asyncio.gather(*(manager.handle(table, conn, ask) for _ in range(2)))
             for _ in range(500):
-                if any(m["type"] in ("hint", "error") for m in sock.sent):
+                if any(m["type"] == "hint" for m in sock.sent):
                     break
                 await asyncio.sleep(0.02)
-            answer = next(m for m in sock.sent if m["type"] in ("hint", "error"))
-            assert answer["type"] == "hint", answer
+            answers = [m for m in sock.sent if m["type"] in ("hint", "error")]
+            assert [m["type"] for m in answers] == ["error", "hint"], answers
+            assert "still thinking about the last one" in answers[0]["message"]
+            answer = answers[1]
             assert answer["move"] in legal
             assert answer["reason"] and answer["bot"] == "expert"
             assert answer["moves"] == table.moves
-            assert pool.ran and pool.ran[0][0] == "hint"
+            assert len(pool.ran) == 1 and pool.ran[0][0] == "hint"
             assert pool.ran[0][1] != threading.current_thread().name  # not the event loop's
         finally:
             await manager.close()

@@ -17,18 +17,23 @@ from concurrent.futures import BrokenExecutor
 
 from salad.bots.assist import Hint, hint, takeback_count
 from salad.bots.seeds import bot_seed
+from salad.moves import format_move
 from salad.server.errors import ActionError
 from salad.server.schemas import AssistIn, HintIn
 from salad.server.storage import Storage, Writer
 from salad.server.tables.connection import Conn
 from salad.server.tables.table import BOT, OVER, PLAYING, Table
 from salad.server.tables.turns import BOT_TIMEOUT, Turns
-from salad.server.tables.wire import TricksCache
-from salad.view import SPECTATOR
+from salad.server.tables.wire import TricksCache, error_message
+from salad.view import SPECTATOR, View
 
-__all__ = ["handle", "hint_message", "undo"]
+__all__ = ["ask_hint", "handle", "think", "undo"]
 
 log = logging.getLogger("salad.server")
+
+_thinking: set[str] = set()
+"""The tables with a hint being thought out: one at a time each, so that no client can fill
+the bot pool with hints."""
 
 
 def check_alone(table: Table, seat: int, what: str) -> None:
@@ -44,22 +49,32 @@ def check_alone(table: Table, seat: int, what: str) -> None:
 
 async def handle(table: Table, conn: Conn, message: AssistIn, writer: Writer, turns: Turns) -> None:
     if isinstance(message, HintIn):
-        conn.push(await hint_message(table, conn.seat, turns))
+        ask_hint(table, conn, turns)
     else:
         await undo(table, conn, writer, turns)
 
 
-async def hint_message(table: Table, seat: int, turns: Turns) -> str:
-    """The ``hint`` message for ``seat``: the expert's move, why, and the move number it is
-    for (a client drops a hint for a state it has left)."""
+def ask_hint(table: Table, conn: Conn, turns: Turns) -> None:
+    """Check a hint may be given now (ActionError if not), then think it out in the bot pool
+    while the connection goes on (its answer, ``hint`` or ``error``, comes when it is ready)."""
+    seat = conn.seat
     check_alone(table, seat, "hint")
     game = table.game
     assert game is not None
     if game.to_move != seat or not game.legal_moves():
         raise ActionError("hint: it is not your turn", 409)
-    view = game.view(seat)
-    moves = table.moves
-    seed = bot_seed("hint", game.seed, seat, moves)
+    if table.id in _thinking:
+        raise ActionError("hint: the expert is still thinking about the last one", 409)
+    _thinking.add(table.id)
+    turns.spawn(think(table, conn, game.view(seat), table.moves, turns))
+
+
+async def think(table: Table, conn: Conn, view: View, moves: int, turns: Turns) -> None:
+    """The expert's move for the view, and why, sent to ``conn`` with the move number it is
+    for (a client drops a hint for a state it has left)."""
+    game = table.game
+    assert game is not None
+    seed = bot_seed("hint", game.seed, view.seat, moves)
     try:
         future = asyncio.get_running_loop().run_in_executor(turns.pool(), hint, view, seed)
         found: Hint = await asyncio.wait_for(future, BOT_TIMEOUT)
@@ -69,11 +84,15 @@ async def hint_message(table: Table, seat: int, turns: Turns) -> str:
         if isinstance(exc, BrokenExecutor):
             turns.forget_pool()
         log.exception("table %s: a hint failed", table.id)
-        raise ActionError("hint: the expert could not think of one; try again", 503) from None
-    codes = table.json_codes() if table.game is game else None
-    text = codes.text(found.move) if codes is not None else ""
-    return json.dumps(
-        {"type": "hint", "move": text, "reason": found.reason, "bot": found.bot, "moves": moves}
+        conn.push(error_message("hint: the expert could not think of one; try again"))
+        return
+    finally:
+        _thinking.discard(table.id)
+    text = format_move(view.deck, found.move)
+    conn.push(
+        json.dumps(
+            {"type": "hint", "move": text, "reason": found.reason, "bot": found.bot, "moves": moves}
+        )
     )
 
 

@@ -73,6 +73,15 @@ export function initChat() {
   panel.hidden = true;
   panel.setAttribute("aria-label", "Table talk");
   document.body.appendChild(panel);
+  // Keys typed here are the chat's, not the table's (keyboard.js types cards); Esc closes.
+  panel.addEventListener("keydown", (e) => {
+    e.stopPropagation();
+    if (e.key === "Escape") {
+      setOpen(false);
+      const b = maybe("btn-chat");
+      if (b) b.focus();
+    }
+  });
   drawButton();
   drawPanel();
 }
