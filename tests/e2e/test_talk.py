@@ -121,3 +121,35 @@ def test_chat_mute_hint_play_and_undo_at_a_table_of_bots(
     page.click("#chat-mute")
     expect(page.locator("#chat-log")).to_contain_text("good luck all")
     expect(page.locator("#chat-log")).to_contain_text("😮")
+
+
+def test_spectators_read_as_text_and_write_once_the_host_allows(
+    open_page: Callable[..., Any], base_url: str
+) -> None:
+    made = httpx.post(
+        f"{base_url}/api/quickplay", json={"name": "Host", "players": 3, "bot": "random"}
+    ).json()
+    host = open_page(None)
+    host.goto(base_url + made["url"])
+    host.wait_for_selector(HAND)
+    watcher = open_page(f"/watch/{made['table_id']}", viewport={"width": 390, "height": 844})
+    watcher.wait_for_selector("#seats .seat")
+    watcher.click("#btn-chat")
+    expect(watcher.locator(".chat-note")).to_contain_text("Spectators can read the chat")
+    expect(watcher.locator("#chat-input")).to_have_count(0)
+
+    markup = "<script>owned=1</script><i>hi</i> & co"
+    host.click("#btn-chat")
+    host.fill("#chat-input", markup)
+    host.press("#chat-input", "Enter")
+    expect(watcher.locator("#chat-log")).to_contain_text(f"Host: {markup}")
+    expect(watcher.locator('.chat-bubble[data-seat="0"]')).to_contain_text(markup)
+    assert watcher.locator("#chat-log li span *, .chat-bubble *").count() == 0
+    assert watcher.evaluate("window.owned") is None
+
+    host.check("#chat-spectators")
+    expect(watcher.locator("#chat-input")).to_be_visible()
+    watcher.fill("#chat-input", "thanks!")
+    watcher.press("#chat-input", "Enter")
+    expect(host.locator("#chat-log")).to_contain_text("Spectator: thanks!")
+    shoot(watcher, "spectator-phone")
