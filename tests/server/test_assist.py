@@ -13,6 +13,8 @@ from typing import Any
 
 from salad.bots.assist import hint, hint_reason, takeback_count
 from salad.engine import Game
+from salad.errors import RecordError
+from salad.formats.records import game_from_record, record_from_game
 from salad.formats.rules import load_ruleset
 from salad.server.storage import Storage
 from salad.server.tables import Conn, TableManager
@@ -188,3 +190,21 @@ def test_undo_and_hint_are_refused_at_a_table_with_another_human(server: Server)
             assert "spectators cannot" in (await next_of(spec, "error"))["message"]
 
     asyncio.run(go())
+
+
+def test_a_record_counts_undos_and_old_records_stay_valid() -> None:
+    game = Game(load_ruleset("canadian"), 3, seed=4)
+    for _ in range(5):
+        game.play(game.legal_moves()[0])
+    players = [{"name": "Ann", "undos": 2}, {"name": "B", "bot": "basic"}, {"name": "C"}]
+    record = record_from_game(game, players)
+    assert game_from_record(record).log == game.log
+    old = record_from_game(game, [{"name": n} for n in "ABC"])
+    assert game_from_record(old).log == game.log
+    record["players"][0]["undos"] = "two"
+    try:
+        game_from_record(record)
+    except RecordError as exc:
+        assert "undos" in str(exc) and "\n" not in str(exc)
+    else:
+        raise AssertionError("a count of undos that is not a number was taken")
