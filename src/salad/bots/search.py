@@ -184,6 +184,9 @@ class Searcher:
         self.endgame_tricks = endgame_tricks
         self.fixed_worlds = fixed_worlds
         self.last_worlds = 0
+        self.last_estimates: dict[Move, float] = {}
+        """Each move's average of the seat's own points (sign-adjusted: lower is better) in
+        the last search; a hint says why from these (:mod:`salad.bots.assist`)."""
         self._deadline = 0.0
 
     def choose(self, view: View, m: HandModel, moves: Sequence[Move]) -> Move:
@@ -218,6 +221,7 @@ class Searcher:
                 if len(alive) == 1:
                     break
         self.last_worlds = worlds
+        self.last_estimates = {moves[i]: sum(v) / len(v) for i, v in enumerate(values) if v}
         best = min(alive, key=lambda i: sum(values[i]))
         return moves[best]
 

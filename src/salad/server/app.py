@@ -67,6 +67,7 @@ def create_app(
         shard=shard,
         unload_after=unload_after,
     )
+    manager.talk.rates = rates  # the chat's limit (server/tables/talk.py)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

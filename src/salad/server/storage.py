@@ -447,6 +447,25 @@ class Storage:
         )
         return [MoveRow(r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
+    # -- undo at a table of bots (salad.server.tables.assist) ---------------------------
+    @staticmethod
+    def take_back(
+        conn: Connection,
+        table_id: str,
+        game_number: int,
+        keep: int,
+        players: list[dict[str, Any]],
+    ) -> None:
+        """Delete the moves of a game after the first ``keep`` (an undo), and store its
+        players' entries (which count the undos, for the record)."""
+        game = (moves_t.c.table_id == table_id) & (moves_t.c.game_number == game_number)
+        conn.execute(delete(moves_t).where(game & (moves_t.c.seq > keep)))
+        conn.execute(
+            update(games_t)
+            .where((games_t.c.table_id == table_id) & (games_t.c.game_number == game_number))
+            .values(players=json.dumps(players))
+        )
+
 
 _INSERT_MOVE = insert(moves_t)
 

@@ -24,8 +24,9 @@ from salad.moves import Move, format_move
 from salad.ruleset import Ruleset
 from salad.server.errors import ActionError
 from salad.server.info import available_bots
-from salad.server.schemas import PingIn, read_client_message
+from salad.server.schemas import AssistIn, PingIn, TalkIn, read_client_message
 from salad.server.storage import MoveRow, SeatRow, Storage, TableRow, Writer, hash_token
+from salad.server.tables import assist
 from salad.server.tables.connection import Conn
 from salad.server.tables.table import (
     BOT,
@@ -39,6 +40,7 @@ from salad.server.tables.table import (
     Table,
     shard_of,
 )
+from salad.server.tables.talk import Talk
 from salad.server.tables.turns import Turns, bot_display_name, check_bot, default_bot
 from salad.server.tables.wire import TricksCache, error_message
 from salad.settings import from_ref, to_ref
@@ -104,6 +106,7 @@ class TableManager:
         # process's: let it wait on the writer thread, never on the event loop.
         self.writer = Writer(storage, inline=False if shard[1] > 1 else None)
         self.turns = Turns(self._accept, bot_delay, bot_workers)
+        self.talk = Talk()  # chat (tables/talk.py); create_app gives it the app's rate limits
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
         self._used: dict[str, float] = {}
@@ -218,6 +221,7 @@ class TableManager:
         for table_id in gone:
             del self.tables[table_id]
             self._used.pop(table_id, None)
+            self.talk.rooms.pop(table_id, None)  # its chat was for those at the table
         if gone:
             log.info("unloaded %d idle table(s); %d in memory", len(gone), len(self.tables))
         return gone
@@ -430,6 +434,7 @@ class TableManager:
         if self.tables.get(table.id) is not table:
             table = await self.get(table.id)
         self._used[table.id] = asyncio.get_running_loop().time()
+        self.talk.welcome(table, conn)  # the table's recent chat lines
         if conn.seat == SPECTATOR:
             table.spectators.append(conn)
             conn.push(table.state_messages()(conn))
@@ -469,6 +474,10 @@ class TableManager:
             if isinstance(message, PingIn):
                 conn.push('{"type":"pong"}')
                 return
+            if isinstance(message, TalkIn):  # chat (tables/talk.py)
+                return self.talk.handle(table, conn, message)
+            if isinstance(message, AssistIn):  # hint and undo (tables/assist.py)
+                return await assist.handle(table, conn, message, self.writer, self.turns)
             await self.play(table, conn.seat, message.move, conn)
         except ActionError as exc:
             conn.push(error_message(exc.message))

@@ -93,6 +93,15 @@ class Turns:
             )
         return self._pool
 
+    # -- the pool for other thinking (hints: salad.server.tables.assist) --
+    def pool(self) -> Executor:
+        """The bot worker pool, for a bot's thinking that is not a move (a hint)."""
+        return self._bot_pool()
+
+    def forget_pool(self) -> None:
+        """A worker of the pool died: start afresh next time."""
+        self._pool = None
+
     def schedule(self, table: Table) -> None:
         """Arrange for a bot to move if the seat to move is a bot, is away past the takeover
         time, or runs out of its turn timer; sets the ``deadline`` shown to clients."""

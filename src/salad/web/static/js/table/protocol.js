@@ -5,6 +5,8 @@
 import { store } from "../api.js";
 import { Deck } from "../cards.js";
 import { $, toast } from "../dom.js";
+import { onAssistMessage } from "./assist.js";
+import { onChatMessage } from "./chat.js";
 import { key, prunePasses, redraw, S, seatName } from "./state.js";
 
 /** @typedef {import("../types.js").Message} Message */
@@ -46,6 +48,7 @@ export function onConnection(status) {
 
 /** @param {Message} msg */
 export function onMessage(msg) {
+  if (onChatMessage(msg) || onAssistMessage(msg)) return; // table/chat.js, table/assist.js
   if (msg.type === "state") onState(complete(msg));
   else if (msg.type === "error") {
     releaseAwait();
