@@ -57,7 +57,8 @@ def test_phone_sheet_shows_every_column(open_page: Callable[..., Any], players: 
     names = NAMES[:players]
     start(page, names)
     tricks = load_ruleset("canadian").deck_for(players).cards_each
-    enter_tricks(page, [tricks // players + (1 if i < tricks % players else 0) for i in range(players)])
+    counts = [tricks // players + (1 if i < tricks % players else 0) for i in range(players)]
+    enter_tricks(page, counts)
     columns_on_screen(page, players, 390)
 
 
