@@ -327,6 +327,9 @@ let gradientId = 0;
 export function cardSVG(deck, code, { inHand = false } = {}) {
   const c = deck.parse(code);
   const label = deck.name(code);
+  // In the hand, the card's button names it ("Queen of Spades"): the drawing is hidden from
+  // screen readers, so the button's name is its own and not "Q" plus a symbol.
+  const named = inHand ? html`aria-hidden="true"` : html`role="img" aria-label="${label}"`;
   if (c.wild) {
     const id = `wg${gradientId++}`;
     const sym = c.wild.symbol;
@@ -337,7 +340,7 @@ export function cardSVG(deck, code, { inHand = false } = {}) {
           c.high ? "▲ HIGH" : "▼ LOW"
         }</text></g>`
       : "";
-    return html`<svg viewBox="0 0 100 140" class="card-svg" role="img" aria-label="${label}">
+    return html`<svg viewBox="0 0 100 140" class="card-svg" ${named}>
 <defs><linearGradient id="${id}" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#ffd43b"/><stop offset=".35" stop-color="#ff6b6b"/><stop offset=".7" stop-color="#845ef7"/><stop offset="1" stop-color="#339af0"/></linearGradient></defs>
 <rect x="1.5" y="1.5" width="97" height="137" rx="9" fill="#fff" stroke="#b9b4a7" stroke-width="1.5"/>
 <rect x="7" y="7" width="86" height="126" rx="6" fill="url(#${id})"/>
@@ -362,7 +365,7 @@ ${badge}</svg>`;
   // A jumbo index (rank and suit in the top-left corner, readable when the cards overlap),
   // a large suit in the lower right, and the rank again upside down in the bottom corner.
   const tint = "#fffdf8";
-  return html`<svg viewBox="0 0 100 140" class="card-svg" role="img" aria-label="${label}">
+  return html`<svg viewBox="0 0 100 140" class="card-svg" ${named}>
 <rect x="1.5" y="1.5" width="97" height="137" rx="9" fill="${tint}" stroke="#b9b4a7" stroke-width="1.5"/>
 <text x="${rank.length > 1 ? 6 : 9}" y="36" font-size="${rankSize}" font-weight="800" letter-spacing="-2" fill="${colour}" font-family="Georgia, 'DejaVu Serif', serif">${rank}</text>
 ${suitMark(c.suit, 22, 56, 26, colour)}

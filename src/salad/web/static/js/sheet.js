@@ -481,7 +481,7 @@ function renderSheet() {
     body.push(html`<tr class="${cls}" data-hand="${i + 1}"><th scope="row" title="${round}"><span class="num">${i + 1}</span> ${round}</th>${cells}
 <td class="sum" title="The hand hands out ${hand.expected === null ? "no fixed sum (a moon was shot)" : hand.expected}">${
       hand.sum
-    } <small>${ok}</small></td><td class="fix"><button class="btn btn-small btn-fix" type="button" data-fix="${i}" aria-label="Correct hand ${
+    } <small>${ok}</small></td><td class="fix"><button class="btn btn-small btn-fix" type="button" data-fix="${i}" aria-label="Fix hand ${
       i + 1
     } (${round})">Fix</button></td></tr>`);
   }
