@@ -74,6 +74,14 @@ def test_lobby_shows_toppings_and_links_to_the_tables_howto(
     expect(toppings).to_contain_text("Carrots are trump in round one")
     expect(toppings).to_contain_text("Cornucopia")
     shoot(page, "lobby-1280x800")
+    for name, (w, h) in VIEWPORTS.items():
+        if name != "1280x800":
+            small = open_page(
+                f"/table/{made['table_id']}#token={made['token']}",
+                viewport={"width": w, "height": h},
+            )
+            expect(small.locator("#lobby-toppings")).to_contain_text("Spicy Pepper")
+            shoot(small, f"lobby-{name}")
     page.locator("#lobby-howto").click()
     expect(page.locator("#howto-title")).to_have_text("How to play Skip the Salad")
     expect(page.locator("#howto-toppings")).to_contain_text("Spicy Pepper")
