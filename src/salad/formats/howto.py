@@ -148,7 +148,7 @@ def _example(rs: Ruleset, compiled: CompiledRules) -> dict[str, Any] | None:
     suit_letters = [s for p in hand.penalties for s in p.penalty.selector.suits]
     letters = [s.letter for s in deck.suits]
     suit = letters.index(suit_letters[0]) if suit_letters and suit_letters[0] in letters else 0
-    in_suit = [c for c in cards_of(deck.suit_masks[suit] & deck.in_play)]
+    in_suit = cards_of(deck.suit_masks[suit] & deck.in_play)
     trick = sorted(in_suit, reverse=True)[: compiled.players]
     if len(trick) < compiled.players:
         return None
@@ -171,7 +171,7 @@ def _example(rs: Ruleset, compiled: CompiledRules) -> dict[str, Any] | None:
     total = sum(line["points"] for line in lines)
     winner = trick[0]
     which = "the later" if copies > 1 else "the"
-    played = sorted(trick, key=lambda c: (c != trick[-1], c))  # led with the lowest
+    played = sorted(trick)  # led with the lowest, won by the highest
     return {
         "hand": hand.index + 1,
         "round": hand.round.name,
@@ -195,7 +195,7 @@ def howto(rs: Ruleset, players: int) -> HowTo:
     compiled = rs.compiled(players)
     deck = compiled.deck
     spec = rs.deck
-    suits = [s for s in deck.suits]
+    suits = deck.suits
     ranks = [r.name for r in spec.ranks]
     copies = spec.copies_for(players)
     deck_text = (
