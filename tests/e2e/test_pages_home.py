@@ -28,8 +28,8 @@ def test_quick_play_choices_are_offered_remembered_and_one_click(
     assert {"Canadian Salad", "Fruit Salad", "Skip the Salad"} <= set(titles)
     page.select_option("#quick-rules", "skip-the-salad")
     page.select_option("#quick-players", "5")
-    page.select_option("#quick-bot", "random")
-    expect(page.locator("#quick-hint")).to_contain_text("4 random bots, a game of Skip the Salad")
+    page.select_option("#quick-bot", "advanced")
+    expect(page.locator("#quick-hint")).to_contain_text("4 advanced bots, a game of Skip the Salad")
     page.fill("#quick-name", "Quinn")
     page.click("#btn-quick")
     page.wait_for_url("**/table/**")
@@ -37,16 +37,17 @@ def test_quick_play_choices_are_offered_remembered_and_one_click(
     lobby = httpx.get(f"{base_url}/api/tables/{table_id}").json()
     assert lobby["rules"] == "skip-the-salad"
     assert len(lobby["seats"]) == 5
-    assert {s["bot"] for s in lobby["seats"][1:]} == {"random"}
+    assert {s["bot"] for s in lobby["seats"][1:]} == {"advanced"}
     # Next time (same browser): the same choices, already selected.
     page.goto(f"{base_url}/")
     expect(page.locator("#quick-rules")).to_have_value("skip-the-salad")
     expect(page.locator("#quick-players")).to_have_value("5")
-    expect(page.locator("#quick-bot")).to_have_value("random")
-    # The host's lobby in this browser: an open seat offers that bot level first.
+    expect(page.locator("#quick-bot")).to_have_value("advanced")
+    # The host's lobby in this browser: an open seat offers that bot level first (not the
+    # first of the list, "random").
     made = httpx.post(f"{base_url}/api/tables", json={"name": "Quinn", "players": 3}).json()
     page.goto(f"{base_url}/table/{made['table_id']}#token={made['token']}")
-    expect(page.locator("[data-botsel='1']")).to_have_value("random")
+    expect(page.locator("[data-botsel='1']")).to_have_value("advanced")
 
 
 def test_lobby_bot_level_without_a_kept_choice(
