@@ -43,6 +43,8 @@ def test_quick_play_choices_are_offered_remembered_and_one_click(
     expect(page.locator("#quick-rules")).to_have_value("skip-the-salad")
     expect(page.locator("#quick-players")).to_have_value("5")
     expect(page.locator("#quick-bot")).to_have_value("advanced")
+    # The "Create a table" form's bot seats start at that level too.
+    expect(page.locator("#c-seats [data-bot]").first).to_have_value("advanced")
     # The host's lobby in this browser: an open seat offers that bot level first (not the
     # first of the list, "random").
     made = httpx.post(f"{base_url}/api/tables", json={"name": "Quinn", "players": 3}).json()

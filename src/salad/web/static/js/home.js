@@ -47,7 +47,9 @@ function renderSeats() {
   for (let i = 1; i < n; i++) {
     const prev = old[i] || {};
     const kind = prev.kind || (i === 1 ? "open" : "bot");
-    const bot = prev.bot || offered[Math.min(1, offered.length - 1)];
+    const quick = /** @type {HTMLSelectElement | null} */ (document.getElementById("quick-bot"));
+    const level = quick && offered.includes(quick.value) ? quick.value : null; // the quick play's level
+    const bot = prev.bot || level || offered[Math.min(1, offered.length - 1)];
     rows.push(html`<div class="seat-row"><b>Seat ${i + 1}</b>
 <select data-kind aria-label="Seat ${i + 1}"><option value="open" ${kind === "open" ? "selected" : ""}>Open seat</option><option value="bot" ${
       kind === "bot" ? "selected" : ""
@@ -209,8 +211,8 @@ async function start() {
     return;
   }
   bots = options.bots || [];
+  mountQuickChoices(options); // first: the seats below offer its bot level
   rules.setOptions(options);
-  mountQuickChoices(options);
 }
 
 start();
