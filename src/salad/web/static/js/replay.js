@@ -184,7 +184,7 @@ function render() {
     const cards = handText(remaining[i]);
     const pts = lastTrick && hand.points ? html`<span class="pen ${hand.points[i] ? "" : "zero"}">+${hand.points[i]}</span>` : "";
     const dealer = hand.dealer === i ? html`<span class="chip chip-dealer">dealer</span>` : "";
-    seats.push(html`<div class="${cls.join(" ")}" style="left:${p.x}%;top:${p.y}%;max-width:${phone ? 8.5 : 16}rem"><div class="name"><span class="dot" style="display:inline-block;width:9px;height:9px;border-radius:50%;background:${
+    seats.push(html`<div class="${cls.join(" ")}" style="left:${p.x}%;top:${p.y}%;max-width:${phone ? 7.5 : 16}rem"><div class="name"><span class="dot" style="display:inline-block;width:9px;height:9px;border-radius:50%;background:${
       SEAT_COLOURS[i % SEAT_COLOURS.length]
     }"></span>${nm[i]}</div><div class="info">${pts}<span>tricks ${won[i]}</span></div><div class="flags">${dealer}</div>${
       phone ? "" : html`<div class="replay-hands">${cards}</div>`
