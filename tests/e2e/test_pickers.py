@@ -347,6 +347,11 @@ def test_trump_picker_only_for_last_place_and_trump_shown(
         host = seat_page(open_page, base_url, tid, tokens[0])
         host.wait_for_selector(HAND)
         expect(host.locator("#round-line .trump")).to_contain_text("Carrots")
+        # The vegetables are drawn (SVG), never letters, in the hand (issue 14, item 5).
+        for card in host.locator(HAND).all():
+            code = str(card.get_attribute("data-code"))
+            if code != "W":
+                expect(card.locator(".suit-art").first).to_be_attached()
         assert socks[0].until(lambda m: m["view"] is not None)["view"]["trump"] == "R"
 
         # Hand 1: each seat plays its first legal card, until the trump phase of hand 2.
@@ -376,6 +381,8 @@ def test_trump_picker_only_for_last_place_and_trump_shown(
 
         # Only the chooser gets the picker: one button per suit of the deck.
         expect(picker.locator("#center h2")).to_have_text("Pick the trump suit")
+        # ... and says why this player picks, in the words of the ruleset's topping (item 5).
+        expect(picker.locator("#trump-why")).to_have_text("You are in last place: Spicy Pepper.")
         expect(picker.locator("#status")).to_contain_text("pick the trump suit")
         buttons = picker.eval_on_selector_all(
             "[data-trump]", "els => els.map(e => e.dataset.trump)"

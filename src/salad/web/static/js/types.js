@@ -4,7 +4,7 @@
 
 /**
  * A suit of the deck: its letter in card codes ("S"), its name and its symbol ("♠").
- * @typedef {{letter: string, name: string, symbol: string}} Suit
+ * @typedef {{letter: string, name: string, symbol: string, art?: string}} Suit
  */
 
 /**

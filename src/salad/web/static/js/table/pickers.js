@@ -4,6 +4,7 @@
 
 import { suitIcon } from "../cards.js";
 import { $, all, first, html, setHTML, toast } from "../dom.js";
+import { rulesWords } from "./lobby.js";
 import { send, sendPlay } from "./protocol.js";
 import { countOf, myTurn, passDirection, passNeeded, plural, redraw, S, seatName, view } from "./state.js";
 
@@ -113,9 +114,12 @@ export function trumpPicker(box) {
       const suit = S.deck.suits[idx];
       return html`<button class="btn" data-trump="${m}">${suitIcon(S.deck, idx, 22)} ${suit ? suit.name : letter}</button>`;
     });
+  const chooser = rulesWords()?.trump_chooser;
+  const you = chooser ? chooser.you.charAt(0).toUpperCase() + chooser.you.slice(1) : "";
+  const why = chooser ? html`<p class="trump-why" id="trump-why">${you}: ${chooser.why}.</p>` : "";
   setHTML(
     box,
-    html`<div class="panel"><h2>Pick the trump suit</h2><p class="hint">A trump beats any card of another suit; players still follow the led suit.</p><div class="choice">${buttons}</div></div>`,
+    html`<div class="panel"><h2>Pick the trump suit</h2>${why}<p class="hint">A trump beats any card of another suit; players still follow the led suit.</p><div class="choice">${buttons}</div></div>`,
   );
   for (const b of all(box, "[data-trump]")) b.onclick = () => send(String(b.dataset.trump));
 }
