@@ -67,7 +67,7 @@ __all__ = [
     "thresholds",
 ]
 
-DEFAULT_WORLDS = 24
+DEFAULT_WORLDS = 200
 """Sampled worlds per decision by default: a whole 4-player Canadian Salad game reviewed for
 one seat in well under a minute on a shared 2-core machine (``benchmarks/review_speed.py``)."""
 
