@@ -59,8 +59,11 @@ __all__ = [
     "decision_seed",
     "estimate_moves",
     "finished_game",
+    "game_review",
     "label_of",
+    "player_names",
     "review_decision",
+    "review_one",
     "review_point",
     "review_record",
     "seat_review",
@@ -432,13 +435,31 @@ def review_record(
             if progress is not None:
                 progress(done, total)
         reviews.append(seat_review(game, seat, names[seat], decisions, options.hindsight))
+    return game_review(record, game, reviews, options, game_number)
+
+
+def game_review(
+    record: Any, game: Game, seats: list[SeatReview], options: ReviewOptions, game_number: int
+) -> GameReview:
+    """The review of a game from its seats' reviews."""
     return GameReview(
         ruleset=game.ruleset.title,
-        players=names,
+        players=player_names(record),
         game=game_number,
         worlds=options.worlds,
         move_time=options.move_time,
         hindsight=options.hindsight,
-        thresholds=limits,
-        seats=reviews,
+        thresholds=thresholds(game.ruleset, game.players),
+        seats=seats,
     )
+
+
+def review_one(record: Any, seat: int, index: int, options: ReviewOptions) -> Decision:
+    """Decision ``index`` of ``seat`` in a finished record, reviewed: one unit of work for a
+    process pool (the record is replayed in the worker; only the decision comes back)."""
+    game = finished_game(record)
+    limits = thresholds(game.ruleset, game.players)
+    for point in decision_points(game, seat):
+        if point.index == index:
+            return review_point(point, options, limits)
+    raise SaladError(f"review: seat {seat} made no decision {index + 1}")

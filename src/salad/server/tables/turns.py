@@ -93,6 +93,10 @@ class Turns:
             )
         return self._pool
 
+    def run_in_pool(self, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
+        """``fn(*args)`` on the bot worker pool: work that must not block the event loop."""
+        return asyncio.get_running_loop().run_in_executor(self._bot_pool(), fn, *args)
+
     def schedule(self, table: Table) -> None:
         """Arrange for a bot to move if the seat to move is a bot, is away past the takeover
         time, or runs out of its turn timer; sets the ``deadline`` shown to clients."""
