@@ -32,7 +32,7 @@ def _wait_done(srv: Any, path: str, token: str) -> dict[str, Any]:
     deadline = time.monotonic() + 120
     seen: list[int] = []
     while True:
-        status = srv.ok("GET", path, token=token)
+        status: dict[str, Any] = srv.ok("GET", path, token=token)
         if status["status"] == "done":
             assert seen == sorted(seen)  # progress only goes up
             return status

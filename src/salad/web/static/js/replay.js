@@ -285,6 +285,12 @@ async function start() {
     else if (e.key === "End") go(R.steps.length - 1);
   });
   window.addEventListener("resize", render);
+  // js/review.js: "Show in replay" goes to a hand's trick (1-based; detail {hand, trick}).
+  window.addEventListener("salad:show-trick", (e) => {
+    const d = /** @type {CustomEvent<{hand: number, trick: number}>} */ (e).detail;
+    const i = R.steps.findIndex((s) => s.h === d.hand - 1 && s.k === d.trick - 1);
+    if (i >= 0) go(i);
+  });
   go(0);
 }
 
