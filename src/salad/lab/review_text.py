@@ -54,7 +54,13 @@ def format_seat(review: GameReview, seat: SeatReview) -> str:
         f"{_pts(seat.dealt)} forced by the deal"
     )
     if seat.hindsight_lost is not None:
-        lines.append(f"Hindsight (every hand known): {_pts(seat.hindsight_lost)} lost to choices")
+        better = sum(1 for d in seat.decisions if d.hindsight is not None and d.hindsight.cost > 0)
+        searched = sum(1 for d in seat.decisions if not d.forced)
+        lines.append(
+            f"Hindsight (every hand known): a better choice at {better} of {searched} decisions "
+            f"(costs adding up to {_pts(seat.hindsight_lost)}; each assumes the rest of the "
+            "hand is played knowing every card)"
+        )
     if seat.costliest:
         lines.append("Costliest choices:")
         for rank, i in enumerate(seat.costliest, 1):
