@@ -245,3 +245,23 @@ def test_thresholds_scale_with_the_rulesets_points() -> None:
     assert base.unit == 10 and base.blunder == 50
     doubled = load_ruleset("canadian", {"points": {"tricks": 20, "hearts": 20}})
     assert thresholds(doubled, 4).unit >= base.unit
+
+
+def test_passes_and_trump_choices_are_reviewed() -> None:
+    rules = load_ruleset("canadian", {"passing": 2, "trump": "S", "trump_chooser": "last-place"})
+    game = Game(rules, 4, seed=8)
+    basic = make_bot("basic", 3)
+    while not game.is_over():
+        game.play(basic.choose(game.view(game.to_move)))
+    record = record_from_game(game)
+    options = ReviewOptions(worlds=3, hindsight=True)
+    seats = review_record(record, [0, 1, 2, 3], options).seats
+    decisions = [d for s in seats for d in s.decisions]
+    kinds = {d.kind for d in decisions}
+    assert kinds == {"play", "pass", "trump"}
+    for d in decisions:
+        moves = [e.move for e in d.estimates]
+        assert d.chosen in moves and d.best in moves and d.cost >= 0
+        assert d.hindsight is not None or d.forced
+    passes = [d for d in seats[0].decisions if d.kind == "pass"]
+    assert len(passes) == 2 * 6 and all(d.trick == 0 for d in passes)

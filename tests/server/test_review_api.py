@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from typing import Any
@@ -10,6 +11,8 @@ import pytest
 
 from salad.lab.review import ReviewOptions, review_record
 from salad.server.reviews import WORLDS_ENV
+
+from .conftest import connect
 
 WORLDS = 3
 
@@ -80,3 +83,27 @@ def test_who_may_look_and_unfinished_games(srv: Any) -> None:
     assert srv.post(path, token="nope").status_code == 401
     assert srv.post(_review_path(table_id, 0, game=2), token=tokens[0]).status_code == 404
     assert srv.http.get(f"/api/tables/{table_id}/games/1/review?seat=-1").status_code == 400
+
+
+def test_during_a_later_game_a_player_reviews_only_their_own_seat(srv: Any) -> None:
+    table_id, tokens = srv.table(FOUR, bot_takeover=0)
+    _wait_over(srv, table_id)
+
+    async def rematch_with_seat_1_here() -> None:
+        # Seat 1 connected is not taken over: the rematch waits for its first card.
+        sock = await connect(srv, table_id, tokens[1])
+        await sock.send({"type": "hello", "token": tokens[1]})
+        await sock.recv()
+        srv.ok("POST", f"/api/tables/{table_id}/rematch", token=tokens[0])
+        deadline = time.monotonic() + 20
+        while srv.ok("GET", f"/api/tables/{table_id}")["status"] != "playing":
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.1)
+        other = srv.post(_review_path(table_id, seat=2), token=tokens[1])
+        assert other.status_code == 403
+        assert "only your own seat (1)" in other.json()["error"]
+        own = srv.post(_review_path(table_id, seat=1), token=tokens[1])
+        assert own.status_code == 200 and own.json()["status"] in ("running", "done")
+        await sock.ws.close()
+
+    asyncio.run(rematch_with_seat_1_here())
