@@ -76,6 +76,9 @@ class Reviews:
         self.manager = manager
         self.options = ReviewOptions(worlds=worlds or _worlds())
         self.jobs: dict[Key, Job] = {}
+        # One review at a time per process: the others wait their turn (at 0 done), and the
+        # pool keeps workers free for the bots at the tables.
+        self.one_at_a_time = asyncio.Semaphore(1)
 
     async def _record(
         self, table_id: str, number: int, seat: int, token: str | None
@@ -146,13 +149,8 @@ class Reviews:
     async def _run(self, key: Key, record: dict[str, Any], job: Job) -> None:
         table_id, number, seat = key
         try:
-            decisions: list[Decision] = []
-            for index in range(job.total):
-                decision = await self.manager.turns.run_in_pool(
-                    review_one, record, seat, index, self.options
-                )
-                decisions.append(decision)
-                job.done = index + 1
+            async with self.one_at_a_time:
+                decisions = await self._decisions(record, seat, job)
             game = finished_game(record, number)
             names = player_names(record)
             seats = [seat_review(game, seat, names[seat], decisions, False)]
@@ -165,3 +163,17 @@ class Reviews:
         except Exception as exc:
             log.exception("table %s: the review of game %d, seat %d failed", *key)
             job.error = " ".join(f"review failed: {exc}".split())
+            return
+        self.jobs.pop(key, None)  # stored: every later look reads the database
+
+    async def _decisions(self, record: dict[str, Any], seat: int, job: Job) -> list[Decision]:
+        """Every decision of the seat reviewed on the bot worker pool, one task each (bot
+        moves queued meanwhile wait for one decision at most)."""
+        decisions: list[Decision] = []
+        for index in range(job.total):
+            decision = await self.manager.turns.run_in_pool(
+                review_one, record, seat, index, self.options
+            )
+            decisions.append(decision)
+            job.done = index + 1
+        return decisions
