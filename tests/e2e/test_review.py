@@ -107,3 +107,19 @@ def test_review_a_finished_game_and_step_to_a_blunder(
         page.click("#review-show")
         expect(page.locator("#dlg-review")).not_to_be_visible()
         expect(page.locator("#round-line")).to_contain_text(f"trick {decision.trick} of")
+
+
+def test_the_results_screen_reviews_your_own_seat(
+    open_page: Callable[..., Any], review_url: str
+) -> None:
+    tid, token, record = _finished_game(review_url)
+    page = open_page(None)
+    page.goto(f"{review_url}/table/{tid}#token={token}")
+    expect(page.locator("#game-over")).to_be_visible()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "review-results-screen.png"))
+    page.click("#btn-review-game")
+    page.wait_for_url(f"**/replay/{tid}?game=1&review=0")
+    expect(page.locator(".review-summary")).to_be_visible(timeout=90_000)
+    want = review_record(record, [0], ReviewOptions(worlds=WORLDS)).seats[0]
+    assert f"{want.lost:.1f} lost to choices" in page.inner_text(".review-summary")
