@@ -148,7 +148,10 @@ def _expert_game(worlds: int, seat: int) -> Game:
     while not game.is_over():
         view = game.view(game.to_move)
         if game.to_move == seat:
-            move = ExpertBot(decision_seed(view), worlds=worlds).choose(view)
+            # Evenly weighted worlds, as the review samples them (no inference option yet: the
+            # bot ignores an option it does not know).
+            bot = ExpertBot(decision_seed(view), worlds=worlds, inference=False)
+            move = bot.choose(view)
         else:
             move = basic.choose(view)
         game.play(move)
