@@ -279,7 +279,8 @@ ${costly.length ? html`<h3>Costliest choices</h3><ol class="review-costliest">${
   $("review-other").onclick = chooser;
   $("review-show").onclick = () => {
     if (!d) return;
-    window.dispatchEvent(new CustomEvent("salad:show-trick", { detail: { hand: d.hand, trick: d.trick } }));
+    const card = trickSoFar(d).length + 1; // the seat's card: the replay shows it played
+    window.dispatchEvent(new CustomEvent("salad:show-trick", { detail: { hand: d.hand, trick: d.trick, card } }));
     dialog().close();
   };
   body.querySelectorAll("[data-index]").forEach((el) =>
