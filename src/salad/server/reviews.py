@@ -19,6 +19,7 @@ import asyncio
 import json
 import logging
 import os
+from concurrent.futures import BrokenExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -169,11 +170,17 @@ class Reviews:
     async def _decisions(self, record: dict[str, Any], seat: int, job: Job) -> list[Decision]:
         """Every decision of the seat reviewed on the bot worker pool, one task each (bot
         moves queued meanwhile wait for one decision at most)."""
+        turns = self.manager.turns
+        loop = asyncio.get_running_loop()
         decisions: list[Decision] = []
         for index in range(job.total):
-            decision = await self.manager.turns.run_in_pool(
-                review_one, record, seat, index, self.options
-            )
+            try:
+                decision = await loop.run_in_executor(
+                    turns.pool(), review_one, record, seat, index, self.options
+                )
+            except BrokenExecutor:  # a worker died: the next task starts a fresh pool
+                turns.forget_pool()
+                raise
             decisions.append(decision)
             job.done = index + 1
         return decisions

@@ -93,9 +93,14 @@ class Turns:
             )
         return self._pool
 
-    def run_in_pool(self, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
-        """``fn(*args)`` on the bot worker pool: work that must not block the event loop."""
-        return asyncio.get_running_loop().run_in_executor(self._bot_pool(), fn, *args)
+    # -- the pool for other thinking (hints: salad.server.tables.assist) --
+    def pool(self) -> Executor:
+        """The bot worker pool, for a bot's thinking that is not a move (a hint)."""
+        return self._bot_pool()
+
+    def forget_pool(self) -> None:
+        """A worker of the pool died: start afresh next time."""
+        self._pool = None
 
     def schedule(self, table: Table) -> None:
         """Arrange for a bot to move if the seat to move is a bot, is away past the takeover
