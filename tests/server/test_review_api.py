@@ -59,6 +59,10 @@ def test_a_finished_games_review_is_the_clis_and_is_stored(srv: Any) -> None:
     assert srv.ok("GET", path, token=tokens[1]) == {"status": "none"}
     started = srv.ok("POST", path, token=tokens[1])  # a player may review another seat now
     assert started["status"] in ("running", "done") and started.get("total", 78) == 78
+    # The review runs on the worker pool: the server answers meanwhile, at once.
+    before = time.monotonic()
+    srv.ok("GET", f"/api/tables/{table_id}")
+    assert time.monotonic() - before < 1.0
     done = _wait_done(srv, path, tokens[1])
     record = srv.ok("GET", f"/api/tables/{table_id}/record?game=1")
     want = review_record(record, [2], ReviewOptions(worlds=WORLDS), game_number=1)
