@@ -20,7 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from salad.server import logmask
 from salad.server.errors import ActionError, one_line
 from salad.server.ratelimit import RateLimits
-from salad.server.routes import health, howto, options, pages, sheets, tables
+from salad.server.routes import health, howto, options, pages, reviews, sheets, tables
 from salad.server.sockets import TableSockets
 from salad.server.storage import Storage
 from salad.server.tables import TableManager
@@ -97,6 +97,7 @@ def create_app(
     app.include_router(tables.router)
     app.include_router(sheets.router)  # the score sheet: /api/sheets/...
     app.include_router(howto.router)  # how to play: /api/howto, /api/tables/{id}/howto
+    app.include_router(reviews.router)  # game reviews: /api/tables/{id}/games/{n}/review
     app.include_router(pages.router)
     # The websocket /ws/tables/{id}, on the ASGI calls themselves (sockets.py).
     app.add_middleware(TableSockets, manager=manager, rates=rates)

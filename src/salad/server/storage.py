@@ -638,3 +638,57 @@ def _settle(calls: list[_Call], outcomes: list[tuple[bool, Any]]) -> None:
             c.future.set_result(value)
         else:
             c.future.set_exception(value)
+
+
+# -- game reviews (salad.server.reviews) ---------------------------------------------------------
+# A finished game's review of one seat, stored with the game so a second look is instant and
+# the same for everyone: the review's JSON (salad.lab.review_model.GameReview), per world count.
+
+reviews_t = Table(
+    "salad_reviews",
+    metadata,
+    Column("table_id", String(32), ForeignKey("salad_tables.id"), primary_key=True),
+    Column("game_number", Integer, primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("worlds", Integer, primary_key=True),
+    Column("review", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+
+def save_review(
+    conn: Connection, table_id: str, game_number: int, seat: int, worlds: int, review: str
+) -> None:
+    """Store a review (replacing one of the same key: both are the same review)."""
+    key = (
+        (reviews_t.c.table_id == table_id)
+        & (reviews_t.c.game_number == game_number)
+        & (reviews_t.c.seat == seat)
+        & (reviews_t.c.worlds == worlds)
+    )
+    conn.execute(delete(reviews_t).where(key))
+    conn.execute(
+        insert(reviews_t).values(
+            table_id=table_id,
+            game_number=game_number,
+            seat=seat,
+            worlds=worlds,
+            review=review,
+            created_at=time.time(),
+        )
+    )
+
+
+def load_review(
+    conn: Connection, table_id: str, game_number: int, seat: int, worlds: int
+) -> str | None:
+    """The stored review's JSON, or None."""
+    row = conn.execute(
+        select(reviews_t.c.review).where(
+            (reviews_t.c.table_id == table_id)
+            & (reviews_t.c.game_number == game_number)
+            & (reviews_t.c.seat == seat)
+            & (reviews_t.c.worlds == worlds)
+        )
+    ).first()
+    return None if row is None else str(row[0])

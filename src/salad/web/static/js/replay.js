@@ -362,6 +362,15 @@ async function start() {
     else if (e.key === "End") go(R.steps.length - 1);
   });
   window.addEventListener("resize", render);
+  // js/review.js: "Show in replay" goes to a trick (detail {hand, trick, card}, 1-based; card:
+  // the reviewed seat's place in the trick, for steps that go card by card).
+  window.addEventListener("salad:show-trick", (e) => {
+    const d = /** @type {CustomEvent<{hand: number, trick: number, card: number}>} */ (e).detail;
+    const at = (/** @type {{h: number, k: number, c?: number}} */ s) =>
+      s.h === d.hand - 1 && s.k === d.trick - 1 && (s.c ?? d.card) === d.card;
+    const i = R.steps.findIndex(at);
+    if (i >= 0) go(i);
+  });
   go(0);
 }
 

@@ -220,6 +220,7 @@ export function overHTML() {
 <ol class="standings">${rows}</ol>
 <div class="form-actions" style="justify-content:center">${rematch}
 <a class="btn" href="/replay/${id}?game=${game}">Replay</a>
+${S.you >= 0 ? html`<a class="btn" id="btn-review-game" href="/replay/${id}?game=${game}&review=${S.you}">Review</a>` : ""}
 <a class="btn" id="btn-download" href="/api/tables/${id}/record?game=${game}" download="salad-${S.tableId}-game${game}.json">Download record</a>
 <a class="btn btn-ghost" href="/" style="color:var(--ink)">Home</a></div></div>`;
 }
