@@ -15,10 +15,11 @@ index plus ``deck.size`` plays a declaring Wild high, and ``2 * deck.size + suit
 
 from __future__ import annotations
 
-import functools
 import random
 import secrets
+from _random import Random as _CRandom
 from collections.abc import Sequence
+from hashlib import sha512
 from typing import NoReturn
 
 from salad.cards import NO_SUIT, Card, CardMask, Deck, cards_of
@@ -38,7 +39,7 @@ from salad.events import (
     typed,
 )
 from salad.moves import Move, format_move, parse_move
-from salad.ruleset import CompiledHand, Kind, Ruleset
+from salad.ruleset import CompiledHand, CompiledRules, Kind, Ruleset
 from salad.scoring import card_counts, penalty_points, score_hand, standings
 from salad.view import SPECTATOR, CompletedTrick, Phase, View
 
@@ -96,6 +97,12 @@ class Game:
         "_token_mask",
         "_tricks",
         "_pass_left",
+        "_next",
+        "_follow_ok",
+        "_moves",
+        "_blocks",
+        "_tables",
+        "_rng",
     )
 
     def __init__(
@@ -120,9 +127,17 @@ class Game:
         self._wild_mask = deck.wild_mask
         self._suit_of = deck.suit_of
         self._tricks = deck.cards_each
-        # The fast path: no wild cards, no trumps, no identical copies.
+        tables = _tables_for(rules)
+        self._tables = tables
+        self._next = tables.next_seat
+        self._follow_ok = tables.follow_ok
+        self._moves = tables.moves
+        self._blocks = tables.blocks
+        self._rng: random.Random | None = None
+        # The fast path: no wild cards, no trumps, no identical copies, suits of 13 or fewer.
         self._simple = (
-            not deck.wild_mask
+            max(m.bit_count() for m in deck.suit_masks) <= _BLOCK
+            and not deck.wild_mask
             and not ruleset.trump_first
             and not ruleset.trump_chooser
             and deck.spec.copies_for(n) == 1
@@ -149,7 +164,7 @@ class Game:
         """Every player draws a card; the highest rank deals; tied players draw again."""
         if self.seed is None:
             raise SaladError("first dealer: give first_dealer when the game has no seed")
-        rng = random.Random(f"salad:{self.seed}:draw")
+        rng = _seeded(f"salad:{self.seed}:draw", self._generator())
         deck = self.deck
         ordinary = [c for c in range(deck.size) if deck.suit_of[c] != NO_SUIT]
         drawing = list(range(self.players))
@@ -177,23 +192,33 @@ class Game:
         self.passed = [0] * n
         self.received = [0] * n
         self._pass_left = 0
-        hand = self.rules.hands[min(self.hand_index, len(self.rules.hands) - 1)]
-        self._hand: CompiledHand = hand
-        self._token_mask = 0
-        for p in hand.penalties:
-            if p.kind == Kind.TOKEN:
-                self._token_mask |= p.mask
+        index = min(self.hand_index, len(self.rules.hands) - 1)
+        self._hand: CompiledHand = self.rules.hands[index]
+        self._token_mask = self._tables.token_masks[index]
 
     def _auto_deal(self) -> None:
-        rng = random.Random(f"salad:{self.seed}:{self.hand_index}")
-        cards = _in_play_cards(self.deck)[:]
-        rng.shuffle(cards)
+        # The same deal as ``random.Random(f"salad:{seed}:{hand}").shuffle(cards)`` (a test
+        # checks it), without building a generator each hand or shuffle's call per card.
+        rng = _seeded(f"salad:{self.seed}:{self.hand_index}", self._generator())
+        cards = self._tables.cards[:]
+        getrandbits = rng.getrandbits
+        for i, k in self._tables.shuffle_steps:
+            j = getrandbits(k)
+            while j > i:
+                j = getrandbits(k)
+            cards[i], cards[j] = cards[j], cards[i]
         n = self.players
         # One card at a time, clockwise from the dealer's left: seat dealer+1+j gets cards[j::n].
         hands = [0] * n
         for j in range(n):
             hands[(self.dealer + 1 + j) % n] = sum(map(_BIT.__getitem__, cards[j::n]))
         self.deal(hands)
+
+    def _generator(self) -> random.Random:
+        """This game's generator for drawing and dealing (reseeded before each use)."""
+        if self._rng is None:
+            self._rng = random.Random(0)
+        return self._rng
 
     def deal(self, hands: Sequence[CardMask]) -> None:
         """Give each seat its cards for the next hand (a chance node's outcome)."""
@@ -258,15 +283,17 @@ class Game:
         if led >= 0:
             follow = h & self._suit_masks[led]
             if follow:
+                if self._simple:  # the suit is one block (below): one look-up
+                    return [*self._moves[follow]]
                 h = follow | (h & self._wild_mask)
-        out = []
-        while h:
-            low = h & -h
-            out.append(low.bit_length() - 1)
-            h ^= low
-        if self._wild_mask:
+        # The cards come a block at a time, each block's list looked up by its mask.
+        moves = self._moves
+        out: list[Move] = []
+        for block in self._blocks:
+            out += moves[h & block]
+        if h & self._tables.declare:
             size = self._size
-            declare = self.deck.declare_mask
+            declare = self._tables.declare
             out += [c + size for c in out if declare >> c & 1]
         return out
 
@@ -280,6 +307,33 @@ class Game:
 
     def play(self, move: Move | str) -> None:
         """Make a move for the seat to move; an illegal one raises ``IllegalMoveError``."""
+        # The hot path: a plain card play that is legal. Anything else (text, a Wild declared
+        # high, another phase, an illegal move and its error) goes the long way round.
+        if self.phase is _PLAY and type(move) is int and 0 <= move < self._size:
+            seat = self.to_move
+            hands = self.hands
+            h = hands[seat]
+            bit = _BIT[move]
+            if h & bit:
+                led = self.led
+                if led < 0:
+                    self.led = self._suit_of[move]
+                elif not bit & self._follow_ok[led] and h & self._suit_masks[led]:
+                    self._play_checked(move)  # raises must-follow
+                    return
+                hands[seat] = h ^ bit
+                trick = self.trick
+                trick.append(move)
+                self.trick_mask |= bit
+                self._log.append((PLAY, seat, move))
+                if len(trick) == self.players:
+                    self._finish_trick()
+                else:
+                    self.to_move = self._next[seat]
+                return
+        self._play_checked(move)
+
+    def _play_checked(self, move: Move | str) -> None:
         if isinstance(move, str):
             move = self.parse_move(move)
         if self.phase is not _PLAY:
@@ -447,7 +501,7 @@ class Game:
 
     # -- queries ----------------------------------------------------------------------------
     def is_over(self) -> bool:
-        return self.phase == _OVER
+        return self.phase is _OVER
 
     @property
     def round_name(self) -> str:
@@ -575,6 +629,7 @@ class Game:
         new.passed = self.passed[:]
         new.received = self.received[:]
         new._log = self._log[:]
+        new._rng = None  # dealing reseeds it, but copies may deal in other threads
         return new
 
     def undo(self) -> None:
@@ -686,8 +741,77 @@ class Game:
 
 
 _BIT = [1 << i for i in range(1024)]
+_TOKEN = Kind.TOKEN
+_BLOCK = 13  # the widest run of cards whose subsets are cached
 
 
-@functools.lru_cache(maxsize=256)
-def _in_play_cards(deck: Deck) -> list[Card]:
-    return cards_of(deck.in_play)
+def _seeded(text: str, rng: random.Random) -> random.Random:
+    """``rng`` put in the state ``random.Random(text)`` starts in (which seeds twice: from a
+    hash of the text in ``__new__``, then from its SHA-512 in ``seed``)."""
+    data = text.encode()
+    _CRandom.seed(rng, int.from_bytes(data + sha512(data).digest()))
+    return rng
+
+
+class _Tables:
+    """What the hot paths look up for one compiled ruleset (shared by all its games)."""
+
+    __slots__ = (
+        "cards",
+        "shuffle_steps",
+        "next_seat",
+        "follow_ok",
+        "blocks",
+        "moves",
+        "declare",
+        "token_masks",
+    )
+
+    def __init__(self, rules: CompiledRules) -> None:
+        deck: Deck = rules.deck
+        n = rules.players
+        self.cards: list[Card] = cards_of(deck.in_play)
+        # random.shuffle's Fisher-Yates: position i swaps with randbelow(i + 1), drawn as
+        # getrandbits((i + 1).bit_length()) until it is at most i.
+        self.shuffle_steps = tuple(
+            (i, (i + 1).bit_length()) for i in reversed(range(1, len(self.cards)))
+        )
+        self.next_seat = tuple((s + 1) % n for s in range(n))
+        self.follow_ok = tuple(m | deck.wild_mask for m in deck.suit_masks)
+        # Legal moves come out a block at a time (each suit, then the wild cards); a block's
+        # cards are cached by their mask (at most 2**13 subsets for a 13-card suit). Wider
+        # blocks (several copies of a suit) are split into runs of at most 13 cards.
+        blocks: list[CardMask] = []
+        for m in (*deck.suit_masks, deck.wild_mask):
+            cards = cards_of(m)
+            for i in range(0, len(cards), _BLOCK):
+                blocks.append(sum(1 << c for c in cards[i : i + _BLOCK]))
+        self.blocks = tuple(b for b in blocks if b)
+        self.moves = _CardLists()
+        self.declare = deck.declare_mask
+        self.token_masks = tuple(
+            sum(p.mask for p in hand.penalties if p.kind == _TOKEN) for hand in rules.hands
+        )
+
+
+class _CardLists(dict[CardMask, tuple[Card, ...]]):
+    """The cards of each mask looked up, filled in on first use."""
+
+    def __missing__(self, mask: CardMask) -> tuple[Card, ...]:
+        cards = self[mask] = tuple(cards_of(mask))
+        return cards
+
+
+_TABLES: dict[int, tuple[CompiledRules, _Tables]] = {}
+
+
+def _tables_for(rules: CompiledRules) -> _Tables:
+    """The tables of ``rules``, looked up by identity (hashing a ruleset is slow)."""
+    got = _TABLES.get(id(rules))
+    if got is not None and got[0] is rules:
+        return got[1]
+    if len(_TABLES) >= 256:
+        _TABLES.clear()
+    tables = _Tables(rules)
+    _TABLES[id(rules)] = (rules, tables)
+    return tables
