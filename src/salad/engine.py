@@ -200,18 +200,18 @@ class Game:
         # The same deal as ``random.Random(f"salad:{seed}:{hand}").shuffle(cards)`` (a test
         # checks it), without building a generator each hand or shuffle's call per card.
         rng = _seeded(f"salad:{self.seed}:{self.hand_index}", self._generator())
-        cards = self._tables.cards[:]
+        bits = self._tables.card_bits[:]  # the cards in play, as their bits
         getrandbits = rng.getrandbits
         for i, k in self._tables.shuffle_steps:
             j = getrandbits(k)
             while j > i:
                 j = getrandbits(k)
-            cards[i], cards[j] = cards[j], cards[i]
+            bits[i], bits[j] = bits[j], bits[i]
         n = self.players
         # One card at a time, clockwise from the dealer's left: seat dealer+1+j gets cards[j::n].
         hands = [0] * n
         for j in range(n):
-            hands[(self.dealer + 1 + j) % n] = sum(map(_BIT.__getitem__, cards[j::n]))
+            hands[(self.dealer + 1 + j) % n] = sum(bits[j::n])
         self.deal(hands)
 
     def _generator(self) -> random.Random:
@@ -284,13 +284,22 @@ class Game:
             follow = h & self._suit_masks[led]
             if follow:
                 if self._simple:  # the suit is one block (below): one look-up
-                    return [*self._moves[follow]]
+                    try:
+                        return [*self._moves[follow]]
+                    except KeyError:
+                        return [*self._tables.card_list(follow)]
                 h = follow | (h & self._wild_mask)
-        # The cards come a block at a time, each block's list looked up by its mask.
+        # The cards come a block at a time, each block's list looked up by its mask (a plain
+        # dict and KeyError: a dict subclass with __missing__ looks up at half the speed).
         moves = self._moves
         out: list[Move] = []
-        for block in self._blocks:
-            out += moves[h & block]
+        try:
+            for block in self._blocks:
+                out += moves[h & block]
+        except KeyError:
+            out = []
+            for block in self._blocks:
+                out += self._tables.card_list(h & block)
         if h & self._tables.declare:
             size = self._size
             declare = self._tables.declare
@@ -309,23 +318,28 @@ class Game:
         """Make a move for the seat to move; an illegal one raises ``IllegalMoveError``."""
         # The hot path: a plain card play that is legal. Anything else (text, a Wild declared
         # high, another phase, an illegal move and its error) goes the long way round.
-        if self.phase is _PLAY and type(move) is int and 0 <= move < self._size:
+        if self.phase is _PLAY:
             seat = self.to_move
             hands = self.hands
             h = hands[seat]
-            bit = _BIT[move]
-            if h & bit:
+            card: int = move  # type: ignore[assignment]  # text fails the look-up below
+            try:
+                bit = _BIT[card]
+            except (IndexError, TypeError):
+                bit = 0  # text, or not a card of this deck
+            # A negative move or a Wild declared high (card + deck size) is not in the hand.
+            if h & bit and card >= 0:
                 led = self.led
                 if led < 0:
-                    self.led = self._suit_of[move]
+                    self.led = self._suit_of[card]
                 elif not bit & self._follow_ok[led] and h & self._suit_masks[led]:
                     self._play_checked(move)  # raises must-follow
                     return
                 hands[seat] = h ^ bit
                 trick = self.trick
-                trick.append(move)
+                trick.append(card)
                 self.trick_mask |= bit
-                self._log.append((PLAY, seat, move))
+                self._log.append((PLAY, seat, card))
                 if len(trick) == self.players:
                     self._finish_trick()
                 else:
@@ -757,7 +771,7 @@ class _Tables:
     """What the hot paths look up for one compiled ruleset (shared by all its games)."""
 
     __slots__ = (
-        "cards",
+        "card_bits",
         "shuffle_steps",
         "next_seat",
         "follow_ok",
@@ -770,11 +784,12 @@ class _Tables:
     def __init__(self, rules: CompiledRules) -> None:
         deck: Deck = rules.deck
         n = rules.players
-        self.cards: list[Card] = cards_of(deck.in_play)
+        cards = cards_of(deck.in_play)
+        self.card_bits = [1 << c for c in cards]
         # random.shuffle's Fisher-Yates: position i swaps with randbelow(i + 1), drawn as
         # getrandbits((i + 1).bit_length()) until it is at most i.
         self.shuffle_steps = tuple(
-            (i, (i + 1).bit_length()) for i in reversed(range(1, len(self.cards)))
+            (i, (i + 1).bit_length()) for i in reversed(range(1, len(cards)))
         )
         self.next_seat = tuple((s + 1) % n for s in range(n))
         self.follow_ok = tuple(m | deck.wild_mask for m in deck.suit_masks)
@@ -787,18 +802,15 @@ class _Tables:
             for i in range(0, len(cards), _BLOCK):
                 blocks.append(sum(1 << c for c in cards[i : i + _BLOCK]))
         self.blocks = tuple(b for b in blocks if b)
-        self.moves = _CardLists()
+        self.moves: dict[CardMask, tuple[Card, ...]] = {}
         self.declare = deck.declare_mask
-        self.token_masks = tuple(
+        self.token_masks: tuple[CardMask, ...] = tuple(
             sum(p.mask for p in hand.penalties if p.kind == _TOKEN) for hand in rules.hands
         )
 
-
-class _CardLists(dict[CardMask, tuple[Card, ...]]):
-    """The cards of each mask looked up, filled in on first use."""
-
-    def __missing__(self, mask: CardMask) -> tuple[Card, ...]:
-        cards = self[mask] = tuple(cards_of(mask))
+    def card_list(self, mask: CardMask) -> tuple[Card, ...]:
+        """The cards of ``mask`` (one block's), cached in :attr:`moves`."""
+        cards = self.moves[mask] = tuple(cards_of(mask))
         return cards
 
 
