@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import threading
 from _random import Random as _CRandom
 from collections.abc import Sequence
 from hashlib import sha512
@@ -102,7 +103,6 @@ class Game:
         "_moves",
         "_blocks",
         "_tables",
-        "_rng",
     )
 
     def __init__(
@@ -133,15 +133,7 @@ class Game:
         self._follow_ok = tables.follow_ok
         self._moves = tables.moves
         self._blocks = tables.blocks
-        self._rng: random.Random | None = None
-        # The fast path: no wild cards, no trumps, no identical copies, suits of 13 or fewer.
-        self._simple = (
-            max(m.bit_count() for m in deck.suit_masks) <= _BLOCK
-            and not deck.wild_mask
-            and not ruleset.trump_first
-            and not ruleset.trump_chooser
-            and deck.spec.copies_for(n) == 1
-        )
+        self._simple = tables.simple
         self._log: list[tuple[object, ...]] = []
         self.hand_points: list[tuple[int, ...]] = []
         self.totals = [0] * n
@@ -164,7 +156,7 @@ class Game:
         """Every player draws a card; the highest rank deals; tied players draw again."""
         if self.seed is None:
             raise SaladError("first dealer: give first_dealer when the game has no seed")
-        rng = _seeded(f"salad:{self.seed}:draw", self._generator())
+        rng = _seeded(f"salad:{self.seed}:draw")
         deck = self.deck
         ordinary = [c for c in range(deck.size) if deck.suit_of[c] != NO_SUIT]
         drawing = list(range(self.players))
@@ -199,7 +191,7 @@ class Game:
     def _auto_deal(self) -> None:
         # The same deal as ``random.Random(f"salad:{seed}:{hand}").shuffle(cards)`` (a test
         # checks it), without building a generator each hand or shuffle's call per card.
-        rng = _seeded(f"salad:{self.seed}:{self.hand_index}", self._generator())
+        rng = _seeded(f"salad:{self.seed}:{self.hand_index}")
         bits = self._tables.card_bits[:]  # the cards in play, as their bits
         getrandbits = rng.getrandbits
         for i, k in self._tables.shuffle_steps:
@@ -213,12 +205,6 @@ class Game:
         for j in range(n):
             hands[(self.dealer + 1 + j) % n] = sum(bits[j::n])
         self.deal(hands)
-
-    def _generator(self) -> random.Random:
-        """This game's generator for drawing and dealing (reseeded before each use)."""
-        if self._rng is None:
-            self._rng = random.Random(0)
-        return self._rng
 
     def deal(self, hands: Sequence[CardMask]) -> None:
         """Give each seat its cards for the next hand (a chance node's outcome)."""
@@ -631,19 +617,49 @@ class Game:
     # -- copies and undo --------------------------------------------------------------------
     def copy(self) -> Game:
         """An independent copy (for search): shares only immutable parts."""
+        # Every slot by name (a loop of getattr/setattr takes three times as long); lists are
+        # copied, the rest is immutable or shared tables. A test checks no slot is left out.
         new = Game.__new__(Game)
-        for name in Game.__slots__:
-            setattr(new, name, getattr(self, name))
+        new.ruleset = self.ruleset
+        new.rules = self.rules
+        new.deck = self.deck
+        new.players = self.players
+        new.seed = self.seed
+        new.first_dealer = self.first_dealer
+        new.auto_deal = self.auto_deal
+        new.hand_index = self.hand_index
+        new.dealer = self.dealer
+        new.phase = self.phase
+        new.to_move = self.to_move
         new.hands = self.hands[:]
+        new.leader = self.leader
         new.trick = self.trick[:]
+        new.trick_mask = self.trick_mask
+        new.led = self.led
+        new.trick_no = self.trick_no
         new.taken = self.taken[:]
         new.tricks_won = self.tricks_won[:]
+        new.token = self.token
+        new.trump = self.trump
         new.hand_points = self.hand_points[:]
         new.totals = self.totals[:]
         new.passed = self.passed[:]
         new.received = self.received[:]
         new._log = self._log[:]
-        new._rng = None  # dealing reseeds it, but copies may deal in other threads
+        new._size = self._size
+        new._suit_masks = self._suit_masks
+        new._wild_mask = self._wild_mask
+        new._suit_of = self._suit_of
+        new._simple = self._simple
+        new._hand = self._hand
+        new._token_mask = self._token_mask
+        new._tricks = self._tricks
+        new._pass_left = self._pass_left
+        new._next = self._next
+        new._follow_ok = self._follow_ok
+        new._moves = self._moves
+        new._blocks = self._blocks
+        new._tables = self._tables
         return new
 
     def undo(self) -> None:
@@ -759,9 +775,17 @@ _TOKEN = Kind.TOKEN
 _BLOCK = 13  # the widest run of cards whose subsets are cached
 
 
-def _seeded(text: str, rng: random.Random) -> random.Random:
-    """``rng`` put in the state ``random.Random(text)`` starts in (which seeds twice: from a
-    hash of the text in ``__new__``, then from its SHA-512 in ``seed``)."""
+_LOCAL = threading.local()
+
+
+def _seeded(text: str) -> random.Random:
+    """This thread's dealing generator, put in the state ``random.Random(text)`` starts in
+    (building one seeds twice: from a hash of the text in ``__new__``, then from its SHA-512
+    in ``seed``; a game's draw and each deal use it up before anything else runs here)."""
+    try:
+        rng: random.Random = _LOCAL.rng
+    except AttributeError:
+        rng = _LOCAL.rng = random.Random(0)
     data = text.encode()
     _CRandom.seed(rng, int.from_bytes(data + sha512(data).digest()))
     return rng
@@ -779,6 +803,7 @@ class _Tables:
         "moves",
         "declare",
         "token_masks",
+        "simple",
     )
 
     def __init__(self, rules: CompiledRules) -> None:
@@ -804,6 +829,15 @@ class _Tables:
         self.blocks = tuple(b for b in blocks if b)
         self.moves: dict[CardMask, tuple[Card, ...]] = {}
         self.declare = deck.declare_mask
+        # The fast path: no wild cards, no trumps, no identical copies, suits of 13 or fewer.
+        rs = rules.ruleset
+        self.simple = (
+            max(m.bit_count() for m in deck.suit_masks) <= _BLOCK
+            and not deck.wild_mask
+            and not rs.trump_first
+            and not rs.trump_chooser
+            and deck.spec.copies_for(n) == 1
+        )
         self.token_masks: tuple[CardMask, ...] = tuple(
             sum(p.mask for p in hand.penalties if p.kind == _TOKEN) for hand in rules.hands
         )
