@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from salad import Game, IllegalMoveError, Phase, load_ruleset
+from salad import Game, IllegalMoveError, Phase, View, load_ruleset, sampler
 from salad.cards import NO_SUIT, cards_of
 from salad.events import DEAL, DRAW
 from salad.presets import PRESETS
@@ -190,3 +190,46 @@ def test_compiled_rules_are_looked_up_by_identity_and_equal_for_equal_rulesets()
     assert twin is not rs and twin.compiled(5) == rs.compiled(5)
     with pytest.raises(Exception, match="out of range"):
         rs.compiled(99)
+
+
+def reference_sample(view: View, rng: random.Random) -> list[int]:
+    """sample_hands as it was written before its weighted pick was inlined (rng.choices)."""
+    n = view.players
+    known = sampler.known_cards(view)
+    free = sampler.unseen_cards(view)
+    for h in known:
+        free &= ~h
+    need = [view.hand_sizes[s] - known[s].bit_count() for s in range(n)]
+    allowed_for = sampler._allowed_masks(view, sampler.shown_voids(view))
+    cards = cards_of(free)
+    takers = {c: [s for s in range(n) if need[s] and allowed_for[s] >> c & 1] for c in cards}
+    while True:  # the views below always deal within the attempts
+        rng.shuffle(cards)
+        cards.sort(key=lambda c: len(takers[c]))
+        hands, left = known[:], need[:]
+        for card in cards:
+            options = [s for s in takers[card] if left[s]]
+            if not options:
+                break
+            seat = rng.choices(options, weights=[left[s] for s in options])[0]
+            hands[seat] |= 1 << card
+            left[seat] -= 1
+        else:
+            return hands
+
+
+@pytest.mark.parametrize("rs", RULESETS[-3:], ids=lambda rs: rs.preset)
+def test_sampled_hands_are_the_ones_rng_choices_picked(rs: Ruleset) -> None:
+    """The sampler's inlined weighted pick draws exactly what ``rng.choices`` drew (voids,
+    passes and all), so seeded bots keep their moves."""
+    game = Game(rs, 4, seed=9)
+    rng = random.Random(9)
+    views = []
+    while not game.is_over():
+        if game.to_move >= 0:
+            views.append(game.view(game.to_move))
+        game.play(rng.choice(game.legal_moves()))
+    for seed in range(2):
+        a, b = random.Random(seed), random.Random(seed)
+        for view in views:
+            assert sampler.sample_hands(view, a) == reference_sample(view, b)
