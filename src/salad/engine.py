@@ -204,7 +204,7 @@ class Game:
         hands = [0] * n
         for j in range(n):
             hands[(self.dealer + 1 + j) % n] = sum(bits[j::n])
-        self.deal(hands)
+        self._dealt(hands)  # a shuffle of the cards in play: nothing to check
 
     def deal(self, hands: Sequence[CardMask]) -> None:
         """Give each seat its cards for the next hand (a chance node's outcome)."""
@@ -222,8 +222,11 @@ class Game:
             union |= h
         if union != self.deck.in_play:
             raise SaladError("deal: the hands do not hold exactly the cards in play")
+        self._dealt(list(hands))
+
+    def _dealt(self, hands: list[CardMask]) -> None:
         self._reset_hand()
-        self.hands = list(hands)
+        self.hands = hands
         self._log.append((DEAL, self.hand_index, self.dealer, tuple(hands)))
         self._begin_hand()
 
