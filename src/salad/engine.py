@@ -268,6 +268,7 @@ class Game:
         if self.phase is not _PLAY:
             return self._other_legal()
         h = self.hands[self.to_move]
+        blocks = self._blocks
         led = self.led
         if led >= 0:
             follow = h & self._suit_masks[led]
@@ -278,17 +279,20 @@ class Game:
                     except KeyError:
                         return [*self._tables.card_list(follow)]
                 h = follow | (h & self._wild_mask)
+                blocks = self._tables.follow_blocks[led]
         # The cards come a block at a time, each block's list looked up by its mask (a plain
         # dict and KeyError: a dict subclass with __missing__ looks up at half the speed).
         moves = self._moves
         out: list[Move] = []
         try:
-            for block in self._blocks:
+            for block in blocks:
                 out += moves[h & block]
         except KeyError:
             out = []
-            for block in self._blocks:
-                out += self._tables.card_list(h & block)
+            for block in blocks:
+                part = h & block
+                got = moves.get(part)
+                out += self._tables.card_list(part) if got is None else got
         if h & self._tables.declare:
             size = self._size
             declare = self._tables.declare
@@ -803,6 +807,7 @@ class _Tables:
         "next_seat",
         "follow_ok",
         "blocks",
+        "follow_blocks",
         "moves",
         "declare",
         "token_masks",
@@ -830,6 +835,10 @@ class _Tables:
             for i in range(0, len(cards), _BLOCK):
                 blocks.append(sum(1 << c for c in cards[i : i + _BLOCK]))
         self.blocks = tuple(b for b in blocks if b)
+        # Following suit: only that suit's blocks and the wild cards' can hold legal cards.
+        self.follow_blocks = tuple(
+            tuple(b for b in self.blocks if b & (m | deck.wild_mask)) for m in deck.suit_masks
+        )
         self.moves: dict[CardMask, tuple[Card, ...]] = {}
         self.declare = deck.declare_mask
         # The fast path: no wild cards, no trumps, no identical copies, suits of 13 or fewer.
