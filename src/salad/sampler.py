@@ -88,7 +88,14 @@ def sample_hands(view: View, rng: random.Random, attempts: int = 200) -> list[Ca
     allowed_for = _allowed_masks(view, voids)
     cards = cards_of(free)
     # Most constrained cards first: fewer seats may hold them.
-    takers = {c: [s for s in range(n) if need[s] and allowed_for[s] >> c & 1] for c in cards}
+    seats = [s for s in range(n) if need[s]]
+    anyone = free  # cards every seat still to be dealt may hold share one takers list
+    for s in seats:
+        anyone &= allowed_for[s]
+    takers = {
+        c: seats if anyone >> c & 1 else [s for s in seats if allowed_for[s] >> c & 1]
+        for c in cards
+    }
     count = {c: len(t) for c, t in takers.items()}
     random_ = rng.random
     for _ in range(attempts):
