@@ -4,8 +4,10 @@ the inline shuffle with its reused generator, and the slot-by-slot ``copy``."""
 
 from __future__ import annotations
 
+import pickle
 import random
 from concurrent.futures import ThreadPoolExecutor
+from copy import deepcopy
 from dataclasses import replace
 
 import pytest
@@ -233,3 +235,26 @@ def test_sampled_hands_are_the_ones_rng_choices_picked(rs: Ruleset) -> None:
         a, b = random.Random(seed), random.Random(seed)
         for view in views:
             assert sampler.sample_hands(view, a) == reference_sample(view, b)
+
+
+def test_pickles_leave_the_shared_tables_out() -> None:
+    """A pickled game carries its own state, not the card-list cache its rules share (which
+    grows with play), and plays on the same after loading."""
+    rs = load_ruleset("canadian")
+    game = Game(rs, 4, seed=2)
+    fresh = len(pickle.dumps(game))
+    rng = random.Random(2)
+    for seed in range(20):  # fill the shared cache
+        other = Game(rs, 4, seed=seed)
+        while not other.is_over():
+            other.play(rng.choice(other.legal_moves()))
+    assert len(pickle.dumps(game)) == fresh
+    for clone in (pickle.loads(pickle.dumps(game)), deepcopy(game)):
+        ref = game.copy()
+        assert clone.log == ref.log
+        while not clone.is_over():
+            move = clone.legal_moves()[0]
+            assert clone.legal_moves() == ref.legal_moves()
+            clone.play(move)
+            ref.play(move)
+        assert clone.totals == ref.totals

@@ -127,13 +127,7 @@ class Game:
         self._wild_mask = deck.wild_mask
         self._suit_of = deck.suit_of
         self._tricks = deck.cards_each
-        tables = _tables_for(rules)
-        self._tables = tables
-        self._next = tables.next_seat
-        self._follow_ok = tables.follow_ok
-        self._moves = tables.moves
-        self._blocks = tables.blocks
-        self._simple = tables.simple
+        self._attach_tables()
         self._log: list[tuple[object, ...]] = []
         self.hand_points: list[tuple[int, ...]] = []
         self.totals = [0] * n
@@ -152,6 +146,25 @@ class Game:
             self._auto_deal()
 
     # -- setting up -----------------------------------------------------------------------
+    def _attach_tables(self) -> None:
+        """Point the hot paths at the look-up tables shared by every game of these rules."""
+        tables = _tables_for(self.rules)
+        self._tables = tables
+        self._next = tables.next_seat
+        self._follow_ok = tables.follow_ok
+        self._moves = tables.moves
+        self._blocks = tables.blocks
+        self._simple = tables.simple
+
+    def __getstate__(self) -> dict[str, object]:
+        """A pickle (or deepcopy) leaves out the shared tables; they are found again on load."""
+        return {name: getattr(self, name) for name in _STATE}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self._attach_tables()
+
     def _draw_for_dealer(self) -> int:
         """Every player draws a card; the highest rank deals; tied players draw again."""
         if self.seed is None:
@@ -776,6 +789,10 @@ class Game:
             f"{self.phase.name.lower()} to_move={self.to_move}>"
         )
 
+
+_TABLE_SLOTS = ("_tables", "_next", "_follow_ok", "_moves", "_blocks", "_simple")
+_STATE = tuple(name for name in Game.__slots__ if name not in _TABLE_SLOTS)
+"""The slots a pickle keeps: the game's own state, not the tables shared by its rules."""
 
 _BIT = [1 << i for i in range(1024)]
 _TOKEN = Kind.TOKEN
