@@ -181,6 +181,10 @@ class HealthOut(BaseModel):
 
     status: str
     database: str
+    redis: str | None = None
+    """A cluster node's Redis: ``ok`` or why not."""
+    node: str | None = None
+    """A cluster node's id."""
     tables_in_memory: int
     connections: int
 

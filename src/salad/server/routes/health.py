@@ -1,6 +1,7 @@
 """``GET /healthz``: whether this server can serve, for a load balancer's health check.
 
-It answers 200 when the database answers within :data:`PING_TIMEOUT`, 503 otherwise, and says
+It answers 200 when the database (and, on a cluster node, Redis) answers within
+:data:`PING_TIMEOUT`, 503 otherwise, and says
 how many tables and connections the process holds in memory (idle tables leave memory: see
 :meth:`~salad.server.tables.TableManager.sweep`).
 """
@@ -41,13 +42,17 @@ async def healthz(request: Request) -> Any:
         database = f"no answer in {PING_TIMEOUT:g} s"
     except Exception as exc:  # whatever the driver raises: one line of it
         database = f"unreachable: {type(exc).__name__}"
+    cluster = request.app.state.cluster
+    redis = await cluster.healthy() if cluster is not None else None
+    ok = database == "ok" and redis in (None, "ok")
     tables = manager.tables.values()
     body = {
-        "status": "ok" if database == "ok" else "unavailable",
+        "status": "ok" if ok else "unavailable",
         "database": database,
+        **({"redis": redis, "node": cluster.node} if cluster is not None else {}),
         "tables_in_memory": len(tables),
         "connections": sum(
             len(t.spectators) + sum(len(seat.conns) for seat in t.seats) for t in tables
         ),
     }
-    return JSONResponse(body, status_code=200 if database == "ok" else 503)
+    return JSONResponse(body, status_code=200 if ok else 503)

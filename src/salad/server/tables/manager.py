@@ -14,8 +14,11 @@ import contextlib
 import hashlib
 import logging
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
+
+from sqlalchemy.exc import IntegrityError
 
 from salad.engine import Game
 from salad.errors import CardParseError, IllegalMoveError
@@ -38,7 +41,6 @@ from salad.server.tables.table import (
     TABLE_ID,
     Seat,
     Table,
-    shard_of,
 )
 from salad.server.tables.talk import Talk
 from salad.server.tables.turns import Turns, bot_display_name, check_bot, default_bot
@@ -51,6 +53,12 @@ __all__ = ["Joined", "TableManager"]
 log = logging.getLogger("salad.server")
 
 MOVE_TEXT_LIMIT = 16
+
+STALE = 1012
+"""The close code of connections to a table this server lets go of: reconnect."""
+
+DROPPED = "dropped"
+"""The status of a table this server let go of (another holds it): nothing more happens to it."""
 
 UNLOAD_AFTER = 600.0
 """Seconds a table no one uses stays in memory before it leaves (:meth:`TableManager.sweep`)."""
@@ -65,6 +73,10 @@ class Joined:
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
+
+
+async def _yes(_table_id: str) -> bool:
+    return True
 
 
 def game_seed(table: Table) -> tuple[int, bool]:
@@ -93,18 +105,12 @@ class TableManager:
         storage: Storage,
         bot_delay: float = 0.0,
         bot_workers: int | None = None,
-        shard: tuple[int, int] = (0, 1),
         unload_after: float | None = UNLOAD_AFTER,
     ) -> None:
         self.storage = storage
         self.unload_after = unload_after
         """Seconds after which a table no one uses leaves memory (None: never)."""
-        self.shard = shard
-        """(this process, of how many): the tables this manager holds are those it
-        :meth:`owns` (see :mod:`salad.server.workers`)."""
-        # With several processes on one SQLite file, a commit may wait for another
-        # process's: let it wait on the writer thread, never on the event loop.
-        self.writer = Writer(storage, inline=False if shard[1] > 1 else None)
+        self.writer = Writer(storage)
         self.turns = Turns(self._accept, bot_delay, bot_workers)
         self.talk = Talk()  # chat (tables/talk.py); create_app gives it the app's rate limits
         self.tables: dict[str, Table] = {}
@@ -112,19 +118,28 @@ class TableManager:
         self._used: dict[str, float] = {}
         """When each table in memory was last asked for or changed (the loop's clock)."""
         self._sweeper: asyncio.Task[None] | None = None
+        # What a cluster (salad.server.cluster) changes; alone, a server holds every table.
+        self.owns: Callable[[str], bool] = lambda _table_id: True
+        """Whether this server may hold the table (a cluster node: whether it has its lease)."""
+        self.claim: Callable[[str], Awaitable[bool]] = _yes
+        """Take a new table's id for this server (a cluster node: its lease)."""
+        self.resume = True
+        """Load every table with a game in progress at start (a cluster node does not: it
+        takes those no node holds, one by one)."""
+        self.on_unload: Callable[[str], None] = lambda _table_id: None
+        """Told the id of each table that leaves memory."""
 
-    def owns(self, table_id: str) -> bool:
-        """Whether the table is this manager's (always, unless the server has workers)."""
-        index, count = self.shard
-        return count == 1 or shard_of(table_id, count) == index
+    def busy(self, table_id: str) -> bool:
+        """Whether the table is in memory or being loaded."""
+        return table_id in self.tables or table_id in self._loading
 
     # -- life cycle -----------------------------------------------------------------------
     async def open(self) -> None:
-        """Start the writer and resume every table (of this shard) with a game in progress."""
+        """Start the writer and resume every table with a game in progress."""
         self.writer.start()
         # Find the bots that load here now (it imports them), not during a request.
         await asyncio.get_running_loop().run_in_executor(None, available_bots)
-        ids = [t for t in await self.writer.call(Storage.active_tables) if self.owns(t)]
+        ids = await self.writer.call(Storage.active_tables) if self.resume else []
         for table_id in ids:
             try:
                 await self.get(table_id)
@@ -156,8 +171,8 @@ class TableManager:
             return table
         if not TABLE_ID.fullmatch(table_id):
             raise ActionError(f"no table {table_id!r}", 404)
-        if not self.owns(table_id):  # the parent routes every request to its table's worker
-            raise ActionError(f"table {table_id!r} is served by another worker", 421)
+        if not self.owns(table_id):  # a cluster node routes requests to the table's node
+            raise ActionError(f"table {table_id!r} is served by another server: retry", 503)
         loading = self._loading.get(table_id)
         if loading is None:
             # One load per table, however many requests ask for it meanwhile.
@@ -222,9 +237,25 @@ class TableManager:
             del self.tables[table_id]
             self._used.pop(table_id, None)
             self.talk.rooms.pop(table_id, None)  # its chat was for those at the table
+            self.on_unload(table_id)
         if gone:
             log.info("unloaded %d idle table(s); %d in memory", len(gone), len(self.tables))
         return gone
+
+    def drop(self, table_id: str, code: int, reason: str) -> None:
+        """Let go of a table at once (another server holds it now): its timers stop and its
+        connections close with ``code``, for their clients to reconnect."""
+        table = self.tables.pop(table_id, None)
+        self._used.pop(table_id, None)
+        self.talk.rooms.pop(table_id, None)
+        if table is None:
+            return
+        if table.timer is not None:
+            table.timer.cancel()
+            table.timer = None
+        table.status = DROPPED
+        for conn in table.connections():
+            conn.kick(code, reason)
 
     async def _sweep_forever(self) -> None:
         assert self.unload_after is not None
@@ -259,7 +290,7 @@ class TableManager:
                 rows.append(SeatRow(i, OPEN))
         while True:
             table_id = secrets.token_urlsafe(6)
-            if table_id not in self.tables and self.owns(table_id):
+            if table_id not in self.tables and await self.claim(table_id):
                 break
         row = TableRow(
             id=table_id,
@@ -539,6 +570,14 @@ class TableManager:
         row = MoveRow(seq, seat, move, format_move(game.deck, move), by)
         try:
             await self.writer.call(Storage.add_move, table.id, table.game_number, row, over)
+        except IntegrityError:
+            # Move ``seq`` is in the database already: another server played this table (a
+            # cluster node that took it over while this one was cut off). This copy is stale:
+            # let go of it; the next request loads the table as the database has it.
+            log.warning("table %s: move %d was stored by another server; reloading", table.id, seq)
+            self.drop(table.id, STALE, "this table was played elsewhere meanwhile: reconnect")
+            self.on_unload(table.id)
+            raise ActionError("the table changed meanwhile: reload it and try again", 409) from None
         except BaseException:
             log.exception("table %s: move %d could not be stored", table.id, seq)
             raise ActionError("the server could not store that move; try again", 503) from None

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import hmac
 import re
-import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,21 +28,11 @@ __all__ = [
     "TABLE_ID",
     "Seat",
     "Table",
-    "shard_of",
 ]
 
 HUMAN, BOT, OPEN = "human", "bot", "open"
 LOBBY, PLAYING, OVER = "lobby", "playing", "over"
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
-
-
-def shard_of(table_id: str, workers: int) -> int:
-    """The worker process (of ``workers``) that holds a table: a stable hash of its id.
-
-    >>> shard_of("abc", 1), shard_of("abc", 2), shard_of("abd", 2)
-    (0, 0, 1)
-    """
-    return zlib.crc32(table_id.encode()) % workers
 
 
 @dataclass

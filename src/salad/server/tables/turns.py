@@ -56,6 +56,10 @@ def default_bot() -> str:
     return "basic" if "basic" in available_bots() else RANDOM
 
 
+STORE_RETRY = 0.5
+"""Seconds before a bot tries again a move the database could not store."""
+
+
 class Turns:
     """The bot moves and timers of every table of a manager."""
 
@@ -172,7 +176,11 @@ class Turns:
                 await self.accept(table, seat, move, reason)
             except ActionError as exc:
                 log.error("table %s: bot move refused: %s", table.id, exc.message)
-                if table.timer is None:
+                if exc.status == 503:  # not stored (the database is away): try again soon
+                    table.timer = asyncio.get_running_loop().call_later(
+                        STORE_RETRY, self.schedule, table
+                    )
+                elif table.timer is None:
                     self.schedule(table)
 
     @staticmethod
