@@ -20,8 +20,10 @@ BASIC = {"kind": "bot", "bot": "basic"}
 
 
 async def play_randomly(sock: Any, rng: random.Random, timeout: float = 30) -> dict[str, Any]:
-    """Play a random legal move whenever this seat is to move; the final state."""
+    """Play a random legal move whenever this seat is to move, and press Next hand whenever a
+    hand's summary waits for this seat; the final state."""
     sent_for = -1
+    nexted = -1
     while True:
         m = await sock.recv(timeout)
         assert m["type"] == "state", m
@@ -30,6 +32,12 @@ async def play_randomly(sock: Any, rng: random.Random, timeout: float = 30) -> d
             continue
         if view["phase"] == "over":
             return dict(m)
+        end = m.get("hand_end")
+        if end and end["waiting"]:  # a hand's summary is up: no move is taken until it goes
+            if m["you"] in end["waiting"] and end["hand"] != nexted:
+                nexted = end["hand"]
+                await sock.send({"type": "next"})
+            continue
         if view["to_move"] == m["you"] and view["legal"] and m["moves"] != sent_for:
             sent_for = m["moves"]
             await sock.send({"type": "play", "move": rng.choice(view["legal"])})

@@ -196,6 +196,13 @@ class PlayIn(_Message):
     move: str
 
 
+class NextIn(_Message):
+    """``{"type": "next"}``: this seat has seen the hand's summary; the next hand starts once
+    every connected human seat has sent it (or the turn timer runs out)."""
+
+    type: Literal["next"]
+
+
 class HelloIn(_Message):
     """``{"type": "hello", "token": "..."}``, a connection's first message: the seat's token
     (sent here rather than in the URL, which servers and proxies write to their logs)."""
@@ -204,12 +211,12 @@ class HelloIn(_Message):
     token: str = Field(max_length=256)
 
 
-ClientMessage = Annotated[PingIn | PlayIn, Field(discriminator="type")]
-_CLIENT_MESSAGE: TypeAdapter[PingIn | PlayIn] = TypeAdapter(ClientMessage)
-MESSAGE_TYPES = ("play", "ping")
+ClientMessage = Annotated[PingIn | PlayIn | NextIn, Field(discriminator="type")]
+_CLIENT_MESSAGE: TypeAdapter[PingIn | PlayIn | NextIn] = TypeAdapter(ClientMessage)
+MESSAGE_TYPES = ("play", "ping", "next")
 
 
-def read_client_message(text: str | None) -> PingIn | PlayIn:
+def read_client_message(text: str | None) -> PingIn | PlayIn | NextIn:
     """A websocket message from a client; ActionError (one line) if it is not one.
 
     >>> read_client_message('{"type": "play", "move": "QS"}')

@@ -23,7 +23,7 @@ from salad.moves import Move, format_move
 from salad.ruleset import Ruleset
 from salad.server.errors import ActionError
 from salad.server.info import available_bots
-from salad.server.schemas import PingIn, read_client_message
+from salad.server.schemas import NextIn, PingIn, read_client_message
 from salad.server.storage import MoveRow, SeatRow, Storage, TableRow, Writer, hash_token
 from salad.server.tables.connection import Conn
 from salad.server.tables.table import (
@@ -355,6 +355,7 @@ class TableManager:
         game = Game(table.ruleset, table.players, seed=seed)
         await self.writer.call(Storage.start_game, table.id, table.game_number, seed, players)
         table.game = game
+        table.hand_end = None
         table.tricks_cache = TricksCache()
         table.moves = 0
         table.game_players = players
@@ -390,6 +391,7 @@ class TableManager:
                 s.conns.remove(conn)
                 if not s.conns:
                     s.away_since = asyncio.get_running_loop().time()
+                    table.press_next(table.seats.index(s))  # no one left there to press it
                     table.changed()
                     self.turns.schedule(table)
                     table.broadcast()
@@ -402,9 +404,23 @@ class TableManager:
             if isinstance(message, PingIn):
                 conn.push('{"type":"pong"}')
                 return
+            if isinstance(message, NextIn):
+                await self.next_hand(table, conn)
+                return
             await self.play(table, conn.seat, message.move, conn)
         except ActionError as exc:
             conn.push(error_message(exc.message))
+
+    # -- the pause after a hand (see salad.server.tables.table.HandEnd) --------------------
+    async def next_hand(self, table: Table, conn: Conn) -> None:
+        """A seat pressed Next hand: the next hand starts once every waited-for seat has."""
+        async with table.lock:
+            if conn.closed or conn.seat == SPECTATOR or conn not in table.seats[conn.seat].conns:
+                return
+            if table.press_next(conn.seat):
+                table.turn_start = asyncio.get_running_loop().time()
+                self.turns.schedule(table)
+            table.broadcast()
 
     # -- moves ----------------------------------------------------------------------------
     async def play(self, table: Table, seat: int, text: str, conn: Conn | None = None) -> None:
@@ -428,6 +444,8 @@ class TableManager:
                 raise ActionError("the game has not started yet", 409)
             if table.status == OVER:
                 raise ActionError("the game is over", 409)
+            if table.waiting():
+                raise ActionError("the next hand starts once everyone has pressed Next hand", 409)
             if seat >= table.players:
                 raise ActionError(f"seat {seat} is not at this table")
             if game.to_move != seat:
@@ -459,6 +477,7 @@ class TableManager:
             except IllegalMoveError as exc:  # its message names seat, move and why
                 raise ActionError(str(exc), 409) from None
         seq = table.moves + 1
+        hands_before = len(game.hand_points)
         over = (list(after.totals), after.winners()) if after and after.is_over() else None
         row = MoveRow(seq, seat, move, format_move(game.deck, move), by)
         try:
@@ -474,6 +493,7 @@ class TableManager:
         if over is not None:
             table.status = OVER
             table.changed()
+        table.note_hand_end(hands_before)
         table.turn_start = asyncio.get_running_loop().time()
         self.turns.schedule(table)
         table.broadcast()

@@ -103,6 +103,9 @@ class Turns:
         game = table.game
         if table.status != PLAYING or game is None or game.is_over():
             return
+        if table.waiting():
+            self._schedule_wait_end(table)
+            return
         seat = game.to_move
         if not 0 <= seat < table.players:
             return
@@ -129,6 +132,29 @@ class Turns:
             max(0.0, when - now),
             lambda: self.spawn(self._bot_turn(table, seat, seq, number, reason)),
         )
+
+    def _schedule_wait_end(self, table: Table) -> None:
+        """While a hand's summary waits for Next hand, no one moves: the turn timer, when the
+        table has one, ends the wait."""
+        if not table.turn_timer or table.hand_end is None:
+            return
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        expiry = table.turn_start + table.turn_timer
+        table.deadline = round(time.time() + (expiry - now), 3)
+        seq, number = table.moves, table.game_number
+        table.timer = loop.call_later(
+            max(0.0, expiry - now), lambda: self.spawn(self._end_wait(table, seq, number))
+        )
+
+    async def _end_wait(self, table: Table, seq: int, number: int) -> None:
+        async with table.lock:
+            if table.moves != seq or table.game_number != number or not table.waiting():
+                return
+            table.end_wait()
+            table.turn_start = asyncio.get_running_loop().time()
+            self.schedule(table)
+            table.broadcast()
 
     async def _bot_turn(self, table: Table, seat: int, seq: int, number: int, reason: str) -> None:
         game = table.game
