@@ -23,7 +23,7 @@ async def play_to_hand_end(socks: list[Any], rng: random.Random) -> dict[str, An
             if m["type"] != "state" or m["view"] is None:
                 continue
             if m.get("hand_end") and m["hand_end"]["waiting"]:
-                return await socks[0].until(lambda x: bool(x["hand_end"]))
+                return dict(await socks[0].until(lambda x: bool(x["hand_end"])))
             view = m["view"]
             if view["to_move"] == m["you"] and view["legal"] and m["moves"] != sent_for:
                 sent_for = m["moves"]

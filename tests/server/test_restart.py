@@ -75,8 +75,9 @@ async def play_until(socks: dict[int, Any], moves: int, rng: random.Random) -> d
     sent_for = -1
     while True:
         state = await any_sock.until(
-            lambda m: m["view"] is not None
-            and (m["view"]["to_move"] in socks or bool(m.get("hand_end")))
+            lambda m: (
+                m["view"] is not None and (m["view"]["to_move"] in socks or bool(m.get("hand_end")))
+            )
         )
         end = state.get("hand_end")
         if end and end["waiting"]:  # a hand's summary: everyone presses Next hand
