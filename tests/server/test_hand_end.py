@@ -87,7 +87,8 @@ def test_next_hand_waits_for_every_connected_human(server: Any, ws: Any) -> None
 
 
 def test_a_seat_that_leaves_is_not_waited_for(server: Any, ws: Any) -> None:
-    tid, tokens = server.table([HUMAN, HUMAN, RANDOM], seed=3)
+    """Once away for the takeover time: a reload within it finds the same summary."""
+    tid, tokens = server.table([HUMAN, HUMAN, RANDOM], seed=3, bot_takeover=1.0)
 
     async def run() -> None:
         a = await ws(server, tid, tokens[0], "host")
@@ -97,7 +98,13 @@ def test_a_seat_that_leaves_is_not_waited_for(server: Any, ws: Any) -> None:
         await a.send({"type": "next"})
         await a.until(lambda x: x["hand_end"] is not None and x["hand_end"]["waiting"] == [1])
         await b.ws.close()
-        await a.until(lambda x: x["hand_end"] is None)
+        await a.until(lambda x: not x["table"]["seats"][1]["connected"])
+        left = time.monotonic()
+        back = await ws(server, tid, tokens[1], "back")
+        assert (await back.recv())["hand_end"]["waiting"] == [1]
+        await back.ws.close()
+        await a.until(lambda x: x["hand_end"] is None, timeout=10)
+        assert time.monotonic() - left >= 0.9
         await a.ws.close()
 
     asyncio.run(run())

@@ -391,7 +391,6 @@ class TableManager:
                 s.conns.remove(conn)
                 if not s.conns:
                     s.away_since = asyncio.get_running_loop().time()
-                    table.press_next(table.seats.index(s))  # no one left there to press it
                     table.changed()
                     self.turns.schedule(table)
                     table.broadcast()

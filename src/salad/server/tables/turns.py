@@ -30,6 +30,10 @@ log = logging.getLogger("salad.server")
 BOT_TIMEOUT = 30.0
 """A bot that has not answered after this many seconds is replaced by a random legal move."""
 
+AWAY_GRACE = 15.0
+"""Seconds a seat may be away (a reload, a dropped connection) while a hand's summary waits
+for it, at a table without a takeover time."""
+
 TAKEOVER, TIMER = "takeover", "timer"
 """Why a bot moves for a human's seat (``BOT``: the seat is a bot's)."""
 
@@ -134,25 +138,46 @@ class Turns:
         )
 
     def _schedule_wait_end(self, table: Table) -> None:
-        """While a hand's summary waits for Next hand, no one moves: the turn timer, when the
-        table has one, ends the wait."""
-        if not table.turn_timer or table.hand_end is None:
+        """While a hand's summary waits for Next hand, no one moves. The wait ends when the turn
+        timer (if the table has one) runs out; a waited-for seat that has left is no longer
+        waited for once it has been away for the takeover time (:data:`AWAY_GRACE` without
+        one): a reload comes back to the same summary."""
+        end = table.hand_end
+        if end is None:
             return
         loop = asyncio.get_running_loop()
         now = loop.time()
-        expiry = table.turn_start + table.turn_timer
-        table.deadline = round(time.time() + (expiry - now), 3)
+        whens = []
+        if table.turn_timer:
+            expiry = table.turn_start + table.turn_timer
+            table.deadline = round(time.time() + (expiry - now), 3)
+            whens.append(expiry)
+        grace = AWAY_GRACE if table.bot_takeover is None else table.bot_takeover
+        away = [table.seats[s] for s in end.waiting if not table.seats[s].conns]
+        whens += [seat.away_since + grace for seat in away]
+        if not whens:
+            return
         seq, number = table.moves, table.game_number
         table.timer = loop.call_later(
-            max(0.0, expiry - now), lambda: self.spawn(self._end_wait(table, seq, number))
+            max(0.0, min(whens) - now), lambda: self.spawn(self._check_wait(table, seq, number))
         )
 
-    async def _end_wait(self, table: Table, seq: int, number: int) -> None:
+    async def _check_wait(self, table: Table, seq: int, number: int) -> None:
         async with table.lock:
+            end = table.hand_end
             if table.moves != seq or table.game_number != number or not table.waiting():
                 return
-            table.end_wait()
-            table.turn_start = asyncio.get_running_loop().time()
+            assert end is not None
+            now = asyncio.get_running_loop().time()
+            grace = AWAY_GRACE if table.bot_takeover is None else table.bot_takeover
+            if table.turn_timer and now >= table.turn_start + table.turn_timer - 0.01:
+                table.end_wait()
+            for s in sorted(end.waiting):
+                seat = table.seats[s]
+                if not seat.conns and now >= seat.away_since + grace - 0.01:
+                    table.press_next(s)
+            if not table.waiting():
+                table.turn_start = now
             self.schedule(table)
             table.broadcast()
 

@@ -4,6 +4,7 @@
 
 import { $, all, first, html, join, maybe, toast } from "../dom.js";
 import { trophy } from "../ui.js";
+import { breakdownTable } from "./summary.js";
 import {
   gameWinners,
   isHost,
@@ -169,7 +170,9 @@ export function overHTML() {
 <p class="hint">Game over after ${plural((t.hands || []).length || v.hand_points.length, "hand")} — ${
     t.highest_wins ? "highest" : "lowest"
   } total wins.</p>
-<ol class="standings">${rows}</ol>
+<ol class="standings">${rows}</ol>${
+    S.handEnd ? html`<details class="last-hand"><summary>The last hand, ${S.handEnd.round}, by penalty</summary>${breakdownTable(S.handEnd)}</details>` : ""
+  }
 <div class="form-actions" style="justify-content:center">${rematch}
 <a class="btn" href="/replay/${id}?game=${game}">Replay</a>
 <a class="btn" id="btn-download" href="/api/tables/${id}/record?game=${game}" download="salad-${S.tableId}-game${game}.json">Download record</a>

@@ -5,7 +5,7 @@
 import { store } from "../api.js";
 import { Deck } from "../cards.js";
 import { $, toast } from "../dom.js";
-import { key, prunePasses, redraw, S, seatName } from "./state.js";
+import { key, prunePasses, redraw, S } from "./state.js";
 
 /** @typedef {import("../types.js").Message} Message */
 /** @typedef {import("../types.js").StateMessage} StateMessage */
@@ -61,7 +61,7 @@ function onState(msg) {
     S.queued = msg;
     return;
   }
-  const prev = { last: S.lastTrick, rounds: S.handRounds.length, hadState: S.hadState, view: S.view };
+  const prev = { last: S.lastTrick, hadState: S.hadState, view: S.view };
   S.table = msg.table || S.table;
   S.you = typeof msg.you === "number" ? msg.you : -1;
   S.view = msg.view || null;
@@ -69,6 +69,8 @@ function onState(msg) {
   S.handRounds = msg.hand_rounds || [];
   S.deadline = msg.deadline || null;
   S.winners = msg.winners || [];
+  S.handEnd = msg.hand_end || null;
+  if (!S.handEnd) S.nextSent = 0;
   S.hadState = true;
   $("conn-banner").hidden = true;
   releaseAwait();
@@ -89,11 +91,6 @@ function onState(msg) {
   ) {
     S.holdTrick = S.lastTrick;
     S.holdTimer = setTimeout(endHold, HOLD_MS);
-  }
-  if (prev.hadState && S.handRounds.length > prev.rounds) {
-    const r = S.handRounds[S.handRounds.length - 1];
-    const parts = r.points.map((p, i) => `${seatName(i)} ${p}`).join(" · ");
-    toast(`Hand ${r.number}, ${r.round}: ${parts}`, "info");
   }
   redraw();
 }
@@ -122,6 +119,17 @@ export function send(move) {
   }
   if (S.holdTimer) endHold();
   return true;
+}
+
+/** This seat has seen the hand's summary: Next hand. */
+export function sendNext() {
+  if (!S.handEnd || !S.socket || !S.socket.send({ type: "next" })) {
+    toast("Not connected to the server: try again in a moment.");
+    return;
+  }
+  S.nextSent = S.handEnd.hand;
+  if (S.holdTimer) endHold();
+  else redraw();
 }
 
 /** Play a card (the Wild picker closes); further clicks wait for the answer. @param {string} move */

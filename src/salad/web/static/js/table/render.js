@@ -9,7 +9,20 @@ import { clampPlates, trickPlace } from "../ui.js";
 import { lobbyHTML, overHTML, wireLobby, wireOver } from "./lobby.js";
 import { refreshDialogs, rulesHTML, scoresHTML } from "./panels.js";
 import { passPicker, playCard, trumpPicker, wildPicker } from "./pickers.js";
-import { countOf, gameWinners, handInfo, listNames, myTurn, players, S, seatName, table } from "./state.js";
+import {
+  countOf,
+  gameWinners,
+  handInfo,
+  listNames,
+  mustPressNext,
+  myTurn,
+  players,
+  S,
+  seatName,
+  table,
+  waitingNext,
+} from "./state.js";
+import { summaryHTML, wireSummary } from "./summary.js";
 
 /** @typedef {import("../dom.js").Html} Html */
 
@@ -103,7 +116,7 @@ function renderSeats() {
     if (seat.kind === "human" && seat.connected === false) cls.push("away");
     if (i === S.you) cls.push("me");
     if (winners.includes(i)) cls.push("winner");
-    const running = v.running[i] || 0;
+    const running = (waitingNext() && S.handEnd ? S.handEnd.points[i] : v.running[i]) || 0;
     const bump = S.prevRunning && S.prevRunning[i] !== undefined && S.prevRunning[i] < running;
     const flags = [];
     if (v.dealer === i) flags.push(html`<span class="chip chip-dealer" title="Dealer">dealer</span>`);
@@ -129,7 +142,7 @@ function renderSeats() {
   setHTML(box, html`${plates}`);
   $("felt").dataset.n = String(n);
   clampPlates($("felt"));
-  S.prevRunning = [...v.running];
+  S.prevRunning = waitingNext() && S.handEnd ? [...S.handEnd.points] : [...v.running];
 }
 
 function renderTrick() {
@@ -141,9 +154,10 @@ function renderTrick() {
   }
   let cards = v.trick;
   let winner = -1;
-  if (S.holdTrick) {
-    cards = S.holdTrick.cards;
-    winner = S.holdTrick.winner;
+  const held = S.holdTrick || (waitingNext() ? S.lastTrick : null);
+  if (held) {
+    cards = held.cards;
+    winner = held.winner;
   }
   const shown = S.shownTrick || new Set();
   S.shownTrick = new Set(cards.map(([seat, code]) => `${seat}:${code}`));
@@ -164,7 +178,11 @@ function renderCenter() {
   const v = S.view;
   const t = table();
   box.classList.toggle("low", Boolean(S.pendingWild) && !S.holdTrick && Boolean(v) && v?.phase === "play");
-  box.classList.toggle("fill", t.status === "lobby" || (Boolean(v) && v?.phase === "over" && !S.holdTrick));
+  box.classList.toggle(
+    "fill",
+    t.status === "lobby" || (Boolean(v) && (v?.phase === "over" || waitingNext()) && !S.holdTrick),
+  );
+  box.classList.remove("summary");
   if (t.status === "lobby") {
     setHTML(box, lobbyHTML());
     wireLobby(box);
@@ -181,6 +199,12 @@ function renderCenter() {
   if (v.phase === "over") {
     setHTML(box, overHTML());
     wireOver();
+    return;
+  }
+  box.classList.toggle("summary", waitingNext() && !S.holdTrick);
+  if (waitingNext()) {
+    setHTML(box, summaryHTML());
+    wireSummary();
     return;
   }
   if (v.phase === "trump") {
@@ -217,6 +241,11 @@ export function renderStatus() {
   if (S.holdTrick) {
     const w = S.holdTrick.winner;
     text = `${w === S.you ? "You take" : `${seatName(w)} takes`} the trick`;
+  } else if (waitingNext() && S.handEnd) {
+    const others = S.handEnd.waiting.filter((s) => s !== S.you).map(seatName);
+    text = mustPressNext()
+      ? `Hand ${S.handEnd.hand} is over — press Next hand when you are ready`
+      : `Hand ${S.handEnd.hand} is over — waiting for ${listNames(others) || "the others"}`;
   } else if (v.phase === "over") {
     const w = gameWinners().map(seatName);
     text = `Game over — ${w.length > 1 ? "winners" : "winner"}: ${listNames(w)}`;
@@ -260,6 +289,10 @@ function renderHand() {
     return;
   }
   box.hidden = false;
+  if (waitingNext()) {
+    setHTML(box, html`<span class="hand-empty">Your cards for the next hand come with Next hand</span>`);
+    return;
+  }
   const cards = S.deck.sort(v.cards);
   if (!cards.length) {
     setHTML(box, html`<span class="hand-empty">${v.phase === "over" ? "" : "No cards in hand"}</span>`);
