@@ -280,7 +280,8 @@ def test_bad_messages_change_nothing(server: Any, ws: Any) -> None:
         y_cards = y.state["view"]["cards"] if y.state else []
 
         await y.send({"type": "play", "move": y_cards[0]})
-        await expect_error(y, [x, spec], f"it is seat {mover}'s turn")
+        name = ["Host", "P1"][mover]  # people are named, never "seat 0"
+        await expect_error(y, [x, spec], f"Wait for {name} to play: it is {name}'s turn")
         await spec.send({"type": "play", "move": mine[0]})
         await expect_error(spec, [a, b], "spectators cannot play")
         bad: list[tuple[Any, str]] = [
@@ -301,10 +302,12 @@ def test_bad_messages_change_nothing(server: Any, ws: Any) -> None:
         ]
         not_mine = [c for c in y_cards if c not in mine]
         if not_mine:
-            bad.append(({"type": "play", "move": not_mine[0]}, "does not hold"))
+            bad.append(({"type": "play", "move": not_mine[0]}, "you do not hold it"))
         illegal = [c for c in mine if c not in legal]
         if illegal:
-            bad.append(({"type": "play", "move": illegal[0]}, "must follow"))
+            led = x_state["view"]["led_suit"]
+            suit = next(s["name"] for s in lobby["deck"]["suits"] if s["letter"] == led)
+            bad.append(({"type": "play", "move": illegal[0]}, f"you must follow {suit}"))
         for message, words in bad:
             await x.send(message)
             await expect_error(x, others, words)

@@ -39,7 +39,7 @@ from salad.server.tables.table import (
     shard_of,
 )
 from salad.server.tables.turns import Turns, bot_display_name, check_bot, default_bot
-from salad.server.tables.wire import TricksCache, error_message
+from salad.server.tables.wire import TricksCache, error_message, illegal_words
 from salad.settings import from_ref, to_ref
 from salad.view import SPECTATOR, Phase
 
@@ -432,12 +432,12 @@ class TableManager:
             raise ActionError("spectators cannot play")
         shown = text if len(text) <= MOVE_TEXT_LIMIT else text[:MOVE_TEXT_LIMIT] + "..."
         if len(text) > MOVE_TEXT_LIMIT or not text.isprintable():
-            raise ActionError(f"seat {seat} cannot play {shown!r}: not a card or choice")
+            raise ActionError(f"You cannot play {shown!r}: it is not a card or choice")
         async with table.lock:
             if conn is not None:
                 seat = conn.seat
                 if conn.closed or seat >= table.players or conn not in table.seats[seat].conns:
-                    raise ActionError(f"seat {seat} is no longer yours", 409)
+                    raise ActionError("this seat is no longer yours", 409)
             game = table.game
             if table.status == LOBBY or game is None:
                 raise ActionError("the game has not started yet", 409)
@@ -446,16 +446,15 @@ class TableManager:
             if table.waiting():
                 raise ActionError("the next hand starts once everyone has pressed Next hand", 409)
             if seat >= table.players:
-                raise ActionError(f"seat {seat} is not at this table")
+                raise ActionError(f"there is no seat {seat + 1} at this table")
             if game.to_move != seat:
                 verb = "pass" if game.phase == Phase.PASS else "play"
-                raise ActionError(
-                    f"seat {seat} cannot {verb} {shown}: it is seat {game.to_move}'s turn", 409
-                )
+                name = table.seat_name(game.to_move)
+                raise ActionError(f"Wait for {name} to {verb}: it is {name}'s turn", 409)
             try:
                 move = table.read_move(seat, text)
             except CardParseError as exc:
-                raise ActionError(f"seat {seat} cannot play {shown!r}: {exc}") from None
+                raise ActionError(f"You cannot play {shown!r}: {exc}") from None
             await self._accept(table, seat, move, "human")
 
     async def _accept(self, table: Table, seat: int, move: Move, by: str) -> None:
@@ -473,8 +472,8 @@ class TableManager:
             after = game.copy()
             try:
                 after.play(move)
-            except IllegalMoveError as exc:  # its message names seat, move and why
-                raise ActionError(str(exc), 409) from None
+            except IllegalMoveError as exc:  # said to the player from its reason code
+                raise ActionError(illegal_words(game, move, exc), 409) from None
         seq = table.moves + 1
         hands_before = len(game.hand_points)
         over = (list(after.totals), after.winners()) if after and after.is_over() else None

@@ -133,6 +133,11 @@ class Table:
     def players(self) -> int:
         return len(self.seats)
 
+    def seat_name(self, seat: int) -> str:
+        """How a message to people names a seat: its player's name (counted from 1 if none)."""
+        s = self.seats[seat] if 0 <= seat < self.players else None
+        return (s.name if s is not None else None) or f"Player {seat + 1}"
+
     def seat_of_token(self, token: str) -> int | None:
         digest = hash_token(token)
         found = None

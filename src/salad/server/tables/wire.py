@@ -21,8 +21,9 @@ from typing import Any, Protocol
 
 from salad.cards import NO_SUIT, Deck, cards_of
 from salad.engine import Game
+from salad.errors import IllegalMoveError
 from salad.events import PLAY, TRICK
-from salad.moves import Move, format_move
+from salad.moves import Move, format_move, move_label
 from salad.scoring import MOON, hand_breakdowns, standings
 from salad.view import SPECTATOR, Phase
 
@@ -34,6 +35,7 @@ __all__ = [
     "error_message",
     "hand_rounds",
     "hand_summary",
+    "illegal_words",
     "last_trick",
     "state_messages",
     "view_json",
@@ -52,6 +54,29 @@ STATE_PREFIX = '{"type":"state"'
 def error_message(message: str) -> str:
     """The ``error`` message: one line."""
     return json.dumps({"type": "error", "message": " ".join(message.split())})
+
+
+_WHY = {
+    "not-held": "you do not hold it",
+    "not-passable": "you can only pass a card you hold and have not chosen yet",
+    "must-pick-trump": "pick a trump suit first",
+    "not-declarable": "only a Wild can be played high",
+    "no-move-now": "there is no move to make now",
+    "not-a-move": "that is not a card or choice of this deck",
+}
+"""What each :data:`salad.errors.REASONS` code means, said to the player who tried."""
+
+
+def illegal_words(game: Game, move: Move, exc: IllegalMoveError) -> str:
+    """An illegal move's refusal in the words of the player who tried it ("You cannot play
+    A♣: you must follow Spades"), from its reason code and the game, never from its text."""
+    try:
+        label = move_label(game.deck, move)
+    except (IndexError, ValueError):
+        label = exc.move or "that"
+    if exc.reason == "must-follow" and game.led != NO_SUIT:
+        return f"You cannot play {label}: you must follow {game.deck.suits[game.led].name}"
+    return f"You cannot play {label}: {_WHY.get(exc.reason, 'it is not allowed now')}"
 
 
 def dumps(value: Any) -> str:
