@@ -165,7 +165,7 @@ def test_whole_game_humans_bots_spectator(server: Any, ws: Any) -> None:
     # A table with a guest never deals from the host's seed: it is mixed with a server secret
     # (issue: the host can know every hand); the record holds the seed that dealt.
     assert record["format"] == "salad-record/1" and record["seed"] != 11
-    assert [p["name"] for p in record["players"]] == ["Host", "Random bot 1", "P2", "Basic bot 3"]
+    assert [p["name"] for p in record["players"]] == ["Host", "Random bot 2", "P2", "Basic bot 4"]
     assert record["players"][3]["bot"] == "basic"
     totals = verify_record(record)
     assert server.ok("GET", f"/api/tables/{tid}/record?game=1") == record

@@ -42,7 +42,8 @@ Accept = Callable[[Table, int, Move, str], Awaitable[None]]
 
 
 def bot_display_name(bot: str, seat: int) -> str:
-    return f"{bot.replace('-', ' ').title()} bot {seat}"
+    """A bot's name at the table, numbered as people count seats (from 1)."""
+    return f"{bot.replace('-', ' ').title()} bot {seat + 1}"
 
 
 def check_bot(value: str | None, what: str = "bot") -> str:

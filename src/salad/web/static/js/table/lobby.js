@@ -34,7 +34,7 @@ export function lobbyHTML() {
     const conn = s.kind === "bot" || s.connected ? "on" : "";
     let who;
     if (s.kind === "open") who = html`<span class="open">Open seat</span>`;
-    else who = html`${s.name || `Seat ${i}`}${i === S.you ? " (you)" : ""}`;
+    else who = html`${s.name || `Seat ${i + 1}`}${i === S.you ? " (you)" : ""}`;
     const chips = [];
     if (i === t.host) chips.push(html`<span class="chip chip-host" style="background:#e6fcf5;color:#087f5b">host</span>`);
     if (s.kind === "bot") chips.push(html`<span class="chip" style="background:#e7f5ff;color:#1864ab">bot</span>`);
@@ -42,10 +42,10 @@ export function lobbyHTML() {
     const controls = [];
     if (host && i !== t.host) {
       if (s.kind === "open") {
-        controls.push(html`<select data-botsel="${i}" aria-label="Bot level for seat ${i}">${botOptions(S.bots[0])}</select>
+        controls.push(html`<select data-botsel="${i}" aria-label="Bot level for seat ${i + 1}">${botOptions(S.bots[0])}</select>
 <button class="btn btn-small" data-fill="${i}">Add bot</button>`);
       } else if (s.kind === "bot") {
-        controls.push(html`<select data-botchange="${i}" aria-label="Bot level for seat ${i}">${botOptions(s.bot)}</select>
+        controls.push(html`<select data-botchange="${i}" aria-label="Bot level for seat ${i + 1}">${botOptions(s.bot)}</select>
 <button class="btn btn-small" data-open="${i}">Open seat</button>`);
       } else {
         controls.push(html`<button class="btn btn-small" data-fill="${i}" title="Replace this player by a bot">Bot instead</button>`);

@@ -100,9 +100,9 @@ export function key(x) {
 /** @param {number} i */
 export function seatName(i) {
   const seat = S.table && S.table.seats && S.table.seats[i];
-  if (!seat) return `Seat ${i}`;
+  if (!seat) return `Seat ${i + 1}`;
   if (seat.kind === "open") return "Open seat";
-  return seat.name || (seat.bot ? `Bot ${i}` : `Seat ${i}`);
+  return seat.name || (seat.bot ? `Bot ${i + 1}` : `Seat ${i + 1}`);
 }
 
 /** @returns {number} */
