@@ -81,17 +81,45 @@ function renderTopbar() {
   line.title = `${v.round}: ${pen}`;
 }
 
-/** Where seat i sits, in percent of the felt: the viewer at the bottom, play going clockwise. @param {number} i */
-function seatAngle(i) {
-  const n = players();
-  const base = S.you >= 0 ? S.you : 0;
-  const k = (i - base + n) % n;
-  return ((90 + (k * 360) / n) * Math.PI) / 180;
+/** A felt much wider than tall (a phone held sideways): the seats sit in two columns, left and
+ * right of the trick, instead of around it. */
+function wideFelt() {
+  const felt = $("felt");
+  return felt.clientHeight > 0 && felt.clientHeight < 330 && felt.clientWidth > felt.clientHeight * 2;
 }
 
-/** @param {number} i @param {number} rx @param {number} ry */
+/** The seat's place counted clockwise from the viewer's (0). @param {number} i */
+function seatOrder(i) {
+  const n = players();
+  const base = S.you >= 0 ? S.you : 0;
+  return (i - base + n) % n;
+}
+
+/** The direction of seat i from the felt's centre: the viewer at the bottom, play going
+ * clockwise (on a wide felt, towards its place in the side columns). @param {number} i */
+function seatAngle(i) {
+  const n = players();
+  if (wideFelt()) {
+    const felt = $("felt");
+    const p = seatPos(i, 0, 0);
+    return Math.atan2(((p.y - 50) * felt.clientHeight) / 100, ((p.x - 50) * felt.clientWidth) / 100);
+  }
+  return ((90 + (seatOrder(i) * 360) / n) * Math.PI) / 180;
+}
+
+/** Where seat i sits, in percent of the felt. @param {number} i @param {number} rx @param {number} ry */
 function seatPos(i, rx, ry) {
-  const a = seatAngle(i);
+  if (wideFelt()) {
+    // Clockwise from the viewer: up the left column, then down the right one.
+    const n = players();
+    const k = seatOrder(i);
+    const left = Math.ceil(n / 2);
+    const rows = Math.max(left, n - left);
+    const step = rows > 1 ? 76 / (rows - 1) : 0;
+    if (k < left) return { x: 11, y: rows > 1 ? 88 - k * step : 50 };
+    return { x: 89, y: rows > 1 ? 12 + (k - left) * step : 50 };
+  }
+  const a = ((90 + (seatOrder(i) * 360) / players()) * Math.PI) / 180;
   return { x: 50 + rx * Math.cos(a), y: 50 + ry * Math.sin(a) };
 }
 
@@ -141,8 +169,21 @@ function renderSeats() {
   }
   setHTML(box, html`${plates}`);
   $("felt").dataset.n = String(n);
+  $("felt").classList.toggle("wide", wideFelt());
   clampPlates($("felt"));
   S.prevRunning = waitingNext() && S.handEnd ? [...S.handEnd.points] : [...v.running];
+}
+
+/** On a wide felt the trick lies in a row, one place per seat in playing order from the
+ * viewer's; the names go above and below in turn, so that each has room.
+ * @param {number} seat @param {number} order */
+function trickRow(seat, order) {
+  const n = players();
+  const slot = seatOrder(seat) - (n - 1) / 2;
+  return {
+    style: `left:calc(50% + ${slot.toFixed(2)} * (var(--trick-w) + 8px));top:50%;z-index:${3 + order}`,
+    cls: seatOrder(seat) % 2 ? "label-top" : "",
+  };
 }
 
 function renderTrick() {
@@ -164,7 +205,7 @@ function renderTrick() {
   setHTML(
     box,
     html`${cards.map(([seat, code], order) => {
-      const place = trickPlace(seatAngle(seat), order, players(), portrait());
+      const place = wideFelt() ? trickRow(seat, order) : trickPlace(seatAngle(seat), order, players(), portrait());
       const fresh = shown.has(`${seat}:${code}`) ? "" : "fresh";
       return html`<div class="trick-card ${fresh} ${place.cls} ${seat === winner ? "won" : ""}" data-seat="${seat}" data-card="${code}" style="${
         place.style
@@ -353,6 +394,8 @@ function layoutHand() {
   const n = cards.length;
   let step = n > 1 ? (width - cw - gaps * gap) / (n - 1) : cw;
   step = Math.min(step, cw + 6);
+  // A finger needs a strip of 44 px: on a touch screen the hand scrolls rather than squeeze.
+  if (window.matchMedia("(pointer: coarse)").matches) step = Math.max(step, Math.min(44, cw));
   box.style.setProperty("--step-overlap", `${Math.round(step - cw)}px`);
   box.style.setProperty("--suit-gap", `${Math.round(gap)}px`);
 }
