@@ -21,7 +21,8 @@ VIEWPORTS = {"desktop": (1280, 800), "phone": (390, 844), "landscape": (844, 390
 
 BOXES = """() => {
   const box = (e) => { const r = e.getBoundingClientRect();
-    return {l: r.left, r: r.right, t: r.top, b: r.bottom, what: e.dataset.seat || e.id || e.className}; };
+    return {l: r.left, r: r.right, t: r.top, b: r.bottom,
+            what: e.dataset.seat || e.id || e.className}; };
   const cards = [...document.querySelectorAll('#hand .card')];
   let hand = null;
   if (cards.length) {
@@ -39,9 +40,10 @@ BOXES = """() => {
 
 
 def overlap(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    return min(a["r"], b["r"]) - max(a["l"], b["l"]) > 1 and min(a["b"], b["b"]) - max(
-        a["t"], b["t"]
-    ) > 1
+    return (
+        min(a["r"], b["r"]) - max(a["l"], b["l"]) > 1
+        and min(a["b"], b["b"]) - max(a["t"], b["t"]) > 1
+    )
 
 
 def inside(a: dict[str, Any], width: float, height: float) -> bool:
