@@ -150,6 +150,10 @@ class LobbyOut(BaseModel):
     toppings: list[str]
     passing: int
     pass_direction: str
+    topping_text: list[str] = Field(
+        default_factory=list, description="Each topping in play: its name, then what it does"
+    )
+    token: str | None = Field(None, description="The name of the ruleset's token, if it has one")
 
 
 class GameOut(BaseModel):

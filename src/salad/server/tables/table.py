@@ -12,7 +12,7 @@ from typing import Any
 
 from salad.engine import Game
 from salad.moves import Move, parse_move
-from salad.ruleset import Ruleset
+from salad.ruleset import Kind, Ruleset
 from salad.server.info import deck_info, hands_info, toppings_of
 from salad.server.storage import SeatRow, TableRow, hash_token
 from salad.server.tables.connection import Conn
@@ -24,6 +24,7 @@ from salad.server.tables.wire import (
     hand_summary,
     state_messages,
 )
+from salad.toppings import TOPPING_TEXT
 from salad.view import Phase
 
 __all__ = [
@@ -52,6 +53,16 @@ def shard_of(table_id: str, workers: int) -> int:
     (0, 0, 1)
     """
     return zlib.crc32(table_id.encode()) % workers
+
+
+def token_name(rs: Ruleset) -> str | None:
+    """The name of the ruleset's token (the penalty of its holder), if one of its rounds has
+    one: the table draws it on its holder's plate."""
+    for index in range(len(rs.hands)):
+        for p in rs.hand_penalties(index):
+            if p.kind == Kind.TOKEN:
+                return p.name
+    return None
 
 
 @dataclass
@@ -187,6 +198,8 @@ class Table:
             "toppings": toppings_of(rs),
             "passing": rs.passing,
             "pass_direction": rs.pass_direction,
+            "topping_text": [TOPPING_TEXT[t] for t in toppings_of(rs) if t in TOPPING_TEXT],
+            "token": token_name(rs),
         }
 
     def lobby_json(self) -> str:

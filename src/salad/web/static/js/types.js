@@ -54,6 +54,8 @@
  * @property {HandInfo[]} [hands]
  * @property {boolean} [highest_wins]
  * @property {string[]} [toppings]
+ * @property {string[]} [topping_text] each topping in play: "Name: what it does"
+ * @property {string | null} [token] the name of the ruleset's token, if it has one
  * @property {number | {count?: number, direction?: string}} [passing]
  * @property {string} [pass_direction]
  */

@@ -5,6 +5,7 @@
 import { store } from "../api.js";
 import { Deck } from "../cards.js";
 import { $, toast } from "../dom.js";
+import { announceChanges } from "./announce.js";
 import { key, prunePasses, redraw, S } from "./state.js";
 
 /** @typedef {import("../types.js").Message} Message */
@@ -61,7 +62,7 @@ function onState(msg) {
     S.queued = msg;
     return;
   }
-  const prev = { last: S.lastTrick, hadState: S.hadState, view: S.view };
+  const prev = { last: S.lastTrick, hadState: S.hadState, view: S.view, end: S.handEnd };
   S.table = msg.table || S.table;
   S.you = typeof msg.you === "number" ? msg.you : -1;
   S.view = msg.view || null;
@@ -79,6 +80,7 @@ function onState(msg) {
     S.deck = new Deck(S.table && S.table.deck);
     S.deckKey = dk;
   }
+  if (prev.hadState) announceChanges(prev.view, prev.last, prev.end);
   if (!S.view || S.view.phase !== "pass") S.passSel = [];
   else prunePasses();
   if (S.pendingWild && !(S.view && S.view.legal.includes(`${S.pendingWild}+`))) S.pendingWild = null;

@@ -7,7 +7,7 @@ import { $, all, html, setHTML, trusted } from "../dom.js";
 import { SEAT_COLOURS } from "../scores.js";
 import { clampPlates, trickPlace } from "../ui.js";
 import { lobbyHTML, overHTML, wireLobby, wireOver } from "./lobby.js";
-import { refreshDialogs, rulesHTML, scoresHTML } from "./panels.js";
+import { legendHTML, refreshDialogs, rulesHTML, scoresHTML, toppingsHTML } from "./panels.js";
 import { passPicker, playCard, trumpPicker, wildPicker } from "./pickers.js";
 import {
   countOf,
@@ -25,6 +25,10 @@ import {
 import { summaryHTML, wireSummary } from "./summary.js";
 
 /** @typedef {import("../dom.js").Html} Html */
+
+const TOMATO = trusted(
+  '<svg class="tomato" viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="14" r="8.5" fill="#e03131"/><ellipse cx="9" cy="11" rx="2.2" ry="1.4" fill="#ff8787" opacity=".8"/><path d="M12 6.2l1.6-2.4.3 2.6 2.6-.9-1.8 2 2.5 1-2.8.3L12 9.6 9.6 8.8l-2.8-.3 2.5-1-1.8-2 2.6.9.3-2.6z" fill="#2f9e44"/></svg>',
+);
 
 const CARDS_ICON = trusted(
   '<svg class="cards-icon" viewBox="0 0 16 16" aria-hidden="true"><rect x="1.5" y="3" width="8" height="11" rx="1.5" fill="none" stroke="currentColor" stroke-width="1.3" transform="rotate(-12 5 8)"/><rect x="6" y="2" width="8" height="11" rx="1.5" fill="currentColor" opacity=".85"/></svg>',
@@ -151,7 +155,10 @@ function renderSeats() {
     if (seat.kind === "bot") flags.push(html`<span class="chip chip-bot" title="A bot${seat.bot ? `: ${seat.bot}` : ""}">bot</span>`);
     if (seat.kind === "human" && seat.connected === false) flags.push(html`<span class="chip chip-away">away</span>`);
     if (seat.takeover) flags.push(html`<span class="chip chip-bot" title="A bot plays until this player is back">bot playing</span>`);
-    if (v.token === i) flags.push(html`<span class="chip chip-token" title="Holds the token">token</span>`);
+    if (v.token === i) {
+      const token = t.token || "the token";
+      flags.push(html`<span class="chip chip-token" title="Holds ${token}" aria-label="Holds ${token}">${TOMATO}</span>`);
+    }
     if (S.deadline && v.to_move === i && v.phase !== "over") flags.push(html`<span class="chip chip-timer" data-timer></span>`);
     const size = v.hand_sizes[i] || 0;
     const backs =
@@ -162,9 +169,11 @@ function renderSeats() {
 <div class="name"><span class="dot" style="display:inline-block;width:9px;height:9px;border-radius:50%;background:${
       SEAT_COLOURS[i % SEAT_COLOURS.length]
     }"></span>${seatName(i)}${i === S.you ? " (you)" : ""}</div>
-<div class="info"><span class="pen ${running ? "" : "zero"} ${bump ? "bump" : ""}" title="Penalties this hand">${
-      running ? `+${running}` : "0"
-    }</span><span title="Total so far">Σ ${v.totals[i] || 0}</span><span title="Cards in hand">${CARDS_ICON}${size}</span></div>
+<div class="info"><span class="pen ${running ? "" : "zero"} ${bump ? "bump" : ""}" title="Points this hand" aria-label="${
+      running
+    } points this hand">${running ? `+${running}` : "0"}</span><span title="Total so far" aria-label="total ${
+      v.totals[i] || 0
+    }">Σ ${v.totals[i] || 0}</span><span title="Cards in hand" aria-label="${size} cards in hand">${CARDS_ICON}${size}</span></div>
 <div class="flags">${flags}</div>${backs}</div>`);
   }
   setHTML(box, html`${plates}`);
@@ -207,9 +216,12 @@ function renderTrick() {
     html`${cards.map(([seat, code], order) => {
       const place = wideFelt() ? trickRow(seat, order) : trickPlace(seatAngle(seat), order, players(), portrait());
       const fresh = shown.has(`${seat}:${code}`) ? "" : "fresh";
-      return html`<div class="trick-card ${fresh} ${place.cls} ${seat === winner ? "won" : ""}" data-seat="${seat}" data-card="${code}" style="${
+      const led = order === 0;
+      return html`<div class="trick-card ${fresh} ${place.cls} ${seat === winner ? "won" : ""} ${led ? "leader" : ""}" data-seat="${seat}" data-card="${code}" style="${
         place.style
-      }">${cardSVG(S.deck, code)}<span class="who">${seatName(seat)}</span></div>`;
+      }">${cardSVG(S.deck, code)}<span class="who">${led ? html`<b class="led-mark" title="Led this trick">led</b> ` : ""}${seatName(
+        seat,
+      )}</span></div>`;
     })}`,
   );
 }
@@ -366,11 +378,11 @@ function renderHand() {
       const copy = copies.get(code) || 0; // identical copies: the first ones show as chosen
       copies.set(code, copy + 1);
       if (copy < countOf(S.passSel, code)) cls.push("selected");
+      else if (v.phase === "pass" && copy < countOf(v.passed, code)) cls.push("passed");
       if (copy < countOf(received, code)) cls.push("received");
       const label = S.deck.name(code).replace(/, (high|low)$/, "");
-      return html`<button type="button" class="${cls.join(" ")}" data-code="${code}" aria-label="${label}${
-        legal.has(code) ? " (playable)" : ""
-      }" title="${label}">${cardSVG(S.deck, code, { inHand: true })}</button>`;
+      const note = cls.includes("passed") ? " (passed)" : legal.has(code) ? " (playable)" : "";
+      return html`<button type="button" class="${cls.join(" ")}" data-code="${code}" aria-label="${label}${note}" title="${label}${note}">${cardSVG(S.deck, code, { inHand: true })}</button>`;
     })}`,
   );
   for (const b of all(box, ".card")) b.onclick = () => playCard(String(b.dataset.code), b);
@@ -414,5 +426,8 @@ function renderSide() {
           (p) => html`<li>${p}</li>`,
         )}</ul></div>`
       : "";
-  setHTML(side, html`${thisHand}<div class="panel"><h2>Score sheet</h2>${scoresHTML()}</div>`);
+  setHTML(
+    side,
+    html`${thisHand}${toppingsHTML()}<div class="panel"><h2>Score sheet</h2>${scoresHTML()}</div>${legendHTML()}`,
+  );
 }
