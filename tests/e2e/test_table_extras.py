@@ -47,7 +47,7 @@ def test_toppings_passes_leader_legend_and_announcements(
         f"{base_url}/api/tables/{tid}/start", headers={"Authorization": f"Bearer {made['token']}"}
     )
     lobby = httpx.get(f"{base_url}/api/tables/{tid}").json()
-    assert lobby["token"] and lobby["topping_text"]
+    assert lobby["marker"] and lobby["topping_text"]
     page = open_page(None)
     page.goto(f"{base_url}/table/{tid}#token={made['token']}")
     page.wait_for_selector(HAND)

@@ -153,7 +153,9 @@ class LobbyOut(BaseModel):
     topping_text: list[str] = Field(
         default_factory=list, description="Each topping in play: its name, then what it does"
     )
-    token: str | None = Field(None, description="The name of the ruleset's token, if it has one")
+    marker: str | None = Field(
+        None, description="The name of the piece a seat may hold for a penalty (a token)"
+    )
 
 
 class GameOut(BaseModel):

@@ -199,7 +199,7 @@ class Table:
             "passing": rs.passing,
             "pass_direction": rs.pass_direction,
             "topping_text": [TOPPING_TEXT[t] for t in toppings_of(rs) if t in TOPPING_TEXT],
-            "token": token_name(rs),
+            "marker": token_name(rs),
         }
 
     def lobby_json(self) -> str:

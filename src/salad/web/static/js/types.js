@@ -55,7 +55,7 @@
  * @property {boolean} [highest_wins]
  * @property {string[]} [toppings]
  * @property {string[]} [topping_text] each topping in play: "Name: what it does"
- * @property {string | null} [token] the name of the ruleset's token, if it has one
+ * @property {string | null} [marker] the name of the token a seat may hold (Rotten Tomato)
  * @property {number | {count?: number, direction?: string}} [passing]
  * @property {string} [pass_direction]
  */

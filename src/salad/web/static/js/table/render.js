@@ -156,7 +156,7 @@ function renderSeats() {
     if (seat.kind === "human" && seat.connected === false) flags.push(html`<span class="chip chip-away">away</span>`);
     if (seat.takeover) flags.push(html`<span class="chip chip-bot" title="A bot plays until this player is back">bot playing</span>`);
     if (v.token === i) {
-      const token = t.token || "the token";
+      const token = t.marker || "the token";
       flags.push(html`<span class="chip chip-token" title="Holds ${token}" aria-label="Holds ${token}">${TOMATO}</span>`);
     }
     if (S.deadline && v.to_move === i && v.phase !== "over") flags.push(html`<span class="chip chip-timer" data-timer></span>`);
