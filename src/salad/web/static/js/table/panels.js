@@ -6,6 +6,7 @@ import { store } from "../api.js";
 import { cardSVG, isFourColour, setFourColour, suitIcon } from "../cards.js";
 import { $, html, join, setHTML } from "../dom.js";
 import { sheetTable, totalsChart } from "../scores.js";
+import { chime, soundOn } from "./motion.js";
 import { gameWinners, players, redraw, S, seatName, table } from "./state.js";
 
 /** The score sheet and the chart of running totals. */
@@ -115,6 +116,7 @@ export function wireTools() {
   $("btn-settings").onclick = () => {
     four.checked = isFourColour();
     pause.checked = store.pref("pause", true);
+    $("opt-sound", HTMLInputElement).checked = soundOn();
     const id = encodeURIComponent(S.tableId);
     setHTML(
       $("settings-links"),
@@ -128,4 +130,10 @@ export function wireTools() {
     redraw();
   };
   pause.onchange = () => store.setPref("pause", pause.checked);
+  const sound = $("opt-sound", HTMLInputElement);
+  sound.checked = soundOn();
+  sound.onchange = () => {
+    store.setPref("sound", sound.checked);
+    if (sound.checked) chime("turn"); // a sample, and browsers let audio start on a click
+  };
 }

@@ -4,6 +4,7 @@
 
 import { suitIcon } from "../cards.js";
 import { $, all, first, html, setHTML, toast } from "../dom.js";
+import { rememberPlayed } from "./motion.js";
 import { send, sendPlay } from "./protocol.js";
 import {
   countOf,
@@ -41,6 +42,7 @@ export function playCard(code, el) {
     toast(refusal);
     return;
   }
+  rememberPlayed(code, el);
   if (myTurn() && v.legal.includes(code) && v.legal.includes(`${code}+`)) {
     S.pendingWild = code;
     redraw();

@@ -6,7 +6,8 @@ import { store } from "../api.js";
 import { Deck } from "../cards.js";
 import { $, toast } from "../dom.js";
 import { announceChanges } from "./announce.js";
-import { key, prunePasses, redraw, S } from "./state.js";
+import { chime, sweepTo } from "./motion.js";
+import { key, myTurn, prunePasses, redraw, S, waitingNext } from "./state.js";
 
 /** @typedef {import("../types.js").Message} Message */
 /** @typedef {import("../types.js").StateMessage} StateMessage */
@@ -80,7 +81,11 @@ function onState(msg) {
     S.deck = new Deck(S.table && S.table.deck);
     S.deckKey = dk;
   }
-  if (prev.hadState) announceChanges(prev.view, prev.last, prev.end);
+  if (prev.hadState) {
+    announceChanges(prev.view, prev.last, prev.end);
+    if (S.lastTrick && key(S.lastTrick) !== key(prev.last)) chime("trick");
+    if (myTurn() && !(prev.view && prev.view.to_move === S.you && prev.view.legal.length)) chime("turn");
+  }
   if (!S.view || S.view.phase !== "pass") S.passSel = [];
   else prunePasses();
   if (S.pendingWild && !(S.view && S.view.legal.includes(`${S.pendingWild}+`))) S.pendingWild = null;
@@ -92,12 +97,23 @@ function onState(msg) {
     store.pref("pause", true)
   ) {
     S.holdTrick = S.lastTrick;
-    S.holdTimer = setTimeout(endHold, HOLD_MS);
+    S.holdTimer = setTimeout(endHoldTimer, HOLD_MS);
   }
   redraw();
 }
 
-/** The pause that shows a finished trick is over: take the state that came meanwhile. */
+/** The pause that shows a finished trick is over: the trick goes to its winner, then the
+ * state that came meanwhile is taken. */
+function endHoldTimer() {
+  const held = S.holdTrick;
+  if (!held || waitingNext()) {
+    endHold();
+    return;
+  }
+  sweepTo(held.winner, endHold);
+}
+
+/** Take the state that came during the pause on a finished trick. */
 export function endHold() {
   if (S.holdTimer) clearTimeout(S.holdTimer);
   S.holdTimer = null;

@@ -22,6 +22,7 @@ import {
   table,
   waitingNext,
 } from "./state.js";
+import { flyIn } from "./motion.js";
 import { summaryHTML, wireSummary } from "./summary.js";
 
 /** @typedef {import("../dom.js").Html} Html */
@@ -224,6 +225,7 @@ function renderTrick() {
       )}</span></div>`;
     })}`,
   );
+  flyIn(box, S.you);
 }
 
 function renderCenter() {
