@@ -75,7 +75,7 @@ def test_toppings_passes_leader_legend_and_announcements(
         if not play_one(page):
             page.wait_for_timeout(100)
     expect(page.locator("#trick .trick-card.leader")).to_have_count(1)
-    expect(page.locator("#trick .trick-card.leader .who")).to_contain_text("led")
+    expect(page.locator("#trick .trick-card.leader .led-mark")).to_have_text("led")
     names = [s["name"] for s in lobby["seats"]]
     announce = page.locator("#announce")
     expect(announce).to_contain_text("plays")

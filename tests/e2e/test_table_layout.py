@@ -30,7 +30,8 @@ BOXES = """() => {
     hand = {l: Math.min(...bs.map(b => b.l)), r: Math.max(...bs.map(b => b.r)),
             t: Math.min(...bs.map(b => b.t)), b: Math.max(...bs.map(b => b.b)), what: 'hand'};
   }
-  const cut = [...document.querySelectorAll('#seats .seat .name, #round-line .round-name')]
+  const cut = [...document.querySelectorAll(
+      '#seats .seat .name, #round-line .round-name, #side .sheet tbody th, #trick .who')]
     .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent);
   return {plates: [...document.querySelectorAll('#seats .seat')].map(box),
           trick: [...document.querySelectorAll('#trick .trick-card')].map(box),

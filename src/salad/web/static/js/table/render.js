@@ -196,6 +196,23 @@ function trickRow(seat, order) {
   };
 }
 
+/** Seven or eight players: the trick in a ring wide enough that no card covers another or
+ * its neighbour's name. @param {number} seat @param {number} order */
+function trickRing(seat, order) {
+  const a = seatAngle(seat);
+  const tall = portrait();
+  const rx = tall ? 1.95 : 2.2;
+  const ry = tall ? 2.05 : 1.65;
+  // Beside the table's sides the name goes outwards, clear of the neighbours' cards.
+  const side = !tall && Math.abs(Math.cos(a)) > 0.85 ? (Math.cos(a) > 0 ? "label-out-right" : "label-out-left") : "";
+  return {
+    style: `left:calc(50% + ${(Math.cos(a) * rx).toFixed(3)} * var(--trick-w));top:calc(50% + ${(
+      Math.sin(a) * ry
+    ).toFixed(3)} * var(--trick-w));z-index:${3 + order}`,
+    cls: side || (Math.sin(a) < -0.2 ? "label-top" : ""),
+  };
+}
+
 function renderTrick() {
   const box = $("trick");
   const v = S.view;
@@ -215,12 +232,16 @@ function renderTrick() {
   setHTML(
     box,
     html`${cards.map(([seat, code], order) => {
-      const place = wideFelt() ? trickRow(seat, order) : trickPlace(seatAngle(seat), order, players(), portrait());
+      const place = wideFelt()
+        ? trickRow(seat, order)
+        : players() >= 7
+          ? trickRing(seat, order)
+          : trickPlace(seatAngle(seat), order, players(), portrait());
       const fresh = shown.has(`${seat}:${code}`) ? "" : "fresh";
       const led = order === 0;
       return html`<div class="trick-card ${fresh} ${place.cls} ${seat === winner ? "won" : ""} ${led ? "leader" : ""}" data-seat="${seat}" data-card="${code}" style="${
         place.style
-      }">${cardSVG(S.deck, code)}<span class="who">${led ? html`<b class="led-mark" title="Led this trick">led</b> ` : ""}${seatName(
+      }">${cardSVG(S.deck, code)}${led ? html`<b class="led-mark" title="${seatName(seat)} led this trick">led</b>` : ""}<span class="who">${seatName(
         seat,
       )}</span></div>`;
     })}`,
