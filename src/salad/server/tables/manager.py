@@ -257,7 +257,7 @@ class TableManager:
             elif not 0 <= seat < table.players:
                 raise ActionError(f"seat: {seat} is not a seat of this {table.players}-seat table")
             elif table.seats[seat].kind != OPEN:
-                raise ActionError(f"seat {seat} is taken", 409)
+                raise ActionError(f"seat {seat} ({table.seat_name(seat)}'s) is taken", 409)
             token = new_token()
             seats = [s.copy() for s in table.seats]
             seats[seat] = Seat(HUMAN, name, None, hash_token(token))
@@ -288,7 +288,7 @@ class TableManager:
                 seats[seat] = Seat(OPEN)
             await self._save_seats(table, seats)
             for c in old.conns:
-                c.kick(4403, f"the host gave seat {seat} to someone else")
+                c.kick(4403, "the host gave your seat to someone else")
             table.broadcast()
             self.turns.schedule(table)
             return table
@@ -312,7 +312,7 @@ class TableManager:
             old = seats.pop(seat)
             await self._save_seats(table, seats)
             for c in old.conns:
-                c.kick(4403, f"the host removed seat {seat}")
+                c.kick(4403, "the host removed your seat")
             table.broadcast()
             return table
 
@@ -342,7 +342,7 @@ class TableManager:
     async def _start_game(self, table: Table) -> None:
         open_seats = [i for i, s in enumerate(table.seats) if s.kind == OPEN]
         if open_seats:
-            listed = ", ".join(str(i) for i in open_seats)
+            listed = ", ".join(str(i + 1) for i in open_seats)  # people count seats from 1
             raise ActionError(f"seat(s) {listed} are still open: fill them or remove them", 409)
         table.ruleset.check_players(table.players)
         seed, practice = game_seed(table)
