@@ -58,6 +58,14 @@ def test_toppings_passes_leader_legend_and_announcements(
     for i, text in enumerate(lobby["topping_text"]):
         expect(items.nth(i)).to_have_text(text)
     expect(page.locator("#plate-legend")).to_contain_text("points this hand")
+    # A phone has no side panel: the names stay in sight under the status line.
+    page.set_viewport_size({"width": 390, "height": 844})
+    strip = page.locator("#toppings-strip")
+    expect(strip).to_be_visible()
+    for text in lobby["topping_text"]:
+        expect(strip).to_contain_text(text.split(": ")[0])
+    page.set_viewport_size({"width": 1280, "height": 800})
+    expect(strip).to_be_hidden()
 
     # The pass: the chosen cards stay marked as passed until everyone has passed.
     page.wait_for_selector(LEGAL, timeout=20_000)

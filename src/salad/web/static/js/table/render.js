@@ -201,8 +201,8 @@ function trickRow(seat, order) {
 function trickRing(seat, order) {
   const a = seatAngle(seat);
   const tall = portrait();
-  const rx = tall ? 1.95 : 2.2;
-  const ry = tall ? 2.05 : 1.65;
+  const rx = tall ? 1.6 : 2.2;
+  const ry = tall ? 2.6 : 1.65;
   // Beside the table's sides the name goes outwards, clear of the neighbours' cards.
   const side = !tall && Math.abs(Math.cos(a)) > 0.85 ? (Math.cos(a) > 0 ? "label-out-right" : "label-out-left") : "";
   return {
@@ -435,7 +435,20 @@ function layoutHand() {
   box.style.setProperty("--suit-gap", `${Math.round(gap)}px`);
 }
 
+/** Narrow screens (no side panel): the toppings in play by name, a tap away from what each does. */
+function renderToppingsStrip() {
+  const strip = $("toppings-strip");
+  const list = (S.table && S.table.topping_text) || [];
+  strip.hidden = !list.length || table().status === "lobby";
+  if (strip.hidden) return;
+  const names = list.map((text) => text.split(": ")[0]);
+  strip.textContent = `Toppings: ${names.join(" · ")}`;
+  strip.title = list.join("\n");
+  strip.onclick = () => $("round-line").click();
+}
+
 function renderSide() {
+  renderToppingsStrip();
   const side = $("side");
   const v = S.view;
   if (table().status === "lobby" || !v) {
