@@ -515,7 +515,13 @@ class Game:
             self._auto_deal()
 
     def running_points(self, last: int = -1) -> list[int]:
-        """Penalties taken so far this hand (``last``: winner of the last trick, if played)."""
+        """Penalties taken so far this hand (``last``: winner of the last trick, if played).
+
+        Once the hand's last trick is played (game over, or waiting for the next deal), this is
+        the hand as scored: the last trick's penalty, the token and the moon included.
+        """
+        if self.trick_no == self._tricks and self.hand_points:
+            return list(self.hand_points[-1])
         counts = card_counts(self._hand, self.taken)
         return penalty_points(self._hand, self.players, self.tricks_won, counts, last, self.token)
 

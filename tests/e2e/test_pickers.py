@@ -371,6 +371,11 @@ def test_trump_picker_only_for_last_place_and_trump_shown(
         assert chooser == max(order, key=lambda s: view["totals"][s])
         suits = [f"trump:{s['letter']}" for s in states[0]["table"]["deck"]["suits"]]
         assert sorted(states[chooser]["view"]["legal"]) == sorted(suits)
+        # The hand's summary waits for every seat to press Next hand (issue 14).
+        assert states[0]["hand_end"]["waiting"] == [0, 1, 2, 3]
+        for sock in socks:
+            sock.ws.send(json.dumps({"type": "next"}))
+        socks[0].until(lambda m: m["hand_end"] is None)
 
         other = 1 if chooser == 0 else 0
         pages = {0: host}

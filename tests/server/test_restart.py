@@ -75,8 +75,19 @@ async def play_until(socks: dict[int, Any], moves: int, rng: random.Random) -> d
     sent_for = -1
     while True:
         state = await any_sock.until(
-            lambda m: m["view"] is not None and m["view"]["to_move"] in socks
+            lambda m: (
+                m["view"] is not None and (m["view"]["to_move"] in socks or bool(m.get("hand_end")))
+            )
         )
+        end = state.get("hand_end")
+        if end and end["waiting"]:  # a hand's summary: everyone presses Next hand
+            for s in end["waiting"]:
+                await socks[s].send({"type": "next"})
+            await any_sock.until(lambda m: not m.get("hand_end"))
+            continue
+        if state["view"]["to_move"] not in socks:
+            await any_sock.until(lambda m, k=state["moves"]: m["moves"] > k)
+            continue
         k = state["moves"]
         mover = state["view"]["to_move"]
         own = await socks[mover].until(lambda m, k=k: m["moves"] == k)
@@ -95,13 +106,20 @@ async def finish(socks: dict[int, Any], rng: random.Random) -> dict[str, Any]:
 
     async def one(sock: Any) -> dict[str, Any]:
         sent_for = -1
+        nexted = -1
         m = sock.state
         while True:
             if m is not None and m["type"] == "state":
                 view = m["view"]
                 if view["phase"] == "over":
                     return dict(m)
-                if view["to_move"] == m["you"] and view["legal"] and m["moves"] != sent_for:
+                end = m.get("hand_end")
+                if end and m["you"] in end["waiting"] and end["hand"] != nexted:
+                    nexted = end["hand"]
+                    await sock.send({"type": "next"})
+                if end and end["waiting"]:  # a hand's summary is up: no move is taken
+                    pass
+                elif view["to_move"] == m["you"] and view["legal"] and m["moves"] != sent_for:
                     sent_for = m["moves"]
                     await sock.send({"type": "play", "move": rng.choice(view["legal"])})
             m = await sock.recv()

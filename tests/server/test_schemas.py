@@ -43,14 +43,8 @@ def test_clean_player_name() -> None:
         ("not json", "not JSON: Expecting value: line 1 column 1 (char 0)"),
         ("[1, 2]", 'a message must be a JSON object such as {"type": "ping"}'),
         ('"play"', 'a message must be a JSON object such as {"type": "ping"}'),
-        (
-            '{"type": "dance"}',
-            "unknown message type 'dance' (known: play, ping, chat, chat_settings, hint, undo)",
-        ),
-        (
-            '{"kind": "play"}',
-            "unknown message type None (known: play, ping, chat, chat_settings, hint, undo)",
-        ),
+        ('{"type": "dance"}', "unknown message type 'dance' (known: play, ping"),
+        ('{"kind": "play"}', "unknown message type None (known: play, ping"),
         ('{"type": "play"}', 'play: "move" must be a card or choice as text, such as "QS"'),
         ('{"type": "play", "move": 12}', 'play: "move" must be a card or choice as text'),
         ('{"type": "play", "move": ["QS"]}', 'play: "move" must be a card or choice as text'),

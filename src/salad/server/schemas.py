@@ -150,6 +150,12 @@ class LobbyOut(BaseModel):
     toppings: list[str]
     passing: int
     pass_direction: str
+    topping_text: list[str] = Field(
+        default_factory=list, description="Each topping in play: its name, then what it does"
+    )
+    marker: str | None = Field(
+        None, description="The name of the piece a seat may hold for a penalty (a token)"
+    )
 
 
 class GameOut(BaseModel):
@@ -207,6 +213,13 @@ class PlayIn(_Message):
 
     type: Literal["play"]
     move: str
+
+
+class NextIn(_Message):
+    """``{"type": "next"}``: this seat has seen the hand's summary; the next hand starts once
+    every connected human seat has sent it (or the turn timer runs out)."""
+
+    type: Literal["next"]
 
 
 class HelloIn(_Message):
@@ -270,11 +283,11 @@ class UndoIn(_Message):
 
 TalkIn = ChatIn | ChatSettingsIn
 AssistIn = HintIn | UndoIn
-Incoming = PingIn | PlayIn | ChatIn | ChatSettingsIn | HintIn | UndoIn
+Incoming = PingIn | PlayIn | NextIn | ChatIn | ChatSettingsIn | HintIn | UndoIn
 
 ClientMessage = Annotated[Incoming, Field(discriminator="type")]
 _CLIENT_MESSAGE: TypeAdapter[Incoming] = TypeAdapter(ClientMessage)
-MESSAGE_TYPES = ("play", "ping", "chat", "chat_settings", "hint", "undo")
+MESSAGE_TYPES = ("play", "ping", "next", "chat", "chat_settings", "hint", "undo")
 
 
 def read_client_message(text: str | None) -> Incoming:

@@ -27,7 +27,7 @@ from salad.moves import Move, format_move
 from salad.ruleset import Ruleset
 from salad.server.errors import ActionError
 from salad.server.info import available_bots
-from salad.server.schemas import AssistIn, PingIn, TalkIn, read_client_message
+from salad.server.schemas import AssistIn, NextIn, PingIn, TalkIn, read_client_message
 from salad.server.storage import MoveRow, SeatRow, Storage, TableRow, Writer, hash_token
 from salad.server.tables import assist
 from salad.server.tables.connection import Conn
@@ -44,7 +44,7 @@ from salad.server.tables.table import (
 )
 from salad.server.tables.talk import Talk
 from salad.server.tables.turns import Turns, bot_display_name, check_bot, default_bot
-from salad.server.tables.wire import TricksCache, error_message
+from salad.server.tables.wire import TricksCache, error_message, illegal_words
 from salad.settings import from_ref, to_ref
 from salad.view import SPECTATOR, Phase
 
@@ -351,7 +351,7 @@ class TableManager:
             elif not 0 <= seat < table.players:
                 raise ActionError(f"seat: {seat} is not a seat of this {table.players}-seat table")
             elif table.seats[seat].kind != OPEN:
-                raise ActionError(f"seat {seat} is taken", 409)
+                raise ActionError(f"seat {seat} ({table.seat_name(seat)}'s) is taken", 409)
             token = new_token()
             seats = [s.copy() for s in table.seats]
             seats[seat] = Seat(HUMAN, name, None, hash_token(token))
@@ -382,7 +382,7 @@ class TableManager:
                 seats[seat] = Seat(OPEN)
             await self._save_seats(table, seats)
             for c in old.conns:
-                c.kick(4403, f"the host gave seat {seat} to someone else")
+                c.kick(4403, "the host gave your seat to someone else")
             table.broadcast()
             self.turns.schedule(table)
             return table
@@ -406,7 +406,7 @@ class TableManager:
             old = seats.pop(seat)
             await self._save_seats(table, seats)
             for c in old.conns:
-                c.kick(4403, f"the host removed seat {seat}")
+                c.kick(4403, "the host removed your seat")
             table.broadcast()
             return table
 
@@ -436,7 +436,7 @@ class TableManager:
     async def _start_game(self, table: Table) -> None:
         open_seats = [i for i, s in enumerate(table.seats) if s.kind == OPEN]
         if open_seats:
-            listed = ", ".join(str(i) for i in open_seats)
+            listed = ", ".join(str(i + 1) for i in open_seats)  # people count seats from 1
             raise ActionError(f"seat(s) {listed} are still open: fill them or remove them", 409)
         table.ruleset.check_players(table.players)
         seed, practice = game_seed(table)
@@ -449,6 +449,7 @@ class TableManager:
         game = Game(table.ruleset, table.players, seed=seed)
         await self.writer.call(Storage.start_game, table.id, table.game_number, seed, players)
         table.game = game
+        table.hand_end = None
         table.tricks_cache = TricksCache()
         table.moves = 0
         table.game_players = players
@@ -505,6 +506,9 @@ class TableManager:
             if isinstance(message, PingIn):
                 conn.push('{"type":"pong"}')
                 return
+            if isinstance(message, NextIn):
+                await self.next_hand(table, conn)
+                return
             if isinstance(message, TalkIn):  # chat (tables/talk.py)
                 return self.talk.handle(table, conn, message)
             if isinstance(message, AssistIn):  # hint and undo (tables/assist.py)
@@ -512,6 +516,17 @@ class TableManager:
             await self.play(table, conn.seat, message.move, conn)
         except ActionError as exc:
             conn.push(error_message(exc.message))
+
+    # -- the pause after a hand (see salad.server.tables.table.HandEnd) --------------------
+    async def next_hand(self, table: Table, conn: Conn) -> None:
+        """A seat pressed Next hand: the next hand starts once every waited-for seat has."""
+        async with table.lock:
+            if conn.closed or conn.seat == SPECTATOR or conn not in table.seats[conn.seat].conns:
+                return
+            if table.press_next(conn.seat):
+                table.turn_start = asyncio.get_running_loop().time()
+                self.turns.schedule(table)
+            table.broadcast()
 
     # -- moves ----------------------------------------------------------------------------
     async def play(self, table: Table, seat: int, text: str, conn: Conn | None = None) -> None:
@@ -524,28 +539,29 @@ class TableManager:
             raise ActionError("spectators cannot play")
         shown = text if len(text) <= MOVE_TEXT_LIMIT else text[:MOVE_TEXT_LIMIT] + "..."
         if len(text) > MOVE_TEXT_LIMIT or not text.isprintable():
-            raise ActionError(f"seat {seat} cannot play {shown!r}: not a card or choice")
+            raise ActionError(f"You cannot play {shown!r}: it is not a card or choice")
         async with table.lock:
             if conn is not None:
                 seat = conn.seat
                 if conn.closed or seat >= table.players or conn not in table.seats[seat].conns:
-                    raise ActionError(f"seat {seat} is no longer yours", 409)
+                    raise ActionError("this seat is no longer yours", 409)
             game = table.game
             if table.status == LOBBY or game is None:
                 raise ActionError("the game has not started yet", 409)
             if table.status == OVER:
                 raise ActionError("the game is over", 409)
+            if table.waiting():
+                raise ActionError("the next hand starts once everyone has pressed Next hand", 409)
             if seat >= table.players:
-                raise ActionError(f"seat {seat} is not at this table")
+                raise ActionError(f"there is no seat {seat + 1} at this table")
             if game.to_move != seat:
                 verb = "pass" if game.phase == Phase.PASS else "play"
-                raise ActionError(
-                    f"seat {seat} cannot {verb} {shown}: it is seat {game.to_move}'s turn", 409
-                )
+                name = table.seat_name(game.to_move)
+                raise ActionError(f"Wait for {name} to {verb}: it is {name}'s turn", 409)
             try:
                 move = table.read_move(seat, text)
             except CardParseError as exc:
-                raise ActionError(f"seat {seat} cannot play {shown!r}: {exc}") from None
+                raise ActionError(f"You cannot play {shown!r}: {exc}") from None
             await self._accept(table, seat, move, "human")
 
     async def _accept(self, table: Table, seat: int, move: Move, by: str) -> None:
@@ -563,9 +579,10 @@ class TableManager:
             after = game.copy()
             try:
                 after.play(move)
-            except IllegalMoveError as exc:  # its message names seat, move and why
-                raise ActionError(str(exc), 409) from None
+            except IllegalMoveError as exc:  # said to the player from its reason code
+                raise ActionError(illegal_words(game, move, exc), 409) from None
         seq = table.moves + 1
+        hands_before = len(game.hand_points)
         over = (list(after.totals), after.winners()) if after and after.is_over() else None
         row = MoveRow(seq, seat, move, format_move(game.deck, move), by)
         try:
@@ -590,6 +607,7 @@ class TableManager:
         if over is not None:
             table.status = OVER
             table.changed()
+        table.note_hand_end(hands_before)
         self.turns.schedule(table)
         table.broadcast()
 

@@ -5,6 +5,7 @@
 import { api, store } from "../api.js";
 import { $, all, first, html, join, maybe, toast } from "../dom.js";
 import { trophy } from "../ui.js";
+import { breakdownTable } from "./summary.js";
 import {
   gameWinners,
   isHost,
@@ -217,7 +218,9 @@ export function overHTML() {
 <p class="hint">Game over after ${plural((t.hands || []).length || v.hand_points.length, "hand")} — ${
     t.highest_wins ? "highest" : "lowest"
   } total wins.</p>
-<ol class="standings">${rows}</ol>
+<ol class="standings">${rows}</ol>${
+    S.handEnd ? html`<details class="last-hand"><summary>The last hand, ${S.handEnd.round}, by penalty</summary>${breakdownTable(S.handEnd)}</details>` : ""
+  }
 <div class="form-actions" style="justify-content:center">${rematch}
 <a class="btn" href="/replay/${id}?game=${game}">Replay</a>
 ${S.you >= 0 ? html`<a class="btn" id="btn-review-game" href="/replay/${id}?game=${game}&review=${S.you}">Review</a>` : ""}
