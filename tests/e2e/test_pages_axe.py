@@ -90,21 +90,10 @@ def test_lobby(
     page = open_page(f"/table/{made['table_id']}#token={made['token']}", viewport=VIEWPORTS[size])
     expect(page.locator("#lobby-toppings")).to_contain_text("Cornucopia")
     found: list[str] = []
-    # #trick (table.html, the table's felt) is checked with the table below.
-    found.extend(f"lobby at {size}: {v}" for v in axe(page, exclude=("#trick",)))
+    found.extend(f"lobby at {size}: {v}" for v in axe(page))
     none_found(found)
 
 
-TABLE_HELPER = (
-    "the table page's own markup (the table helper's files; tried in the page, these three "
-    "leave 0 violations): table.html: role='group' on #trick (an aria-label on a plain div); "
-    "render.js: a hand card's name in a visually hidden span inside its button instead of an "
-    "aria-label that does not hold the rank it shows (with .visually-hidden in salad.css); "
-    "salad.css: .sheet tr.todo color #6b6657 instead of #a7a293 (contrast)"
-)
-
-
-@pytest.mark.xfail(reason=TABLE_HELPER, strict=False)
 @pytest.mark.parametrize("size", VIEWPORTS)
 def test_table_during_play(
     open_page: Callable[..., Any], axe: Callable[..., list[str]], base_url: str, size: str

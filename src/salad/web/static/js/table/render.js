@@ -405,7 +405,8 @@ function renderHand() {
       if (copy < countOf(received, code)) cls.push("received");
       const label = S.deck.name(code).replace(/, (high|low)$/, "");
       const note = cls.includes("passed") ? " (passed)" : legal.has(code) ? " (playable)" : "";
-      return html`<button type="button" class="${cls.join(" ")}" data-code="${code}" aria-label="${label}${note}" title="${label}${note}">${cardSVG(S.deck, code, { inHand: true })}</button>`;
+      // The name in the button's text (not an aria-label over a face that shows the rank).
+      return html`<button type="button" class="${cls.join(" ")}" data-code="${code}" title="${label}${note}"><span class="visually-hidden">${label}${note}</span>${cardSVG(S.deck, code, { inHand: true })}</button>`;
     })}`,
   );
   for (const b of all(box, ".card")) b.onclick = () => playCard(String(b.dataset.code), b);
