@@ -24,7 +24,7 @@ ENV = {**os.environ, "SALAD_RATE_LIMITS": "off"}
 
 HAPROXY_CONFIG = """\
 global
-    maxconn 20000
+    maxconn 8000
 defaults
     mode http
     timeout connect 2s
@@ -91,11 +91,16 @@ class Meter:
         return {k: self.last[k] - self.first.get(k, 0.0) for k in self.pids if k in self.last}
 
 
-def wait_ok(url: str, proc: subprocess.Popen[bytes] | None, what: str, seconds: float = 60) -> None:
+def wait_ok(
+    url: str, proc: subprocess.Popen[bytes], what: str, log: Path, seconds: float = 60
+) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        if proc is not None and proc.poll() is not None:
-            raise SystemExit(f"{what} exited at start (exit status {proc.returncode})")
+        if proc.poll() is not None:
+            tail = log.read_text(errors="replace").strip().splitlines()[-5:]
+            raise SystemExit(
+                f"{what} exited at start (exit status {proc.returncode}): " + " | ".join(tail)
+            )
         try:
             if httpx.get(url, timeout=1).status_code == 200:
                 return
@@ -115,11 +120,13 @@ class Node:
         cmd += ["--database", database, "--bot-delay", "0"]
         if redis:
             cmd += ["--redis", redis]
+        self.log = log
         self._log = log.open("a")
         self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, env=ENV)
 
     def ready(self) -> Node:
-        wait_ok(self.base + "/api/options", self.proc, f"salad serve on port {self.port}")
+        what = f"salad serve on port {self.port}"
+        wait_ok(self.base + "/api/options", self.proc, what, self.log)
         return self
 
     def tables_in_memory(self) -> int:
@@ -192,11 +199,12 @@ class HAProxy:
         )
         config = directory / f"haproxy{self.port}.cfg"
         config.write_text(HAPROXY_CONFIG.format(port=self.port, servers=servers))
-        self._log = (directory / "haproxy.log").open("a")
+        log = directory / f"haproxy{self.port}.log"
+        self._log = log.open("a")
         self.proc = subprocess.Popen(
             [need("haproxy"), "-db", "-f", str(config)], stdout=self._log, stderr=subprocess.STDOUT
         )
-        wait_ok(self.base + "/healthz", self.proc, "haproxy", 20)
+        wait_ok(self.base + "/healthz", self.proc, "haproxy", log, 20)
 
     def stop(self) -> None:
         if self.proc.poll() is None:
