@@ -347,6 +347,12 @@ def record_moves(record: dict[str, Any]) -> list[str]:
     return [format_move(game.deck, m) for m in moves]
 
 
+def missing_moves(acked: dict[int, str], played: list[str]) -> int:
+    """How many acknowledged moves (moves count k -> the move that made it k) the record's
+    moves (in order) do not have in their place."""
+    return sum(1 for k, move in acked.items() if k > len(played) or played[k - 1] != move)
+
+
 async def lost_moves(http: httpx.AsyncClient, runs: list[TableRun]) -> tuple[int, int]:
     """(moves a client saw acknowledged that the final records lack, records not readable)."""
     sem = asyncio.Semaphore(16)
@@ -356,8 +362,7 @@ async def lost_moves(http: httpx.AsyncClient, runs: list[TableRun]) -> tuple[int
             got = await http.get(f"/api/tables/{r.table_id}/record")
         if got.status_code != 200:
             return None
-        played = record_moves(got.json())
-        return sum(1 for k, move in r.acked.items() if k > len(played) or played[k - 1] != move)
+        return missing_moves(r.acked, record_moves(got.json()))
 
     counts = await asyncio.gather(*(one(r) for r in runs))
     return sum(c or 0 for c in counts), sum(1 for c in counts if c is None)
