@@ -12,9 +12,23 @@ whole run, p50/p90/p99/max latency, the server's CPU time per move and the machi
 last line is one JSON object with ``tables``, ``moves_per_s``, ``p50_ms`` and ``p99_ms``.
 
     python benchmarks/server_load.py                 # 200 tables (make bench-server)
-    python benchmarks/server_load.py --tables 20 --games 1
+    python benchmarks/server_load.py --tables 20
     python benchmarks/server_load.py --url http://127.0.0.1:8000
-    python benchmarks/server_load.py --workers 2     # salad serve --workers 2
+    scripts/postgres.sh python benchmarks/server_load.py --nodes 3 --compare --failover
+                                                     # make bench-cluster
+
+Cluster runs (``--nodes N`` with N > 1, or ``--cluster``) start a redis-server, N nodes on a
+fresh database of the PostgreSQL server at ``--database`` (default ``$SALAD_TEST_POSTGRES_URL``,
+which ``scripts/postgres.sh`` sets) and HAProxy in front (round robin, no sticky sessions); the
+clients connect through HAProxy only. The server CPU per move is then every node's, Redis's and
+HAProxy's, listed apart and summed (PostgreSQL's is listed, not summed). ``--compare`` first runs
+one node on the same PostgreSQL, Redis and HAProxy, then the N nodes, and prints the N-node
+figures as ratios to the one-node run (absolute figures move with the machine's load).
+``--failover`` kills (SIGKILL) the node holding the most tables once half the moves are played;
+the clients reconnect through HAProxy when their websocket closes, as the web client does (short
+backoff, nothing sent until a state comes, play on from it). Reported: the moves lost (every
+move a client saw acknowledged, i.e. a state with that many moves, must be in the table's final
+record) and the longest stall (from the kill to a table's next new state, max over tables).
 
 The clients run in this one process (asyncio, uvloop when installed), by default on the
 sans-I/O core of the ``websockets`` library, each message handled in the callback that reads
