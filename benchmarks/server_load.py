@@ -510,8 +510,12 @@ class Cluster:
 
     def __init__(self, n: int, pg_url: str, redis: Redis, directory: Path) -> None:
         database = fresh_database(pg_url)
-        self.nodes = [Node(database, directory / f"node{n}.{i}.log", redis.url) for i in range(n)]
-        for node in self.nodes:
+        logs = [directory / f"node{n}.{i}.log" for i in range(n)]
+        # The first node alone creates the tables of the new database: nodes starting together
+        # on an empty PostgreSQL database can collide creating them (a duplicate pg_type key).
+        self.nodes = [Node(database, logs[0], redis.url).ready()]
+        self.nodes += [Node(database, log, redis.url) for log in logs[1:]]
+        for node in self.nodes[1:]:
             node.ready()
         self.proxy = HAProxy(self.nodes, directory)
         pids = {f"node{i}": node.proc.pid for i, node in enumerate(self.nodes)}
@@ -671,12 +675,13 @@ def main() -> None:
                     try:
                         kill = Failover(c.nodes, c.meter) if args.failover and n > 1 else None
                         results.append((label, measure(c.proxy.base, c.meter, kill)))
+                        show(*reversed(results[-1]))
                     finally:
                         c.stop()
             finally:
                 redis.stop()
-    for label, result in results:
-        show(result, label)
+    if not cluster:
+        show(*reversed(results[-1]))
     summary: dict[str, Any] = {"runs": [{"label": k, **v} for k, v in results]}
     if len(results) == 2:
         summary["ratios_to_1_node"] = r = ratios(results[0][1], results[1][1])
