@@ -8,7 +8,7 @@ PIP       := $(PY) -m pip install -q --disable-pip-version-check
 WEB_STAMP := $(VENV)/.web-stamp
 DEV_STAMP := $(VENV)/.dev-stamp
 
-.PHONY: setup setup-web system-deps run cluster test lint lint-js bench bench-bots bench-server bench-lab clean
+.PHONY: setup setup-web system-deps run cluster test lint lint-js bench bench-bots bench-server bench-cluster bench-lab clean
 
 # Debian packages the tests need: a real browser, and PostgreSQL, Redis and HAProxy for the
 # cluster (docs/deploy.md).
@@ -81,6 +81,11 @@ bench-bots: setup
 
 bench-server: setup
 	$(PY) benchmarks/server_load.py
+
+# Three nodes through HAProxy on a throwaway PostgreSQL and Redis, against one node on the same
+# setup, with one node killed (kill -9) in the middle of the three-node run.
+bench-cluster: setup
+	scripts/postgres.sh $(PY) benchmarks/server_load.py --nodes 3 --compare --failover
 
 bench-lab: setup
 	$(PY) benchmarks/tournament_speed.py

@@ -12,9 +12,23 @@ whole run, p50/p90/p99/max latency, the server's CPU time per move and the machi
 last line is one JSON object with ``tables``, ``moves_per_s``, ``p50_ms`` and ``p99_ms``.
 
     python benchmarks/server_load.py                 # 200 tables (make bench-server)
-    python benchmarks/server_load.py --tables 20 --games 1
+    python benchmarks/server_load.py --tables 20
     python benchmarks/server_load.py --url http://127.0.0.1:8000
-    python benchmarks/server_load.py --workers 2     # salad serve --workers 2
+    scripts/postgres.sh python benchmarks/server_load.py --nodes 3 --compare --failover
+                                                     # make bench-cluster
+
+Cluster runs (``--nodes N`` with N > 1, or ``--cluster``) start a redis-server, N nodes on a
+fresh database of the PostgreSQL server at ``--database`` (default ``$SALAD_TEST_POSTGRES_URL``,
+which ``scripts/postgres.sh`` sets) and HAProxy in front (round robin, no sticky sessions); the
+clients connect through HAProxy only. The server CPU per move is then every node's, Redis's and
+HAProxy's, listed apart and summed (PostgreSQL's is listed, not summed). ``--compare`` first runs
+one node on the same PostgreSQL, Redis and HAProxy, then the N nodes, and prints the N-node
+figures as ratios to the one-node run (absolute figures move with the machine's load).
+``--failover`` kills (SIGKILL) the node holding the most tables once half the moves are played;
+the clients reconnect through HAProxy when their websocket closes, as the web client does (short
+backoff, nothing sent until a state comes, play on from it). Reported: the moves lost (every
+move a client saw acknowledged, i.e. a state with that many moves, must be in the table's final
+record) and the longest stall (from the kill to a table's next new state, max over tables).
 
 The clients run in this one process (asyncio, uvloop when installed), by default on the
 sans-I/O core of the ``websockets`` library, each message handled in the callback that reads
@@ -33,8 +47,6 @@ import gc
 import json
 import os
 import random
-import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -47,6 +59,22 @@ from websockets.client import ClientProtocol
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Response
 from websockets.uri import parse_uri
+
+from salad.events import PASS, PLAY, TRUMP
+from salad.formats.records import game_from_record
+from salad.moves import format_move
+
+sys.path.insert(0, str(Path(__file__).parent))
+from cluster_procs import (  # noqa: E402  (a sibling file, not a package)
+    HAProxy,
+    Meter,
+    Node,
+    Redis,
+    fresh_database,
+    postmaster_pid,
+)
+
+PG_ENV = "SALAD_TEST_POSTGRES_URL"
 
 SEATS = 4
 
@@ -69,6 +97,23 @@ class TableRun:
         self.pending: dict[int, list[float]] = {}
         """moves count -> [sent at, clients still to see it]"""
         self.go = asyncio.Event()
+        self.sent: dict[int, str] = {}
+        """moves count k -> the move last sent to make it k"""
+        self.acked: dict[int, str] = {}
+        """moves count k -> the move sent for it when a client first saw a state with k moves"""
+        self.seen = 0
+        """The most moves any client of the table has seen."""
+        self.backwards = 0
+        """States that had fewer moves than a client had seen before (a lost move)."""
+        self.killed_at: float | None = None
+        """When a node was killed, if the table was playing then (failover runs)."""
+        self.progress_at = 0.0
+        self.stall = 0.0
+        """The longest wait for a new state since the kill (from the kill or the state before):
+        states already under way when the node died do not end the stall."""
+        self.seat_seen = [0] * SEATS
+        self.over = False
+        self.reconnects = 0
 
     def on_message(self, seat: int, text: str, sent_for: list[int]) -> str | None:
         """Account for one message a seat received; the play to send, if it is to move."""
@@ -79,6 +124,17 @@ class TableRun:
         if message["type"] != "state":
             return None
         moves = message["moves"]
+        if moves not in self.acked and moves in self.sent:
+            self.acked[moves] = self.sent[moves]
+        if moves < self.seat_seen[seat]:
+            self.backwards += 1
+        self.seat_seen[seat] = max(self.seat_seen[seat], moves)
+        if moves > self.seen:
+            self.seen = moves
+            if self.killed_at is not None:
+                now = time.perf_counter()
+                self.stall = max(self.stall, now - max(self.progress_at, self.killed_at))
+                self.progress_at = now
         entry = self.pending.get(moves)
         if entry is not None:
             entry[1] -= 1
@@ -87,12 +143,14 @@ class TableRun:
                 del self.pending[moves]
         view = message["view"]
         if view["phase"] == "over":
+            self.over = True
             raise GameOver
         if view["to_move"] == seat and view["legal"] and sent_for[0] != moves:
             sent_for[0] = moves
             self.pending[moves + 1] = [time.perf_counter(), SEATS]
             self.stats.moves += 1
             card: str = self.rng.choice(view["legal"])
+            self.sent[moves + 1] = card
             return '{"type":"play","move":"' + card + '"}'
         return None
 
@@ -111,20 +169,45 @@ class TableRun:
             except GameOver:
                 return
 
-    async def client_sansio(self, ws_base: str, seat: int, connected: list[int]) -> None:
+    async def client_sansio(
+        self, ws_base: str, seat: int, connected: list[int], reconnect: bool = False
+    ) -> None:
         """A seat's client on the sans-I/O core of ``websockets`` driven by an asyncio protocol:
         every message is handled in the callback that reads it, with no task or future per
-        message (the least client CPU, so that the server gets the most of the machine)."""
+        message (the least client CPU, so that the server gets the most of the machine).
+
+        With ``reconnect``, a connection that closes before the game is over is opened again
+        through the same address (the balancer) after a short backoff, as the web client does:
+        the new connection sends nothing until it gets a state, and plays on from it."""
         url = f"{ws_base}/ws/tables/{self.table_id}?token={self.tokens[seat]}"
         loop = asyncio.get_running_loop()
-        client = SansIOClient(self, seat, url, loop)
         host, port = url.split("/")[2].split(":")
-        await loop.create_connection(lambda: client, host, int(port))
-        await client.opened
-        connected[0] += 1
-        await self.go.wait()
-        client.start()
-        await client.done
+        first = True
+        give_up = 0.0
+        while True:
+            client = SansIOClient(self, seat, url, loop, wait=first)
+            try:
+                await loop.create_connection(lambda c=client: c, host, int(port))
+                await client.opened
+            except Exception:
+                if first or not reconnect or time.perf_counter() > give_up:
+                    raise
+                await asyncio.sleep(0.1 + 0.2 * self.rng.random())
+                continue
+            if first:
+                connected[0] += 1
+                await self.go.wait()
+                client.start()
+                first = False
+            try:
+                await client.done
+                return
+            except Exception:
+                if not reconnect or self.over:
+                    raise
+                self.reconnects += 1
+                give_up = time.perf_counter() + 60
+                await asyncio.sleep(0.05 + 0.1 * self.rng.random())
 
     async def client_aiohttp(self, ws_base: str, seat: int, connected: list[int]) -> None:
         """A seat's client on aiohttp (its websocket reader is compiled: less client CPU)."""
@@ -149,13 +232,15 @@ class GameOver(Exception):
 class SansIOClient(asyncio.Protocol):
     """One websocket client: ``websockets``' sans-I/O ``ClientProtocol`` over a transport."""
 
-    def __init__(self, run: TableRun, seat: int, url: str, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(
+        self, run: TableRun, seat: int, url: str, loop: asyncio.AbstractEventLoop, wait: bool
+    ) -> None:
         self.run, self.seat = run, seat
         self.ws = ClientProtocol(parse_uri(url), max_size=2**22)
         self.request = self.ws.connect()
         self.opened: asyncio.Future[None] = loop.create_future()
         self.done: asyncio.Future[None] = loop.create_future()
-        self.waiting: list[bytes] | None = []  # messages that came before the start
+        self.waiting: list[bytes] | None = [] if wait else None  # those before the start
         self.sent_for = [-1]
         self.transport: Any = None
 
@@ -234,8 +319,76 @@ async def make_table(http: httpx.AsyncClient, i: int) -> tuple[str, list[str]]:
     return table_id, tokens
 
 
+MOVES_PER_GAME = 312
+"""Six hands of 13 tricks of 4 cards (the default ruleset): where a run's middle is."""
+
+
+class Failover:
+    """Kill -9 the node holding the most tables once the tables are half played."""
+
+    def __init__(self, nodes: list[Node], meter: Meter) -> None:
+        self.nodes = nodes
+        self.meter = meter
+        self.killed_at = 0.0
+        self.victim = ""
+
+    async def kill_in_the_middle(self, runs: list[TableRun]) -> None:
+        half = len(runs) * MOVES_PER_GAME // 2
+        while sum(r.seen for r in runs) < half:
+            await asyncio.sleep(0.05)
+        held = await asyncio.gather(*(asyncio.to_thread(n.tables_in_memory) for n in self.nodes))
+        i = max(range(len(self.nodes)), key=lambda k: held[k])
+        self.meter.sample()  # what the node has used up to its death
+        self.nodes[i].kill()
+        self.killed_at = time.perf_counter()
+        for r in runs:
+            if not r.over:
+                r.killed_at = self.killed_at
+        self.victim = f"node{i} (tables in memory per node: {held})"
+        print(f"killed node{i} with kill -9; tables in memory per node were {held}", flush=True)
+
+
+def record_moves(record: dict[str, Any]) -> list[str]:
+    """Every move of a ``salad-record/1`` record, as the protocol writes them."""
+    game = game_from_record(record)
+    size = game.deck.size
+    moves = []
+    for entry in game.log:
+        if entry[0] in (PLAY, PASS):
+            moves.append(int(entry[2]))  # type: ignore[call-overload]
+        elif entry[0] == TRUMP and int(entry[2]) >= 0:  # type: ignore[call-overload]
+            moves.append(2 * size + int(entry[3]))  # type: ignore[call-overload]
+    return [format_move(game.deck, m) for m in moves]
+
+
+def missing_moves(acked: dict[int, str], played: list[str]) -> int:
+    """How many acknowledged moves (moves count k -> the move that made it k) the record's
+    moves (in order) do not have in their place."""
+    return sum(1 for k, move in acked.items() if k > len(played) or played[k - 1] != move)
+
+
+async def lost_moves(http: httpx.AsyncClient, runs: list[TableRun]) -> tuple[int, int]:
+    """(moves a client saw acknowledged that the final records lack, records not readable)."""
+    sem = asyncio.Semaphore(16)
+
+    async def one(r: TableRun) -> int | None:
+        async with sem:
+            got = await http.get(f"/api/tables/{r.table_id}/record")
+        if got.status_code != 200:
+            return None
+        return missing_moves(r.acked, record_moves(got.json()))
+
+    counts = await asyncio.gather(*(one(r) for r in runs))
+    return sum(c or 0 for c in counts), sum(1 for c in counts if c is None)
+
+
 async def run(
-    base: str, tables: int, seed: int, client_kind: str, pid: int | None
+    base: str,
+    tables: int,
+    seed: int,
+    client_kind: str,
+    meter: Meter | None,
+    failover: Failover | None = None,
 ) -> dict[str, Any]:
     stats = Stats()
     ws_base = "ws" + base[len("http") :]
@@ -262,12 +415,12 @@ async def run(
     async def client(r: TableRun, seat: int) -> None:
         async with connect_sem:
             before = connected[0]
-            play = {
-                "aiohttp": r.client_aiohttp,
-                "websockets": r.client,
-                "sansio": r.client_sansio,
-            }[client_kind]
-            task = asyncio.ensure_future(play(ws_base, seat, connected))
+            if client_kind == "sansio":
+                play = r.client_sansio(ws_base, seat, connected, reconnect=failover is not None)
+            else:
+                kinds = {"aiohttp": r.client_aiohttp, "websockets": r.client}
+                play = kinds[client_kind](ws_base, seat, connected)
+            task = asyncio.ensure_future(play)
             while connected[0] == before and not task.done():
                 await asyncio.sleep(0.001)
         await task
@@ -280,128 +433,106 @@ async def run(
     gc.freeze()
     print(f"{len(tasks)} websockets open; playing", flush=True)
     # CPU time is counted from here: the play only, not the setting up.
-    server0 = cpu_seconds(pid) if pid else float("nan")
+    if meter is not None:
+        meter.start()
     own0 = time.process_time()
     start = time.perf_counter()
     for r in runs:
         r.go.set()
+    killer = asyncio.ensure_future(failover.kill_in_the_middle(runs)) if failover else None
     results = await asyncio.gather(*tasks, return_exceptions=True)
     elapsed = time.perf_counter() - start
     own = time.process_time() - own0
-    server = cpu_seconds(pid) - server0 if pid else float("nan")
+    used = meter.used() if meter is not None else {}
+    if killer is not None and not killer.done():
+        killer.cancel()
     if SESSION:
         await SESSION.pop().close()
     failures = [r for r in results if isinstance(r, BaseException)]
     lat = sorted(stats.latencies)
+    # A node's "reconnect" error, before it closes a websocket whose table's node went away, is
+    # what a failover looks like to a client, not an error.
+    errors = [e for e in stats.errors if "reconnect" not in e]
+    moves = sum(r.seen for r in runs)  # applied moves (a move sent again after a kill once)
 
     def pct(p: float) -> float:
         return round(lat[min(len(lat) - 1, int(len(lat) * p))] * 1000, 1) if lat else 0.0
 
-    return {
+    def per_move(seconds: float) -> int:
+        return round(seconds / max(1, moves) * 1e6)
+
+    out: dict[str, Any] = {
         "tables": tables,
-        "moves": stats.moves,
+        "moves": moves,
         "seconds": round(elapsed, 2),
-        "moves_per_s": round(stats.moves / elapsed, 1) if elapsed else 0.0,
+        "moves_per_s": round(moves / elapsed, 1) if elapsed else 0.0,
         "p50_ms": pct(0.50),
         "p90_ms": pct(0.90),
         "p99_ms": pct(0.99),
         "max_ms": round(lat[-1] * 1000, 1) if lat else 0.0,
-        "client_cpu_us_per_move": round(own / max(1, stats.moves) * 1e6),
-        "server_cpu_us_per_move": None
-        if pid is None
-        else round(server / max(1, stats.moves) * 1e6),
-        "errors": len(stats.errors) + len(failures),
-        "first_error": next(iter(stats.errors + [repr(f) for f in failures]), None),
+        "client_cpu_us_per_move": per_move(own),
+        "cpu_us_per_move": {k: per_move(v) for k, v in used.items()},
+        "server_cpu_us_per_move": per_move(sum(v for k, v in used.items() if k != "postgresql"))
+        if used
+        else None,
+        "errors": len(errors) + len(failures),
+        "first_error": next(iter(errors + [repr(f) for f in failures]), None),
+        "reconnect_notices": len(stats.errors) - len(errors),
     }
+    if failover is not None and failover.killed_at:
+        hit = [r for r in runs if r.killed_at is not None]
+        stalls = [r.stall for r in hit if r.progress_at]
+        async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+            lost, unreadable = await lost_moves(http, runs)
+        out["failover"] = {
+            "killed": failover.victim,
+            "tables_playing_at_kill": len(hit),
+            "tables_stalled_over_1s": sum(1 for s in stalls if s > 1),
+            "tables_never_resumed": len(hit) - len(stalls),
+            "longest_stall_s": round(max(stalls), 2) if stalls else None,
+            "moves_acknowledged": sum(len(r.acked) for r in runs),
+            "moves_lost": lost,
+            "records_unreadable": unreadable,
+            "states_going_back": sum(r.backwards for r in runs),
+            "reconnects": sum(r.reconnects for r in runs),
+        }
+    return out
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+def start_server(directory: str) -> tuple[Node, str]:
+    """One `salad serve` on a fresh SQLite file (no Redis, no proxy)."""
+    node = Node(os.path.join(directory, "bench.db"), Path(directory) / "node.log").ready()
+    return node, node.base
 
 
-def cpu_seconds(pid: int) -> float:
-    """CPU seconds of a process and of its children now running (the server's workers)."""
-    total = 0.0
-    ticks = os.sysconf("SC_CLK_TCK")
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(entry.name) == pid or int(fields[1]) == pid:
-            total += (int(fields[11]) + int(fields[12])) / ticks
-    return total
+class Cluster:
+    """N nodes on a fresh PostgreSQL database and one Redis, HAProxy in front."""
+
+    def __init__(self, n: int, pg_url: str, redis: Redis, directory: Path) -> None:
+        database = fresh_database(pg_url)
+        logs = [directory / f"node{n}.{i}.log" for i in range(n)]
+        # The first node alone creates the tables of the new database: nodes starting together
+        # on an empty PostgreSQL database can collide creating them (a duplicate pg_type key).
+        self.nodes = [Node(database, logs[0], redis.url).ready()]
+        self.nodes += [Node(database, log, redis.url) for log in logs[1:]]
+        for node in self.nodes[1:]:
+            node.ready()
+        self.proxy = HAProxy(self.nodes, directory)
+        pids = {f"node{i}": node.proc.pid for i, node in enumerate(self.nodes)}
+        pids |= {"redis-server": redis.proc.pid, "haproxy": self.proxy.proc.pid}
+        postgres = postmaster_pid(pg_url)
+        if postgres is not None:
+            pids["postgresql"] = postgres
+        self.meter = Meter(pids)
+
+    def stop(self) -> None:
+        self.proxy.stop()
+        for node in self.nodes:
+            node.stop()
 
 
-def start_server(directory: str, workers: int) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    db = os.path.join(directory, "bench.db")
-    cmd = [sys.executable, "-m", "salad.cli", "serve", "--port", str(port)]
-    cmd += ["--database", db, "--bot-delay", "0", "--workers", str(workers)]
-    # One client address opens every table: the server's per-address rate limits are for people.
-    env = {**os.environ, "SALAD_RATE_LIMITS": "off"}
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            if httpx.get(base + "/api/options", timeout=1).status_code == 200:
-                return proc, base
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
-    raise SystemExit("the server did not start")
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tables", type=int, default=200)
-    parser.add_argument("--url", help="use a running server instead of starting one")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument(
-        "--workers",
-        type=int,
-        default=1,
-        help="server processes (salad serve --workers N)",
-    )
-    parser.add_argument(
-        "--client",
-        choices=["sansio", "aiohttp", "websockets"],
-        default="sansio",
-        help="websocket client: websockets' sans-I/O core on an asyncio protocol (default, the "
-        "least CPU), aiohttp, or the websockets library's asyncio client",
-    )
-    args = parser.parse_args()
-    client_kind = args.client
-    try:
-        import uvloop
-
-        runner: Any = uvloop.run
-    except ImportError:
-        runner = asyncio.run
-    with tempfile.TemporaryDirectory(prefix="salad-bench-") as tmp:
-        proc = None
-        if args.url:
-            base = args.url.rstrip("/")
-        else:
-            proc, base = start_server(tmp, args.workers)
-        try:
-            load0 = os.getloadavg()[0]
-            pid = proc.pid if proc else None
-            result = runner(run(base, args.tables, args.seed, client_kind, pid))
-            result["client"] = client_kind
-            result["workers"] = args.workers
-            result["load_before"] = round(load0, 2)
-            result["load_after"] = round(os.getloadavg()[0], 2)
-            result["cpus"] = os.cpu_count()
-        finally:
-            if proc is not None:
-                proc.terminate()
-                proc.wait(10)
+def show(result: dict[str, Any], label: str) -> None:
+    print(f"== {label}")
     print(
         f"{result['tables']} tables, {result['moves']} moves in {result['seconds']} s: "
         f"{result['moves_per_s']} moves/s"
@@ -411,15 +542,154 @@ def main() -> None:
         f"p90 {result['p90_ms']} ms, p99 {result['p99_ms']} ms, max {result['max_ms']} ms"
     )
     if result["server_cpu_us_per_move"] is not None:
-        print(f"server CPU per move: {result['server_cpu_us_per_move']} us")
+        parts = ", ".join(f"{k} {v}" for k, v in result["cpu_us_per_move"].items())
+        print(
+            f"server CPU per move: {result['server_cpu_us_per_move']} us "
+            f"({parts}; the sum leaves PostgreSQL out)"
+        )
     print(
         f"client CPU per move (all 4 clients, this process): {result['client_cpu_us_per_move']} us"
     )
     print(f"load average before/after: {result['load_before']} / {result['load_after']}")
     print(
-        f"errors: {result['errors']}" + (f" ({result['first_error']})" if result["errors"] else "")
+        f"errors: {result['errors']}"
+        + (f" ({result['first_error']})" if result["errors"] else "")
+        + (
+            f"; 'reconnect' notices: {result['reconnect_notices']}"
+            if result.get("reconnect_notices")
+            else ""
+        )
     )
-    print(json.dumps(result))
+    if "failover" in result:
+        f = result["failover"]
+        print(
+            f"failover: killed {f['killed']}; {f['tables_playing_at_kill']} tables playing, "
+            f"{f['tables_stalled_over_1s']} stalled over 1 s, longest stall "
+            f"{f['longest_stall_s']} s, never resumed {f['tables_never_resumed']}; "
+            f"moves lost {f['moves_lost']} of {f['moves_acknowledged']} acknowledged "
+            f"(records unreadable {f['records_unreadable']}, states going back "
+            f"{f['states_going_back']}); {f['reconnects']} reconnects"
+        )
+
+
+def ratios(base: dict[str, Any], other: dict[str, Any]) -> dict[str, float | None]:
+    def ratio(key: str) -> float | None:
+        a, b = base.get(key), other.get(key)
+        return round(b / a, 2) if a and b is not None else None
+
+    return {
+        "moves_per_s": ratio("moves_per_s"),
+        "p50_ms": ratio("p50_ms"),
+        "p99_ms": ratio("p99_ms"),
+        "server_cpu_us_per_move": ratio("server_cpu_us_per_move"),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--url", help="use a running server instead of starting one")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--nodes",
+        type=int,
+        default=1,
+        help="salad nodes behind HAProxy on PostgreSQL and Redis (1: one node on SQLite, "
+        "unless --cluster)",
+    )
+    parser.add_argument(
+        "--cluster", action="store_true", help="cluster mode (PostgreSQL, Redis, HAProxy) for 1"
+    )
+    parser.add_argument(
+        "--compare",
+        action="store_true",
+        help="run 1 node on the same PostgreSQL+Redis+HAProxy first, then --nodes; print ratios",
+    )
+    parser.add_argument(
+        "--failover",
+        action="store_true",
+        help="kill -9 the node holding the most tables in the middle of the --nodes run",
+    )
+    parser.add_argument(
+        "--database",
+        default=os.environ.get(PG_ENV),
+        help=f"PostgreSQL server URL (default ${PG_ENV}, as scripts/postgres.sh sets it); "
+        "each run gets a fresh database on it",
+    )
+    parser.add_argument(
+        "--client",
+        choices=["sansio", "aiohttp", "websockets"],
+        default="sansio",
+        help="websocket client: websockets' sans-I/O core on an asyncio protocol (default, the "
+        "least CPU), aiohttp, or the websockets library's asyncio client",
+    )
+    args = parser.parse_args()
+    cluster = args.cluster or args.nodes > 1 or args.compare or args.failover
+    if args.nodes < 1:
+        parser.error("--nodes must be at least 1")
+    if cluster and args.url:
+        parser.error("--url measures a running server: no --nodes, --compare or --failover")
+    if cluster and not args.database:
+        parser.error(
+            f"cluster runs need PostgreSQL: run under scripts/postgres.sh or give --database "
+            f"(${PG_ENV} is not set)"
+        )
+    if args.failover and args.client != "sansio":
+        parser.error("--failover needs the sansio client (the one that reconnects)")
+    try:
+        import uvloop
+
+        runner: Any = uvloop.run
+    except ImportError:
+        runner = asyncio.run
+    results: list[tuple[str, dict[str, Any]]] = []
+
+    def measure(base: str, meter: Meter | None, failover: Failover | None = None) -> dict[str, Any]:
+        load0 = os.getloadavg()[0]
+        result: dict[str, Any] = runner(
+            run(base, args.tables, args.seed, args.client, meter, failover)
+        )
+        result["client"] = args.client
+        result["load_before"] = round(load0, 2)
+        result["load_after"] = round(os.getloadavg()[0], 2)
+        result["cpus"] = os.cpu_count()
+        return result
+
+    with tempfile.TemporaryDirectory(prefix="salad-bench-") as tmp:
+        if args.url:
+            results.append(("server at " + args.url, measure(args.url.rstrip("/"), None)))
+        elif not cluster:
+            node, base = start_server(tmp)
+            try:
+                meter = Meter({"node0": node.proc.pid})
+                results.append(("1 node on SQLite, no proxy", measure(base, meter)))
+            finally:
+                node.stop()
+        else:
+            redis = Redis(Path(tmp))
+            try:
+                for n in ([1] if args.compare and args.nodes != 1 else []) + [args.nodes]:
+                    label = f"{n} node{'s' if n > 1 else ''} on PostgreSQL + Redis, via HAProxy"
+                    print(f"starting {label}", flush=True)
+                    c = Cluster(n, args.database, redis, Path(tmp))
+                    try:
+                        kill = Failover(c.nodes, c.meter) if args.failover and n > 1 else None
+                        results.append((label, measure(c.proxy.base, c.meter, kill)))
+                        show(*reversed(results[-1]))
+                    finally:
+                        c.stop()
+            finally:
+                redis.stop()
+    if not cluster:
+        show(*reversed(results[-1]))
+    summary: dict[str, Any] = {"runs": [{"label": k, **v} for k, v in results]}
+    if len(results) == 2:
+        summary["ratios_to_1_node"] = r = ratios(results[0][1], results[1][1])
+        print(
+            f"== {args.nodes} nodes / 1 node: moves/s x{r['moves_per_s']}, p50 x{r['p50_ms']}, "
+            f"p99 x{r['p99_ms']}, server CPU per move x{r['server_cpu_us_per_move']}"
+        )
+    print(json.dumps(summary if len(results) > 1 else results[0][1]))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,243 @@
+"""The processes a server benchmark starts and measures: `salad serve` nodes, redis-server,
+HAProxy in front, a fresh database on a running PostgreSQL, and their CPU time.
+
+Used by ``server_load.py``; everything listens on loopback ports picked free at start.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import httpx
+
+# One client address opens every table: the server's per-address rate limits are for people.
+ENV = {**os.environ, "SALAD_RATE_LIMITS": "off"}
+
+HAPROXY_CONFIG = """\
+global
+    maxconn 8000
+defaults
+    mode http
+    timeout connect 2s
+    timeout client 60s
+    timeout server 60s
+    timeout tunnel 1h
+    option http-server-close
+frontend salad
+    bind 127.0.0.1:{port}
+    default_backend nodes
+backend nodes
+    balance roundrobin
+    option redispatch
+    retries 3
+    option httpchk GET /healthz
+    default-server inter 500ms fall 2 rise 1
+{servers}
+"""
+"""As tests/server/conftest.py's (deploy/haproxy.cfg's, less the per-address limit)."""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds of a process and of its children now running (PostgreSQL's backends)."""
+    total = 0.0
+    ticks = os.sysconf("SC_CLK_TCK")
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(entry.name) == pid or int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+class Meter:
+    """CPU seconds per process (label -> pid) since :meth:`start`; a process killed meanwhile
+    counts what it had used when last sampled (sample just before killing it)."""
+
+    def __init__(self, pids: dict[str, int]) -> None:
+        self.pids = dict(pids)
+        self.first: dict[str, float] = {}
+        self.last: dict[str, float] = {}
+
+    def sample(self) -> None:
+        for label, pid in self.pids.items():
+            if Path(f"/proc/{pid}/stat").exists():
+                self.last[label] = cpu_seconds(pid)
+
+    def start(self) -> None:
+        self.sample()
+        self.first = dict(self.last)
+
+    def used(self) -> dict[str, float]:
+        self.sample()
+        return {k: self.last[k] - self.first.get(k, 0.0) for k in self.pids if k in self.last}
+
+
+def wait_ok(
+    url: str, proc: subprocess.Popen[bytes], what: str, log: Path, seconds: float = 60
+) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            tail = log.read_text(errors="replace").strip().splitlines()[-5:]
+            raise SystemExit(
+                f"{what} exited at start (exit status {proc.returncode}): " + " | ".join(tail)
+            )
+        try:
+            if httpx.get(url, timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise SystemExit(f"{what} did not answer {url} in {seconds:.0f} s")
+
+
+class Node:
+    """One `salad serve` process (bots play at once)."""
+
+    def __init__(self, database: str, log: Path, redis: str | None = None) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        cmd = [sys.executable, "-m", "salad.cli", "serve", "--port", str(self.port)]
+        cmd += ["--database", database, "--bot-delay", "0"]
+        if redis:
+            cmd += ["--redis", redis]
+        self.log = log
+        self._log = log.open("a")
+        self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, env=ENV)
+
+    def ready(self) -> Node:
+        what = f"salad serve on port {self.port}"
+        wait_ok(self.base + "/api/options", self.proc, what, self.log)
+        return self
+
+    def tables_in_memory(self) -> int:
+        try:
+            return int(httpx.get(self.base + "/healthz", timeout=2).json()["tables_in_memory"])
+        except (httpx.HTTPError, KeyError, ValueError):
+            return -1
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        self._log.close()
+
+
+def need(tool: str) -> str:
+    binary = shutil.which(tool)
+    if binary is None:
+        raise SystemExit(f"{tool} is not installed (make system-deps installs it)")
+    return binary
+
+
+class Redis:
+    """A throwaway redis-server (no persistence)."""
+
+    def __init__(self, directory: Path) -> None:
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        cmd = [need("redis-server"), "--port", str(self.port), "--bind", "127.0.0.1"]
+        cmd += ["--save", "", "--appendonly", "no", "--logfile", str(directory / "redis.log")]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
+                    s.sendall(b"PING\r\n")
+                    if s.recv(16).startswith(b"+PONG"):
+                        return
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                self.stop()
+                raise SystemExit("redis-server did not start in 10 s")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+
+class HAProxy:
+    """HAProxy in front of the nodes: round robin, no sticky sessions."""
+
+    def __init__(self, nodes: list[Node], directory: Path) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        servers = "\n".join(
+            f"    server node{i} 127.0.0.1:{n.port} check" for i, n in enumerate(nodes)
+        )
+        config = directory / f"haproxy{self.port}.cfg"
+        config.write_text(HAPROXY_CONFIG.format(port=self.port, servers=servers))
+        log = directory / f"haproxy{self.port}.log"
+        self._log = log.open("a")
+        self.proc = subprocess.Popen(
+            [need("haproxy"), "-db", "-f", str(config)], stdout=self._log, stderr=subprocess.STDOUT
+        )
+        wait_ok(self.base + "/healthz", self.proc, "haproxy", log, 20)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(10)
+        self._log.close()
+
+
+def fresh_database(pg_url: str) -> str:
+    """A new, empty database on the PostgreSQL server of ``pg_url``; its URL."""
+    from sqlalchemy import create_engine, text  # the server extra, as salad serve needs it
+
+    from salad.server.storage import database_url
+
+    admin = create_engine(database_url(pg_url), isolation_level="AUTOCOMMIT")
+    name = f"salad_bench_{uuid.uuid4().hex[:8]}"
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    return f"{pg_url.rpartition('/')[0]}/{name}"
+
+
+def postmaster_pid(pg_url: str) -> int | None:
+    """The pid of the PostgreSQL server listening on the URL's port (to count its CPU), if it
+    runs on this machine."""
+    port = urlsplit(pg_url).port or 5432
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if argv and argv[0].endswith(b"postgres") and f"-p {port}".encode() in b" ".join(argv):
+            return int(entry.name)
+    return None

@@ -1,0 +1,70 @@
+"""benchmarks/server_load.py: its lost-move check, and a small cluster run with a node killed."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from salad.engine import Game
+from salad.formats.records import record_from_game
+from salad.formats.rules import load_ruleset
+from salad.moves import format_move
+
+from .conftest import PG_ENV
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "server_load.py"
+
+
+def load_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("server_load", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_record_moves_and_missing_moves() -> None:
+    """The moves read back from a record are the game's moves as the protocol writes them, and
+    an acknowledged move that the record has not (or has another in its place) is counted."""
+    bench = load_script()
+    game = Game(load_ruleset("canadian"), 4, seed=3)
+    rng = random.Random(3)
+    played: list[str] = []
+    while not game.is_over():
+        move = rng.choice(game.legal_moves())
+        played.append(format_move(game.deck, move))
+        game.play(move)
+    record: dict[str, Any] = dict(record_from_game(game))
+    assert bench.record_moves(record) == played
+    acked = {k: played[k - 1] for k in range(1, len(played) + 1)}
+    assert bench.missing_moves(acked, played) == 0
+    other = next(m for m in played if m != played[9])
+    assert bench.missing_moves({**acked, 10: other}, played) == 1
+    assert bench.missing_moves(acked, played[:-2]) == 2
+
+
+def test_a_cluster_run_with_a_node_killed_loses_no_move() -> None:
+    if not os.environ.get(PG_ENV):
+        pytest.skip(f"PostgreSQL is not available ({PG_ENV} is not set; see scripts/postgres.sh)")
+    for tool in ("redis-server", "haproxy"):
+        if shutil.which(tool) is None:
+            pytest.skip(f"{tool} is not installed (make system-deps installs it)")
+    cmd = [sys.executable, str(SCRIPT), "--nodes", "2", "--failover", "--tables", "4"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert result["moves"] == 4 * 312 and result["errors"] == 0, result
+    failover = result["failover"]
+    assert failover["moves_lost"] == 0 and failover["records_unreadable"] == 0, failover
+    assert failover["tables_never_resumed"] == 0 and failover["reconnects"] > 0, failover
+    assert failover["longest_stall_s"] < 15, failover
