@@ -51,6 +51,7 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import make_url
@@ -253,7 +254,12 @@ class Storage:
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.dialect == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
+        with self.engine.begin() as conn:
+            if self.dialect == "postgresql":
+                # Nodes of a cluster starting together on an empty database: one creates the
+                # tables, the others wait for it (else PostgreSQL refuses a duplicate type).
+                conn.execute(text("SELECT pg_advisory_xact_lock(7261)"))
+            metadata.create_all(conn)
 
     def close(self) -> None:
         self.engine.dispose()
