@@ -8,7 +8,7 @@ PIP       := $(PY) -m pip install -q --disable-pip-version-check
 WEB_STAMP := $(VENV)/.web-stamp
 DEV_STAMP := $(VENV)/.dev-stamp
 
-.PHONY: setup setup-web system-deps run cluster test lint lint-js bench bench-bots bench-server bench-cluster bench-lab clean
+.PHONY: setup setup-web system-deps run cluster test lint lint-js bench bench-bots bench-server bench-cluster bench-review bench-lab clean
 
 # Debian packages the tests need: a real browser, and PostgreSQL, Redis and HAProxy for the
 # cluster (docs/deploy.md).
@@ -86,6 +86,9 @@ bench-server: setup
 # setup, with one node killed (kill -9) in the middle of the three-node run.
 bench-cluster: setup
 	scripts/postgres.sh $(PY) benchmarks/server_load.py --nodes 3 --compare --failover
+
+bench-review: setup
+	$(PY) benchmarks/review_speed.py
 
 bench-lab: setup
 	$(PY) benchmarks/tournament_speed.py
