@@ -93,7 +93,12 @@ def test_review_a_finished_game_and_step_to_a_blunder(
     decision = seat.decisions[at]
     assert decision.label == "blunder"
     text = page.inner_text("#review-decision")
-    assert f"Played {decision.chosen}" in text and f"Best {decision.best}" in text
+    # Named as a player reads them ("Q♠"); the move itself rides on each caption.
+    moves = page.eval_on_selector_all(
+        "#review-decision figcaption", "els => els.map(e => e.dataset.move)"
+    )
+    assert moves == [decision.chosen, decision.best]
+    assert "Played " in text and "Best " in text and f"Played {decision.chosen}\n" not in text
     assert f"{decision.cost:.1f}" in text
     ARTIFACTS.mkdir(exist_ok=True)
     for name, size in (("desktop", (1280, 800)), ("phone", (390, 844)), ("phone-wide", (844, 390))):

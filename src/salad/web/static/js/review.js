@@ -160,6 +160,12 @@ async function begin() {
   }
 }
 
+/** A move as a player reads it ("Q♠", or the move's own words for a pass or a trump choice).
+ * @param {string} move */
+function say(move) {
+  return V.deck && !move.includes(":") && !move.includes(" ") ? V.deck.short(move) : move;
+}
+
 /** @param {string} code */
 function card(code) {
   return html`<span class="review-card">${cardSVG(V.deck, code)}</span>`;
@@ -202,7 +208,7 @@ function chart() {
     .filter((d) => d.label !== "good")
     .map(
       (d) =>
-        html`<circle cx="${x(d.index).toFixed(1)}" cy="${y(sums[d.index]).toFixed(1)}" r="${d.label === "blunder" ? 5 : d.label === "mistake" ? 4 : 3}" class="dot ${d.label}" data-index="${d.index}"><title>Hand ${d.hand}${d.trick ? ` trick ${d.trick}` : ""}: ${d.chosen}, ${pts(d.cost)} lost (${d.label})</title></circle>`,
+        html`<circle cx="${x(d.index).toFixed(1)}" cy="${y(sums[d.index]).toFixed(1)}" r="${d.label === "blunder" ? 5 : d.label === "mistake" ? 4 : 3}" class="dot ${d.label}" data-index="${d.index}"><title>Hand ${d.hand}${d.trick ? ` trick ${d.trick}` : ""}: ${say(d.chosen)}, ${pts(d.cost)} lost (${d.label})</title></circle>`,
     );
   const cx = x(V.at).toFixed(1);
   return html`<svg class="review-chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="Points lost over the game: ${pts(r.lost)} in all">
@@ -220,7 +226,7 @@ function decisionHTML(d) {
   const before = trickSoFar(d);
   const rows = d.estimates.map(
     (e) =>
-      html`<tr class="${e.move === d.chosen ? "chosen" : ""}"><td>${e.move}</td><td>${pts(e.points)} ± ${pts(e.se)}</td><td>${
+      html`<tr class="${e.move === d.chosen ? "chosen" : ""}"><td>${say(e.move)}</td><td>${pts(e.points)} ± ${pts(e.se)}</td><td>${
         e.move === d.best ? "best" : ""
       }${e.move === d.chosen ? (e.move === d.best ? ", played" : "played") : ""}</td></tr>`,
   );
@@ -228,11 +234,11 @@ function decisionHTML(d) {
   return html`<div class="review-decision" id="review-decision" data-label="${d.label}">
 <div class="review-where"><b>Hand ${d.hand}</b> · ${d.round} · ${where}<span class="badge ${d.label}">${forced ? "forced" : d.label}</span></div>
 ${before.length ? html`<div class="review-trick"><span class="hint">Trick so far</span>${before.map(card)}</div>` : ""}
-<div class="review-pair"><figure>${card(d.chosen)}<figcaption>Played ${d.chosen}${
+<div class="review-pair"><figure>${card(d.chosen)}<figcaption data-move="${d.chosen}">Played ${say(d.chosen)}${
     played && !forced ? html`<br/><b>${pts(played.points)}</b> ± ${pts(played.se)}` : ""
   }</figcaption></figure>${
     d.best !== d.chosen && best
-      ? html`<figure class="best">${card(d.best)}<figcaption>Best ${d.best}<br/><b>${pts(best.points)}</b> ± ${pts(best.se)}</figcaption></figure>`
+      ? html`<figure class="best">${card(d.best)}<figcaption data-move="${d.best}">Best ${say(d.best)}<br/><b>${pts(best.points)}</b> ± ${pts(best.se)}</figcaption></figure>`
       : ""
   }</div>
 <p class="review-cost">${forced ? "The only choice." : d.cost > 0 ? html`Cost: <b>${pts(d.cost)}</b> points` : "Cost: 0 (within the search's noise)"}${
@@ -249,7 +255,7 @@ function done() {
   const limits = V.limits;
   const costly = r.costliest.map((i) => {
     const c = r.decisions[i];
-    return html`<li><a href="#" data-index="${i}">Hand ${c.hand}${c.trick ? ` trick ${c.trick}` : ""}: ${c.chosen} for ${c.best}</a>, ${pts(c.cost)} (${c.label})</li>`;
+    return html`<li><a href="#" data-index="${i}">Hand ${c.hand}${c.trick ? ` trick ${c.trick}` : ""}: ${say(c.chosen)} for ${say(c.best)}</a>, ${pts(c.cost)} (${c.label})</li>`;
   });
   show(html`<p class="review-summary"><b>${r.name}</b>: ${r.points} points: <b>${pts(r.lost)}</b> lost to choices, ${pts(
     r.dealt,
