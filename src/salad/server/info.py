@@ -8,6 +8,7 @@ from typing import Any
 from salad.bots import bot_factory, bot_names
 from salad.cards import RankSpec, WildWins
 from salad.errors import SaladError
+from salad.formats.howto import penalty_words
 from salad.presets import PRESETS
 from salad.ruleset import Ruleset
 from salad.settings import from_preset
@@ -60,16 +61,18 @@ def _rank_info(rank: RankSpec) -> dict[str, str]:
 
 def hands_info(rs: Ruleset, players: int) -> list[dict[str, Any]]:
     """The rounds in playing order with their penalties in words and their totals."""
+    compiled = rs.compiled(players)
     return [
         {
             "number": hand.index + 1,
             "round": hand.round.name,
-            "penalties": [
-                f"{p.penalty.name}: {p.penalty.describe(rs.deck)}" for p in hand.penalties
+            "penalties": [  # in a player's words, as on the How to play page
+                f"{p.penalty.name}: {penalty_words(rs, compiled.deck, p.penalty)}"
+                for p in hand.penalties
             ],
             "total": hand.fixed_total,
         }
-        for hand in rs.compiled(players).hands
+        for hand in compiled.hands
     ]
 
 
