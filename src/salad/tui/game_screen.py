@@ -18,6 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer
 
+from salad.bots.assist import Hint
 from salad.cards import Card
 from salad.errors import SaladError
 from salad.moves import Move, card_of, move_label
@@ -497,21 +498,23 @@ class GameScreen(Screen[None]):
 
         def work() -> None:
             try:
-                move = s.hint(view)
+                found = s.hint(view)
             except Exception as exc:
                 self._from_thread(self._hint_failed, str(exc))
                 return
-            self._from_thread(self._hint_done, stamp, move)
+            self._from_thread(self._hint_done, stamp, found)
 
         self.run_worker(work, group="hint", thread=True, exclusive=True, exit_on_error=False)
 
-    def _hint_done(self, stamp: tuple[int, int], move: Move) -> None:
+    def _hint_done(self, stamp: tuple[int, int], found: Hint) -> None:
         s = self.session
         if stamp != (self.generation, len(s.game.log)):
             return
+        move = found.move
         self.hint_move = move
         self.cursor = card_of(s.deck, move)
-        self.news = f"Hint ({s.hint_bot_name}): play {move_label(s.deck, move)}; Enter plays it."
+        label = move_label(s.deck, move)
+        self.news = f"Hint ({s.hint_bot_name}): play {label}: {found.reason}; Enter plays it."
         self.redraw()
 
     def _hint_failed(self, message: str) -> None:

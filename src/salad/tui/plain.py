@@ -288,8 +288,8 @@ class PlainGame:
 
     def hint(self) -> None:
         s = self.s
-        move = s.hint(s.view())
-        self.say(f"Hint ({s.hint_bot_name}): {move_code(s.deck, move)}.")
+        found = s.hint(s.view())
+        self.say(f"Hint ({s.hint_bot_name}): {move_code(s.deck, found.move)}: {found.reason}.")
 
     def undo(self) -> None:
         try:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from salad.bots import Bot, bot_factory, make_bot
-from salad.bots.assist import HINT_BOT, hint, mover, takeback_count
+from salad.bots.assist import HINT_BOT, Hint, hint, mover, takeback_count
 from salad.bots.seeds import bot_seed
 from salad.cards import Deck
 from salad.engine import Game
@@ -241,11 +241,11 @@ class Session:
         """The bot's move for ``seat`` from ``view`` (safe to call off the UI thread)."""
         return self.bots[seat].choose(view)
 
-    def hint(self, view: View) -> Move:
-        """The expert's suggestion for the human (:func:`salad.bots.assist.hint`; slow: call
-        off the UI thread)."""
+    def hint(self, view: View) -> Hint:
+        """The expert's suggestion for the human and why (:func:`salad.bots.assist.hint`;
+        slow: call off the UI thread)."""
         seed = bot_seed("play", self.game.seed, "hint", len(self.game.log))
-        return hint(view, seed, self.move_time).move
+        return hint(view, seed, self.move_time)
 
     @property
     def hint_bot_name(self) -> str:
