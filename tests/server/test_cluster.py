@@ -8,6 +8,8 @@ import random
 import time
 from typing import Any
 
+import pytest
+
 from salad.engine import Game
 
 from .conftest import Server, TcpProxy, connect
@@ -128,10 +130,22 @@ async def play_on(
 PASSING = 'preset = "canadian"\nhands = ["no-hearts"]\npassing = 3\n'
 
 
-def test_a_table_survives_losing_its_node(start_cluster: Any) -> None:
-    """kill -9 of the table's node mid-trick, with a human on it and one on another node and
-    two bots: the clients reconnect through the balancer, another node takes the table over
-    from the database, and the game ends with every move every client saw."""
+MOMENTS: dict[str, Any] = {
+    # A seat has passed, others not yet.
+    "mid-pass": lambda v, m: v["phase"] == "pass" and m["moves"] >= 1,
+    # The second card of a trick (not the first) is on the table.
+    "mid-trick": lambda v, m: v["phase"] == "play" and len(v["trick"]) == 1 and v["tricks"],
+    # A trick was just won; the next has no card yet.
+    "after-trick": lambda v, m: v["phase"] == "play" and not v["trick"] and v["tricks"],
+}
+
+
+@pytest.mark.parametrize("moment", list(MOMENTS))
+def test_a_table_survives_losing_its_node(start_cluster: Any, moment: str) -> None:
+    """kill -9 of the table's node (mid-pass, mid-trick, right after a trick), with a human on
+    it and one on another node and two bots: the clients reconnect through the balancer,
+    another node takes the table over from the database, and the game ends with every move
+    every client saw."""
     nodes, proxy = start_cluster(3, bot_delay=0.05)
     body = {
         "name": "Host",
@@ -149,15 +163,8 @@ def test_a_table_survives_losing_its_node(start_cluster: Any) -> None:
         a = asyncio.ensure_future(play_on(nodes[0], proxy, table_id, host, 1, log))
         b = asyncio.ensure_future(play_on(nodes[1], proxy, table_id, guest, 2, log))
         spectator = await connect(nodes[2], table_id, None)
-        # Mid-trick: the second card of the second trick is on the table.
-        state = await spectator.until(
-            lambda m: (
-                m["view"]["phase"] == "play"
-                and len(m["view"]["trick"]) == 1
-                and m["view"]["tricks"]
-            ),
-            timeout=60,
-        )
+        at = MOMENTS[moment]
+        state = await spectator.until(lambda m: bool(at(m["view"], m)), timeout=60)
         nodes[0].kill()
         log["killed"] = state["moves"]
         log["killed_at"] = asyncio.get_running_loop().time()
