@@ -19,12 +19,13 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from salad.bots.policy import HandModel, choose_pass, choose_play, choose_trump
+from salad.cards import CardMask
 from salad.engine import Game
 from salad.moves import Move
-from salad.sampler import sample_hands
+from salad.sampler import PassPicker, sample_hands, sample_passes
 from salad.view import Phase, View
 
 _PLAY = Phase.PLAY
@@ -33,6 +34,32 @@ _TRUMP = Phase.TRUMP
 
 PRUNE_SE = 3.0
 """A move is dropped once it trails the best by this many standard errors (paired)."""
+
+WorldMaker = Callable[[View, HandModel, random.Random], Game]
+"""Makes one world to search: a full-information game in the state the view sees."""
+
+
+def policy_passes(m: HandModel, trump: int) -> PassPicker:
+    """The fast policy as a model of how the other seats pass."""
+    in_play = m.deck.in_play
+
+    def pick(seat: int, hand: CardMask, count: int) -> CardMask:
+        chosen = 0
+        for _ in range(count):
+            chosen |= 1 << choose_pass(m, hand & ~chosen, in_play & ~hand, trump)
+        return chosen
+
+    return pick
+
+
+def sample_world(view: View, m: HandModel, rng: random.Random) -> Game:
+    """A world guessed consistently with the view (hidden hands and, mid-pass, the passes the
+    seats before this one chose, as the fast policy would)."""
+    hands = sample_hands(view, rng)
+    passed = None
+    if view.phase is _PASS:
+        passed = sample_passes(view, hands, rng, policy_passes(m, view.trump))
+    return Game.from_view(view, hands, passed)
 
 
 def fast_move(g: Game, m: HandModel) -> Move:
@@ -175,6 +202,7 @@ class Searcher:
         endgame_nodes: int = 800,
         endgame_tricks: int = 2,
         fixed_worlds: bool = False,
+        worlds: WorldMaker = sample_world,
     ) -> None:
         self.rng = rng
         self.move_time = move_time
@@ -183,6 +211,7 @@ class Searcher:
         self.endgame_nodes = endgame_nodes
         self.endgame_tricks = endgame_tricks
         self.fixed_worlds = fixed_worlds
+        self.make_world = worlds
         self.last_worlds = 0
         self._deadline = 0.0
 
@@ -198,7 +227,7 @@ class Searcher:
         exact_ok = view.phase is _PLAY and sum(view.hand_sizes) <= self.endgame_tricks * m.n
         timed = not self.fixed_worlds
         while worlds < self.max_worlds:
-            base = Game.from_view(view, sample_hands(view, rng))
+            base = self.make_world(view, m, rng)
             row = self._world(base, m, moves, alive, seat, exact_ok, worlds > 0)
             if row is None:  # the end of the hand is too big to search exactly
                 exact_ok = False
