@@ -9,13 +9,16 @@ seats that chose before this one passed as the fast policy would.
 
 Options (all bots accept them): ``move_time`` (seconds per move, the anytime budget);
 ``worlds`` (alias ``iterations``), a fixed number of sampled worlds per move that replaces the
-clock, so that a seed gives the same moves on any machine.
+clock, so that a seed gives the same moves on any machine; ``inference`` (default true): weigh
+each sampled world by how likely the other seats' plays so far are in it
+(:mod:`salad.bots.inference`); ``inference=false`` averages the worlds evenly.
 """
 
 from __future__ import annotations
 
 import random
 
+from salad.bots.inference import prepare
 from salad.bots.policy import hand_model
 from salad.bots.search import Searcher, distinct_moves
 from salad.errors import SaladError
@@ -41,7 +44,14 @@ class ExpertBot:
         fixed = worlds is not None and move_time is None
         budget = self.default_move_time if move_time is None else float(move_time)
         max_worlds = self.default_max_worlds if worlds is None else max(1, int(worlds))
-        self.searcher = Searcher(self.rng, budget, max_worlds, fixed_worlds=fixed)
+        infer = options.get("inference", True)
+        if isinstance(infer, str) and infer.strip().lower() in ("true", "false", "1", "0"):
+            infer = infer.strip().lower() in ("true", "1")
+        if not isinstance(infer, bool | int):
+            raise SaladError(f"bots: {self.name}: inference must be true or false, not {infer!r}")
+        self.searcher = Searcher(
+            self.rng, budget, max_worlds, fixed_worlds=fixed, inference=prepare if infer else None
+        )
 
     def choose(self, view: View) -> Move:
         m = hand_model(view.ruleset, view.players, view.hand_index)

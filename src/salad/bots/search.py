@@ -7,7 +7,9 @@ which works straight on the determinized :class:`~salad.engine.Game` (no views),
 playing :func:`salad.bots.policy.choose_play` with the cards it holds in that world. When only
 a few tricks are left, the end of the hand is instead searched exactly (:func:`endgame`: every
 seat minimises its own points, max^n style). The move with the best average of the seat's own
-points for the hand wins (the lowest, or the highest where the highest total wins).
+points for the hand wins (the lowest, or the highest where the highest total wins). Given an
+``inference`` (:mod:`salad.bots.inference`), each world counts in that average by how likely the
+other seats' plays so far are in it.
 
 Every world is used for every move (common random numbers), so differences between moves are
 measured on the same deals. The search is anytime: it stops at a world count or at a deadline,
@@ -37,6 +39,12 @@ PRUNE_SE = 3.0
 
 WorldMaker = Callable[[View, HandModel, random.Random], Game]
 """Makes one world to search: a full-information game in the state the view sees."""
+
+Weigher = Callable[[Sequence[CardMask]], float]
+"""A world's hands → its weight in the average (:mod:`salad.bots.inference`)."""
+
+Inference = Callable[[View, HandModel], Weigher | None]
+"""Prepares the weigher of one decision (None: every world weighs the same)."""
 
 
 def policy_passes(m: HandModel, trump: int) -> PassPicker:
@@ -203,6 +211,7 @@ class Searcher:
         endgame_tricks: int = 2,
         fixed_worlds: bool = False,
         worlds: WorldMaker = sample_world,
+        inference: Inference | None = None,
     ) -> None:
         self.rng = rng
         self.move_time = move_time
@@ -212,6 +221,8 @@ class Searcher:
         self.endgame_tricks = endgame_tricks
         self.fixed_worlds = fixed_worlds
         self.make_world = worlds
+        self.inference = inference
+        self.last_weights: list[float] = []
         self.last_worlds = 0
         self._deadline = 0.0
 
@@ -221,6 +232,8 @@ class Searcher:
         seat = view.seat
         sign = m.sign
         values: list[list[float]] = [[] for _ in moves]
+        weights: list[float] = []
+        weigh = None if self.inference is None else self.inference(view, m)
         alive = list(range(len(moves)))
         worlds = 0
         rng = self.rng
@@ -238,16 +251,18 @@ class Searcher:
                 break  # out of time within this world: leave it out
             for i, value in zip(alive, row, strict=False):
                 values[i].append(sign * value)
+            weights.append(1.0 if weigh is None else weigh(base.hands))
             worlds += 1
             if late:
                 break
             # Prune every few worlds, more rarely as they add up (each check reads them all).
             if worlds >= self.min_worlds and worlds % max(4, worlds // 8) == 0:
-                alive = _survivors(values, alive, worlds)
+                alive = _survivors(values, weights, alive)
                 if len(alive) == 1:
                     break
         self.last_worlds = worlds
-        best = min(alive, key=lambda i: sum(values[i]))
+        self.last_weights = weights
+        best = min(alive, key=lambda i: _total(values[i], weights))
         return moves[best]
 
     def _world(
@@ -279,18 +294,24 @@ class Searcher:
         return row
 
 
-def _survivors(values: list[list[float]], alive: list[int], n: int) -> list[int]:
-    """The moves not clearly worse than the best one, judged on the same worlds."""
-    best = min(alive, key=lambda i: sum(values[i]))
+def _total(values: Sequence[float], weights: Sequence[float]) -> float:
+    return sum(v * w for v, w in zip(values, weights, strict=False))
+
+
+def _survivors(values: list[list[float]], weights: list[float], alive: list[int]) -> list[int]:
+    """The moves not clearly worse than the best one, judged on the same (weighted) worlds."""
+    best = min(alive, key=lambda i: _total(values[i], weights))
     vb = values[best]
+    total_w = sum(weights)
+    n_eff = total_w * total_w / sum(w * w for w in weights)
     keep = []
     for i in alive:
         if i == best:
             keep.append(i)
             continue
         diffs = [a - b for a, b in zip(values[i], vb, strict=True)]
-        mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
-        if mean <= PRUNE_SE * math.sqrt(var / n) + 1e-9:
+        mean = _total(diffs, weights) / total_w
+        var = sum(w * (d - mean) ** 2 for d, w in zip(diffs, weights, strict=True)) / total_w
+        if mean <= PRUNE_SE * math.sqrt(var / max(1.0, n_eff - 1)) + 1e-9:
             keep.append(i)
     return keep
