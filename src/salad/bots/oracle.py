@@ -21,7 +21,7 @@ from salad.bots.search import Searcher, distinct_moves
 from salad.engine import Game
 from salad.errors import SaladError
 from salad.moves import Move
-from salad.view import View
+from salad.view import Phase, View
 
 
 class OracleBot:
@@ -52,7 +52,9 @@ class OracleBot:
     def _true_world(self, view: View, m: HandModel, rng: random.Random) -> Game:
         game = self.game
         assert game is not None
-        return Game.from_view(view, game.hands, game.passed)
+        # Mid-pass the choices made so far; after the exchange they are in the hands already.
+        passed = game.passed if game.phase is Phase.PASS else None
+        return Game.from_view(view, game.hands, passed)
 
     def choose(self, view: View) -> Move:
         game = self.game
