@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from salad import Game, load_ruleset
 from salad.bots.expert import ExpertBot
-from salad.bots.inference import observed_plays, play_likelihood, prepare
+from salad.bots.inference import observed_plays, play_likelihood, prepare, resampling
 from salad.bots.policy import hand_model
+from salad.bots.search import sample_world
+from salad.errors import SaladError
 from salad.sampler import sample_hands
 
 RS = load_ruleset("canadian")
@@ -69,10 +73,29 @@ def test_no_plays_yet_means_no_weights() -> None:
     assert prepare(view, hand_model(RS, 4, 0)) is None
 
 
-def test_the_expert_weighs_its_worlds_unless_told_not_to() -> None:
+def test_resampled_worlds_believe_the_seat_short() -> None:
+    game = after_a_high_heart()
+    game.play("6H")
+    view = game.view(3)
+    m = hand_model(RS, 4, view.hand_index)
+    low = game.deck.parse_many("2H 3H 4H")
+    plain, inferred = sample_world, resampling(sample_world, candidates=8)
+    rng = random.Random(5)
+    kept_plain = sum(bool(plain(view, m, rng).hands[1] & low) for _ in range(300))
+    kept_inferred = sum(bool(inferred(view, m, rng).hands[1] & low) for _ in range(300))
+    assert kept_inferred < 0.8 * kept_plain
+
+
+def test_the_expert_infers_unless_told_not_to() -> None:
     game = after_a_high_heart()
     view = game.view(2)
-    on, off = ExpertBot(seed=1, worlds=12), ExpertBot(seed=1, worlds=12, inference="false")
-    assert on.choose(view) in view.legal_moves and off.choose(view) in view.legal_moves
-    assert len(set(on.searcher.last_weights)) > 1
-    assert set(off.searcher.last_weights) == {1.0}
+    weighed = ExpertBot(seed=1, worlds=12, inference="weigh")
+    assert weighed.choose(view) in view.legal_moves
+    assert len(set(weighed.searcher.last_weights)) > 1
+    for infer in (True, "false"):
+        bot = ExpertBot(seed=1, worlds=12, inference=infer)
+        assert bot.choose(view) in view.legal_moves
+        assert set(bot.searcher.last_weights) == {1.0}
+        assert (bot.searcher.make_world is sample_world) == (infer == "false")
+    with pytest.raises(SaladError, match="inference must be true or false"):
+        ExpertBot(inference="maybe")

@@ -18,12 +18,16 @@ from __future__ import annotations
 
 import random
 
-from salad.bots.inference import prepare
-from salad.bots.policy import hand_model
-from salad.bots.search import Searcher, distinct_moves
+from salad.bots.inference import prepare, resampling
+from salad.bots.policy import HandModel, hand_model
+from salad.bots.search import Searcher, Weigher, distinct_moves, sample_world
 from salad.errors import SaladError
 from salad.moves import Move
 from salad.view import View
+
+
+def tempered(view: View, m: HandModel) -> Weigher | None:
+    return prepare(view, m, temper=0.3)
 
 
 class ExpertBot:
@@ -45,12 +49,20 @@ class ExpertBot:
         budget = self.default_move_time if move_time is None else float(move_time)
         max_worlds = self.default_max_worlds if worlds is None else max(1, int(worlds))
         infer = options.get("inference", True)
-        if isinstance(infer, str) and infer.strip().lower() in ("true", "false", "1", "0"):
-            infer = infer.strip().lower() in ("true", "1")
-        if not isinstance(infer, bool | int):
+        if isinstance(infer, str):
+            infer = {"true": True, "1": True, "false": False, "0": False}.get(
+                infer.strip().lower(), infer.strip().lower()
+            )
+        if infer not in (True, False, "weigh", "resample", "temper"):
             raise SaladError(f"bots: {self.name}: inference must be true or false, not {infer!r}")
+        mode = "resample" if infer is True else infer
         self.searcher = Searcher(
-            self.rng, budget, max_worlds, fixed_worlds=fixed, inference=prepare if infer else None
+            self.rng,
+            budget,
+            max_worlds,
+            fixed_worlds=fixed,
+            worlds=resampling(sample_world) if mode == "resample" else sample_world,
+            inference=prepare if mode == "weigh" else tempered if mode == "temper" else None,
         )
 
     def choose(self, view: View) -> Move:

@@ -20,15 +20,22 @@ call per earlier play of another seat.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from salad.bots.policy import HandModel, choose_play
 from salad.cards import NO_SUIT, CardMask
+from salad.engine import Game
 from salad.view import Phase, View
 
 NOISE = 0.5
 """The chance that a seat plays a card of its legal ones at random instead of the policy's."""
+
+CANDIDATES = 4
+"""Worlds sampled for each one kept, when resampling."""
+
+WorldMaker = Callable[[View, HandModel, random.Random], Game]
 
 Weigher = Callable[[Sequence[CardMask]], float]
 """A world's hands → its weight (the likelihood of the other seats' plays, up to a factor)."""
@@ -160,8 +167,9 @@ def play_likelihood(
     return p
 
 
-def prepare(view: View, m: HandModel, noise: float = NOISE) -> Weigher | None:
-    """The weight of a world for this decision, or None when no play tells anything yet."""
+def prepare(view: View, m: HandModel, noise: float = NOISE, temper: float = 1.0) -> Weigher | None:
+    """The weight of a world for this decision, or None when no play tells anything yet.
+    ``temper`` < 1 flattens the weights (likelihood ** temper)."""
     seen = observed_plays(view, m)
     if not seen:
         return None
@@ -171,6 +179,25 @@ def prepare(view: View, m: HandModel, noise: float = NOISE) -> Weigher | None:
         w = 1.0
         for s in seen:
             w *= play_likelihood(m, s, hands[s.seat] | s.later, trump, noise)
-        return w
+        return w if temper == 1.0 else w**temper
 
     return weigh
+
+
+def resampling(make: WorldMaker, candidates: int = CANDIDATES) -> WorldMaker:
+    """Worlds drawn from the inferred beliefs: each of ``candidates`` worlds made by ``make``
+    is weighed, and one is picked with chance proportional to its weight (sampling importance
+    resampling); the search then counts every world alike."""
+    cache: list[tuple[View, Weigher | None]] = []
+
+    def world(view: View, m: HandModel, rng: random.Random) -> Game:
+        if not cache or cache[0][0] is not view:
+            cache[:] = [(view, prepare(view, m))]
+        weigh = cache[0][1]
+        if weigh is None:
+            return make(view, m, rng)
+        options = [make(view, m, rng) for _ in range(candidates)]
+        weights = [weigh(g.hands) for g in options]
+        return rng.choices(options, weights)[0]
+
+    return world
