@@ -9,25 +9,22 @@ seats that chose before this one passed as the fast policy would.
 
 Options (all bots accept them): ``move_time`` (seconds per move, the anytime budget);
 ``worlds`` (alias ``iterations``), a fixed number of sampled worlds per move that replaces the
-clock, so that a seed gives the same moves on any machine; ``inference`` (default true): weigh
-each sampled world by how likely the other seats' plays so far are in it
-(:mod:`salad.bots.inference`); ``inference=false`` averages the worlds evenly.
+clock, so that a seed gives the same moves on any machine; ``inference`` (default true): search
+worlds drawn in proportion to how likely the other seats' plays so far are in them
+(:mod:`salad.bots.inference`; ``weigh``: weigh the worlds instead; ``false``: take the sampled
+worlds as they come).
 """
 
 from __future__ import annotations
 
 import random
 
-from salad.bots.inference import prepare, resampling
-from salad.bots.policy import HandModel, hand_model
-from salad.bots.search import Searcher, Weigher, distinct_moves, sample_world
+from salad.bots.inference import inference_mode, search_inputs
+from salad.bots.policy import hand_model
+from salad.bots.search import Searcher, distinct_moves
 from salad.errors import SaladError
 from salad.moves import Move
 from salad.view import View
-
-
-def tempered(view: View, m: HandModel) -> Weigher | None:
-    return prepare(view, m, temper=0.3)
 
 
 class ExpertBot:
@@ -48,21 +45,9 @@ class ExpertBot:
         fixed = worlds is not None and move_time is None
         budget = self.default_move_time if move_time is None else float(move_time)
         max_worlds = self.default_max_worlds if worlds is None else max(1, int(worlds))
-        infer = options.get("inference", True)
-        if isinstance(infer, str):
-            infer = {"true": True, "1": True, "false": False, "0": False}.get(
-                infer.strip().lower(), infer.strip().lower()
-            )
-        if infer not in (True, False, "weigh", "resample", "temper"):
-            raise SaladError(f"bots: {self.name}: inference must be true or false, not {infer!r}")
-        mode = "resample" if infer is True else infer
+        worlds_of, weigh = search_inputs(inference_mode(self.name, options.get("inference")))
         self.searcher = Searcher(
-            self.rng,
-            budget,
-            max_worlds,
-            fixed_worlds=fixed,
-            worlds=resampling(sample_world) if mode == "resample" else sample_world,
-            inference=prepare if mode == "weigh" else tempered if mode == "temper" else None,
+            self.rng, budget, max_worlds, fixed_worlds=fixed, worlds=worlds_of, inference=weigh
         )
 
     def choose(self, view: View) -> Move:

@@ -21,12 +21,14 @@ call per earlier play of another seat.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from salad.bots.policy import HandModel, choose_play
+from salad.bots.search import Inference, Weigher, WorldMaker, sample_world
 from salad.cards import NO_SUIT, CardMask
 from salad.engine import Game
+from salad.errors import SaladError
 from salad.view import Phase, View
 
 NOISE = 0.5
@@ -34,11 +36,12 @@ NOISE = 0.5
 
 CANDIDATES = 4
 """Worlds sampled for each one kept, when resampling."""
+TEMPER = 0.3
+"""Weights used as they are vary so much that a few worlds decide (about 2 to 8 effective
+worlds of 100): the ``weigh`` mode flattens them to ``likelihood ** TEMPER``."""
 
-WorldMaker = Callable[[View, HandModel, random.Random], Game]
-
-Weigher = Callable[[Sequence[CardMask]], float]
-"""A world's hands → its weight (the likelihood of the other seats' plays, up to a factor)."""
+MODES = {"true": "resample", "resample": "resample", "weigh": "weigh", "false": "off"}
+"""The values of a searching bot's ``inference`` option, and the mode each means."""
 
 
 @dataclass(frozen=True)
@@ -201,3 +204,30 @@ def resampling(make: WorldMaker, candidates: int = CANDIDATES) -> WorldMaker:
         return rng.choices(options, weights)[0]
 
     return world
+
+
+def tempered(view: View, m: HandModel) -> Weigher | None:
+    """:func:`prepare` with flattened weights (:data:`TEMPER`)."""
+    return prepare(view, m, temper=TEMPER)
+
+
+def inference_mode(bot: str, value: object) -> str:
+    """The mode a bot's ``inference`` option asks for (default: resample); refused in one line
+    when it is none of :data:`MODES`."""
+    if value is None:
+        return "resample"
+    key = str(value).strip().lower() if isinstance(value, str | bool) else None
+    if key not in MODES:
+        known = ", ".join(MODES)
+        raise SaladError(f"bots: {bot}: inference must be true or false ({known}), not {value!r}")
+    return MODES[key]
+
+
+def search_inputs(mode: str) -> tuple[WorldMaker, Inference | None]:
+    """What a :class:`~salad.bots.search.Searcher` takes for ``mode``: its world maker, and
+    its weigher of worlds."""
+    if mode == "resample":
+        return resampling(sample_world), None
+    if mode == "weigh":
+        return sample_world, tempered
+    return sample_world, None
