@@ -7,9 +7,10 @@ which works straight on the determinized :class:`~salad.engine.Game` (no views),
 playing :func:`salad.bots.policy.choose_play` with the cards it holds in that world. When only
 a few tricks are left, the end of the hand is instead searched exactly (:func:`endgame`: every
 seat minimises its own points, max^n style). The move with the best average of the seat's own
-points for the hand wins (the lowest, or the highest where the highest total wins). Given an
-``inference`` (:mod:`salad.bots.inference`), each world counts in that average by how likely the
-other seats' plays so far are in it.
+points for the hand wins (the lowest, or the highest where the highest total wins). Worlds
+come from a :data:`WorldMaker` (:func:`sample_world`; the expert's draws them in proportion to
+how likely the other seats' plays are in them, :mod:`salad.bots.inference`); given an
+``inference`` weigher instead, each world counts in the average by that likelihood.
 
 Every world is used for every move (common random numbers), so differences between moves are
 measured on the same deals. The search is anytime: it stops at a world count or at a deadline,
