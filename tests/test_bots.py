@@ -471,7 +471,8 @@ def test_bots_from_the_entry_point_group(monkeypatch: pytest.MonkeyPatch) -> Non
     with pytest.raises(SaladError) as info:
         bot_factory("nonesuch")
     assert str(info.value) == (
-        "bots: unknown bot 'nonesuch' (known: random, basic, advanced, expert, mybot, broken)"
+        "bots: unknown bot 'nonesuch' "
+        "(known: random, basic, advanced, expert, oracle, mybot, broken)"
     )
 
 
