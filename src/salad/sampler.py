@@ -93,7 +93,7 @@ def sample_hands(view: View, rng: random.Random, attempts: int = 200) -> list[Ca
     # seat still needs: the same uniform deal as placing them one by one, far faster.
     anyone = sum(1 for x in need if x)
     bound = [c for c in cards if len(takers[c]) < anyone]
-    free = [c for c in cards if len(takers[c]) == anyone]
+    loose = [c for c in cards if len(takers[c]) == anyone]
     for _ in range(attempts):
         rng.shuffle(bound)
         bound.sort(key=lambda c: len(takers[c]))
@@ -107,10 +107,10 @@ def sample_hands(view: View, rng: random.Random, attempts: int = 200) -> list[Ca
             hands[seat] |= 1 << card
             left[seat] -= 1
         else:
-            rng.shuffle(free)
+            rng.shuffle(loose)
             at = 0
             for seat in range(n):
-                for card in free[at : at + left[seat]]:
+                for card in loose[at : at + left[seat]]:
                     hands[seat] |= 1 << card
                 at += left[seat]
             return hands

@@ -229,7 +229,8 @@ class Searcher:
 
     def choose(self, view: View, m: HandModel, moves: Sequence[Move]) -> Move:
         """The move with the best average own points over the sampled worlds."""
-        deadline = self._deadline = time.perf_counter() + self.move_time
+        start = time.perf_counter()
+        deadline = self._deadline = start + self.move_time
         seat = view.seat
         sign = m.sign
         values: list[list[float]] = [[] for _ in moves]
@@ -241,6 +242,12 @@ class Searcher:
         exact_ok = view.phase is _PLAY and sum(view.hand_sizes) <= self.endgame_tricks * m.n
         timed = not self.fixed_worlds
         while worlds < self.max_worlds:
+            if timed and worlds >= self.min_worlds:
+                # Start no world that would likely end past the deadline: a move's time stays
+                # within its budget instead of overshooting by one world.
+                now = time.perf_counter()
+                if now + (now - start) / worlds > deadline:
+                    break
             base = self.make_world(view, m, rng)
             row = self._world(base, m, moves, alive, seat, exact_ok, worlds > 0)
             if row is None:  # the end of the hand is too big to search exactly
