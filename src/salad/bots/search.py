@@ -72,7 +72,8 @@ def sample_world(view: View, m: HandModel, rng: random.Random) -> Game:
 
 
 def fast_move(g: Game, m: HandModel) -> Move:
-    """The policy's move in a full-information game (every seat's cards are known)."""
+    """The policy's move in a full-information game (every seat's cards are known; only
+    whether a card is out at all is used, not who holds it)."""
     legal = g.legal_moves()
     if len(legal) == 1:
         return legal[0]
@@ -86,9 +87,10 @@ def fast_move(g: Game, m: HandModel) -> Move:
             if s != seat:
                 out |= hands[s]
         n_after = n - len(g.trick) - 1
-        after_out = 0
-        for i in range(1, n_after + 1):
-            after_out |= hands[(seat + i) % n]
+        # The seats behind are taken to hold any card out, not the ones they hold in this
+        # world: so the rollout plays as a seat that sees only its view would (the basic bot
+        # does), and that modelled the other seats better (8 deals at 40 worlds: the expert
+        # 0.517x basic against 0.567x with the exact cards behind).
         return choose_play(
             m,
             legal,
@@ -96,7 +98,7 @@ def fast_move(g: Game, m: HandModel) -> Move:
             g.led,
             g.trump,
             out,
-            after_out,
+            out if n_after else 0,
             n_after,
             g.trick_no == m.tricks - 1,
             g.token == seat,
