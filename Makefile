@@ -8,10 +8,11 @@ PIP       := $(PY) -m pip install -q --disable-pip-version-check
 WEB_STAMP := $(VENV)/.web-stamp
 DEV_STAMP := $(VENV)/.dev-stamp
 
-.PHONY: setup setup-web system-deps run test lint lint-js bench bench-bots bench-server bench-lab clean
+.PHONY: setup setup-web system-deps run cluster test lint lint-js bench bench-bots bench-server bench-lab clean
 
-# Debian packages the tests need: a real browser and a real PostgreSQL server.
-SYSTEM_PKGS := chromium postgresql
+# Debian packages the tests need: a real browser, and PostgreSQL, Redis and HAProxy for the
+# cluster (docs/deploy.md).
+SYSTEM_PKGS := chromium postgresql redis-server haproxy curl
 
 setup: $(DEV_STAMP)
 
@@ -42,6 +43,11 @@ run: setup-web
 
 # Python: ruff, formatting, mypy --strict and the floors contract (pyproject.toml, importlinter);
 # JavaScript: tsc --noEmit over the // @ts-check client (npm installs TypeScript).
+# Three nodes on PostgreSQL and Redis behind HAProxy, on this machine: http://127.0.0.1:8000/
+cluster: setup-web system-deps
+	$(PIP) -e '.[web,cluster]'
+	scripts/postgres.sh scripts/cluster.sh
+
 lint: setup
 	$(VENV)/bin/ruff check src tests benchmarks
 	$(VENV)/bin/ruff format --check src tests benchmarks

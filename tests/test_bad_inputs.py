@@ -348,6 +348,15 @@ CASES: list[Case | pytest.ParameterSet] = [
     ),  # fmt: skip
     pytest.param(["demo", "-s", "3", "--tricks"], 0, "Trick  1", id="demo-tricks"),
     pytest.param(["demo", "-s", "3"], 0, "--tricks shows every trick", id="demo-says-what"),
+    # salad review (#17)
+    pytest.param(["review"], 2, "missing argument", id="review-no-file"),
+    pytest.param(["review", "@nosuch.json"], 1, "no such file", id="review-missing-file"),
+    pytest.param(["review", "@empty.json"], 1, "empty file", id="review-empty-file"),
+    pytest.param(["review", "@tampered.json"], 1, "tampered.json: hand", id="review-tampered"),
+    pytest.param(["review", "@many.jsonl", "--game", "4"], 1, "holds 3", id="review-game-4"),
+    pytest.param(["review", "@good.json", "--seat", "9"], 1, "seats 0 to", id="review-seat-9"),
+    pytest.param(["review", "@good.json", "--worlds", "0"], 1, "--worlds", id="review-worlds-0"),
+    pytest.param(["review", "@good.json", "--move-time", "-1"], 1, "--move-time", id="review-t"),
 ]
 
 

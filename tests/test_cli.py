@@ -60,7 +60,17 @@ def one_error_line(proc: subprocess.CompletedProcess[str]) -> str:
 
 def test_every_command_is_registered() -> None:
     names = {c.name for c in app.registered_commands}
-    assert names == {"rules", "simulate", "demo", "match", "play", "score", "tournament", "serve"}
+    assert names == {
+        "rules",
+        "simulate",
+        "demo",
+        "match",
+        "play",
+        "score",
+        "tournament",
+        "serve",
+        "review",
+    }
     assert [g.name for g in app.registered_groups] == ["record"]
 
 

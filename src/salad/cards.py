@@ -55,6 +55,9 @@ class SuitSpec:
     symbol: str
     min_players: int = 0
     """The suit is only in the deck from this many players on (Skip the Salad's Corn)."""
+    art: str = ""
+    """How a screen draws the suit where its symbol is not a shape every font has: the name
+    of a drawing (``carrot``: the web client's cards.js draws it); '' for the symbol."""
 
 
 USUAL_RANK_NAMES = {"T": "Ten", "J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}

@@ -15,10 +15,12 @@ index plus ``deck.size`` plays a declaring Wild high, and ``2 * deck.size + suit
 
 from __future__ import annotations
 
-import functools
 import random
 import secrets
+import threading
+from _random import Random as _CRandom
 from collections.abc import Sequence
+from hashlib import sha512
 from typing import NoReturn
 
 from salad.cards import NO_SUIT, Card, CardMask, Deck, cards_of
@@ -38,7 +40,7 @@ from salad.events import (
     typed,
 )
 from salad.moves import Move, format_move, parse_move
-from salad.ruleset import CompiledHand, Kind, Ruleset
+from salad.ruleset import CompiledHand, CompiledRules, Kind, Ruleset
 from salad.scoring import card_counts, penalty_points, score_hand, standings
 from salad.view import SPECTATOR, CompletedTrick, Phase, View
 
@@ -96,6 +98,11 @@ class Game:
         "_token_mask",
         "_tricks",
         "_pass_left",
+        "_next",
+        "_follow_ok",
+        "_moves",
+        "_blocks",
+        "_tables",
     )
 
     def __init__(
@@ -120,13 +127,7 @@ class Game:
         self._wild_mask = deck.wild_mask
         self._suit_of = deck.suit_of
         self._tricks = deck.cards_each
-        # The fast path: no wild cards, no trumps, no identical copies.
-        self._simple = (
-            not deck.wild_mask
-            and not ruleset.trump_first
-            and not ruleset.trump_chooser
-            and deck.spec.copies_for(n) == 1
-        )
+        self._attach_tables()
         self._log: list[tuple[object, ...]] = []
         self.hand_points: list[tuple[int, ...]] = []
         self.totals = [0] * n
@@ -145,11 +146,30 @@ class Game:
             self._auto_deal()
 
     # -- setting up -----------------------------------------------------------------------
+    def _attach_tables(self) -> None:
+        """Point the hot paths at the look-up tables shared by every game of these rules."""
+        tables = _tables_for(self.rules)
+        self._tables = tables
+        self._next = tables.next_seat
+        self._follow_ok = tables.follow_ok
+        self._moves = tables.moves
+        self._blocks = tables.blocks
+        self._simple = tables.simple
+
+    def __getstate__(self) -> dict[str, object]:
+        """A pickle (or deepcopy) leaves out the shared tables; they are found again on load."""
+        return {name: getattr(self, name) for name in _STATE}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self._attach_tables()
+
     def _draw_for_dealer(self) -> int:
         """Every player draws a card; the highest rank deals; tied players draw again."""
         if self.seed is None:
             raise SaladError("first dealer: give first_dealer when the game has no seed")
-        rng = random.Random(f"salad:{self.seed}:draw")
+        rng = _seeded(f"salad:{self.seed}:draw")
         deck = self.deck
         ordinary = [c for c in range(deck.size) if deck.suit_of[c] != NO_SUIT]
         drawing = list(range(self.players))
@@ -177,23 +197,27 @@ class Game:
         self.passed = [0] * n
         self.received = [0] * n
         self._pass_left = 0
-        hand = self.rules.hands[min(self.hand_index, len(self.rules.hands) - 1)]
-        self._hand: CompiledHand = hand
-        self._token_mask = 0
-        for p in hand.penalties:
-            if p.kind == Kind.TOKEN:
-                self._token_mask |= p.mask
+        index = min(self.hand_index, len(self.rules.hands) - 1)
+        self._hand: CompiledHand = self.rules.hands[index]
+        self._token_mask = self._tables.token_masks[index]
 
     def _auto_deal(self) -> None:
-        rng = random.Random(f"salad:{self.seed}:{self.hand_index}")
-        cards = _in_play_cards(self.deck)[:]
-        rng.shuffle(cards)
+        # The same deal as ``random.Random(f"salad:{seed}:{hand}").shuffle(cards)`` (a test
+        # checks it), without building a generator each hand or shuffle's call per card.
+        rng = _seeded(f"salad:{self.seed}:{self.hand_index}")
+        bits = self._tables.card_bits[:]  # the cards in play, as their bits
+        getrandbits = rng.getrandbits
+        for i, k in self._tables.shuffle_steps:
+            j = getrandbits(k)
+            while j > i:
+                j = getrandbits(k)
+            bits[i], bits[j] = bits[j], bits[i]
         n = self.players
         # One card at a time, clockwise from the dealer's left: seat dealer+1+j gets cards[j::n].
         hands = [0] * n
         for j in range(n):
-            hands[(self.dealer + 1 + j) % n] = sum(map(_BIT.__getitem__, cards[j::n]))
-        self.deal(hands)
+            hands[(self.dealer + 1 + j) % n] = sum(bits[j::n])
+        self._dealt(hands)  # a shuffle of the cards in play: nothing to check
 
     def deal(self, hands: Sequence[CardMask]) -> None:
         """Give each seat its cards for the next hand (a chance node's outcome)."""
@@ -211,8 +235,11 @@ class Game:
             union |= h
         if union != self.deck.in_play:
             raise SaladError("deal: the hands do not hold exactly the cards in play")
+        self._dealt(list(hands))
+
+    def _dealt(self, hands: list[CardMask]) -> None:
         self._reset_hand()
-        self.hands = list(hands)
+        self.hands = hands
         self._log.append((DEAL, self.hand_index, self.dealer, tuple(hands)))
         self._begin_hand()
 
@@ -254,19 +281,34 @@ class Game:
         if self.phase is not _PLAY:
             return self._other_legal()
         h = self.hands[self.to_move]
+        blocks = self._blocks
         led = self.led
         if led >= 0:
             follow = h & self._suit_masks[led]
             if follow:
+                if self._simple:  # the suit is one block (below): one look-up
+                    try:
+                        return [*self._moves[follow]]
+                    except KeyError:
+                        return [*self._tables.card_list(follow)]
                 h = follow | (h & self._wild_mask)
-        out = []
-        while h:
-            low = h & -h
-            out.append(low.bit_length() - 1)
-            h ^= low
-        if self._wild_mask:
+                blocks = self._tables.follow_blocks[led]
+        # The cards come a block at a time, each block's list looked up by its mask (a plain
+        # dict and KeyError: a dict subclass with __missing__ looks up at half the speed).
+        moves = self._moves
+        out: list[Move] = []
+        try:
+            for block in blocks:
+                out += moves[h & block]
+        except KeyError:
+            out = []
+            for block in blocks:
+                part = h & block
+                got = moves.get(part)
+                out += self._tables.card_list(part) if got is None else got
+        if h & self._tables.declare:
             size = self._size
-            declare = self.deck.declare_mask
+            declare = self._tables.declare
             out += [c + size for c in out if declare >> c & 1]
         return out
 
@@ -280,6 +322,38 @@ class Game:
 
     def play(self, move: Move | str) -> None:
         """Make a move for the seat to move; an illegal one raises ``IllegalMoveError``."""
+        # The hot path: a plain card play that is legal. Anything else (text, a Wild declared
+        # high, another phase, an illegal move and its error) goes the long way round.
+        if self.phase is _PLAY:
+            seat = self.to_move
+            hands = self.hands
+            h = hands[seat]
+            card: int = move  # type: ignore[assignment]  # text fails the look-up below
+            try:
+                bit = _BIT[card]
+            except (IndexError, TypeError):
+                bit = 0  # text, or not a card of this deck
+            # A negative move or a Wild declared high (card + deck size) is not in the hand.
+            if h & bit and card >= 0:
+                led = self.led
+                if led < 0:
+                    self.led = self._suit_of[card]
+                elif not bit & self._follow_ok[led] and h & self._suit_masks[led]:
+                    self._play_checked(move)  # raises must-follow
+                    return
+                hands[seat] = h ^ bit
+                trick = self.trick
+                trick.append(card)
+                self.trick_mask |= bit
+                self._log.append((PLAY, seat, card))
+                if len(trick) == self.players:
+                    self._finish_trick()
+                else:
+                    self.to_move = self._next[seat]
+                return
+        self._play_checked(move)
+
+    def _play_checked(self, move: Move | str) -> None:
         if isinstance(move, str):
             move = self.parse_move(move)
         if self.phase is not _PLAY:
@@ -441,13 +515,19 @@ class Game:
             self._auto_deal()
 
     def running_points(self, last: int = -1) -> list[int]:
-        """Penalties taken so far this hand (``last``: winner of the last trick, if played)."""
+        """Penalties taken so far this hand (``last``: winner of the last trick, if played).
+
+        Once the hand's last trick is played (game over, or waiting for the next deal), this is
+        the hand as scored: the last trick's penalty, the token and the moon included.
+        """
+        if self.trick_no == self._tricks and self.hand_points:
+            return list(self.hand_points[-1])
         counts = card_counts(self._hand, self.taken)
         return penalty_points(self._hand, self.players, self.tricks_won, counts, last, self.token)
 
     # -- queries ----------------------------------------------------------------------------
     def is_over(self) -> bool:
-        return self.phase == _OVER
+        return self.phase is _OVER
 
     @property
     def round_name(self) -> str:
@@ -563,18 +643,49 @@ class Game:
     # -- copies and undo --------------------------------------------------------------------
     def copy(self) -> Game:
         """An independent copy (for search): shares only immutable parts."""
+        # Every slot by name (a loop of getattr/setattr takes three times as long); lists are
+        # copied, the rest is immutable or shared tables. A test checks no slot is left out.
         new = Game.__new__(Game)
-        for name in Game.__slots__:
-            setattr(new, name, getattr(self, name))
+        new.ruleset = self.ruleset
+        new.rules = self.rules
+        new.deck = self.deck
+        new.players = self.players
+        new.seed = self.seed
+        new.first_dealer = self.first_dealer
+        new.auto_deal = self.auto_deal
+        new.hand_index = self.hand_index
+        new.dealer = self.dealer
+        new.phase = self.phase
+        new.to_move = self.to_move
         new.hands = self.hands[:]
+        new.leader = self.leader
         new.trick = self.trick[:]
+        new.trick_mask = self.trick_mask
+        new.led = self.led
+        new.trick_no = self.trick_no
         new.taken = self.taken[:]
         new.tricks_won = self.tricks_won[:]
+        new.token = self.token
+        new.trump = self.trump
         new.hand_points = self.hand_points[:]
         new.totals = self.totals[:]
         new.passed = self.passed[:]
         new.received = self.received[:]
         new._log = self._log[:]
+        new._size = self._size
+        new._suit_masks = self._suit_masks
+        new._wild_mask = self._wild_mask
+        new._suit_of = self._suit_of
+        new._simple = self._simple
+        new._hand = self._hand
+        new._token_mask = self._token_mask
+        new._tricks = self._tricks
+        new._pass_left = self._pass_left
+        new._next = self._next
+        new._follow_ok = self._follow_ok
+        new._moves = self._moves
+        new._blocks = self._blocks
+        new._tables = self._tables
         return new
 
     def undo(self) -> None:
@@ -694,9 +805,103 @@ class Game:
         )
 
 
+_TABLE_SLOTS = ("_tables", "_next", "_follow_ok", "_moves", "_blocks", "_simple")
+_STATE = tuple(name for name in Game.__slots__ if name not in _TABLE_SLOTS)
+"""The slots a pickle keeps: the game's own state, not the tables shared by its rules."""
+
 _BIT = [1 << i for i in range(1024)]
+_TOKEN = Kind.TOKEN
+_BLOCK = 13  # the widest run of cards whose subsets are cached
 
 
-@functools.lru_cache(maxsize=256)
-def _in_play_cards(deck: Deck) -> list[Card]:
-    return cards_of(deck.in_play)
+_LOCAL = threading.local()
+
+
+def _seeded(text: str) -> random.Random:
+    """This thread's dealing generator, put in the state ``random.Random(text)`` starts in
+    (building one seeds twice: from a hash of the text in ``__new__``, then from its SHA-512
+    in ``seed``; a game's draw and each deal use it up before anything else runs here)."""
+    try:
+        rng: random.Random = _LOCAL.rng
+    except AttributeError:
+        rng = _LOCAL.rng = random.Random(0)
+    data = text.encode()
+    _CRandom.seed(rng, int.from_bytes(data + sha512(data).digest()))
+    return rng
+
+
+class _Tables:
+    """What the hot paths look up for one compiled ruleset (shared by all its games)."""
+
+    __slots__ = (
+        "card_bits",
+        "shuffle_steps",
+        "next_seat",
+        "follow_ok",
+        "blocks",
+        "follow_blocks",
+        "moves",
+        "declare",
+        "token_masks",
+        "simple",
+    )
+
+    def __init__(self, rules: CompiledRules) -> None:
+        deck: Deck = rules.deck
+        n = rules.players
+        cards = cards_of(deck.in_play)
+        self.card_bits = [1 << c for c in cards]
+        # random.shuffle's Fisher-Yates: position i swaps with randbelow(i + 1), drawn as
+        # getrandbits((i + 1).bit_length()) until it is at most i.
+        self.shuffle_steps = tuple(
+            (i, (i + 1).bit_length()) for i in reversed(range(1, len(cards)))
+        )
+        self.next_seat = tuple((s + 1) % n for s in range(n))
+        self.follow_ok = tuple(m | deck.wild_mask for m in deck.suit_masks)
+        # Legal moves come out a block at a time (each suit, then the wild cards); a block's
+        # cards are cached by their mask (at most 2**13 subsets for a 13-card suit). Wider
+        # blocks (several copies of a suit) are split into runs of at most 13 cards.
+        blocks: list[CardMask] = []
+        for m in (*deck.suit_masks, deck.wild_mask):
+            cards = cards_of(m)
+            for i in range(0, len(cards), _BLOCK):
+                blocks.append(sum(1 << c for c in cards[i : i + _BLOCK]))
+        self.blocks = tuple(b for b in blocks if b)
+        # Following suit: only that suit's blocks and the wild cards' can hold legal cards.
+        self.follow_blocks = tuple(
+            tuple(b for b in self.blocks if b & (m | deck.wild_mask)) for m in deck.suit_masks
+        )
+        self.moves: dict[CardMask, tuple[Card, ...]] = {}
+        self.declare = deck.declare_mask
+        # The fast path: no wild cards, no trumps, no identical copies, suits of 13 or fewer.
+        rs = rules.ruleset
+        self.simple = (
+            max(m.bit_count() for m in deck.suit_masks) <= _BLOCK
+            and not deck.wild_mask
+            and not rs.trump_first
+            and not rs.trump_chooser
+            and deck.spec.copies_for(n) == 1
+        )
+        self.token_masks: tuple[CardMask, ...] = tuple(
+            sum(p.mask for p in hand.penalties if p.kind == _TOKEN) for hand in rules.hands
+        )
+
+    def card_list(self, mask: CardMask) -> tuple[Card, ...]:
+        """The cards of ``mask`` (one block's), cached in :attr:`moves`."""
+        cards = self.moves[mask] = tuple(cards_of(mask))
+        return cards
+
+
+_TABLES: dict[int, tuple[CompiledRules, _Tables]] = {}
+
+
+def _tables_for(rules: CompiledRules) -> _Tables:
+    """The tables of ``rules``, looked up by identity (hashing a ruleset is slow)."""
+    got = _TABLES.get(id(rules))
+    if got is not None and got[0] is rules:
+        return got[1]
+    if len(_TABLES) >= 256:
+        _TABLES.clear()
+    tables = _Tables(rules)
+    _TABLES[id(rules)] = (rules, tables)
+    return tables

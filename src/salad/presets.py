@@ -134,11 +134,11 @@ PRESETS: dict[str, Ruleset] = {
 # `QT` is the Queen of Tomatoes, `10R` the ten of Carrots, `AO` the Assassin of Onions, `W` a Wild.
 
 VEGETABLE_SUITS = (
-    SuitSpec("R", "Carrots", "🥕"),
-    SuitSpec("B", "Broccoli", "🥦"),
-    SuitSpec("T", "Tomatoes", "🍅"),
-    SuitSpec("O", "Onions", "🧅"),
-    SuitSpec("N", "Corn", "🌽", min_players=7),
+    SuitSpec("R", "Carrots", "🥕", art="carrot"),
+    SuitSpec("B", "Broccoli", "🥦", art="broccoli"),
+    SuitSpec("T", "Tomatoes", "🍅", art="tomato"),
+    SuitSpec("O", "Onions", "🧅", art="onion"),
+    SuitSpec("N", "Corn", "🌽", min_players=7, art="corn"),
 )
 
 VEGETABLE_RANKS = (

@@ -197,8 +197,16 @@ class Ruleset:
             )
 
     def compiled(self, players: int) -> CompiledRules:
+        # Looked up by identity first: hashing a whole ruleset costs more than a game's hand.
+        got = _COMPILED.get((id(self), players))
+        if got is not None and got[0] is self:
+            return got[1]
         self.check_players(players)
-        return _compile(self, players)
+        rules = _compile(self, players)  # by value: an equal ruleset may have compiled it
+        if len(_COMPILED) >= 256:
+            _COMPILED.clear()
+        _COMPILED[(id(self), players)] = (self, rules)
+        return rules
 
     @property
     def pass_offset(self) -> int:
@@ -242,6 +250,10 @@ class CompiledRules:
     @property
     def tricks(self) -> int:
         return self.deck.cards_each
+
+
+_COMPILED: dict[tuple[int, int], tuple[Ruleset, CompiledRules]] = {}
+"""(ruleset, compiled rules) by (id of the ruleset, players): the ruleset held keeps its id."""
 
 
 @lru_cache(maxsize=256)

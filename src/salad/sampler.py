@@ -18,6 +18,7 @@ cards the seats before this one chose to pass (their choices are hidden until th
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 
 from salad.cards import NO_SUIT, CardMask, cards_of
@@ -88,22 +89,38 @@ def sample_hands(view: View, rng: random.Random, attempts: int = 200) -> list[Ca
     allowed_for = _allowed_masks(view, voids)
     cards = cards_of(free)
     # Most constrained cards first: fewer seats may hold them.
-    takers = {c: [s for s in range(n) if need[s] and allowed_for[s] >> c & 1] for c in cards}
+    seats = [s for s in range(n) if need[s]]
+    anyone = free  # cards every seat still to be dealt may hold share one takers list
+    for s in seats:
+        anyone &= allowed_for[s]
+    takers = {
+        c: seats if anyone >> c & 1 else [s for s in seats if allowed_for[s] >> c & 1]
+        for c in cards
+    }
+    count = {c: len(t) for c, t in takers.items()}
     # Cards any seat still short of cards may hold go last, shuffled and cut by what each
     # seat still needs: the same uniform deal as placing them one by one, far faster.
-    anyone = sum(1 for x in need if x)
-    bound = [c for c in cards if len(takers[c]) < anyone]
-    loose = [c for c in cards if len(takers[c]) == anyone]
+    bound = [c for c in cards if not anyone >> c & 1]
+    loose = [c for c in cards if anyone >> c & 1]
+    random_ = rng.random
     for _ in range(attempts):
         rng.shuffle(bound)
-        bound.sort(key=lambda c: len(takers[c]))
+        bound.sort(key=count.__getitem__)
         hands = known[:]
         left = need[:]
         for card in bound:
-            options = [s for s in takers[card] if left[s]]
+            # rng.choices(options, weights=left)[0], inlined: the same draw, a third the time.
+            options = []
+            cum = []
+            total = 0
+            for s in takers[card]:
+                if left[s]:
+                    total += left[s]
+                    options.append(s)
+                    cum.append(total)
             if not options:
                 break
-            seat = rng.choices(options, weights=[left[s] for s in options])[0]
+            seat = options[bisect_right(cum, random_() * (total + 0.0), 0, len(cum) - 1)]
             hands[seat] |= 1 << card
             left[seat] -= 1
         else:

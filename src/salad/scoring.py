@@ -15,6 +15,9 @@ from salad.events import Deal, HandScored, Play, TokenTaken, TrickWon, typed
 from salad.moves import card_of
 from salad.ruleset import CompiledHand, CompiledPenalty, CompiledRules, Kind, Moon
 
+_TRICK, _CARDS, _LAST_TRICK = Kind.TRICK, Kind.CARDS, Kind.LAST_TRICK
+# Module constants: reading an enum member off its class costs far more than a global (3.11).
+
 MOON = "moon"
 """The key of the moon's share in :meth:`HandBreakdown.seat` (no penalty id is this)."""
 
@@ -28,10 +31,14 @@ class HandScore(NamedTuple):
 def card_counts(hand: CompiledHand, taken: Sequence[CardMask]) -> list[tuple[int, ...]]:
     """Per penalty of ``hand``, how many of its cards each seat took (``()`` for penalties that
     count no cards): what :func:`score_hand` wants, from the engine's taken-card masks."""
-    return [
-        tuple((t & p.mask).bit_count() for t in taken) if p.kind == Kind.CARDS else ()
-        for p in hand.penalties
-    ]
+    out: list[tuple[int, ...]] = []
+    for p in hand.penalties:
+        if p.kind == _CARDS:
+            m = p.mask
+            out.append(tuple([(t & m).bit_count() for t in taken]))
+        else:
+            out.append(())
+    return out
 
 
 def penalty_points(
@@ -63,13 +70,14 @@ def _add_penalty(
     token: int,
 ) -> None:
     """Add what penalty ``p`` charges each seat to ``points`` (see :func:`penalty_points`)."""
-    if p.kind == Kind.TRICK:
+    kind = p.kind
+    if kind == _TRICK:
         for s, won in enumerate(tricks_won):
             points[s] += won * p.points
-    elif p.kind == Kind.CARDS:
+    elif kind == _CARDS:
         for s, k in enumerate(count):
             points[s] += k * p.points
-    elif p.kind == Kind.LAST_TRICK:
+    elif kind == _LAST_TRICK:
         if last >= 0:
             points[last] += p.points
     elif token >= 0:
@@ -90,12 +98,13 @@ def moon_shooter(
     for s in range(len(tricks_won)):
         counted = False
         for p, count in zip(hand.penalties, counts, strict=True):
-            if p.kind == Kind.TRICK:
+            kind = p.kind
+            if kind == _TRICK:
                 ok, counted = tricks_won[s] == tricks, True
-            elif p.kind == Kind.CARDS:
+            elif kind == _CARDS:
                 ok = count[s] == p.mask.bit_count()
                 counted = counted or bool(p.mask)
-            elif p.kind == Kind.LAST_TRICK:
+            elif kind == _LAST_TRICK:
                 ok, counted = last == s, True
             else:
                 ok = token in (s, -1)

@@ -6,6 +6,9 @@ that wants other server options starts its own with ``start_server``. Environmen
 - ``SALAD_CHROMIUM``: the browser binary (default ``/usr/bin/chromium``; none is downloaded).
 - ``SALAD_E2E_BASE_URL``: use a server that is already running instead of starting one.
 
+The ``axe`` fixture runs axe-core (``node_modules/axe-core``, from ``npm ci``) in a page and
+gives its serious and critical violations.
+
 When a test fails, every page it opened is saved as a PNG in ``tests/e2e/artifacts/``.
 """
 
@@ -187,6 +190,40 @@ def open_page(
     for ctx in contexts:
         ctx.close()
     assert not errors, "errors in the page scripts:\n" + "\n".join(errors)
+
+
+AXE_JS = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+AXE_IMPACTS = ("serious", "critical")
+"""The violations a page may not have (axe-core's impact levels)."""
+
+
+def axe_violations(page: Any, exclude: tuple[str, ...] = ()) -> list[str]:
+    """axe-core's serious and critical violations of the page as it is now, one line each
+    (rule, impact, the first elements it names); ``exclude``: CSS selectors left out."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE_JS))
+    result = page.evaluate(
+        """async (exclude) => {
+          const context = exclude.length ? {exclude: exclude.map((s) => [s])} : document;
+          const r = await axe.run(context, {resultTypes: ['violations']});
+          return r.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
+            nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 4), count: v.nodes.length}));
+        }""",
+        list(exclude),
+    )
+    return [
+        f"{v['id']} ({v['impact']}, {v['count']}x): {v['help']} — {', '.join(v['nodes'])}"
+        for v in result
+        if v["impact"] in AXE_IMPACTS
+    ]
+
+
+@pytest.fixture
+def axe() -> Callable[..., list[str]]:
+    """``axe(page)``: the page's serious and critical accessibility violations (axe-core)."""
+    if not AXE_JS.exists():
+        pytest.skip(f"axe-core is not installed ({AXE_JS} is missing: run `npm ci`)")
+    return axe_violations
 
 
 @pytest.hookimpl(hookwrapper=True)

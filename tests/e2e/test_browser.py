@@ -58,8 +58,12 @@ def click_card(page: Any, selector: str) -> None:
 
 
 def play_one(page: Any) -> bool:
-    """Play the first legal card when it is this page's turn; True when a card went."""
+    """Play the first legal card when it is this page's turn (press Next hand when a hand's
+    summary waits for it); True when a card went or the button was pressed."""
     try:
+        if page.locator("#btn-next-hand").count():
+            page.click("#btn-next-hand", timeout=2000)
+            return True
         if page.locator("[data-wild='high']").count():
             page.click("[data-wild='high']", timeout=2000)
             return True
@@ -98,7 +102,14 @@ def my_turn(page: Any) -> bool:
 
 
 def wait_my_turn(page: Any, timeout: float = 30) -> None:
-    page.wait_for_selector(LEGAL, timeout=timeout * 1000)
+    """Wait until this page may play (pressing Next hand on the way, at the end of a hand)."""
+    end = time.monotonic() + timeout
+    while True:
+        left = max(0.1, end - time.monotonic())
+        page.wait_for_selector(f"{LEGAL}, #btn-next-hand", timeout=left * 1000)
+        if page.locator(LEGAL).count():
+            return
+        page.click("#btn-next-hand", timeout=2000)
 
 
 def quick_play(open_page: Callable[..., Any], **kw: Any) -> Any:

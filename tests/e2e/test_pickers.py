@@ -347,6 +347,11 @@ def test_trump_picker_only_for_last_place_and_trump_shown(
         host = seat_page(open_page, base_url, tid, tokens[0])
         host.wait_for_selector(HAND)
         expect(host.locator("#round-line .trump")).to_contain_text("Carrots")
+        # The vegetables are drawn (SVG), never letters, in the hand (issue 14, item 5).
+        for card in host.locator(HAND).all():
+            code = str(card.get_attribute("data-code"))
+            if code != "W":
+                expect(card.locator(".suit-art").first).to_be_attached()
         assert socks[0].until(lambda m: m["view"] is not None)["view"]["trump"] == "R"
 
         # Hand 1: each seat plays its first legal card, until the trump phase of hand 2.
@@ -366,6 +371,11 @@ def test_trump_picker_only_for_last_place_and_trump_shown(
         assert chooser == max(order, key=lambda s: view["totals"][s])
         suits = [f"trump:{s['letter']}" for s in states[0]["table"]["deck"]["suits"]]
         assert sorted(states[chooser]["view"]["legal"]) == sorted(suits)
+        # The hand's summary waits for every seat to press Next hand (issue 14).
+        assert states[0]["hand_end"]["waiting"] == [0, 1, 2, 3]
+        for sock in socks:
+            sock.ws.send(json.dumps({"type": "next"}))
+        socks[0].until(lambda m: m["hand_end"] is None)
 
         other = 1 if chooser == 0 else 0
         pages = {0: host}
@@ -376,6 +386,8 @@ def test_trump_picker_only_for_last_place_and_trump_shown(
 
         # Only the chooser gets the picker: one button per suit of the deck.
         expect(picker.locator("#center h2")).to_have_text("Pick the trump suit")
+        # ... and says why this player picks, in the words of the ruleset's topping (item 5).
+        expect(picker.locator("#trump-why")).to_have_text("You are in last place: Spicy Pepper.")
         expect(picker.locator("#status")).to_contain_text("pick the trump suit")
         buttons = picker.eval_on_selector_all(
             "[data-trump]", "els => els.map(e => e.dataset.trump)"

@@ -121,7 +121,7 @@ def test_sheet_page_enter_check_reload_correct_chart_csv(
     expect(page.locator("#leader")).to_have_text(leader_line(model))
 
     # Correct hand 1: its old answers come back; a bad correction changes nothing.
-    page.get_by_role("button", name="Correct hand 1 (No Tricks)").click()
+    page.get_by_role("button", name="Fix hand 1 (No Tricks)").click()
     expect(page.locator("#entry-title")).to_have_text("Correcting hand 1: No Tricks")
     values = [page.get_by_label(f"Tricks: {n}", exact=True).input_value() for n in NAMES]
     assert values == ["3", "4", "3", "3"]

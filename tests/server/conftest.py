@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -47,7 +48,11 @@ class Server:
     """A `salad serve` subprocess on a free loopback port."""
 
     def __init__(
-        self, database: str, log_path: Path, bot_delay: float = 0.0, workers: int = 1
+        self,
+        database: str,
+        log_path: Path,
+        bot_delay: float = 0.0,
+        args: tuple[str, ...] = (),
     ) -> None:
         self.database = database
         self.port = free_port()
@@ -55,7 +60,8 @@ class Server:
         self.ws_base = f"ws://127.0.0.1:{self.port}"
         self.log_path = log_path
         cmd = [sys.executable, "-m", "salad.cli", "serve", "--port", str(self.port)]
-        cmd += ["--database", database, "--bot-delay", str(bot_delay), "--workers", str(workers)]
+        cmd += ["--database", database, "--bot-delay", str(bot_delay)]
+        cmd += args
         self._log = log_path.open("a")
         self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT)
         self.http = httpx.Client(base_url=self.base, timeout=30)
@@ -128,6 +134,8 @@ class Socket:
         self.name = name
         self.messages: list[str] = []
         self.state: dict[str, Any] | None = None
+        self.states: list[dict[str, Any]] = []
+        """Every state received, completed as the web client completes it."""
 
     async def recv(self, timeout: float = 20) -> dict[str, Any]:
         text = await asyncio.wait_for(self.ws.recv(), timeout)
@@ -137,6 +145,7 @@ class Socket:
         if message["type"] == "state":
             complete_state(message, self.state)  # as the web client does
             self.state = message
+            self.states.append(message)
         return message
 
     async def until(
@@ -189,9 +198,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 def start_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
     started: list[Server] = []
 
-    def start(database: str | None = None, bot_delay: float = 0.0, workers: int = 1) -> Server:
+    def start(
+        database: str | None = None,
+        bot_delay: float = 0.0,
+        args: tuple[str, ...] = (),
+    ) -> Server:
         db = database or f"sqlite:///{tmp_path / 'salad.db'}"
-        srv = Server(db, tmp_path / f"server{len(started)}.log", bot_delay, workers)
+        srv = Server(db, tmp_path / f"server{len(started)}.log", bot_delay, args)
         started.append(srv)
         return srv
 
@@ -229,3 +242,178 @@ def pg_url() -> Iterator[str]:
 def ws() -> Callable[..., Any]:
     """``await ws(server, table_id, token)``: a recording websocket to a table."""
     return connect
+
+
+# -- a cluster: Redis, nodes on PostgreSQL, HAProxy in front (test_cluster*.py) ---------------
+
+
+class RedisServer:
+    """A throwaway `redis-server` on a free loopback port (no persistence), restartable."""
+
+    def __init__(self, log_path: Path) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            pytest.skip("redis-server is not installed (make system-deps installs it)")
+        self.binary = binary
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.log_path = log_path
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.start()
+
+    def start(self) -> None:
+        cmd = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1"]
+        cmd += ["--save", "", "--appendonly", "no", "--logfile", str(self.log_path)]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
+                    s.sendall(b"PING\r\n")
+                    if s.recv(16).startswith(b"+PONG"):
+                        return
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("redis-server did not start in 10 s")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    srv = RedisServer(tmp_path / "redis.log")
+    yield srv
+    srv.stop()
+
+
+HAPROXY_CONFIG = """\
+global
+    maxconn 4096
+defaults
+    mode http
+    timeout connect 2s
+    timeout client 60s
+    timeout server 60s
+    timeout tunnel 1h
+    option http-server-close
+frontend salad
+    bind 127.0.0.1:{port}
+    default_backend nodes
+backend nodes
+    balance roundrobin
+    option redispatch
+    retries 3
+    option httpchk GET /healthz
+    default-server inter 500ms fall 2 rise 1
+{servers}
+"""
+
+
+class HAProxy:
+    """HAProxy in front of the nodes (round robin, no sticky sessions), on a free port."""
+
+    def __init__(self, nodes: list[Server], directory: Path) -> None:
+        binary = shutil.which("haproxy")
+        if binary is None:
+            pytest.skip("haproxy is not installed (make system-deps installs it)")
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.ws_base = f"ws://127.0.0.1:{self.port}"
+        servers = "\n".join(
+            f"    server node{i} 127.0.0.1:{n.port} check" for i, n in enumerate(nodes)
+        )
+        config = directory / "haproxy.cfg"
+        config.write_text(HAPROXY_CONFIG.format(port=self.port, servers=servers))
+        self._log = (directory / "haproxy.log").open("a")
+        self.proc = subprocess.Popen(
+            [binary, "-db", "-f", str(config)], stdout=self._log, stderr=subprocess.STDOUT
+        )
+        self.http = httpx.Client(base_url=self.base, timeout=30)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                if self.http.get("/healthz").status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("haproxy did not start in 10 s")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(10)
+        self.http.close()
+        self._log.close()
+
+
+@pytest.fixture
+def start_cluster(
+    tmp_path: Path, pg_url: str, redis_server: RedisServer
+) -> Iterator[Callable[..., tuple[list[Server], HAProxy]]]:
+    """``start_cluster(n)``: n nodes on one PostgreSQL database and Redis, and HAProxy."""
+    started: list[Server] = []
+    proxies: list[HAProxy] = []
+
+    def start(
+        n: int = 3, bot_delay: float = 0.0, database: str | None = None
+    ) -> tuple[list[Server], HAProxy]:
+        for i in range(n):
+            args = ("--redis", redis_server.url)
+            db = database or pg_url
+            started.append(Server(db, tmp_path / f"node{i}.log", bot_delay, args))
+        proxies.append(HAProxy(started[-n:], tmp_path))
+        return started[-n:], proxies[-1]
+
+    yield start
+    for proxy in proxies:
+        proxy.stop()
+    for srv in started:
+        srv.stop()
+
+
+class TcpProxy:
+    """HAProxy in TCP mode in front of a server (e.g. PostgreSQL), to cut it off and back."""
+
+    def __init__(self, target_port: int, directory: Path) -> None:
+        binary = shutil.which("haproxy")
+        if binary is None:
+            pytest.skip("haproxy is not installed (make system-deps installs it)")
+        self.binary = binary
+        self.port = free_port()
+        self.config = directory / f"tcp{self.port}.cfg"
+        self.config.write_text(
+            "defaults\n    mode tcp\n    timeout connect 2s\n    timeout client 1h\n"
+            f"    timeout server 1h\nlisten pg\n    bind 127.0.0.1:{self.port}\n"
+            f"    server target 127.0.0.1:{target_port}\n"
+        )
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.start()
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [self.binary, "-db", "-f", str(self.config)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
+                return
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("haproxy (tcp) did not start in 10 s") from None
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        """Cut every connection through it, and refuse new ones."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)

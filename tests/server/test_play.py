@@ -20,8 +20,10 @@ BASIC = {"kind": "bot", "bot": "basic"}
 
 
 async def play_randomly(sock: Any, rng: random.Random, timeout: float = 30) -> dict[str, Any]:
-    """Play a random legal move whenever this seat is to move; the final state."""
+    """Play a random legal move whenever this seat is to move, and press Next hand whenever a
+    hand's summary waits for this seat; the final state."""
     sent_for = -1
+    nexted = -1
     while True:
         m = await sock.recv(timeout)
         assert m["type"] == "state", m
@@ -30,6 +32,12 @@ async def play_randomly(sock: Any, rng: random.Random, timeout: float = 30) -> d
             continue
         if view["phase"] == "over":
             return dict(m)
+        end = m.get("hand_end")
+        if end and end["waiting"]:  # a hand's summary is up: no move is taken until it goes
+            if m["you"] in end["waiting"] and end["hand"] != nexted:
+                nexted = end["hand"]
+                await sock.send({"type": "next"})
+            continue
         if view["to_move"] == m["you"] and view["legal"] and m["moves"] != sent_for:
             sent_for = m["moves"]
             await sock.send({"type": "play", "move": rng.choice(view["legal"])})
@@ -157,7 +165,7 @@ def test_whole_game_humans_bots_spectator(server: Any, ws: Any) -> None:
     # A table with a guest never deals from the host's seed: it is mixed with a server secret
     # (issue: the host can know every hand); the record holds the seed that dealt.
     assert record["format"] == "salad-record/1" and record["seed"] != 11
-    assert [p["name"] for p in record["players"]] == ["Host", "Random bot 1", "P2", "Basic bot 3"]
+    assert [p["name"] for p in record["players"]] == ["Host", "Random bot 2", "P2", "Basic bot 4"]
     assert record["players"][3]["bot"] == "basic"
     totals = verify_record(record)
     assert server.ok("GET", f"/api/tables/{tid}/record?game=1") == record
@@ -272,7 +280,8 @@ def test_bad_messages_change_nothing(server: Any, ws: Any) -> None:
         y_cards = y.state["view"]["cards"] if y.state else []
 
         await y.send({"type": "play", "move": y_cards[0]})
-        await expect_error(y, [x, spec], f"it is seat {mover}'s turn")
+        name = ["Host", "P1"][mover]  # people are named, never "seat 0"
+        await expect_error(y, [x, spec], f"Wait for {name} to play: it is {name}'s turn")
         await spec.send({"type": "play", "move": mine[0]})
         await expect_error(spec, [a, b], "spectators cannot play")
         bad: list[tuple[Any, str]] = [
@@ -293,10 +302,12 @@ def test_bad_messages_change_nothing(server: Any, ws: Any) -> None:
         ]
         not_mine = [c for c in y_cards if c not in mine]
         if not_mine:
-            bad.append(({"type": "play", "move": not_mine[0]}, "does not hold"))
+            bad.append(({"type": "play", "move": not_mine[0]}, "you do not hold it"))
         illegal = [c for c in mine if c not in legal]
         if illegal:
-            bad.append(({"type": "play", "move": illegal[0]}, "must follow"))
+            led = x_state["view"]["led_suit"]
+            suit = next(s["name"] for s in lobby["deck"]["suits"] if s["letter"] == led)
+            bad.append(({"type": "play", "move": illegal[0]}, f"you must follow {suit}"))
         for message, words in bad:
             await x.send(message)
             await expect_error(x, others, words)

@@ -227,6 +227,9 @@ class Searcher:
         self.inference = inference
         self.last_weights: list[float] = []
         self.last_worlds = 0
+        self.last_estimates: dict[Move, float] = {}
+        """Each move's average of the seat's own points (sign-adjusted: lower is better) in
+        the last search; a hint says why from these (:mod:`salad.bots.assist`)."""
         self._deadline = 0.0
 
     def choose(self, view: View, m: HandModel, moves: Sequence[Move]) -> Move:
@@ -272,6 +275,9 @@ class Searcher:
                     break
         self.last_worlds = worlds
         self.last_weights = weights
+        self.last_estimates = {
+            moves[i]: _total(v, weights) / sum(weights[: len(v)]) for i, v in enumerate(values) if v
+        }
         best = min(alive, key=lambda i: _total(values[i], weights))
         return moves[best]
 

@@ -19,6 +19,7 @@ from salad.cli.errors import run_app
 from salad.cli.game import demo, match, rules, simulate
 from salad.cli.play import play_command
 from salad.cli.records import record_app
+from salad.cli.review import review_command
 from salad.cli.score import score_command
 from salad.cli.serve import serve
 from salad.cli.tournament import tournament_command
@@ -60,6 +61,7 @@ app.command("play")(play_command)
 app.command("score")(score_command)
 app.command("tournament")(tournament_command)
 app.command("serve")(serve)
+app.command("review")(review_command)
 
 
 def main() -> None:

@@ -28,22 +28,39 @@ def serve(
     bot_delay: Annotated[
         float, typer.Option(help="Seconds a bot waits before it plays (to be watchable).")
     ] = 0.6,
-    workers: Annotated[
-        int,
+    redis: Annotated[
+        str | None,
         typer.Option(
-            min=1,
-            max=64,
-            help="Server processes, each holding a share of the tables (more use more cores).",
+            help="Run as one node of a cluster: redis://host:6379/0, with a PostgreSQL "
+            "--database shared by every node (docs/deploy.md).",
         ),
-    ] = 1,
+    ] = None,
+    unload_after: Annotated[
+        float,
+        typer.Option(
+            min=0.1,
+            help="Seconds after which a table no one uses leaves memory (it stays in the "
+            "database and comes back when asked for).",
+        ),
+    ] = 600.0,
 ) -> None:
     """Run the web server: lobby, tables, bots and the browser client."""
     require_extra("serve", "web", *WEB_MODULES)
     if database is not None and database.startswith(POSTGRES_PREFIXES):
         require_extra("serve --database postgresql://...", "postgres", "psycopg")
+    if redis is not None:
+        require_extra("serve --redis ...", "cluster", "redis", "psycopg")
     # The web extra (FastAPI, uvicorn, SQLAlchemy) loads only when the server runs.
     from salad.server.run import serve as run_server
 
-    status = run_server(host, port, database, bot_delay=bot_delay, echo=typer.echo, workers=workers)
+    status = run_server(
+        host,
+        port,
+        database,
+        bot_delay=bot_delay,
+        echo=typer.echo,
+        unload_after=unload_after,
+        redis=redis,
+    )
     if status:
         raise typer.Exit(status)

@@ -1,7 +1,7 @@
 """The web server of ``salad serve``: REST lobby, table websockets, storage, bots and timers.
 
-- :mod:`~salad.server.run`: :func:`serve`, uvicorn in one process or several
-  (:mod:`~salad.server.workers`);
+- :mod:`~salad.server.run`: :func:`serve`, uvicorn, alone or as one node of a cluster
+  (:mod:`~salad.server.cluster`: PostgreSQL, Redis and a load balancer);
 - :mod:`~salad.server.app`: the app factory :func:`~salad.server.app.create_app`, built from
   :mod:`~salad.server.routes` (one router per concern) and :mod:`~salad.server.sockets`;
 - :mod:`~salad.server.tables`: tables in memory, their games, bots and timers, and what is

@@ -20,12 +20,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from salad.server import logmask
 from salad.server.errors import ActionError, one_line
 from salad.server.ratelimit import RateLimits
-from salad.server.routes import options, pages, sheets, tables
+from salad.server.routes import health, howto, options, pages, reviews, sheets, tables
 from salad.server.sockets import TableSockets
 from salad.server.storage import Storage
 from salad.server.tables import TableManager
+from salad.server.tables.manager import UNLOAD_AFTER
 
-__all__ = ["BODY_LIMIT", "BodyLimit", "CloseAfterResponse", "create_app"]
+__all__ = ["BODY_LIMIT", "BodyLimit", "create_app"]
 
 log = logging.getLogger("salad.server")
 
@@ -38,32 +39,50 @@ def create_app(
     *,
     bot_delay: float = 0.0,
     bot_workers: int | None = None,
-    shard: tuple[int, int] = (0, 1),
     rates: RateLimits | None = None,
+    unload_after: float | None = UNLOAD_AFTER,
+    redis_url: str | None = None,
 ) -> FastAPI:
     """The server app on a database (``None``: the default SQLite file; a path; a SQLAlchemy
     URL; ``postgresql://...``). ``bot_delay``: seconds a bot waits before it plays.
 
-    ``shard``: (this worker, of how many) when the server runs as several processes (see
-    :mod:`salad.server.workers`): the app then holds only its own tables, and closes every
-    HTTP connection after its response, so that the next request comes through the parent
-    process, which sends it to the worker of the table it names.
-
     ``rates``: the rate limits (:mod:`salad.server.ratelimit`); by default those of the
     ``SALAD_RATE_LIMITS`` environment variable, or the module's defaults.
+
+    ``unload_after``: seconds after which a table no one uses leaves memory (it stays in the
+    database and comes back on the next request); None keeps every table in memory.
+
+    ``redis_url``: run as one node of a cluster (:mod:`salad.server.cluster`): the nodes share
+    the database (PostgreSQL) and Redis, and each table is played on the node holding it.
     """
     rates = rates if rates is not None else RateLimits.from_env()
-    logmask.install()  # no seat token in uvicorn's log lines, in this process or a worker
+    logmask.install()  # no seat token in uvicorn's log lines
     storage = Storage(database_url or "")
-    manager = TableManager(storage, bot_delay=bot_delay, bot_workers=bot_workers, shard=shard)
+    manager = TableManager(
+        storage,
+        bot_delay=bot_delay,
+        bot_workers=bot_workers,
+        unload_after=unload_after,
+    )
+    manager.talk.rates = rates  # the chat's limit (server/tables/talk.py)
+    cluster = None
+    if redis_url:
+        # redis-py comes with the cluster extra; a lone server never loads it.
+        from salad.server.cluster import Cluster, ClusterRouter
+
+        cluster = Cluster(redis_url, manager)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        if cluster is not None:
+            await cluster.start()
         await manager.open()
         try:
             yield
         finally:
             await manager.close()
+            if cluster is not None:
+                await cluster.stop()
             storage.close()
 
     app = FastAPI(
@@ -77,15 +96,20 @@ def create_app(
     app.state.manager = manager
     app.state.storage = storage
     app.state.rates = rates
-    if shard[1] > 1:
-        app.add_middleware(CloseAfterResponse, worker=shard[0])
+    app.state.cluster = cluster
     add_error_handlers(app)
+    app.include_router(health.router)
     app.include_router(options.router)
     app.include_router(tables.router)
     app.include_router(sheets.router)  # the score sheet: /api/sheets/...
+    app.include_router(howto.router)  # how to play: /api/howto, /api/tables/{id}/howto
+    app.include_router(reviews.router)  # game reviews: /api/tables/{id}/games/{n}/review
     app.include_router(pages.router)
     # The websocket /ws/tables/{id}, on the ASGI calls themselves (sockets.py).
     app.add_middleware(TableSockets, manager=manager, rates=rates)
+    if cluster is not None:  # a table's requests go to the node holding it
+        cluster.bridge.app = app
+        app.add_middleware(ClusterRouter, cluster=cluster)
     app.add_middleware(BodyLimit, limit=BODY_LIMIT)
     pages.mount_static(app)
     return app
@@ -112,28 +136,6 @@ def add_error_handlers(app: FastAPI) -> None:
     async def _internal_error(_request: Request, exc: Exception) -> JSONResponse:
         log.exception("internal error", exc_info=exc)
         return JSONResponse({"error": "internal server error"}, status_code=500)
-
-
-class CloseAfterResponse:
-    """ASGI middleware of a worker process: every HTTP response says ``Connection: close``
-    and ``X-Salad-Worker: N`` (which worker answered); websockets are left alone."""
-
-    def __init__(self, app: ASGIApp, worker: int) -> None:
-        self.app = app
-        self.headers = [(b"connection", b"close"), (b"x-salad-worker", str(worker).encode())]
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def closing(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = [*message.get("headers", []), *self.headers]
-                message = {**message, "headers": headers}
-            await send(message)
-
-        await self.app(scope, receive, closing)
 
 
 class BodyLimit:

@@ -26,7 +26,15 @@ def deck_info(rs: Ruleset, players: int) -> dict[str, Any]:
     deck = rs.deck_for(players)
     wild_codes = {deck.codes[c] for c in range(deck.size) if deck.suit_of[c] < 0}
     return {
-        "suits": [{"letter": s.letter, "name": s.name, "symbol": s.symbol} for s in deck.suits],
+        "suits": [
+            {
+                "letter": s.letter,
+                "name": s.name,
+                "symbol": s.symbol,
+                **({"art": s.art} if s.art else {}),
+            }
+            for s in deck.suits
+        ],
         "ranks": [_rank_info(r) for r in rs.deck.ranks],
         "wilds": [
             {

@@ -1,15 +1,19 @@
-"""How a server process runs: uvicorn's options and the garbage collector's tuning, the same
-for ``salad serve`` in one process and for each of its workers; and the guard on each HTTP
-connection that keeps idle or half-sent requests from locking everyone out (the limits are
-listed in ``docs/protocol.md``; a public server's proxy in ``docs/deploying.md``)."""
+"""How a server process runs: its listening socket, uvicorn's options and the garbage
+collector's tuning, the same for a lone ``salad serve`` and each node of a cluster; and the
+guard on each HTTP connection that keeps idle or half-sent requests from locking everyone
+out (the limits are listed in ``docs/protocol.md``; a public server's proxy in
+``docs/deploying.md``)."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import socket
 from typing import Any, ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from salad.errors import SaladError
 
 __all__ = [
     "CONNECTION_LIMIT",
@@ -21,6 +25,7 @@ __all__ = [
     "WAITING_PER_ADDRESS",
     "GuardedHTTP",
     "UVICORN_OPTIONS",
+    "listen",
     "tune_gc",
 ]
 
@@ -152,3 +157,18 @@ def tune_gc() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port``; SaladError (one line) if it cannot be had."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((host, port))
+        listener.listen(2048)
+    except OSError as exc:
+        listener.close()
+        raise SaladError(f"serve: cannot listen on {host}:{port} ({exc.strerror or exc})") from None
+    listener.setblocking(False)
+    return listener

@@ -52,6 +52,7 @@ DEFAULT_RATES: dict[str, Rate] = {
     "joins": Rate(30, 60),  # POST /api/tables/{id}/join, per address
     "host": Rate(120, 60),  # seat changes, start, rematch, per host token
     "sockets": Rate(60, 60),  # websocket connections, per address
+    "chat": Rate(20, 30),  # chat lines and reactions, per seat (or spectator connection)
 }
 """The limits of each kind of request (module-level so that tests and docs can name them)."""
 
@@ -60,6 +61,7 @@ WHAT = {
     "joins": "joins from this address",
     "host": "host actions with this token",
     "sockets": "websocket connections from this address",
+    "chat": "chat messages",
 }
 
 

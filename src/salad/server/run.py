@@ -1,19 +1,21 @@
-"""``salad serve``: the server on uvicorn, in one process or as several workers behind a port."""
+"""``salad serve``: the server on uvicorn, alone or as one node of a cluster."""
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from typing import Any
 
 import uvicorn
 
+from salad.errors import SaladError
 from salad.server.app import create_app
-from salad.server.process import UVICORN_OPTIONS, tune_gc
+from salad.server.process import UVICORN_OPTIONS, listen, tune_gc
 from salad.server.ratelimit import ENV as RATES_ENV
 from salad.server.ratelimit import parse_rates
 from salad.server.storage import check_database, database_url
-from salad.server.workers import listen, serve_workers
+from salad.server.tables.manager import UNLOAD_AFTER
 
 __all__ = ["serve"]
 
@@ -25,27 +27,54 @@ def serve(
     bot_delay: float = 0.6,
     log_level: str = "info",
     echo: Callable[[str], Any] = print,
-    workers: int = 1,
+    unload_after: float | None = UNLOAD_AFTER,
+    redis: str | None = None,
 ) -> int:
     """Run the server on uvicorn until interrupted; the exit status.
 
-    ``workers`` > 1 runs that many server processes behind the port, each holding its share
-    of the tables (see :mod:`salad.server.workers`).
+    ``redis``: run as one node of a cluster on that Redis and a PostgreSQL ``database`` (see
+    :mod:`salad.server.cluster` and docs/deploy.md).
     """
     url = database_url(database)
     shown = check_database(url)  # a bad URL or a missing folder is one line, before listening
-    parse_rates(os.environ.get(RATES_ENV))  # a bad SALAD_RATE_LIMITS too, workers or not
+    parse_rates(os.environ.get(RATES_ENV))  # a bad SALAD_RATE_LIMITS too
+    if redis is not None:
+        if not url.startswith("postgresql"):
+            raise SaladError(
+                "serve: --redis needs --database postgresql://...: every node of a cluster "
+                "must use the same database"
+            )
+        check_redis(redis)
     shown_host = f"[{host}]" if ":" in host else host
     listener = listen(host, port)  # first, so that a port in use is one clear line
-    if workers > 1:
-        echo(f"salad server: http://{shown_host}:{port}/ ({workers} worker processes)")
-        echo(f"database: {shown}")
-        options = {"database_url": url, "bot_delay": bot_delay, "log_level": log_level}
-        return serve_workers(listener, workers, options, echo=echo)
-    app = create_app(url, bot_delay=bot_delay)
+    app = create_app(url, bot_delay=bot_delay, unload_after=unload_after, redis_url=redis)
     tune_gc()
     echo(f"salad server: http://{shown_host}:{port}/")
     echo(f"database: {shown}")
+    if redis is not None:
+        echo(f"cluster node on Redis {mask_password(redis)}")
     config = uvicorn.Config(app, log_level=log_level, **UVICORN_OPTIONS)
     uvicorn.Server(config).run(sockets=[listener])
     return 0
+
+
+def mask_password(url: str) -> str:
+    """``url`` with its password, if any, as ``***``.
+
+    >>> mask_password("redis://:secret@host:6379/0")
+    'redis://:***@host:6379/0'
+    """
+    return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
+
+
+def check_redis(url: str) -> None:
+    """SaladError (one line) unless Redis answers at ``url``."""
+    # redis-py comes with the cluster extra; a lone server never loads it.
+    import redis
+
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=3)
+        client.ping()
+        client.close()
+    except (ValueError, redis.RedisError) as exc:
+        raise SaladError(f"serve: Redis at {mask_password(url)} cannot be used ({exc})") from None

@@ -150,6 +150,12 @@ class LobbyOut(BaseModel):
     toppings: list[str]
     passing: int
     pass_direction: str
+    topping_text: list[str] = Field(
+        default_factory=list, description="Each topping in play: its name, then what it does"
+    )
+    marker: str | None = Field(
+        None, description="The name of the piece a seat may hold for a penalty (a token)"
+    )
 
 
 class GameOut(BaseModel):
@@ -176,6 +182,19 @@ class OptionsOut(BaseModel):
     bots: list[str]
 
 
+class HealthOut(BaseModel):
+    """``GET /healthz``: 200 when the server can serve, 503 when its database does not answer."""
+
+    status: str
+    database: str
+    redis: str | None = None
+    """A cluster node's Redis: ``ok`` or why not."""
+    node: str | None = None
+    """A cluster node's id."""
+    tables_in_memory: int
+    connections: int
+
+
 # -- the websocket: what a client sends (docs/protocol.md) --------------------------------------
 
 
@@ -196,6 +215,13 @@ class PlayIn(_Message):
     move: str
 
 
+class NextIn(_Message):
+    """``{"type": "next"}``: this seat has seen the hand's summary; the next hand starts once
+    every connected human seat has sent it (or the turn timer runs out)."""
+
+    type: Literal["next"]
+
+
 class HelloIn(_Message):
     """``{"type": "hello", "token": "..."}``, a connection's first message: the seat's token
     (sent here rather than in the URL, which servers and proxies write to their logs)."""
@@ -204,12 +230,67 @@ class HelloIn(_Message):
     token: str = Field(max_length=256)
 
 
-ClientMessage = Annotated[PingIn | PlayIn, Field(discriminator="type")]
-_CLIENT_MESSAGE: TypeAdapter[PingIn | PlayIn] = TypeAdapter(ClientMessage)
-MESSAGE_TYPES = ("play", "ping")
+# -- table talk and help against bots (salad.server.tables.talk, .assist) --
+
+CHAT_LIMIT = 200
+"""The longest chat line, in characters."""
+EMOTES = ("nice", "haha", "wow", "ouch", "gg", "oops")
+"""The quick reactions a client may send (each page draws its own picture of them)."""
 
 
-def read_client_message(text: str | None) -> PingIn | PlayIn:
+def clean_chat_text(value: str) -> str:
+    """A chat line with its spaces tidied; ValueError saying what is wrong.
+
+    >>> clean_chat_text("  well   played ")
+    'well played'
+    """
+    text = " ".join(value.split())
+    if not text:
+        raise ValueError("must not be empty")
+    if len(text) > CHAT_LIMIT:
+        raise ValueError(f"at most {CHAT_LIMIT} characters, not {len(text)}")
+    if any(not ch.isprintable() for ch in text):
+        raise ValueError("must not hold control characters")
+    return text
+
+
+class ChatIn(_Message):
+    """``{"type": "chat", "text": "nice one"}`` or ``{"type": "chat", "emote": "gg"}``."""
+
+    type: Literal["chat"]
+    text: Annotated[str, AfterValidator(clean_chat_text)] | None = None
+    emote: Literal["nice", "haha", "wow", "ouch", "gg", "oops"] | None = None
+
+
+class ChatSettingsIn(_Message):
+    """``{"type": "chat_settings", "spectators": true}`` (the host): may spectators write?"""
+
+    type: Literal["chat_settings"]
+    spectators: bool
+
+
+class HintIn(_Message):
+    """``{"type": "hint"}``: the expert's move for this seat, and why (tables of bots)."""
+
+    type: Literal["hint"]
+
+
+class UndoIn(_Message):
+    """``{"type": "undo"}``: take back this seat's last move and the bots' after it."""
+
+    type: Literal["undo"]
+
+
+TalkIn = ChatIn | ChatSettingsIn
+AssistIn = HintIn | UndoIn
+Incoming = PingIn | PlayIn | NextIn | ChatIn | ChatSettingsIn | HintIn | UndoIn
+
+ClientMessage = Annotated[Incoming, Field(discriminator="type")]
+_CLIENT_MESSAGE: TypeAdapter[Incoming] = TypeAdapter(ClientMessage)
+MESSAGE_TYPES = ("play", "ping", "next", "chat", "chat_settings", "hint", "undo")
+
+
+def read_client_message(text: str | None) -> Incoming:
     """A websocket message from a client; ActionError (one line) if it is not one.
 
     >>> read_client_message('{"type": "play", "move": "QS"}')
@@ -268,4 +349,6 @@ def _message_problem(data: Any, exc: ValidationError) -> str:
         return f"unknown message type {data.get('type')!r} (known: {known})"
     if err["loc"][:2] == ("play", "move"):
         return 'play: "move" must be a card or choice as text, such as "QS"'
+    if err["loc"][:2] == ("chat", "emote"):
+        return f"chat: emote must be one of {', '.join(EMOTES)}"
     return one_line([err])

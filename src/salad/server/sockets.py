@@ -146,7 +146,7 @@ class TableSockets:
         reader = Reader(receive)
         conn = Conn(ws, seat)
         conn.on_kick = reader.stop
-        await manager.connect(table, conn)
+        table = await manager.connect(table, conn)
         first = not token
         try:
             while not conn.closed:
@@ -171,7 +171,7 @@ class TableSockets:
                             return
                         conn = Conn(ws, found)
                         conn.on_kick = reader.stop
-                        await manager.connect(table, conn)
+                        table = await manager.connect(table, conn)
                         continue
                 await manager.handle(table, conn, text)
         except Exception:  # the connection broke

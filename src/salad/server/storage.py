@@ -269,6 +269,11 @@ class Storage:
         with self.engine.begin() as conn:
             return [fn(conn, *args) for fn, args in calls]
 
+    @staticmethod
+    def ping(conn: Connection) -> None:
+        """A round trip to the database (the health check's)."""
+        conn.execute(select(1))
+
     # -- writing ------------------------------------------------------------------------
     @staticmethod
     def create_table(conn: Connection, row: TableRow) -> None:
@@ -442,6 +447,25 @@ class Storage:
         )
         return [MoveRow(r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
+    # -- undo at a table of bots (salad.server.tables.assist) ---------------------------
+    @staticmethod
+    def take_back(
+        conn: Connection,
+        table_id: str,
+        game_number: int,
+        keep: int,
+        players: list[dict[str, Any]],
+    ) -> None:
+        """Delete the moves of a game after the first ``keep`` (an undo), and store its
+        players' entries (which count the undos, for the record)."""
+        game = (moves_t.c.table_id == table_id) & (moves_t.c.game_number == game_number)
+        conn.execute(delete(moves_t).where(game & (moves_t.c.seq > keep)))
+        conn.execute(
+            update(games_t)
+            .where((games_t.c.table_id == table_id) & (games_t.c.game_number == game_number))
+            .values(players=json.dumps(players))
+        )
+
 
 _INSERT_MOVE = insert(moves_t)
 
@@ -614,3 +638,57 @@ def _settle(calls: list[_Call], outcomes: list[tuple[bool, Any]]) -> None:
             c.future.set_result(value)
         else:
             c.future.set_exception(value)
+
+
+# -- game reviews (salad.server.reviews) ---------------------------------------------------------
+# A finished game's review of one seat, stored with the game so a second look is instant and
+# the same for everyone: the review's JSON (salad.lab.review_model.GameReview), per world count.
+
+reviews_t = Table(
+    "salad_reviews",
+    metadata,
+    Column("table_id", String(32), ForeignKey("salad_tables.id"), primary_key=True),
+    Column("game_number", Integer, primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("worlds", Integer, primary_key=True),
+    Column("review", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+
+def save_review(
+    conn: Connection, table_id: str, game_number: int, seat: int, worlds: int, review: str
+) -> None:
+    """Store a review (replacing one of the same key: both are the same review)."""
+    key = (
+        (reviews_t.c.table_id == table_id)
+        & (reviews_t.c.game_number == game_number)
+        & (reviews_t.c.seat == seat)
+        & (reviews_t.c.worlds == worlds)
+    )
+    conn.execute(delete(reviews_t).where(key))
+    conn.execute(
+        insert(reviews_t).values(
+            table_id=table_id,
+            game_number=game_number,
+            seat=seat,
+            worlds=worlds,
+            review=review,
+            created_at=time.time(),
+        )
+    )
+
+
+def load_review(
+    conn: Connection, table_id: str, game_number: int, seat: int, worlds: int
+) -> str | None:
+    """The stored review's JSON, or None."""
+    row = conn.execute(
+        select(reviews_t.c.review).where(
+            (reviews_t.c.table_id == table_id)
+            & (reviews_t.c.game_number == game_number)
+            & (reviews_t.c.seat == seat)
+            & (reviews_t.c.worlds == worlds)
+        )
+    ).first()
+    return None if row is None else str(row[0])

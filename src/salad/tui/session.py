@@ -12,17 +12,16 @@ bots, undo, hints, and saving to or resuming from a record file.
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from salad.bots import Bot, bot_factory, make_bot, reference_only
+from salad.bots.assist import HINT_BOT, hint, mover, takeback_count
 from salad.bots.seeds import bot_seed
 from salad.cards import Deck
 from salad.engine import Game
 from salad.errors import IllegalMoveError, RecordError, SaladError
-from salad.events import PassChosen, Play, TrumpChosen, typed
 from salad.formats.records import (
     Record,
     game_from_record,
@@ -36,8 +35,6 @@ from salad.tui.words import current_hand, narrate, penalties_text, result_lines
 from salad.view import Phase, View
 
 HUMAN_NAME = "You"
-HINT_BOTS = ("expert", "advanced", "basic", "random")
-"""The hint asks the first of these bots that is available."""
 
 
 _PERSON = (
@@ -72,14 +69,6 @@ class MoveRefused(SaladError):
     """A move of the human that the rules refuse, in words for the player."""
 
 
-def mover(entry: tuple[object, ...]) -> int:
-    """The seat that made a move entry of the log, or -1 when the entry is not a move."""
-    event = typed(entry)
-    if isinstance(event, Play | PassChosen | TrumpChosen):
-        return event.seat
-    return -1
-
-
 # -- the session ------------------------------------------------------------------------------
 
 
@@ -109,8 +98,6 @@ class Session:
             if s != seat:
                 seed = bot_seed("play", game.seed, s)
                 self.bots[s] = make_bot(self.bot_names[s], seed, **self._options())
-        self._hint_bot: Bot | None = None
-        self._hint_lock = threading.Lock()
 
     def _options(self) -> dict[str, Any]:
         return {} if self.move_time is None else {"move_time": self.move_time}
@@ -257,24 +244,14 @@ class Session:
         return self.bots[seat].choose(view)
 
     def hint(self, view: View) -> Move:
-        """The strongest available bot's suggestion for the human (slow: call off the UI
-        thread)."""
-        with self._hint_lock:
-            if self._hint_bot is None:
-                seed = bot_seed("play", self.game.seed, "hint")
-                for name in HINT_BOTS:
-                    try:
-                        self._hint_bot = make_bot(name, seed, **self._options())
-                        break
-                    except SaladError:
-                        continue
-            bot = self._hint_bot
-            assert bot is not None
-            return bot.choose(view)
+        """The expert's suggestion for the human (:func:`salad.bots.assist.hint`; slow: call
+        off the UI thread)."""
+        seed = bot_seed("play", self.game.seed, "hint", len(self.game.log))
+        return hint(view, seed, self.move_time).move
 
     @property
     def hint_bot_name(self) -> str:
-        return self._hint_bot.name if self._hint_bot is not None else HINT_BOTS[0]
+        return HINT_BOT
 
     # -- words -------------------------------------------------------------------------------
     def narrate(self, entries: Sequence[tuple[object, ...]], symbols: bool) -> list[str]:
@@ -290,16 +267,8 @@ class Session:
 
     def undo(self) -> int:
         """Take back the human's last move and every bot move after it; how many moves."""
-        log = self.game.log
-        moves = 0
-        for entry in reversed(log):
-            who = mover(entry)
-            if who < 0:
-                continue
-            moves += 1
-            if who == self.seat:
-                break
-        else:
+        moves = takeback_count(self.game.log, self.seat)
+        if not moves:
             raise SaladError("undo: you have not made a move yet")
         for _ in range(moves):
             self.game.undo()

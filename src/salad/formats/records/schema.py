@@ -48,6 +48,8 @@ def _nonblank(value: Any) -> Any:
 @with_config(ConfigDict(extra="allow", strict=True))
 class PlayerData(TypedDict):
     name: Annotated[StrictStr, BeforeValidator(_nonblank)]
+    undos: NotRequired[StrictInt]
+    """How many times this seat took moves back (an undo at a table of bots); absent: none."""
 
 
 @with_config(_STRICT)

@@ -25,6 +25,7 @@ PAGES = {
     "watch": "Watch a table",
     "replay": "Replay",
     "sheet": "Score sheet",
+    "howto": "How to play",
 }
 """Each page's file name (without ``.html``) and the title of its placeholder."""
 
@@ -55,6 +56,12 @@ async def sheet_page() -> Response:
     return page("sheet")
 
 
+@router.get("/howto", include_in_schema=False)
+async def howto_page() -> Response:
+    """How to play a preset (``?preset=...&players=...``)."""
+    return page("howto")
+
+
 def _page_of(file: str) -> Callable[[str], Response]:
     def table_page(table_id: str) -> Response:
         return page(file)
@@ -70,6 +77,7 @@ for _path, _file in (
     ("replay", "replay"),
 ):
     router.add_api_route(f"/{_path}/{{table_id}}", _page_of(_file), include_in_schema=False)
+router.add_api_route("/table/{table_id}/howto", _page_of("howto"), include_in_schema=False)
 
 
 def mount_static(app: FastAPI) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from salad.server.tables.connection import Conn
 from salad.server.tables.manager import Joined, TableManager
-from salad.server.tables.table import Seat, Table, shard_of
+from salad.server.tables.table import Seat, Table
 from salad.server.tables.wire import view_json
 
-__all__ = ["Conn", "Joined", "Seat", "Table", "TableManager", "shard_of", "view_json"]
+__all__ = ["Conn", "Joined", "Seat", "Table", "TableManager", "view_json"]

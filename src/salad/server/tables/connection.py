@@ -66,6 +66,7 @@ class Conn:
         "waiting",
         "size",
         "on_kick",
+        "coalesce",
     )
 
     def __init__(self, ws: Socket, seat: int) -> None:
@@ -87,13 +88,16 @@ class Conn:
         """Closed by the server: the outbox still sends an error and the close."""
         self.on_kick: Callable[[], None] | None = None
         """Called when the server closes the connection (the receiving side stops)."""
+        self.coalesce = True
+        """Whether a newer state replaces one still waiting (False where the texts were built
+        by another node for what it believes the client knows: see salad.server.cluster)."""
 
     def push(self, text: str) -> None:
         if self.closed:
             return
         if self.task is None and self._send_now(text):
             return
-        if text.startswith(STATE_PREFIX):
+        if self.coalesce and text.startswith(STATE_PREFIX):
             self._push_state(text)
         else:
             self.outbox.append(text)
@@ -149,6 +153,16 @@ class Conn:
                 self.task = None
         self.outbox.append(error_message(message))
         self.outbox.append((code, message[:120]))
+        self._start()
+        self.closed = self.kicked = True
+        if self.on_kick is not None:
+            self.on_kick()
+
+    def close_after(self, code: int, reason: str) -> None:
+        """Close once what is in the outbox is sent (no error message of its own)."""
+        if self.closed:
+            return
+        self.outbox.append((code, reason[:120]))
         self._start()
         self.closed = self.kicked = True
         if self.on_kick is not None:

@@ -10,11 +10,15 @@ not stored. Every message a seat receives is built from that seat's own view of 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
+
+from sqlalchemy.exc import IntegrityError
 
 from salad.engine import Game
 from salad.errors import CardParseError, IllegalMoveError
@@ -23,8 +27,9 @@ from salad.moves import Move, format_move
 from salad.ruleset import Ruleset
 from salad.server.errors import ActionError
 from salad.server.info import available_bots
-from salad.server.schemas import PingIn, read_client_message
+from salad.server.schemas import AssistIn, NextIn, PingIn, TalkIn, read_client_message
 from salad.server.storage import MoveRow, SeatRow, Storage, TableRow, Writer, hash_token
+from salad.server.tables import assist
 from salad.server.tables.connection import Conn
 from salad.server.tables.table import (
     BOT,
@@ -36,10 +41,10 @@ from salad.server.tables.table import (
     TABLE_ID,
     Seat,
     Table,
-    shard_of,
 )
+from salad.server.tables.talk import Talk
 from salad.server.tables.turns import Turns, bot_display_name, check_bot, default_bot
-from salad.server.tables.wire import TricksCache, error_message
+from salad.server.tables.wire import TricksCache, error_message, illegal_words
 from salad.settings import from_ref, to_ref
 from salad.view import SPECTATOR, Phase
 
@@ -48,6 +53,15 @@ __all__ = ["Joined", "TableManager"]
 log = logging.getLogger("salad.server")
 
 MOVE_TEXT_LIMIT = 16
+
+STALE = 1012
+"""The close code of connections to a table this server lets go of: reconnect."""
+
+DROPPED = "dropped"
+"""The status of a table this server let go of (another holds it): nothing more happens to it."""
+
+UNLOAD_AFTER = 600.0
+"""Seconds a table no one uses stays in memory before it leaves (:meth:`TableManager.sweep`)."""
 
 
 @dataclass
@@ -59,6 +73,10 @@ class Joined:
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
+
+
+async def _yes(_table_id: str) -> bool:
+    return True
 
 
 def game_seed(table: Table) -> tuple[int, bool]:
@@ -87,31 +105,41 @@ class TableManager:
         storage: Storage,
         bot_delay: float = 0.0,
         bot_workers: int | None = None,
-        shard: tuple[int, int] = (0, 1),
+        unload_after: float | None = UNLOAD_AFTER,
     ) -> None:
         self.storage = storage
-        self.shard = shard
-        """(this process, of how many): the tables this manager holds are those it
-        :meth:`owns` (see :mod:`salad.server.workers`)."""
-        # With several processes on one SQLite file, a commit may wait for another
-        # process's: let it wait on the writer thread, never on the event loop.
-        self.writer = Writer(storage, inline=False if shard[1] > 1 else None)
+        self.unload_after = unload_after
+        """Seconds after which a table no one uses leaves memory (None: never)."""
+        self.writer = Writer(storage)
         self.turns = Turns(self._accept, bot_delay, bot_workers)
+        self.talk = Talk()  # chat (tables/talk.py); create_app gives it the app's rate limits
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
+        self._used: dict[str, float] = {}
+        """When each table in memory was last asked for or changed (the loop's clock)."""
+        self._sweeper: asyncio.Task[None] | None = None
+        # What a cluster (salad.server.cluster) changes; alone, a server holds every table.
+        self.owns: Callable[[str], bool] = lambda _table_id: True
+        """Whether this server may hold the table (a cluster node: whether it has its lease)."""
+        self.claim: Callable[[str], Awaitable[bool]] = _yes
+        """Take a new table's id for this server (a cluster node: its lease)."""
+        self.resume = True
+        """Load every table with a game in progress at start (a cluster node does not: it
+        takes those no node holds, one by one)."""
+        self.on_unload: Callable[[str], None] = lambda _table_id: None
+        """Told the id of each table that leaves memory."""
 
-    def owns(self, table_id: str) -> bool:
-        """Whether the table is this manager's (always, unless the server has workers)."""
-        index, count = self.shard
-        return count == 1 or shard_of(table_id, count) == index
+    def busy(self, table_id: str) -> bool:
+        """Whether the table is in memory or being loaded."""
+        return table_id in self.tables or table_id in self._loading
 
     # -- life cycle -----------------------------------------------------------------------
     async def open(self) -> None:
-        """Start the writer and resume every table (of this shard) with a game in progress."""
+        """Start the writer and resume every table with a game in progress."""
         self.writer.start()
         # Find the bots that load here now (it imports them), not during a request.
         await asyncio.get_running_loop().run_in_executor(None, available_bots)
-        ids = [t for t in await self.writer.call(Storage.active_tables) if self.owns(t)]
+        ids = await self.writer.call(Storage.active_tables) if self.resume else []
         for table_id in ids:
             try:
                 await self.get(table_id)
@@ -119,8 +147,14 @@ class TableManager:
                 log.exception("table %s could not be resumed", table_id)
         if ids:
             log.info("resumed %d table(s) with a game in progress", len(ids))
+        if self.unload_after is not None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
         for table in self.tables.values():
             if table.timer is not None:
                 table.timer.cancel()
@@ -133,11 +167,12 @@ class TableManager:
     async def get(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
         if table is not None:
+            self._used[table_id] = asyncio.get_running_loop().time()
             return table
         if not TABLE_ID.fullmatch(table_id):
             raise ActionError(f"no table {table_id!r}", 404)
-        if not self.owns(table_id):  # the parent routes every request to its table's worker
-            raise ActionError(f"table {table_id!r} is served by another worker", 421)
+        if not self.owns(table_id):  # a cluster node routes requests to the table's node
+            raise ActionError(f"table {table_id!r} is served by another server: retry", 503)
         loading = self._loading.get(table_id)
         if loading is None:
             # One load per table, however many requests ask for it meanwhile.
@@ -171,8 +206,66 @@ class TableManager:
             s.away_since = now
         table.turn_start = now
         self.tables[table_id] = table
+        self._used[table_id] = now
         self.turns.schedule(table)
         return table
+
+    # -- unloading idle tables ----------------------------------------------------------------
+    def idle(self, table: Table, now: float) -> bool:
+        """Whether ``table`` may leave memory: no one is connected, nothing is under way (no
+        change holds its lock, no bot or timer is due) and no one has asked for it lately.
+
+        Everything a table is lives in the database (every change is stored before it is
+        applied), so an unloaded table comes back as it was on the next request (:meth:`get`).
+        A game that bots are playing is never idle: its next bot move is always due.
+        """
+        if self.unload_after is None or table.lock.locked() or table.timer is not None:
+            return False
+        if table.spectators or any(s.conns for s in table.seats):
+            return False
+        return now - self._used.get(table.id, now) >= self.unload_after
+
+    def sweep(self) -> list[str]:
+        """Unload every idle table; the ids unloaded.
+
+        It runs without awaiting, so no request sees a table between the check and its removal;
+        a request holding a table it got before will find it gone in :meth:`connect`.
+        """
+        now = asyncio.get_running_loop().time()
+        gone = [t.id for t in self.tables.values() if self.idle(t, now)]
+        for table_id in gone:
+            del self.tables[table_id]
+            self._used.pop(table_id, None)
+            self.talk.rooms.pop(table_id, None)  # its chat was for those at the table
+            self.on_unload(table_id)
+        if gone:
+            log.info("unloaded %d idle table(s); %d in memory", len(gone), len(self.tables))
+        return gone
+
+    def drop(self, table_id: str, code: int, reason: str) -> None:
+        """Let go of a table at once (another server holds it now): its timers stop and its
+        connections close with ``code``, for their clients to reconnect."""
+        table = self.tables.pop(table_id, None)
+        self._used.pop(table_id, None)
+        self.talk.rooms.pop(table_id, None)
+        if table is None:
+            return
+        if table.timer is not None:
+            table.timer.cancel()
+            table.timer = None
+        table.status = DROPPED
+        for conn in table.connections():
+            conn.kick(code, reason)
+
+    async def _sweep_forever(self) -> None:
+        assert self.unload_after is not None
+        every = min(60.0, max(0.2, self.unload_after / 4))
+        while True:
+            await asyncio.sleep(every)
+            try:
+                self.sweep()
+            except Exception:  # a sweep that fails leaves tables in memory, nothing worse
+                log.exception("unloading idle tables failed")
 
     # -- creating and changing tables ------------------------------------------------------
     async def create(
@@ -197,7 +290,7 @@ class TableManager:
                 rows.append(SeatRow(i, OPEN))
         while True:
             table_id = secrets.token_urlsafe(6)
-            if table_id not in self.tables and self.owns(table_id):
+            if table_id not in self.tables and await self.claim(table_id):
                 break
         row = TableRow(
             id=table_id,
@@ -216,6 +309,7 @@ class TableManager:
         for s in table.seats:
             s.away_since = now
         self.tables[table_id] = table
+        self._used[table_id] = now
         if start:
             async with table.lock:
                 await self._start_game(table)
@@ -257,7 +351,7 @@ class TableManager:
             elif not 0 <= seat < table.players:
                 raise ActionError(f"seat: {seat} is not a seat of this {table.players}-seat table")
             elif table.seats[seat].kind != OPEN:
-                raise ActionError(f"seat {seat} is taken", 409)
+                raise ActionError(f"seat {seat} ({table.seat_name(seat)}'s) is taken", 409)
             token = new_token()
             seats = [s.copy() for s in table.seats]
             seats[seat] = Seat(HUMAN, name, None, hash_token(token))
@@ -288,7 +382,7 @@ class TableManager:
                 seats[seat] = Seat(OPEN)
             await self._save_seats(table, seats)
             for c in old.conns:
-                c.kick(4403, f"the host gave seat {seat} to someone else")
+                c.kick(4403, "the host gave your seat to someone else")
             table.broadcast()
             self.turns.schedule(table)
             return table
@@ -312,7 +406,7 @@ class TableManager:
             old = seats.pop(seat)
             await self._save_seats(table, seats)
             for c in old.conns:
-                c.kick(4403, f"the host removed seat {seat}")
+                c.kick(4403, "the host removed your seat")
             table.broadcast()
             return table
 
@@ -342,7 +436,7 @@ class TableManager:
     async def _start_game(self, table: Table) -> None:
         open_seats = [i for i, s in enumerate(table.seats) if s.kind == OPEN]
         if open_seats:
-            listed = ", ".join(str(i) for i in open_seats)
+            listed = ", ".join(str(i + 1) for i in open_seats)  # people count seats from 1
             raise ActionError(f"seat(s) {listed} are still open: fill them or remove them", 409)
         table.ruleset.check_players(table.players)
         seed, practice = game_seed(table)
@@ -355,6 +449,7 @@ class TableManager:
         game = Game(table.ruleset, table.players, seed=seed)
         await self.writer.call(Storage.start_game, table.id, table.game_number, seed, players)
         table.game = game
+        table.hand_end = None
         table.tricks_cache = TricksCache()
         table.moves = 0
         table.game_players = players
@@ -365,11 +460,17 @@ class TableManager:
         table.broadcast()
 
     # -- connections ----------------------------------------------------------------------
-    async def connect(self, table: Table, conn: Conn) -> None:
+    async def connect(self, table: Table, conn: Conn) -> Table:
+        """Add ``conn`` to the table; the table in memory it joined (which is a fresh load of
+        ``table`` if that was unloaded meanwhile: the caller uses the one returned)."""
+        if self.tables.get(table.id) is not table:
+            table = await self.get(table.id)
+        self._used[table.id] = asyncio.get_running_loop().time()
+        self.talk.welcome(table, conn)  # the table's recent chat lines
         if conn.seat == SPECTATOR:
             table.spectators.append(conn)
             conn.push(table.state_messages()(conn))
-            return
+            return table
         seat = table.seats[conn.seat]
         seat.conns.append(conn)
         if len(seat.conns) == 1:
@@ -379,9 +480,12 @@ class TableManager:
             table.broadcast()
         else:
             conn.push(table.state_messages()(conn))
+        return table
 
     async def disconnect(self, table: Table, conn: Conn) -> None:
         conn.stop()
+        if table.id in self.tables:
+            self._used[table.id] = asyncio.get_running_loop().time()
         if conn in table.spectators:
             table.spectators.remove(conn)
             return
@@ -402,9 +506,27 @@ class TableManager:
             if isinstance(message, PingIn):
                 conn.push('{"type":"pong"}')
                 return
+            if isinstance(message, NextIn):
+                await self.next_hand(table, conn)
+                return
+            if isinstance(message, TalkIn):  # chat (tables/talk.py)
+                return self.talk.handle(table, conn, message)
+            if isinstance(message, AssistIn):  # hint and undo (tables/assist.py)
+                return await assist.handle(table, conn, message, self.writer, self.turns)
             await self.play(table, conn.seat, message.move, conn)
         except ActionError as exc:
             conn.push(error_message(exc.message))
+
+    # -- the pause after a hand (see salad.server.tables.table.HandEnd) --------------------
+    async def next_hand(self, table: Table, conn: Conn) -> None:
+        """A seat pressed Next hand: the next hand starts once every waited-for seat has."""
+        async with table.lock:
+            if conn.closed or conn.seat == SPECTATOR or conn not in table.seats[conn.seat].conns:
+                return
+            if table.press_next(conn.seat):
+                table.turn_start = asyncio.get_running_loop().time()
+                self.turns.schedule(table)
+            table.broadcast()
 
     # -- moves ----------------------------------------------------------------------------
     async def play(self, table: Table, seat: int, text: str, conn: Conn | None = None) -> None:
@@ -417,28 +539,29 @@ class TableManager:
             raise ActionError("spectators cannot play")
         shown = text if len(text) <= MOVE_TEXT_LIMIT else text[:MOVE_TEXT_LIMIT] + "..."
         if len(text) > MOVE_TEXT_LIMIT or not text.isprintable():
-            raise ActionError(f"seat {seat} cannot play {shown!r}: not a card or choice")
+            raise ActionError(f"You cannot play {shown!r}: it is not a card or choice")
         async with table.lock:
             if conn is not None:
                 seat = conn.seat
                 if conn.closed or seat >= table.players or conn not in table.seats[seat].conns:
-                    raise ActionError(f"seat {seat} is no longer yours", 409)
+                    raise ActionError("this seat is no longer yours", 409)
             game = table.game
             if table.status == LOBBY or game is None:
                 raise ActionError("the game has not started yet", 409)
             if table.status == OVER:
                 raise ActionError("the game is over", 409)
+            if table.waiting():
+                raise ActionError("the next hand starts once everyone has pressed Next hand", 409)
             if seat >= table.players:
-                raise ActionError(f"seat {seat} is not at this table")
+                raise ActionError(f"there is no seat {seat + 1} at this table")
             if game.to_move != seat:
                 verb = "pass" if game.phase == Phase.PASS else "play"
-                raise ActionError(
-                    f"seat {seat} cannot {verb} {shown}: it is seat {game.to_move}'s turn", 409
-                )
+                name = table.seat_name(game.to_move)
+                raise ActionError(f"Wait for {name} to {verb}: it is {name}'s turn", 409)
             try:
                 move = table.read_move(seat, text)
             except CardParseError as exc:
-                raise ActionError(f"seat {seat} cannot play {shown!r}: {exc}") from None
+                raise ActionError(f"You cannot play {shown!r}: {exc}") from None
             await self._accept(table, seat, move, "human")
 
     async def _accept(self, table: Table, seat: int, move: Move, by: str) -> None:
@@ -456,13 +579,22 @@ class TableManager:
             after = game.copy()
             try:
                 after.play(move)
-            except IllegalMoveError as exc:  # its message names seat, move and why
-                raise ActionError(str(exc), 409) from None
+            except IllegalMoveError as exc:  # said to the player from its reason code
+                raise ActionError(illegal_words(game, move, exc), 409) from None
         seq = table.moves + 1
+        hands_before = len(game.hand_points)
         over = (list(after.totals), after.winners()) if after and after.is_over() else None
         row = MoveRow(seq, seat, move, format_move(game.deck, move), by)
         try:
             await self.writer.call(Storage.add_move, table.id, table.game_number, row, over)
+        except IntegrityError:
+            # Move ``seq`` is in the database already: another server played this table (a
+            # cluster node that took it over while this one was cut off). This copy is stale:
+            # let go of it; the next request loads the table as the database has it.
+            log.warning("table %s: move %d was stored by another server; reloading", table.id, seq)
+            self.drop(table.id, STALE, "this table was played elsewhere meanwhile: reconnect")
+            self.on_unload(table.id)
+            raise ActionError("the table changed meanwhile: reload it and try again", 409) from None
         except BaseException:
             log.exception("table %s: move %d could not be stored", table.id, seq)
             raise ActionError("the server could not store that move; try again", 503) from None
@@ -471,10 +603,11 @@ class TableManager:
             after = game
         table.game = after
         table.moves = seq
+        self._used[table.id] = table.turn_start = asyncio.get_running_loop().time()
         if over is not None:
             table.status = OVER
             table.changed()
-        table.turn_start = asyncio.get_running_loop().time()
+        table.note_hand_end(hands_before)
         self.turns.schedule(table)
         table.broadcast()
 

@@ -5,23 +5,31 @@ from __future__ import annotations
 import asyncio
 import hmac
 import re
-import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from salad.engine import Game
 from salad.moves import Move, parse_move
-from salad.ruleset import Ruleset
+from salad.ruleset import Kind, Ruleset
 from salad.server.info import deck_info, hands_info, toppings_of
 from salad.server.storage import SeatRow, TableRow, hash_token
 from salad.server.tables.connection import Conn
-from salad.server.tables.wire import JsonCodes, Receiver, TricksCache, dumps, state_messages
+from salad.server.tables.wire import (
+    JsonCodes,
+    Receiver,
+    TricksCache,
+    dumps,
+    hand_summary,
+    state_messages,
+)
+from salad.toppings import TOPPING_TEXT
 from salad.view import Phase
 
 __all__ = [
     "BOT",
     "HUMAN",
+    "HandEnd",
     "LOBBY",
     "OPEN",
     "OVER",
@@ -29,7 +37,6 @@ __all__ = [
     "TABLE_ID",
     "Seat",
     "Table",
-    "shard_of",
 ]
 
 HUMAN, BOT, OPEN = "human", "bot", "open"
@@ -37,13 +44,14 @@ LOBBY, PLAYING, OVER = "lobby", "playing", "over"
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
-def shard_of(table_id: str, workers: int) -> int:
-    """The worker process (of ``workers``) that holds a table: a stable hash of its id.
-
-    >>> shard_of("abc", 1), shard_of("abc", 2), shard_of("abd", 2)
-    (0, 0, 1)
-    """
-    return zlib.crc32(table_id.encode()) % workers
+def token_name(rs: Ruleset) -> str | None:
+    """The name of the ruleset's token (the penalty of its holder), if one of its rounds has
+    one: the table draws it on its holder's plate."""
+    for index in range(len(rs.hands)):
+        for p in rs.hand_penalties(index):
+            if p.kind == Kind.TOKEN:
+                return p.name
+    return None
 
 
 @dataclass
@@ -73,6 +81,26 @@ class Seat:
         )
 
 
+@dataclass
+class HandEnd:
+    """The table's pause after a hand: its summary stays on every screen until each human seat
+    that was connected when it ended has pressed Next hand (or the turn timer runs out).
+
+    A state of the table, not an event of the game: the game has already dealt the next hand,
+    and its event log stays the one record of what happened.
+    """
+
+    hand: int
+    """The finished hand's index."""
+    summary: dict[str, Any]
+    """What the page shows (:func:`salad.server.tables.wire.hand_summary`)."""
+    waiting: set[int]
+    """The seats still to press Next hand; empty at game over (nothing to wait for)."""
+
+    def json(self) -> str:
+        return dumps({**self.summary, "waiting": sorted(self.waiting)})
+
+
 class Table:
     """One table in memory: what the database holds, plus connections and timers."""
 
@@ -99,10 +127,16 @@ class Table:
         self.tricks_cache = TricksCache()
         self.codes: JsonCodes | None = None
         self._drawing: tuple[int, dict[str, Any], list[dict[str, Any]]] | None = None
+        self.hand_end: HandEnd | None = None
 
     @property
     def players(self) -> int:
         return len(self.seats)
+
+    def seat_name(self, seat: int) -> str:
+        """How a message to people names a seat: its player's name (counted from 1 if none)."""
+        s = self.seats[seat] if 0 <= seat < self.players else None
+        return (s.name if s is not None else None) or f"Player {seat + 1}"
 
     def seat_of_token(self, token: str) -> int | None:
         digest = hash_token(token)
@@ -153,6 +187,8 @@ class Table:
             "toppings": toppings_of(rs),
             "passing": rs.passing,
             "pass_direction": rs.pass_direction,
+            "topping_text": [TOPPING_TEXT[t] for t in toppings_of(rs) if t in TOPPING_TEXT],
+            "marker": token_name(rs),
         }
 
     def lobby_json(self) -> str:
@@ -181,6 +217,41 @@ class Table:
             self.codes = JsonCodes(self.game.deck)
         return self.codes
 
+    # -- the pause after a hand --------------------------------------------------------------
+    def note_hand_end(self, hands_before: int) -> None:
+        """After a move: if it ended a hand, show its summary and wait for every connected human
+        seat to press Next hand (no wait when none is connected, or at game over)."""
+        game = self.game
+        if game is None or len(game.hand_points) <= hands_before:
+            return
+        index = len(game.hand_points) - 1
+        waiting = set()
+        if not game.is_over():
+            waiting = {i for i, s in enumerate(self.seats) if s.kind == HUMAN and s.conns}
+        self.hand_end = None
+        if waiting or game.is_over():
+            self.hand_end = HandEnd(index, hand_summary(game, index), waiting)
+
+    def waiting(self) -> bool:
+        """Whether the table waits for Next hand (no move is played meanwhile)."""
+        return self.hand_end is not None and bool(self.hand_end.waiting)
+
+    def press_next(self, seat: int) -> bool:
+        """``seat`` pressed Next hand (or left): True when that ended the wait."""
+        end = self.hand_end
+        if end is None or seat not in end.waiting:
+            return False
+        end.waiting.discard(seat)
+        if end.waiting:
+            return False
+        self.hand_end = None
+        return True
+
+    def end_wait(self) -> None:
+        """Deal on without waiting for the rest (the turn timer ran out)."""
+        if self.waiting():
+            self.hand_end = None
+
     def connections(self) -> list[Conn]:
         out = list(self.spectators)
         for s in self.seats:
@@ -199,6 +270,7 @@ class Table:
             version=self.version,
             cache=self.tricks_cache,
             codes=self.json_codes() if self.game is not None else None,
+            hand_end=self.hand_end.json() if self.hand_end is not None else None,
         )
 
     def broadcast(self) -> None:

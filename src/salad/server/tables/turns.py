@@ -31,6 +31,10 @@ log = logging.getLogger("salad.server")
 BOT_TIMEOUT = 30.0
 """A bot that has not answered after this many seconds is replaced by a random legal move."""
 
+AWAY_GRACE = 15.0
+"""Seconds a seat may be away (a reload, a dropped connection) while a hand's summary waits
+for it, at a table without a takeover time."""
+
 TAKEOVER, TIMER = "takeover", "timer"
 """Why a bot moves for a human's seat (``BOT``: the seat is a bot's)."""
 
@@ -39,7 +43,8 @@ Accept = Callable[[Table, int, Move, str], Awaitable[None]]
 
 
 def bot_display_name(bot: str, seat: int) -> str:
-    return f"{bot.replace('-', ' ').title()} bot {seat}"
+    """A bot's name at the table, numbered as people count seats (from 1)."""
+    return f"{bot.replace('-', ' ').title()} bot {seat + 1}"
 
 
 def check_bot(value: str | None, what: str = "bot") -> str:
@@ -58,6 +63,10 @@ def check_bot(value: str | None, what: str = "bot") -> str:
 def default_bot() -> str:
     """The bot that fills seats when none is named, and plays for away or timed-out seats."""
     return "basic" if "basic" in available_bots() else RANDOM
+
+
+STORE_RETRY = 0.5
+"""Seconds before a bot tries again a move the database could not store."""
 
 
 class Turns:
@@ -97,6 +106,15 @@ class Turns:
             )
         return self._pool
 
+    # -- the pool for other thinking (hints: salad.server.tables.assist) --
+    def pool(self) -> Executor:
+        """The bot worker pool, for a bot's thinking that is not a move (a hint)."""
+        return self._bot_pool()
+
+    def forget_pool(self) -> None:
+        """A worker of the pool died: start afresh next time."""
+        self._pool = None
+
     def schedule(self, table: Table) -> None:
         """Arrange for a bot to move if the seat to move is a bot, is away past the takeover
         time, or runs out of its turn timer; sets the ``deadline`` shown to clients."""
@@ -106,6 +124,9 @@ class Turns:
         table.deadline = None
         game = table.game
         if table.status != PLAYING or game is None or game.is_over():
+            return
+        if table.waiting():
+            self._schedule_wait_end(table)
             return
         seat = game.to_move
         if not 0 <= seat < table.players:
@@ -133,6 +154,50 @@ class Turns:
             max(0.0, when - now),
             lambda: self.spawn(self._bot_turn(table, seat, seq, number, reason)),
         )
+
+    def _schedule_wait_end(self, table: Table) -> None:
+        """While a hand's summary waits for Next hand, no one moves. The wait ends when the turn
+        timer (if the table has one) runs out; a waited-for seat that has left is no longer
+        waited for once it has been away for the takeover time (:data:`AWAY_GRACE` without
+        one): a reload comes back to the same summary."""
+        end = table.hand_end
+        if end is None:
+            return
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        whens = []
+        if table.turn_timer:
+            expiry = table.turn_start + table.turn_timer
+            table.deadline = round(time.time() + (expiry - now), 3)
+            whens.append(expiry)
+        grace = AWAY_GRACE if table.bot_takeover is None else table.bot_takeover
+        away = [table.seats[s] for s in end.waiting if not table.seats[s].conns]
+        whens += [seat.away_since + grace for seat in away]
+        if not whens:
+            return
+        seq, number = table.moves, table.game_number
+        table.timer = loop.call_later(
+            max(0.0, min(whens) - now), lambda: self.spawn(self._check_wait(table, seq, number))
+        )
+
+    async def _check_wait(self, table: Table, seq: int, number: int) -> None:
+        async with table.lock:
+            end = table.hand_end
+            if table.moves != seq or table.game_number != number or not table.waiting():
+                return
+            assert end is not None
+            now = asyncio.get_running_loop().time()
+            grace = AWAY_GRACE if table.bot_takeover is None else table.bot_takeover
+            if table.turn_timer and now >= table.turn_start + table.turn_timer - 0.01:
+                table.end_wait()
+            for s in sorted(end.waiting):
+                seat = table.seats[s]
+                if not seat.conns and now >= seat.away_since + grace - 0.01:
+                    table.press_next(s)
+            if not table.waiting():
+                table.turn_start = now
+            self.schedule(table)
+            table.broadcast()
 
     async def _bot_turn(self, table: Table, seat: int, seq: int, number: int, reason: str) -> None:
         game = table.game
@@ -167,7 +232,11 @@ class Turns:
                 await self.accept(table, seat, move, reason)
             except ActionError as exc:
                 log.error("table %s: bot move refused: %s", table.id, exc.message)
-                if table.timer is None:
+                if exc.status == 503:  # not stored (the database is away): try again soon
+                    table.timer = asyncio.get_running_loop().call_later(
+                        STORE_RETRY, self.schedule, table
+                    )
+                elif table.timer is None:
                     self.schedule(table)
 
     @staticmethod

@@ -21,8 +21,10 @@ from typing import Any, Protocol
 
 from salad.cards import NO_SUIT, Deck, cards_of
 from salad.engine import Game
+from salad.errors import IllegalMoveError
 from salad.events import PLAY, TRICK
-from salad.moves import Move, format_move
+from salad.moves import Move, format_move, move_label
+from salad.scoring import MOON, hand_breakdowns, standings
 from salad.view import SPECTATOR, Phase
 
 __all__ = [
@@ -32,6 +34,8 @@ __all__ = [
     "common_view_json",
     "error_message",
     "hand_rounds",
+    "hand_summary",
+    "illegal_words",
     "last_trick",
     "state_messages",
     "view_json",
@@ -50,6 +54,29 @@ STATE_PREFIX = '{"type":"state"'
 def error_message(message: str) -> str:
     """The ``error`` message: one line."""
     return json.dumps({"type": "error", "message": " ".join(message.split())})
+
+
+_WHY = {
+    "not-held": "you do not hold it",
+    "not-passable": "you can only pass a card you hold and have not chosen yet",
+    "must-pick-trump": "pick a trump suit first",
+    "not-declarable": "only a Wild can be played high",
+    "no-move-now": "there is no move to make now",
+    "not-a-move": "that is not a card or choice of this deck",
+}
+"""What each :data:`salad.errors.REASONS` code means, said to the player who tried."""
+
+
+def illegal_words(game: Game, move: Move, exc: IllegalMoveError) -> str:
+    """An illegal move's refusal in the words of the player who tried it ("You cannot play
+    A♣: you must follow Spades"), from its reason code and the game, never from its text."""
+    try:
+        label = move_label(game.deck, move)
+    except (IndexError, ValueError):
+        label = exc.move or "that"
+    if exc.reason == "must-follow" and game.led != NO_SUIT:
+        return f"You cannot play {label}: you must follow {game.deck.suits[game.led].name}"
+    return f"You cannot play {label}: {_WHY.get(exc.reason, 'it is not allowed now')}"
 
 
 def dumps(value: Any) -> str:
@@ -266,6 +293,28 @@ def hand_rounds(game: Game) -> list[dict[str, Any]]:
     ]
 
 
+def hand_summary(game: Game, index: int) -> dict[str, Any]:
+    """A finished hand, penalty by penalty, as the page's summary shows it: ``{"hand"
+    (from 1), "round", "penalties": [{"id", "name"}], "seats": [{penalty id: points, "moon":
+    points}], "moon" (the shooter or -1), "points", "totals", "standings"}``; the totals and
+    standings are those after this hand."""
+    breakdown = hand_breakdowns(game.rules, game.log)[index]
+    hand = game.rules.hands[index]
+    names = {p.penalty.id: p.penalty.name for p in hand.penalties}
+    penalties = [{"id": pid, "name": names[pid]} for pid in breakdown.penalties]
+    if breakdown.moon >= 0:
+        penalties.append({"id": MOON, "name": "Moon"})
+    totals = [sum(p[s] for p in game.hand_points[: index + 1]) for s in range(game.players)]
+    return {
+        **breakdown.to_dict(),
+        "hand": index + 1,
+        "round": hand.round.name,
+        "penalties": penalties,
+        "totals": totals,
+        "standings": standings(totals, game.ruleset.highest_wins),
+    }
+
+
 # -- a state message ------------------------------------------------------------------------
 
 
@@ -289,6 +338,7 @@ def state_messages(
     version: int,
     cache: TricksCache,
     codes: JsonCodes | None,
+    hand_end: str | None = None,
 ) -> Callable[[Receiver], str]:
     """A function giving the ``state`` message for a connection; the parts every seat
     shares are built once.
@@ -297,6 +347,8 @@ def state_messages(
     ``version`` of it, and the parts that change only when a trick ends (the view's
     ``tricks``, ``last_trick``, ``hand_rounds``, ``winners``: most of a message) when it
     has them for this trick. A client keeps the last of each (docs/protocol.md).
+    ``hand_end`` (JSON, or None) is the summary of the hand just finished while the table waits
+    for Next hand, and of the last hand once the game is over.
     """
     public = ""
     tricks = "[]"
@@ -318,7 +370,7 @@ def state_messages(
         slow = cache.extras
         key = (game_number, cache.key)
     shown = "null" if deadline is None else repr(float(deadline))
-    tail = f',"deadline":{shown},"moves":{moves:d}'
+    tail = f',"deadline":{shown},"moves":{moves:d},"hand_end":{hand_end or "null"}'
     lobby = ',"table":' + lobby_json
     per_seat: dict[tuple[int, bool], str] = {}
 

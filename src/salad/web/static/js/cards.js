@@ -3,7 +3,7 @@
 // no card or suit known in advance. A code is a rank letter and a suit letter, or a wild code;
 // a trailing "+" is a wild declared high.
 
-import { html } from "./dom.js";
+import { html, trusted } from "./dom.js";
 
 /** @typedef {import("./types.js").Suit} Suit */
 /** @typedef {import("./types.js").Rank} Rank */
@@ -35,6 +35,35 @@ const SHAPES = /** @type {Record<string, string>} */ ({
   "♦": "M50 3L88 50 50 97 12 50z",
   "♣":
     "M50 6a20 20 0 0 0-19 27 20 20 0 1 0 14 33c-1 10-5 19-13 26h36c-8-7-12-16-13-26a20 20 0 1 0 14-33A20 20 0 0 0 50 6z",
+});
+
+// Drawings for suits that have no shape every font draws (Skip the Salad's vegetables): the
+// deck names one with a suit's `art` key (salad.cards.SuitSpec.art). Each is drawn in a
+// 100 x 100 box in its own colours, so a vegetable looks the same on every device.
+const ART = /** @type {Record<string, string>} */ ({
+  carrot:
+    '<path d="M62 30 18 92c-3 4 1 7 5 4l56-48z" fill="#f76707" stroke="#c2410c" stroke-width="3" stroke-linejoin="round"/>' +
+    '<path d="M34 66l8 5M44 54l8 5M53 44l6 4" stroke="#c2410c" stroke-width="3" stroke-linecap="round"/>' +
+    '<path d="M64 34C58 20 60 8 66 4c2 10 4 18 4 24M70 38c8-12 18-18 26-18-6 8-12 16-20 22M68 34c2-12 10-22 18-24-2 10-8 18-14 26" fill="#2f9e44" stroke="#237a34" stroke-width="2.5" stroke-linejoin="round"/>',
+  broccoli:
+    '<path d="M42 58h16l6 36H36z" fill="#8ce99a" stroke="#2b8a3e" stroke-width="3" stroke-linejoin="round"/>' +
+    '<circle cx="30" cy="44" r="17" fill="#2f9e44" stroke="#1b5e20" stroke-width="3"/>' +
+    '<circle cx="70" cy="44" r="17" fill="#2f9e44" stroke="#1b5e20" stroke-width="3"/>' +
+    '<circle cx="50" cy="30" r="21" fill="#37b24d" stroke="#1b5e20" stroke-width="3"/>' +
+    '<circle cx="43" cy="26" r="4" fill="#69db7c"/><circle cx="57" cy="33" r="3.5" fill="#69db7c"/><circle cx="26" cy="42" r="3.5" fill="#69db7c"/><circle cx="72" cy="40" r="3.5" fill="#69db7c"/>',
+  tomato:
+    '<circle cx="50" cy="56" r="38" fill="#e03131" stroke="#a51111" stroke-width="3"/>' +
+    '<path d="M50 22l6 10 12-4-6 10 12 4-14 3M50 22l-6 10-12-4 6 10-12 4 14 3" fill="#2f9e44" stroke="#237a34" stroke-width="2.5" stroke-linejoin="round"/>' +
+    '<path d="M50 24V10" stroke="#237a34" stroke-width="5" stroke-linecap="round"/>' +
+    '<ellipse cx="34" cy="52" rx="7" ry="11" fill="#ff8787" opacity=".8"/>',
+  onion:
+    '<path d="M50 8c4 14 30 26 34 50 4 22-14 36-34 36S12 80 16 58C20 34 46 22 50 8z" fill="#b197fc" stroke="#6741d9" stroke-width="3" stroke-linejoin="round"/>' +
+    '<path d="M50 14c-6 20-18 34-16 56M50 14c6 20 18 34 16 56M50 14v74" fill="none" stroke="#6741d9" stroke-width="2.5"/>' +
+    '<path d="M42 94l-4 5M50 94v6M58 94l4 5" stroke="#868e96" stroke-width="3" stroke-linecap="round"/>',
+  corn:
+    '<ellipse cx="50" cy="46" rx="18" ry="38" fill="#fcc419" stroke="#e67700" stroke-width="3"/>' +
+    '<path d="M34 30h32M32 44h36M33 58h34M37 72h26M44 12v68M56 12v68" stroke="#e67700" stroke-width="2" fill="none"/>' +
+    '<path d="M50 96C30 86 22 66 26 40c6 18 14 34 24 42M50 96c20-10 28-30 24-56-6 18-14 34-24 42" fill="#51cf66" stroke="#2b8a3e" stroke-width="3" stroke-linejoin="round"/>',
 });
 
 /** @type {Record<string, string>} */
@@ -89,6 +118,11 @@ export function glyphRenders(symbol) {
 /** The suit as text: its symbol, or its letter where the symbol cannot be drawn. @param {Suit} suit */
 export function suitText(suit) {
   return SHAPES[suit.symbol] || glyphRenders(suit.symbol) ? suit.symbol : suit.letter;
+}
+
+/** Whether the suit has a drawing of its own (see ART). @param {Suit | null | undefined} suit */
+export function hasArt(suit) {
+  return Boolean(suit && suit.art && ART[suit.art]);
 }
 
 let fourColour = false;
@@ -240,6 +274,12 @@ export class Deck {
  * @returns {Html}
  */
 export function suitMark(suit, x, y, size, colour) {
+  const art = suit.art ? ART[suit.art] : undefined;
+  if (art) {
+    return html`<g class="suit-art" data-art="${suit.art}" transform="translate(${x - size / 2} ${y - size / 2}) scale(${
+      size / 100
+    })">${trusted(art)}</g>`;
+  }
   const shape = SHAPES[suit.symbol];
   if (shape) {
     const s = size / 100;
@@ -270,7 +310,7 @@ export function suitIcon(deck, suitIndex, size = 18) {
     suit,
     50,
     50,
-    SHAPES[suit.symbol] ? 100 : 80,
+    SHAPES[suit.symbol] || (suit.art && ART[suit.art]) ? 100 : 80,
     deck.suitColour(suitIndex),
   )}</svg>`;
 }
@@ -287,6 +327,9 @@ let gradientId = 0;
 export function cardSVG(deck, code, { inHand = false } = {}) {
   const c = deck.parse(code);
   const label = deck.name(code);
+  // In the hand, the card's button names it ("Queen of Spades"): the drawing is hidden from
+  // screen readers, so the button's name is its own and not "Q" plus a symbol.
+  const named = inHand ? html`aria-hidden="true"` : html`role="img" aria-label="${label}"`;
   if (c.wild) {
     const id = `wg${gradientId++}`;
     const sym = c.wild.symbol;
@@ -297,7 +340,7 @@ export function cardSVG(deck, code, { inHand = false } = {}) {
           c.high ? "▲ HIGH" : "▼ LOW"
         }</text></g>`
       : "";
-    return html`<svg viewBox="0 0 100 140" class="card-svg" role="img" aria-label="${label}">
+    return html`<svg viewBox="0 0 100 140" class="card-svg" ${named}>
 <defs><linearGradient id="${id}" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#ffd43b"/><stop offset=".35" stop-color="#ff6b6b"/><stop offset=".7" stop-color="#845ef7"/><stop offset="1" stop-color="#339af0"/></linearGradient></defs>
 <rect x="1.5" y="1.5" width="97" height="137" rx="9" fill="#fff" stroke="#b9b4a7" stroke-width="1.5"/>
 <rect x="7" y="7" width="86" height="126" rx="6" fill="url(#${id})"/>
@@ -322,7 +365,7 @@ ${badge}</svg>`;
   // A jumbo index (rank and suit in the top-left corner, readable when the cards overlap),
   // a large suit in the lower right, and the rank again upside down in the bottom corner.
   const tint = "#fffdf8";
-  return html`<svg viewBox="0 0 100 140" class="card-svg" role="img" aria-label="${label}">
+  return html`<svg viewBox="0 0 100 140" class="card-svg" ${named}>
 <rect x="1.5" y="1.5" width="97" height="137" rx="9" fill="${tint}" stroke="#b9b4a7" stroke-width="1.5"/>
 <text x="${rank.length > 1 ? 6 : 9}" y="36" font-size="${rankSize}" font-weight="800" letter-spacing="-2" fill="${colour}" font-family="Georgia, 'DejaVu Serif', serif">${rank}</text>
 ${suitMark(c.suit, 22, 56, 26, colour)}

@@ -12,6 +12,15 @@ import { loadPrefs, mountLogo } from "./ui.js";
 
 /** @type {string[]} */
 let bots = [];
+/** @type {Options | null} */
+let offered = null;
+
+/**
+ * The quick play choices, kept in this browser for next time (the lobby reads `bot` too:
+ * an open seat's bot level defaults to it).
+ * @typedef {{rules?: string, players?: number, bot?: string}} QuickChoice
+ */
+const QUICK_KEY = "quickplay";
 const rules = rulesForm("c", { players: "Seats", onChange: renderSeats, presetWithFile: true });
 
 function renderFan() {
@@ -38,7 +47,9 @@ function renderSeats() {
   for (let i = 1; i < n; i++) {
     const prev = old[i] || {};
     const kind = prev.kind || (i === 1 ? "open" : "bot");
-    const bot = prev.bot || offered[Math.min(1, offered.length - 1)];
+    const quick = /** @type {HTMLSelectElement | null} */ (document.getElementById("quick-bot"));
+    const level = quick && offered.includes(quick.value) ? quick.value : null; // the quick play's level
+    const bot = prev.bot || level || offered[Math.min(1, offered.length - 1)];
     rows.push(html`<div class="seat-row"><b>Seat ${i + 1}</b>
 <select data-kind aria-label="Seat ${i + 1}"><option value="open" ${kind === "open" ? "selected" : ""}>Open seat</option><option value="bot" ${
       kind === "bot" ? "selected" : ""
@@ -74,8 +85,15 @@ async function quickPlay(e) {
   const btn = $("btn-quick", HTMLButtonElement);
   const name = currentName($("quick-name", HTMLInputElement)) || "You";
   btn.disabled = true;
+  /** @type {Record<string, unknown>} */
+  const body = { name };
+  if (offered) {
+    const choice = quickChoice();
+    store.setPref(QUICK_KEY, choice);
+    Object.assign(body, choice);
+  }
   try {
-    const r = await api("POST", "/api/quickplay", { name });
+    const r = await api("POST", "/api/quickplay", body);
     goToTable(r.table_id, r.token);
   } catch (err) {
     toast(errorText(err));
@@ -116,6 +134,59 @@ async function createTable(e) {
   }
 }
 
+/** What the quick play selects say now. @returns {QuickChoice} */
+function quickChoice() {
+  return {
+    rules: $("quick-rules", HTMLSelectElement).value,
+    players: Number($("quick-players", HTMLSelectElement).value),
+    bot: $("quick-bot", HTMLSelectElement).value,
+  };
+}
+
+/** The rules, players and bot selects, from the server's options and what was kept. @param {Options} options */
+function mountQuickChoices(options) {
+  offered = options;
+  /** @type {QuickChoice} */
+  const kept = store.pref(QUICK_KEY, {}) || {};
+  const rulesSelect = $("quick-rules", HTMLSelectElement);
+  const playersSelect = $("quick-players", HTMLSelectElement);
+  const botSelect = $("quick-bot", HTMLSelectElement);
+  const presets = options.presets;
+  const rules = presets.some((p) => p.name === kept.rules) ? kept.rules : presets[0]?.name;
+  setHTML(rulesSelect, html`${presets.map((p) => html`<option value="${p.name}" ${p.name === rules ? "selected" : ""}>${p.title}</option>`)}`);
+  const levels = options.bots && options.bots.length ? options.bots : ["random"];
+  const bot = kept.bot && levels.includes(kept.bot) ? kept.bot : levels.includes("basic") ? "basic" : levels[0];
+  setHTML(botSelect, html`${levels.map((b) => html`<option value="${b}" ${b === bot ? "selected" : ""}>${b}</option>`)}`);
+  /** @param {number | undefined} want */
+  const fillPlayers = (want) => {
+    const p = presets.find((x) => x.name === rulesSelect.value) || presets[0];
+    const n = Math.min(p.max_players, Math.max(p.min_players, want || p.default_players));
+    /** @type {number[]} */
+    const counts = [];
+    for (let i = p.min_players; i <= p.max_players; i++) counts.push(i);
+    setHTML(playersSelect, html`${counts.map((i) => html`<option value="${i}" ${i === n ? "selected" : ""}>${i}</option>`)}`);
+  };
+  fillPlayers(kept.players);
+  const hint = () => {
+    const c = quickChoice();
+    const p = presets.find((x) => x.name === c.rules);
+    $("quick-hint").textContent = `One click: you and ${(c.players || 2) - 1} ${c.bot} bots, a game of ${p ? p.title : c.rules}.`;
+    const q = new URLSearchParams({ preset: String(c.rules), players: String(c.players) });
+    $("link-howto", HTMLAnchorElement).href = `/howto?${q}`;
+  };
+  const remember = () => {
+    store.setPref(QUICK_KEY, quickChoice());
+    hint();
+  };
+  rulesSelect.onchange = () => {
+    fillPlayers(Number(playersSelect.value));
+    remember();
+  };
+  playersSelect.onchange = remember;
+  botSelect.onchange = remember;
+  hint();
+}
+
 async function start() {
   loadPrefs();
   mountLogo($("logo"));
@@ -140,9 +211,8 @@ async function start() {
     return;
   }
   bots = options.bots || [];
+  mountQuickChoices(options); // first: the seats below offer its bot level
   rules.setOptions(options);
-  const first = options.presets[0];
-  if (first) $("quick-hint").textContent = `One click: you and ${first.default_players - 1} bots, a game of ${first.title}.`;
 }
 
 start();

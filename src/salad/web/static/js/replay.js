@@ -1,5 +1,7 @@
 // @ts-check
-// /replay/{id}?game=N: step through a finished game trick by trick, from its salad-record/1.
+// /replay/{id}?game=N: step through a finished game card by card or trick by trick, from its
+// salad-record/1. Nothing of what is still to come shows (no spoiler): the final result
+// appears at the last step only.
 
 import { api, errorText, tableIdFromPath } from "./api.js";
 import { cardSVG, Deck, suitIcon } from "./cards.js";
@@ -11,7 +13,11 @@ import { clampPlates, loadPrefs, mountLogo, trickPlace, wireDialogs } from "./ui
 /** @typedef {import("./types.js").RecordHand} RecordHand */
 /** @typedef {import("./types.js").Table} Table */
 /** @typedef {import("./dom.js").Html} Html */
-/** A step of the replay: hand h, after its trick k (k = -1: its deal). @typedef {{h: number, k: number}} Step */
+/**
+ * A step of the replay: hand h; k = -1: its deal (pass: the cards passed), else trick k with
+ * its first c cards played (c = the number of players: the trick is complete and won).
+ * @typedef {{h: number, k: number, c: number, pass?: boolean}} Step
+ */
 
 const tableId = tableIdFromPath();
 const enc = encodeURIComponent(tableId || "");
@@ -29,18 +35,44 @@ const R = {
 };
 
 function names() {
-  return R.record.players.map((p, i) => p.name || `Seat ${i}`);
+  return R.record.players.map((p, i) => p.name || `Seat ${i + 1}`);
 }
 
-/** One step per hand's deal, then one per trick. */
+/** The cards each seat passed in a hand, when there was passing. @param {RecordHand} hand */
+function passesOf(hand) {
+  const passes = /** @type {unknown} */ (hand.passes);
+  if (!Array.isArray(passes) || !passes.some((p) => Array.isArray(p) && p.length)) return null;
+  return /** @type {string[][]} */ (passes);
+}
+
+/** One step per hand's deal, one for its passes, then one per card of each trick. */
 function buildSteps() {
   /** @type {Step[]} */
   const steps = [];
   R.record.hands.forEach((hand, h) => {
-    steps.push({ h, k: -1 });
-    (hand.tricks || []).forEach((_, k) => steps.push({ h, k }));
+    steps.push({ h, k: -1, c: 0 });
+    if (passesOf(hand)) steps.push({ h, k: -1, c: 0, pass: true });
+    (hand.tricks || []).forEach((t, k) => {
+      for (let c = 1; c <= t.cards.length; c++) steps.push({ h, k, c });
+    });
   });
   return steps;
+}
+
+/** Whether a step ends a trick (or is a hand's deal or passes): where "Trick ▶" stops. @param {Step} step */
+function trickStop(step) {
+  return step.k < 0 || step.c === R.record.hands[step.h].tricks[step.k].cards.length;
+}
+
+/** Whether the step shows hand h's last trick won: its points are known from here on. @param {Step} step */
+function handDone(step) {
+  const tricks = R.record.hands[step.h].tricks;
+  return step.k === tricks.length - 1 && step.k >= 0 && step.c === tricks[step.k].cards.length;
+}
+
+/** Whether the step is the game's last: only then is the final result shown. */
+function atEnd() {
+  return R.at === R.steps.length - 1;
 }
 
 /** @param {number} i @param {number} n */
@@ -87,19 +119,30 @@ function handText(cards) {
 }
 
 /**
- * Each seat's cards before trick k of hand h (k = -1: the deal, before any passing).
+ * Each seat's cards once c cards of trick k of hand h are played (k = -1: the deal, before
+ * any passing).
  * @param {RecordHand} hand
  * @param {number} k
+ * @param {number} c
  */
-function cardsAt(hand, k) {
+function cardsAt(hand, k, c) {
   const n = R.record.players.length;
   if (k < 0) return hand.deal.map((cards) => R.deck.sort(cards));
   /** @type {string[][]} */
   const out = Array.from({ length: n }, () => []);
-  hand.tricks.slice(k + 1).forEach((t) => {
-    t.cards.forEach((c, j) => out[(t.leader + j) % n].push(c.replace(/\+$/, "")));
+  hand.tricks.slice(k).forEach((t, i) => {
+    t.cards.forEach((code, j) => {
+      if (i > 0 || j >= c) out[(t.leader + j) % n].push(code.replace(/\+$/, ""));
+    });
   });
   return out.map((cards) => R.deck.sort(cards));
+}
+
+/** The seat that receives what `seat` passes (the lobby's pass_direction). @param {number} seat @param {number} n */
+function passTarget(seat, n) {
+  const dir = (R.lobby && R.lobby.pass_direction) || "right";
+  const offset = dir === "left" ? 1 : dir === "across" ? Math.floor(n / 2) : n - 1;
+  return (seat + offset) % n;
 }
 
 function portrait() {
@@ -116,30 +159,32 @@ function render() {
   const nm = names();
   const trick = step.k >= 0 ? hand.tricks[step.k] : null;
   const tricksN = hand.tricks.length;
+  const complete = Boolean(trick && step.c === trick.cards.length);
+  const done = handDone(step);
   $("r-slider", HTMLInputElement).value = String(R.at);
   setHTML(
     $("round-line"),
     html`<span class="hand-no">Hand ${hand.number}/${rec.hands.length}</span><span class="round-name">${
       hand.round
-    }</span><span class="penalty">${trick ? `trick ${step.k + 1} of ${tricksN}` : "the deal"}</span>`,
+    }</span><span class="penalty">${trick ? `trick ${step.k + 1} of ${tricksN}` : step.pass ? "the passes" : "the deal"}</span>`,
   );
   /** @type {number[]} */
   const won = Array(n).fill(0);
-  if (step.k >= 0) hand.tricks.slice(0, step.k + 1).forEach((t) => (won[t.winner] += 1));
-  const remaining = cardsAt(hand, step.k);
-  const phone = window.innerWidth < 640;
-  const lastTrick = step.k === tricksN - 1;
+  if (step.k >= 0) hand.tricks.slice(0, complete ? step.k + 1 : step.k).forEach((t) => (won[t.winner] += 1));
+  const remaining = cardsAt(hand, step.k, step.c);
+  const phone = window.innerWidth < 640 || window.innerHeight < 500; // no room for the hands
+  const lastTrick = done;
   /** @type {Html[]} */
   const seats = [];
   for (let i = 0; i < n; i++) {
     const p = pos(i, n, 41, 41);
     const cls = ["seat"];
-    if (trick && trick.winner === i) cls.push("turn");
-    if (lastTrick && rec.winners && step.h === rec.hands.length - 1 && rec.winners.includes(i)) cls.push("winner");
+    if (trick && complete && trick.winner === i) cls.push("turn");
+    if (atEnd() && rec.winners && rec.winners.includes(i)) cls.push("winner");
     const cards = handText(remaining[i]);
     const pts = lastTrick && hand.points ? html`<span class="pen ${hand.points[i] ? "" : "zero"}">+${hand.points[i]}</span>` : "";
     const dealer = hand.dealer === i ? html`<span class="chip chip-dealer">dealer</span>` : "";
-    seats.push(html`<div class="${cls.join(" ")}" style="left:${p.x}%;top:${p.y}%;max-width:${phone ? 7 : 16}rem"><div class="name"><span class="dot" style="display:inline-block;width:9px;height:9px;border-radius:50%;background:${
+    seats.push(html`<div class="${cls.join(" ")}" style="left:${p.x}%;top:${p.y}%;max-width:${phone ? 7.5 : 16}rem"><div class="name"><span class="dot" style="display:inline-block;width:9px;height:9px;border-radius:50%;background:${
       SEAT_COLOURS[i % SEAT_COLOURS.length]
     }"></span>${nm[i]}</div><div class="info">${pts}<span>tricks ${won[i]}</span></div><div class="flags">${dealer}</div>${
       phone ? "" : html`<div class="replay-hands">${cards}</div>`
@@ -151,11 +196,11 @@ function render() {
   /** @type {Html[]} */
   const trickCards = [];
   if (trick) {
-    trick.cards.forEach((code, j) => {
+    trick.cards.slice(0, step.c).forEach((code, j) => {
       const seat = (trick.leader + j) % n;
       const place = trickPlace(seatAngle(seat, n), j, n, portrait());
       trickCards.push(
-        html`<div class="trick-card ${place.cls} ${seat === trick.winner ? "won" : ""}" data-card="${code}" style="${
+        html`<div class="trick-card ${place.cls} ${complete && seat === trick.winner ? "won" : ""}" data-card="${code}" style="${
           place.style
         }">${cardSVG(R.deck, code)}<span class="who">${nm[seat]}${j === 0 ? " · led" : ""}</span></div>`,
       );
@@ -163,24 +208,40 @@ function render() {
   }
   setHTML($("trick"), html`${trickCards}`);
   let center = html``;
-  if (!trick) {
+  const passes = passesOf(hand);
+  if (step.pass && passes) {
+    center = html`<div class="panel replay-passes" id="replay-passes"><h2>The passes</h2>${passes.map(
+      (cards, i) => html`<div class="replay-pass"><span class="who">${nm[i]} → ${nm[passTarget(i, n)]}</span><span class="replay-pass-cards">${cards.map(
+        (code) => html`<span class="replay-pass-card" data-card="${code}">${cardSVG(R.deck, code)}</span>`,
+      )}</span></div>`,
+    )}</div>`;
+  } else if (!trick) {
     const extra = [];
     if (hand.trump) {
       const s = R.deck.suits.find((x) => x.letter === hand.trump);
       extra.push(`trump ${s ? s.name : hand.trump}`);
     }
-    if (hand.passes) extra.push("cards were passed");
+    if (passes) extra.push("cards are passed next");
     center = html`<div class="center-note">Hand ${hand.number}: ${hand.round} — ${nm[hand.dealer]} deals${
       extra.length ? ` · ${extra.join(" · ")}` : ""
     }</div>`;
-  } else if (lastTrick && hand.points) {
-    const parts = hand.points.map((p, i) => `${nm[i]} ${p}`).join(" · ");
-    center = html`<div class="center-note">End of hand ${hand.number}: ${parts}</div>`;
   }
   setHTML($("center"), center);
-  $("status").textContent = trick
-    ? `${nm[trick.leader]} led · ${nm[trick.winner]} took the trick`
-    : `The deal of hand ${hand.number}`;
+  // The end of a hand goes below the felt, never over the trick that ends it.
+  const end = $("hand-end");
+  end.hidden = !(lastTrick && hand.points);
+  if (lastTrick && hand.points) {
+    const pts = hand.points;
+    end.textContent = `End of hand ${hand.number}: ${pts.map((p, i) => `${nm[i]} ${p}`).join(" · ")}`;
+  }
+  let status = `The deal of hand ${hand.number}`;
+  if (step.pass) status = `Hand ${hand.number}: the cards passed`;
+  else if (trick && complete) status = `${nm[trick.leader]} led · ${nm[trick.winner]} took the trick`;
+  else if (trick) {
+    const seat = (trick.leader + step.c - 1) % n;
+    status = `${nm[seat]} ${step.c === 1 ? "leads" : "plays"} the ${R.deck.name(trick.cards[step.c - 1])}`;
+  }
+  $("status").textContent = status;
   renderScores(step);
 }
 
@@ -188,7 +249,7 @@ function render() {
 function scoresHTML(step) {
   const rec = R.record;
   const nm = names();
-  const upto = step.h + (step.k === rec.hands[step.h].tricks.length - 1 ? 1 : 0);
+  const upto = step.h + (handDone(step) ? 1 : 0);
   const done = rec.hands.slice(0, upto).filter((h) => h.points);
   const rows = rec.hands.map((h, i) => ({ number: h.number, round: h.round, points: i < upto ? h.points || null : null }));
   const totals = nm.map((_, s) => done.reduce((sum, h) => sum + (h.points ? h.points[s] : 0), 0));
@@ -199,7 +260,7 @@ function scoresHTML(step) {
     current: finished ? 0 : step.h + 1,
     running: null,
     totals,
-    winners: finished ? rec.winners : [],
+    winners: finished && atEnd() ? rec.winners : [],
     you: -1,
   });
   const chart = totalsChart({
@@ -215,12 +276,13 @@ function scoresHTML(step) {
 function renderScores(step) {
   const won = R.record.winners || [];
   const winners = won.map((i) => names()[i]).join(", ");
-  setHTML(
-    $("side"),
-    html`<div class="panel"><h2>Score sheet</h2>${scoresHTML(step)}</div><div class="panel"><h2>Final</h2><p>${
-      winners ? html`Winner${won.length > 1 ? "s" : ""}: <b>${winners}</b>` : "Unfinished game"
-    }</p><p class="hint">Totals: ${R.record.totals.map((t, i) => `${names()[i]} ${t}`).join(" · ")}</p></div>`,
-  );
+  // The final result only at the last step: a replay keeps its ending to itself.
+  const final = atEnd()
+    ? html`<div class="panel" id="replay-final"><h2>Final</h2><p>${
+        winners ? html`Winner${won.length > 1 ? "s" : ""}: <b>${winners}</b>` : "Unfinished game"
+      }</p><p class="hint">Totals: ${R.record.totals.map((t, i) => `${names()[i]} ${t}`).join(" · ")}</p></div>`
+    : "";
+  setHTML($("side"), html`<div class="panel"><h2>Score sheet</h2>${scoresHTML(step)}</div>${final}`);
   if ($("dlg-scores", HTMLDialogElement).open) setHTML($("scores-body"), scoresHTML(step));
 }
 
@@ -228,6 +290,17 @@ function renderScores(step) {
 function go(at) {
   R.at = Math.max(0, Math.min(R.steps.length - 1, at));
   render();
+}
+
+/** The next (dir 1) or previous (dir -1) step that ends a trick. @param {number} dir */
+function jumpTrick(dir) {
+  for (let i = R.at + dir; i >= 0 && i < R.steps.length; i += dir) {
+    if (trickStop(R.steps[i])) {
+      go(i);
+      return;
+    }
+  }
+  go(dir < 0 ? 0 : R.steps.length - 1);
 }
 
 /** @param {number} dir */
@@ -267,8 +340,10 @@ async function start() {
   const slider = $("r-slider", HTMLInputElement);
   slider.max = String(Math.max(0, R.steps.length - 1));
   slider.oninput = () => go(Number(slider.value));
-  $("r-prev").onclick = () => go(R.at - 1);
-  $("r-next").onclick = () => go(R.at + 1);
+  $("r-prev").onclick = () => jumpTrick(-1);
+  $("r-next").onclick = () => jumpTrick(1);
+  $("r-card-prev").onclick = () => go(R.at - 1);
+  $("r-card-next").onclick = () => go(R.at + 1);
   $("r-first").onclick = () => jumpHand(-1);
   $("r-last").onclick = () => jumpHand(1);
   $("btn-scores").onclick = () => {
@@ -277,14 +352,25 @@ async function start() {
   };
   document.addEventListener("keydown", (e) => {
     if (e.target instanceof Element && e.target.closest("input")) return;
-    if (e.key === "ArrowRight") go(R.at + 1);
-    else if (e.key === "ArrowLeft") go(R.at - 1);
+    if (e.key === "ArrowRight") jumpTrick(1);
+    else if (e.key === "ArrowLeft") jumpTrick(-1);
+    else if (e.key === "." || e.key === "ArrowDown") go(R.at + 1);
+    else if (e.key === "," || e.key === "ArrowUp") go(R.at - 1);
     else if (e.key === "PageDown") jumpHand(1);
     else if (e.key === "PageUp") jumpHand(-1);
     else if (e.key === "Home") go(0);
     else if (e.key === "End") go(R.steps.length - 1);
   });
   window.addEventListener("resize", render);
+  // js/review.js: "Show in replay" goes to a trick (detail {hand, trick, card}, 1-based; card:
+  // the reviewed seat's place in the trick, for steps that go card by card).
+  window.addEventListener("salad:show-trick", (e) => {
+    const d = /** @type {CustomEvent<{hand: number, trick: number, card: number}>} */ (e).detail;
+    const at = (/** @type {{h: number, k: number, c?: number}} */ s) =>
+      s.h === d.hand - 1 && s.k === d.trick - 1 && (s.c ?? d.card) === d.card;
+    const i = R.steps.findIndex(at);
+    if (i >= 0) go(i);
+  });
   go(0);
 }
 

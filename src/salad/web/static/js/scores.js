@@ -198,3 +198,30 @@ export function totalsChart({ names, pointsByHand, hands, you }) {
   const series = runningTotals(pointsByHand, names.length).map((points, s) => ({ name: names[s], points }));
   return lineChart(series, { hands, size: SMALL, label: "Running totals by hand", you });
 }
+
+/**
+ * Make a sheet's sideways scroll visible: where the table is wider than its box, the box gets
+ * the class `scrolls` (a visible scroll bar and an edge shadow) and a line under it says so.
+ * Call it after drawing the sheet and when the window changes size.
+ * @param {ParentNode} root
+ */
+export function markScroll(root) {
+  for (const wrap of root.querySelectorAll(".sheet-wrap")) {
+    if (!(wrap instanceof HTMLElement)) continue;
+    const scrolls = wrap.scrollWidth > wrap.clientWidth + 1;
+    wrap.classList.toggle("scrolls", scrolls);
+    let hint = wrap.nextElementSibling;
+    if (!(hint instanceof HTMLElement && hint.classList.contains("sheet-more"))) hint = null;
+    if (scrolls && !hint) {
+      hint = document.createElement("p");
+      hint.className = "sheet-more";
+      hint.textContent = "More columns to the right: swipe or scroll the sheet sideways →";
+      wrap.after(hint);
+    } else if (!scrolls && hint) hint.remove();
+    if (scrolls) {
+      wrap.tabIndex = 0; // the keyboard can scroll it too
+      wrap.setAttribute("role", "region");
+      wrap.setAttribute("aria-label", "The sheet (scrolls sideways)");
+    }
+  }
+}

@@ -8,7 +8,7 @@
 import { api, ApiError, errorText } from "./api.js";
 import { $, all, first, html, setHTML, toast } from "./dom.js";
 import { rulesForm } from "./rulesform.js";
-import { lineChart, SEAT_COLOURS } from "./scores.js";
+import { lineChart, markScroll, SEAT_COLOURS } from "./scores.js";
 import { loadPrefs, mountLogo, trophy } from "./ui.js";
 
 /** @typedef {import("./dom.js").Html} Html */
@@ -466,7 +466,7 @@ function renderSheet() {
       const isNext = i === summary.hands.length;
       body.push(html`<tr class="${isNext ? "current" : "todo"}" data-hand="${i + 1}"><th scope="row"><span class="num">${
         i + 1
-      }</span> ${round}</th>${names.map(() => html`<td></td>`)}<td></td><td></td></tr>`);
+      }</span> ${round}</th>${names.map(() => html`<td></td>`)}<td class="sum"></td><td></td></tr>`);
       continue;
     }
     const cells = hand.points.map((p, s) => {
@@ -481,7 +481,7 @@ function renderSheet() {
     body.push(html`<tr class="${cls}" data-hand="${i + 1}"><th scope="row" title="${round}"><span class="num">${i + 1}</span> ${round}</th>${cells}
 <td class="sum" title="The hand hands out ${hand.expected === null ? "no fixed sum (a moon was shot)" : hand.expected}">${
       hand.sum
-    } <small>${ok}</small></td><td class="fix"><button class="btn btn-small btn-fix" type="button" data-fix="${i}" aria-label="Correct hand ${
+    } <small>${ok}</small></td><td class="fix"><button class="btn btn-small btn-fix" type="button" data-fix="${i}" aria-label="Fix hand ${
       i + 1
     } (${round})">Fix</button></td></tr>`);
   }
@@ -491,13 +491,14 @@ function renderSheet() {
   const placeCells = places.map((p) => html`<td>${p}</td>`);
   setHTML($("sheet-table"), html`<div class="sheet-wrap"><table class="sheet score-sheet${n > 5 ? " many" : ""}">
 <caption class="visually-hidden">Points by hand; the small number is the total after the hand</caption>
-<thead><tr><th scope="col" class="hand-col">Hand</th>${head}<th scope="col">Sum</th><th scope="col"><span class="visually-hidden">Correct</span></th></tr></thead>
+<thead><tr><th scope="col" class="hand-col">Hand</th>${head}<th scope="col" class="sum">Sum</th><th scope="col"><span class="visually-hidden">Correct</span></th></tr></thead>
 <tbody>${body}</tbody>
-<tfoot><tr class="totals"><th scope="row">Total</th>${totals}<td>${summary.total}</td><td></td></tr>
-<tr class="places"><th scope="row">Place</th>${placeCells}<td></td><td></td></tr></tfoot></table></div>`);
+<tfoot><tr class="totals"><th scope="row">Total</th>${totals}<td class="sum">${summary.total}</td><td></td></tr>
+<tr class="places"><th scope="row">Place</th>${placeCells}<td class="sum"></td><td></td></tr></tfoot></table></div>`);
   for (const b of all($("sheet-table"), "[data-fix]")) {
     b.addEventListener("click", () => startCorrection(Number(b.dataset.fix)));
   }
+  markScroll($("sheet-table"));
   const entered = summary.hands.length;
   let line;
   if (!entered) line = "No hand entered yet.";
@@ -630,7 +631,10 @@ async function start() {
   let resizing;
   window.addEventListener("resize", () => {
     clearTimeout(resizing);
-    resizing = setTimeout(drawChart, 150);
+    resizing = setTimeout(() => {
+      drawChart();
+      markScroll($("sheet-table"));
+    }, 150);
   });
   /** @type {Options} */
   let options = { presets: [], toppings: [], swaps: {} };

@@ -7,6 +7,8 @@
 
 import { api, errorText, Socket, store } from "./api.js";
 import { $, html, setHTML, toast } from "./dom.js";
+import { initAssist } from "./table/assist.js";
+import { initChat } from "./table/chat.js";
 import { wireKeyboard } from "./table/keyboard.js";
 import { wireTools } from "./table/panels.js";
 import { onConnection, onMessage } from "./table/protocol.js";
@@ -45,6 +47,8 @@ function start() {
   document.body.classList.toggle("watching", S.watching);
   wireTools();
   wireKeyboard();
+  initChat(); // table talk (table/chat.js)
+  initAssist(); // hint and undo against bots (table/assist.js)
   api("GET", "/api/options")
     .then((o) => {
       S.bots = (o && o.bots) || [];

@@ -4,7 +4,7 @@
 
 /**
  * A suit of the deck: its letter in card codes ("S"), its name and its symbol ("♠").
- * @typedef {{letter: string, name: string, symbol: string}} Suit
+ * @typedef {{letter: string, name: string, symbol: string, art?: string}} Suit
  */
 
 /**
@@ -54,6 +54,8 @@
  * @property {HandInfo[]} [hands]
  * @property {boolean} [highest_wins]
  * @property {string[]} [toppings]
+ * @property {string[]} [topping_text] each topping in play: "Name: what it does"
+ * @property {string | null} [marker] the name of the token a seat may hold (Rotten Tomato)
  * @property {number | {count?: number, direction?: string}} [passing]
  * @property {string} [pass_direction]
  */
@@ -98,6 +100,21 @@
 /** @typedef {{number: number, round: string, points: number[]}} HandRound */
 
 /**
+ * The summary of the hand just finished, while the table waits for Next hand (and of the last
+ * hand at game over): each seat's points by penalty (`seats[s][penalty id]`, and `moon`).
+ * @typedef {object} HandEnd
+ * @property {number} hand
+ * @property {string} round
+ * @property {{id: string, name: string}[]} penalties
+ * @property {Record<string, number>[]} seats
+ * @property {number} moon
+ * @property {number[]} points
+ * @property {number[]} totals
+ * @property {number[]} standings
+ * @property {number[]} waiting
+ */
+
+/**
  * A `state` message once completed (see table/protocol.js): everything is there.
  * @typedef {object} StateMessage
  * @property {"state"} type
@@ -108,6 +125,7 @@
  * @property {HandRound[]} hand_rounds
  * @property {number[]} winners
  * @property {number | null} [deadline]
+ * @property {HandEnd | null} [hand_end]
  */
 
 /**

@@ -2,8 +2,10 @@
 // Before and after a game: the lobby (seats, invite link, the host's controls, start) and the
 // game-over panel (standings, rematch, replay, the record).
 
+import { api, store } from "../api.js";
 import { $, all, first, html, join, maybe, toast } from "../dom.js";
 import { trophy } from "../ui.js";
+import { breakdownTable } from "./summary.js";
 import {
   gameWinners,
   isHost,
@@ -21,6 +23,51 @@ import {
 
 /** @typedef {import("../types.js").Table} Table */
 
+/**
+ * What the server says about this table's rules in words (GET /api/tables/{id}/howto): the
+ * toppings by name with a line each, and who picks trump and why.
+ * @typedef {{toppings: {name: string, title: string, text: string}[], trump_chooser: {who: string, you: string, why: string} | null}} RulesWords
+ */
+
+/** @type {RulesWords | null} */
+let words = null;
+let asked = false;
+
+/** The table's rules in words, once the server has answered (asked once; a redraw follows). */
+export function rulesWords() {
+  if (!asked && S.tableId) {
+    asked = true;
+    api("GET", `/api/tables/${encodeURIComponent(S.tableId)}/howto`)
+      .then((/** @type {RulesWords} */ w) => {
+        words = w;
+        redraw();
+      })
+      .catch(() => {});
+  }
+  return words;
+}
+
+// The table page's "How to play" link (table.html) opens this table's own rules.
+const howtoLink = maybe("link-howto", HTMLAnchorElement);
+if (howtoLink && S.tableId) howtoLink.href = `/table/${encodeURIComponent(S.tableId)}/howto`;
+
+/** The toppings in play, each by name with its line (nothing without toppings). */
+function toppingsHTML() {
+  const w = rulesWords();
+  const names = table().toppings || [];
+  if (!names.length) return html``;
+  const items = w
+    ? w.toppings.map((t) => html`<li><b>${t.title}</b>: ${t.text}</li>`)
+    : names.map((n) => html`<li><b>${n}</b></li>`);
+  return html`<h3 class="lobby-toppings-head">Toppings in play</h3><ul class="lobby-toppings" id="lobby-toppings">${items}</ul>`;
+}
+
+/** The bot level the home page's form last chose (js/home.js keeps it), if this table offers it. */
+function homeBotLevel() {
+  const kept = store.pref("quickplay", /** @type {{bot?: unknown}} */ ({}));
+  return kept && typeof kept.bot === "string" && S.bots.includes(kept.bot) ? kept.bot : null;
+}
+
 export function lobbyHTML() {
   const t = table();
   const host = isHost();
@@ -33,7 +80,7 @@ export function lobbyHTML() {
     const conn = s.kind === "bot" || s.connected ? "on" : "";
     let who;
     if (s.kind === "open") who = html`<span class="open">Open seat</span>`;
-    else who = html`${s.name || `Seat ${i}`}${i === S.you ? " (you)" : ""}`;
+    else who = html`${s.name || `Seat ${i + 1}`}${i === S.you ? " (you)" : ""}`;
     const chips = [];
     if (i === t.host) chips.push(html`<span class="chip chip-host" style="background:#e6fcf5;color:#087f5b">host</span>`);
     if (s.kind === "bot") chips.push(html`<span class="chip" style="background:#e7f5ff;color:#1864ab">bot</span>`);
@@ -41,10 +88,10 @@ export function lobbyHTML() {
     const controls = [];
     if (host && i !== t.host) {
       if (s.kind === "open") {
-        controls.push(html`<select data-botsel="${i}" aria-label="Bot level for seat ${i}">${botOptions(S.bots[0])}</select>
+        controls.push(html`<select data-botsel="${i}" aria-label="Bot level for seat ${i + 1}">${botOptions(homeBotLevel() || S.bots[0])}</select>
 <button class="btn btn-small" data-fill="${i}">Add bot</button>`);
       } else if (s.kind === "bot") {
-        controls.push(html`<select data-botchange="${i}" aria-label="Bot level for seat ${i}">${botOptions(s.bot)}</select>
+        controls.push(html`<select data-botchange="${i}" aria-label="Bot level for seat ${i + 1}">${botOptions(s.bot)}</select>
 <button class="btn btn-small" data-open="${i}">Open seat</button>`);
       } else {
         controls.push(html`<button class="btn btn-small" data-fill="${i}" title="Replace this player by a bot">Bot instead</button>`);
@@ -62,7 +109,9 @@ export function lobbyHTML() {
   if (t.bot_takeover) extras.push(`bots take over after ${t.bot_takeover} s away`);
   const head = html`<h2>${t.title || "Salad"}</h2><p class="hint">${t.seats.length} seats${
     extras.length ? ` · ${extras.join(" · ")}` : ""
-  }${t.game_number && t.game_number > 1 ? ` · game ${t.game_number}` : ""}</p>`;
+  }${t.game_number && t.game_number > 1 ? ` · game ${t.game_number}` : ""} · <a href="/table/${encodeURIComponent(
+    S.tableId,
+  )}/howto" id="lobby-howto">How to play</a></p>${toppingsHTML()}`;
   let links = html``;
   if (!S.watching) {
     links = html`<label for="invite-link">Invite link</label>
@@ -169,9 +218,12 @@ export function overHTML() {
 <p class="hint">Game over after ${plural((t.hands || []).length || v.hand_points.length, "hand")} — ${
     t.highest_wins ? "highest" : "lowest"
   } total wins.</p>
-<ol class="standings">${rows}</ol>
+<ol class="standings">${rows}</ol>${
+    S.handEnd ? html`<details class="last-hand"><summary>The last hand, ${S.handEnd.round}, by penalty</summary>${breakdownTable(S.handEnd)}</details>` : ""
+  }
 <div class="form-actions" style="justify-content:center">${rematch}
 <a class="btn" href="/replay/${id}?game=${game}">Replay</a>
+${S.you >= 0 ? html`<a class="btn" id="btn-review-game" href="/replay/${id}?game=${game}&review=${S.you}">Review</a>` : ""}
 <a class="btn" id="btn-download" href="/api/tables/${id}/record?game=${game}" download="salad-${S.tableId}-game${game}.json">Download record</a>
 <a class="btn btn-ghost" href="/" style="color:var(--ink)">Home</a></div></div>`;
 }

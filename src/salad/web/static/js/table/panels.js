@@ -6,6 +6,7 @@ import { store } from "../api.js";
 import { cardSVG, isFourColour, setFourColour, suitIcon } from "../cards.js";
 import { $, html, join, setHTML } from "../dom.js";
 import { sheetTable, totalsChart } from "../scores.js";
+import { chime, soundOn } from "./motion.js";
 import { gameWinners, players, redraw, S, seatName, table } from "./state.js";
 
 /** The score sheet and the chart of running totals. */
@@ -31,6 +32,23 @@ export function scoresHTML() {
   return html`${sheet}<p class="hint">${goal} Running penalties of this hand in the highlighted row.</p>${chart}`;
 }
 
+/** The toppings in play, each by name with what it does (the server's words, from the
+ * toppings module); nothing without toppings. */
+export function toppingsHTML() {
+  const list = (S.table && S.table.topping_text) || [];
+  if (!list.length) return html``;
+  const items = list.map((text) => {
+    const at = text.indexOf(": ");
+    return at < 0 ? html`<li>${text}</li>` : html`<li><b>${text.slice(0, at)}</b>: ${text.slice(at + 2)}</li>`;
+  });
+  return html`<div class="panel toppings" id="toppings"><h2>Toppings in play</h2><ul class="penalty-list">${items}</ul></div>`;
+}
+
+/** What the numbers on a seat's plate mean. */
+export function legendHTML() {
+  return html`<p class="hint plate-legend" id="plate-legend"><b>On each plate:</b> +N points this hand · Σ total so far · <span class="cards-key" aria-hidden="true">▮</span> cards in hand</p>`;
+}
+
 /** The hands of the game, with their penalties. */
 export function rulesHTML() {
   const t = table();
@@ -50,13 +68,11 @@ function fullRulesHTML() {
   const suits = join(d.suits.map((s, i) => html`${suitIcon(d, i, 16)} ${s.name}`), ", ");
   const ranks = d.ranks.map((r) => d.rankText(r)).join(" ");
   const wilds = d.wilds.map((w) => `${w.name} (${w.symbol})`).join(", ");
-  const tops = (t.toppings || []).join(", ");
+  const tops = (t.topping_text || []).length ? toppingsHTML() : "";
   return html`<p><b>${t.title || t.rules || ""}</b> · ${players()} players · ${
     t.highest_wins ? "highest" : "lowest"
   } total wins.</p>
-<p>Suits: ${suits}<br>Ranks, low to high: ${ranks}${wilds ? html`<br>Wild cards: ${wilds}` : ""}${
-    tops ? html`<br>Toppings: ${tops}` : ""
-  }</p>
+<p>Suits: ${suits}<br>Ranks, low to high: ${ranks}${wilds ? html`<br>Wild cards: ${wilds}` : ""}</p>${tops}${legendHTML()}
 <p class="hint">Follow the led suit if you can; the highest card of the led suit wins the trick and leads the next.</p>
 ${rulesHTML()}`;
 }
@@ -100,6 +116,7 @@ export function wireTools() {
   $("btn-settings").onclick = () => {
     four.checked = isFourColour();
     pause.checked = store.pref("pause", true);
+    $("opt-sound", HTMLInputElement).checked = soundOn();
     const id = encodeURIComponent(S.tableId);
     setHTML(
       $("settings-links"),
@@ -113,4 +130,10 @@ export function wireTools() {
     redraw();
   };
   pause.onchange = () => store.setPref("pause", pause.checked);
+  const sound = $("opt-sound", HTMLInputElement);
+  sound.checked = soundOn();
+  sound.onchange = () => {
+    store.setPref("sound", sound.checked);
+    if (sound.checked) chime("turn"); // a sample, and browsers let audio start on a click
+  };
 }

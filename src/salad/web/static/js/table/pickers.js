@@ -4,8 +4,21 @@
 
 import { suitIcon } from "../cards.js";
 import { $, all, first, html, setHTML, toast } from "../dom.js";
+import { rulesWords } from "./lobby.js";
+import { rememberPlayed } from "./motion.js";
 import { send, sendPlay } from "./protocol.js";
-import { countOf, myTurn, passDirection, passNeeded, plural, redraw, S, seatName, view } from "./state.js";
+import {
+  countOf,
+  myTurn,
+  passDirection,
+  passNeeded,
+  plural,
+  redraw,
+  S,
+  seatName,
+  view,
+  waitingNext,
+} from "./state.js";
 
 /**
  * A card of the hand clicked (or typed): chosen to pass, held for the Wild picker, or played.
@@ -25,6 +38,12 @@ export function playCard(code, el) {
   }
   if (v.phase !== "play") return;
   if (S.awaiting) return;
+  const refusal = whyNot(code);
+  if (refusal) {
+    toast(refusal);
+    return;
+  }
+  rememberPlayed(code, el);
   if (myTurn() && v.legal.includes(code) && v.legal.includes(`${code}+`)) {
     S.pendingWild = code;
     redraw();
@@ -33,6 +52,27 @@ export function playCard(code, el) {
     return;
   }
   sendPlay(myTurn() && !v.legal.includes(code) && v.legal.includes(`${code}+`) ? `${code}+` : code);
+}
+
+/**
+ * Why a card of the hand cannot be played now, in a player's words ("You must follow Spades",
+ * "Wait for Alice to play"), read from the view; "" when it can. Such a click is never sent.
+ * @param {string} code
+ */
+export function whyNot(code) {
+  const v = S.view;
+  if (!v || v.phase !== "play") return "";
+  if (waitingNext()) return "The next hand starts once everyone has pressed Next hand.";
+  if (v.to_move !== S.you) return `Wait for ${seatName(v.to_move)} to play.`;
+  if (v.legal.includes(code) || v.legal.includes(`${code}+`)) return "";
+  const ledIndex = v.led_suit ? S.deck.suits.findIndex((x) => x.letter === v.led_suit) : -1;
+  const led = ledIndex >= 0 ? S.deck.suits[ledIndex] : null;
+  const holdsLed = v.cards.some((c) => {
+    const info = S.deck.parse(c);
+    return !info.wild && info.suitIndex === ledIndex;
+  });
+  if (led && holdsLed) return `You must follow ${led.name}: play one of your ${led.name}.`;
+  return "You cannot play that card now.";
 }
 
 /**
@@ -113,9 +153,12 @@ export function trumpPicker(box) {
       const suit = S.deck.suits[idx];
       return html`<button class="btn" data-trump="${m}">${suitIcon(S.deck, idx, 22)} ${suit ? suit.name : letter}</button>`;
     });
+  const chooser = rulesWords()?.trump_chooser;
+  const you = chooser ? chooser.you.charAt(0).toUpperCase() + chooser.you.slice(1) : "";
+  const why = chooser ? html`<p class="trump-why" id="trump-why">${you}: ${chooser.why}.</p>` : "";
   setHTML(
     box,
-    html`<div class="panel"><h2>Pick the trump suit</h2><p class="hint">A trump beats any card of another suit; players still follow the led suit.</p><div class="choice">${buttons}</div></div>`,
+    html`<div class="panel"><h2>Pick the trump suit</h2>${why}<p class="hint">A trump beats any card of another suit; players still follow the led suit.</p><div class="choice">${buttons}</div></div>`,
   );
   for (const b of all(box, "[data-trump]")) b.onclick = () => send(String(b.dataset.trump));
 }

@@ -5,7 +5,11 @@
 import { store } from "../api.js";
 import { Deck } from "../cards.js";
 import { $, toast } from "../dom.js";
-import { key, prunePasses, redraw, S, seatName } from "./state.js";
+import { announceChanges } from "./announce.js";
+import { onAssistMessage } from "./assist.js";
+import { onChatMessage } from "./chat.js";
+import { chime, sweepTo } from "./motion.js";
+import { key, myTurn, prunePasses, redraw, S, waitingNext } from "./state.js";
 
 /** @typedef {import("../types.js").Message} Message */
 /** @typedef {import("../types.js").StateMessage} StateMessage */
@@ -46,6 +50,7 @@ export function onConnection(status) {
 
 /** @param {Message} msg */
 export function onMessage(msg) {
+  if (onChatMessage(msg) || onAssistMessage(msg)) return; // table/chat.js, table/assist.js
   if (msg.type === "state") onState(complete(msg));
   else if (msg.type === "error") {
     releaseAwait();
@@ -61,7 +66,7 @@ function onState(msg) {
     S.queued = msg;
     return;
   }
-  const prev = { last: S.lastTrick, rounds: S.handRounds.length, hadState: S.hadState, view: S.view };
+  const prev = { last: S.lastTrick, hadState: S.hadState, view: S.view, end: S.handEnd };
   S.table = msg.table || S.table;
   S.you = typeof msg.you === "number" ? msg.you : -1;
   S.view = msg.view || null;
@@ -69,6 +74,8 @@ function onState(msg) {
   S.handRounds = msg.hand_rounds || [];
   S.deadline = msg.deadline || null;
   S.winners = msg.winners || [];
+  S.handEnd = msg.hand_end || null;
+  if (!S.handEnd) S.nextSent = 0;
   S.hadState = true;
   $("conn-banner").hidden = true;
   releaseAwait();
@@ -76,6 +83,11 @@ function onState(msg) {
   if (dk !== S.deckKey) {
     S.deck = new Deck(S.table && S.table.deck);
     S.deckKey = dk;
+  }
+  if (prev.hadState) {
+    announceChanges(prev.view, prev.last, prev.end);
+    if (S.lastTrick && key(S.lastTrick) !== key(prev.last)) chime("trick");
+    if (myTurn() && !(prev.view && prev.view.to_move === S.you && prev.view.legal.length)) chime("turn");
   }
   if (!S.view || S.view.phase !== "pass") S.passSel = [];
   else prunePasses();
@@ -88,17 +100,23 @@ function onState(msg) {
     store.pref("pause", true)
   ) {
     S.holdTrick = S.lastTrick;
-    S.holdTimer = setTimeout(endHold, HOLD_MS);
-  }
-  if (prev.hadState && S.handRounds.length > prev.rounds) {
-    const r = S.handRounds[S.handRounds.length - 1];
-    const parts = r.points.map((p, i) => `${seatName(i)} ${p}`).join(" · ");
-    toast(`Hand ${r.number}, ${r.round}: ${parts}`, "info");
+    S.holdTimer = setTimeout(endHoldTimer, HOLD_MS);
   }
   redraw();
 }
 
-/** The pause that shows a finished trick is over: take the state that came meanwhile. */
+/** The pause that shows a finished trick is over: the trick goes to its winner, then the
+ * state that came meanwhile is taken. */
+function endHoldTimer() {
+  const held = S.holdTrick;
+  if (!held || waitingNext()) {
+    endHold();
+    return;
+  }
+  sweepTo(held.winner, endHold);
+}
+
+/** Take the state that came during the pause on a finished trick. */
 export function endHold() {
   if (S.holdTimer) clearTimeout(S.holdTimer);
   S.holdTimer = null;
@@ -122,6 +140,17 @@ export function send(move) {
   }
   if (S.holdTimer) endHold();
   return true;
+}
+
+/** This seat has seen the hand's summary: Next hand. */
+export function sendNext() {
+  if (!S.handEnd || !S.socket || !S.socket.send({ type: "next" })) {
+    toast("Not connected to the server: try again in a moment.");
+    return;
+  }
+  S.nextSent = S.handEnd.hand;
+  if (S.holdTimer) endHold();
+  else redraw();
 }
 
 /** Play a card (the Wild picker closes); further clicks wait for the answer. @param {string} move */

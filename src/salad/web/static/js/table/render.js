@@ -7,11 +7,29 @@ import { $, all, html, setHTML, trusted } from "../dom.js";
 import { SEAT_COLOURS } from "../scores.js";
 import { clampPlates, trickPlace } from "../ui.js";
 import { lobbyHTML, overHTML, wireLobby, wireOver } from "./lobby.js";
-import { refreshDialogs, rulesHTML, scoresHTML } from "./panels.js";
+import { legendHTML, refreshDialogs, rulesHTML, scoresHTML, toppingsHTML } from "./panels.js";
 import { passPicker, playCard, trumpPicker, wildPicker } from "./pickers.js";
-import { countOf, gameWinners, handInfo, listNames, myTurn, players, S, seatName, table } from "./state.js";
+import {
+  countOf,
+  gameWinners,
+  handInfo,
+  listNames,
+  mustPressNext,
+  myTurn,
+  players,
+  S,
+  seatName,
+  table,
+  waitingNext,
+} from "./state.js";
+import { flyIn } from "./motion.js";
+import { summaryHTML, wireSummary } from "./summary.js";
 
 /** @typedef {import("../dom.js").Html} Html */
+
+const TOMATO = trusted(
+  '<svg class="tomato" viewBox="0 0 24 24" aria-hidden="true"><circle cx="12" cy="14" r="8.5" fill="#e03131"/><ellipse cx="9" cy="11" rx="2.2" ry="1.4" fill="#ff8787" opacity=".8"/><path d="M12 6.2l1.6-2.4.3 2.6 2.6-.9-1.8 2 2.5 1-2.8.3L12 9.6 9.6 8.8l-2.8-.3 2.5-1-1.8-2 2.6.9.3-2.6z" fill="#2f9e44"/></svg>',
+);
 
 const CARDS_ICON = trusted(
   '<svg class="cards-icon" viewBox="0 0 16 16" aria-hidden="true"><rect x="1.5" y="3" width="8" height="11" rx="1.5" fill="none" stroke="currentColor" stroke-width="1.3" transform="rotate(-12 5 8)"/><rect x="6" y="2" width="8" height="11" rx="1.5" fill="currentColor" opacity=".85"/></svg>',
@@ -68,17 +86,45 @@ function renderTopbar() {
   line.title = `${v.round}: ${pen}`;
 }
 
-/** Where seat i sits, in percent of the felt: the viewer at the bottom, play going clockwise. @param {number} i */
-function seatAngle(i) {
-  const n = players();
-  const base = S.you >= 0 ? S.you : 0;
-  const k = (i - base + n) % n;
-  return ((90 + (k * 360) / n) * Math.PI) / 180;
+/** A felt much wider than tall (a phone held sideways): the seats sit in two columns, left and
+ * right of the trick, instead of around it. */
+function wideFelt() {
+  const felt = $("felt");
+  return felt.clientHeight > 0 && felt.clientHeight < 330 && felt.clientWidth > felt.clientHeight * 2;
 }
 
-/** @param {number} i @param {number} rx @param {number} ry */
+/** The seat's place counted clockwise from the viewer's (0). @param {number} i */
+function seatOrder(i) {
+  const n = players();
+  const base = S.you >= 0 ? S.you : 0;
+  return (i - base + n) % n;
+}
+
+/** The direction of seat i from the felt's centre: the viewer at the bottom, play going
+ * clockwise (on a wide felt, towards its place in the side columns). @param {number} i */
+function seatAngle(i) {
+  const n = players();
+  if (wideFelt()) {
+    const felt = $("felt");
+    const p = seatPos(i, 0, 0);
+    return Math.atan2(((p.y - 50) * felt.clientHeight) / 100, ((p.x - 50) * felt.clientWidth) / 100);
+  }
+  return ((90 + (seatOrder(i) * 360) / n) * Math.PI) / 180;
+}
+
+/** Where seat i sits, in percent of the felt. @param {number} i @param {number} rx @param {number} ry */
 function seatPos(i, rx, ry) {
-  const a = seatAngle(i);
+  if (wideFelt()) {
+    // Clockwise from the viewer: up the left column, then down the right one.
+    const n = players();
+    const k = seatOrder(i);
+    const left = Math.ceil(n / 2);
+    const rows = Math.max(left, n - left);
+    const step = rows > 1 ? 76 / (rows - 1) : 0;
+    if (k < left) return { x: 11, y: rows > 1 ? 88 - k * step : 50 };
+    return { x: 89, y: rows > 1 ? 12 + (k - left) * step : 50 };
+  }
+  const a = ((90 + (seatOrder(i) * 360) / players()) * Math.PI) / 180;
   return { x: 50 + rx * Math.cos(a), y: 50 + ry * Math.sin(a) };
 }
 
@@ -103,14 +149,17 @@ function renderSeats() {
     if (seat.kind === "human" && seat.connected === false) cls.push("away");
     if (i === S.you) cls.push("me");
     if (winners.includes(i)) cls.push("winner");
-    const running = v.running[i] || 0;
+    const running = (waitingNext() && S.handEnd ? S.handEnd.points[i] : v.running[i]) || 0;
     const bump = S.prevRunning && S.prevRunning[i] !== undefined && S.prevRunning[i] < running;
     const flags = [];
     if (v.dealer === i) flags.push(html`<span class="chip chip-dealer" title="Dealer">dealer</span>`);
     if (seat.kind === "bot") flags.push(html`<span class="chip chip-bot" title="A bot${seat.bot ? `: ${seat.bot}` : ""}">bot</span>`);
     if (seat.kind === "human" && seat.connected === false) flags.push(html`<span class="chip chip-away">away</span>`);
     if (seat.takeover) flags.push(html`<span class="chip chip-bot" title="A bot plays until this player is back">bot playing</span>`);
-    if (v.token === i) flags.push(html`<span class="chip chip-token" title="Holds the token">token</span>`);
+    if (v.token === i) {
+      const token = t.marker || "the token";
+      flags.push(html`<span class="chip chip-token" title="Holds ${token}" aria-label="Holds ${token}">${TOMATO}</span>`);
+    }
     if (S.deadline && v.to_move === i && v.phase !== "over") flags.push(html`<span class="chip chip-timer" data-timer></span>`);
     const size = v.hand_sizes[i] || 0;
     const backs =
@@ -121,15 +170,47 @@ function renderSeats() {
 <div class="name"><span class="dot" style="display:inline-block;width:9px;height:9px;border-radius:50%;background:${
       SEAT_COLOURS[i % SEAT_COLOURS.length]
     }"></span>${seatName(i)}${i === S.you ? " (you)" : ""}</div>
-<div class="info"><span class="pen ${running ? "" : "zero"} ${bump ? "bump" : ""}" title="Penalties this hand">${
-      running ? `+${running}` : "0"
-    }</span><span title="Total so far">Σ ${v.totals[i] || 0}</span><span title="Cards in hand">${CARDS_ICON}${size}</span></div>
+<div class="info"><span class="pen ${running ? "" : "zero"} ${bump ? "bump" : ""}" title="Points this hand" aria-label="${
+      running
+    } points this hand">${running ? `+${running}` : "0"}</span><span title="Total so far" aria-label="total ${
+      v.totals[i] || 0
+    }">Σ ${v.totals[i] || 0}</span><span title="Cards in hand" aria-label="${size} cards in hand">${CARDS_ICON}${size}</span></div>
 <div class="flags">${flags}</div>${backs}</div>`);
   }
   setHTML(box, html`${plates}`);
   $("felt").dataset.n = String(n);
+  $("felt").classList.toggle("wide", wideFelt());
   clampPlates($("felt"));
-  S.prevRunning = [...v.running];
+  S.prevRunning = waitingNext() && S.handEnd ? [...S.handEnd.points] : [...v.running];
+}
+
+/** On a wide felt the trick lies in a row, one place per seat in playing order from the
+ * viewer's; the names go above and below in turn, so that each has room.
+ * @param {number} seat @param {number} order */
+function trickRow(seat, order) {
+  const n = players();
+  const slot = seatOrder(seat) - (n - 1) / 2;
+  return {
+    style: `left:calc(50% + ${slot.toFixed(2)} * (var(--trick-w) + 8px));top:50%;z-index:${3 + order}`,
+    cls: seatOrder(seat) % 2 ? "label-top" : "",
+  };
+}
+
+/** Seven or eight players: the trick in a ring wide enough that no card covers another or
+ * its neighbour's name. @param {number} seat @param {number} order */
+function trickRing(seat, order) {
+  const a = seatAngle(seat);
+  const tall = portrait();
+  const rx = tall ? 1.6 : 2.2;
+  const ry = tall ? 2.6 : 1.65;
+  // Beside the table's sides the name goes outwards, clear of the neighbours' cards.
+  const side = !tall && Math.abs(Math.cos(a)) > 0.85 ? (Math.cos(a) > 0 ? "label-out-right" : "label-out-left") : "";
+  return {
+    style: `left:calc(50% + ${(Math.cos(a) * rx).toFixed(3)} * var(--trick-w));top:calc(50% + ${(
+      Math.sin(a) * ry
+    ).toFixed(3)} * var(--trick-w));z-index:${3 + order}`,
+    cls: side || (Math.sin(a) < -0.2 ? "label-top" : ""),
+  };
 }
 
 function renderTrick() {
@@ -141,22 +222,31 @@ function renderTrick() {
   }
   let cards = v.trick;
   let winner = -1;
-  if (S.holdTrick) {
-    cards = S.holdTrick.cards;
-    winner = S.holdTrick.winner;
+  const held = S.holdTrick || (waitingNext() ? S.lastTrick : null);
+  if (held) {
+    cards = held.cards;
+    winner = held.winner;
   }
   const shown = S.shownTrick || new Set();
   S.shownTrick = new Set(cards.map(([seat, code]) => `${seat}:${code}`));
   setHTML(
     box,
     html`${cards.map(([seat, code], order) => {
-      const place = trickPlace(seatAngle(seat), order, players(), portrait());
+      const place = wideFelt()
+        ? trickRow(seat, order)
+        : players() >= 7
+          ? trickRing(seat, order)
+          : trickPlace(seatAngle(seat), order, players(), portrait());
       const fresh = shown.has(`${seat}:${code}`) ? "" : "fresh";
-      return html`<div class="trick-card ${fresh} ${place.cls} ${seat === winner ? "won" : ""}" data-seat="${seat}" data-card="${code}" style="${
+      const led = order === 0;
+      return html`<div class="trick-card ${fresh} ${place.cls} ${seat === winner ? "won" : ""} ${led ? "leader" : ""}" data-seat="${seat}" data-card="${code}" style="${
         place.style
-      }">${cardSVG(S.deck, code)}<span class="who">${seatName(seat)}</span></div>`;
+      }">${cardSVG(S.deck, code)}${led ? html`<b class="led-mark" title="${seatName(seat)} led this trick">led</b>` : ""}<span class="who">${seatName(
+        seat,
+      )}</span></div>`;
     })}`,
   );
+  flyIn(box, S.you);
 }
 
 function renderCenter() {
@@ -164,7 +254,11 @@ function renderCenter() {
   const v = S.view;
   const t = table();
   box.classList.toggle("low", Boolean(S.pendingWild) && !S.holdTrick && Boolean(v) && v?.phase === "play");
-  box.classList.toggle("fill", t.status === "lobby" || (Boolean(v) && v?.phase === "over" && !S.holdTrick));
+  box.classList.toggle(
+    "fill",
+    t.status === "lobby" || (Boolean(v) && (v?.phase === "over" || waitingNext()) && !S.holdTrick),
+  );
+  box.classList.remove("summary");
   if (t.status === "lobby") {
     setHTML(box, lobbyHTML());
     wireLobby(box);
@@ -181,6 +275,12 @@ function renderCenter() {
   if (v.phase === "over") {
     setHTML(box, overHTML());
     wireOver();
+    return;
+  }
+  box.classList.toggle("summary", waitingNext() && !S.holdTrick);
+  if (waitingNext()) {
+    setHTML(box, summaryHTML());
+    wireSummary();
     return;
   }
   if (v.phase === "trump") {
@@ -217,6 +317,11 @@ export function renderStatus() {
   if (S.holdTrick) {
     const w = S.holdTrick.winner;
     text = `${w === S.you ? "You take" : `${seatName(w)} takes`} the trick`;
+  } else if (waitingNext() && S.handEnd) {
+    const others = S.handEnd.waiting.filter((s) => s !== S.you).map(seatName);
+    text = mustPressNext()
+      ? `Hand ${S.handEnd.hand} is over — press Next hand when you are ready`
+      : `Hand ${S.handEnd.hand} is over — waiting for ${listNames(others) || "the others"}`;
   } else if (v.phase === "over") {
     const w = gameWinners().map(seatName);
     text = `Game over — ${w.length > 1 ? "winners" : "winner"}: ${listNames(w)}`;
@@ -260,6 +365,10 @@ function renderHand() {
     return;
   }
   box.hidden = false;
+  if (waitingNext()) {
+    setHTML(box, html`<span class="hand-empty">Your cards for the next hand come with Next hand</span>`);
+    return;
+  }
   const cards = S.deck.sort(v.cards);
   if (!cards.length) {
     setHTML(box, html`<span class="hand-empty">${v.phase === "over" ? "" : "No cards in hand"}</span>`);
@@ -292,11 +401,12 @@ function renderHand() {
       const copy = copies.get(code) || 0; // identical copies: the first ones show as chosen
       copies.set(code, copy + 1);
       if (copy < countOf(S.passSel, code)) cls.push("selected");
+      else if (v.phase === "pass" && copy < countOf(v.passed, code)) cls.push("passed");
       if (copy < countOf(received, code)) cls.push("received");
       const label = S.deck.name(code).replace(/, (high|low)$/, "");
-      return html`<button type="button" class="${cls.join(" ")}" data-code="${code}" aria-label="${label}${
-        legal.has(code) ? " (playable)" : ""
-      }" title="${label}">${cardSVG(S.deck, code, { inHand: true })}</button>`;
+      const note = cls.includes("passed") ? " (passed)" : legal.has(code) ? " (playable)" : "";
+      // The name in the button's text (not an aria-label over a face that shows the rank).
+      return html`<button type="button" class="${cls.join(" ")}" data-code="${code}" title="${label}${note}"><span class="visually-hidden">${label}${note}</span>${cardSVG(S.deck, code, { inHand: true })}</button>`;
     })}`,
   );
   for (const b of all(box, ".card")) b.onclick = () => playCard(String(b.dataset.code), b);
@@ -320,11 +430,26 @@ function layoutHand() {
   const n = cards.length;
   let step = n > 1 ? (width - cw - gaps * gap) / (n - 1) : cw;
   step = Math.min(step, cw + 6);
+  // A finger needs a strip of 44 px: on a touch screen the hand scrolls rather than squeeze.
+  if (window.matchMedia("(pointer: coarse)").matches) step = Math.max(step, Math.min(44, cw));
   box.style.setProperty("--step-overlap", `${Math.round(step - cw)}px`);
   box.style.setProperty("--suit-gap", `${Math.round(gap)}px`);
 }
 
+/** Narrow screens (no side panel): the toppings in play by name, a tap away from what each does. */
+function renderToppingsStrip() {
+  const strip = $("toppings-strip");
+  const list = (S.table && S.table.topping_text) || [];
+  strip.hidden = !list.length || table().status === "lobby";
+  if (strip.hidden) return;
+  const names = list.map((text) => text.split(": ")[0]);
+  strip.textContent = `Toppings: ${names.join(" · ")}`;
+  strip.title = list.join("\n");
+  strip.onclick = () => $("round-line").click();
+}
+
 function renderSide() {
+  renderToppingsStrip();
   const side = $("side");
   const v = S.view;
   if (table().status === "lobby" || !v) {
@@ -338,5 +463,8 @@ function renderSide() {
           (p) => html`<li>${p}</li>`,
         )}</ul></div>`
       : "";
-  setHTML(side, html`${thisHand}<div class="panel"><h2>Score sheet</h2>${scoresHTML()}</div>`);
+  setHTML(
+    side,
+    html`${thisHand}${toppingsHTML()}<div class="panel"><h2>Score sheet</h2>${scoresHTML()}</div>${legendHTML()}`,
+  );
 }

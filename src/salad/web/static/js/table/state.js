@@ -11,6 +11,7 @@ import { toast } from "../dom.js";
 /** @typedef {import("../types.js").View} View */
 /** @typedef {import("../types.js").LastTrick} LastTrick */
 /** @typedef {import("../types.js").HandRound} HandRound */
+/** @typedef {import("../types.js").HandEnd} HandEnd */
 /** @typedef {import("../types.js").StateMessage} StateMessage */
 /** @typedef {import("../api.js").Socket} Socket */
 
@@ -34,6 +35,9 @@ export const S = {
   deadline: null,
   /** @type {number[]} */
   winners: [],
+  /** @type {HandEnd | null} */
+  handEnd: null, // the finished hand's summary, while the table waits for Next hand
+  nextSent: 0, // the hand whose Next hand this page has pressed
   deck: new Deck(null),
   deckKey: "",
   hadState: false,
@@ -96,9 +100,9 @@ export function key(x) {
 /** @param {number} i */
 export function seatName(i) {
   const seat = S.table && S.table.seats && S.table.seats[i];
-  if (!seat) return `Seat ${i}`;
+  if (!seat) return `Seat ${i + 1}`;
   if (seat.kind === "open") return "Open seat";
-  return seat.name || (seat.bot ? `Bot ${i}` : `Seat ${i}`);
+  return seat.name || (seat.bot ? `Bot ${i + 1}` : `Seat ${i + 1}`);
 }
 
 /** @returns {number} */
@@ -111,7 +115,19 @@ export function isHost() {
 }
 
 export function myTurn() {
-  return Boolean(S.view && S.you >= 0 && S.view.to_move === S.you && S.view.legal.length > 0);
+  return Boolean(
+    S.view && S.you >= 0 && S.view.to_move === S.you && S.view.legal.length > 0 && !waitingNext(),
+  );
+}
+
+/** Whether a hand's summary is up, the table waiting for Next hand (no move is taken). */
+export function waitingNext() {
+  return Boolean(S.handEnd && S.handEnd.waiting.length && S.view && S.view.phase !== "over");
+}
+
+/** Whether this page still has to press Next hand. */
+export function mustPressNext() {
+  return waitingNext() && Boolean(S.handEnd && S.handEnd.waiting.includes(S.you)) && S.nextSent !== S.handEnd?.hand;
 }
 
 export function handInfo() {

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# `make cluster`: Redis, three salad nodes and HAProxy on this machine, on the PostgreSQL that
+# scripts/postgres.sh starts (run as `scripts/postgres.sh scripts/cluster.sh`). Open
+# http://127.0.0.1:8000/ ; Ctrl-C stops everything (the throwaway database goes with it).
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+salad="$here/.venv/bin/salad"
+db="${SALAD_TEST_POSTGRES_URL:-}"
+if [ -z "$db" ]; then
+    echo "cluster.sh: no PostgreSQL (run it as scripts/postgres.sh scripts/cluster.sh)" >&2
+    exit 1
+fi
+for tool in redis-server haproxy; do
+    command -v "$tool" >/dev/null || { echo "cluster.sh: $tool is missing (make system-deps)" >&2; exit 1; }
+done
+dir=$(mktemp -d "${TMPDIR:-/tmp}/salad-cluster.XXXXXX")
+pids=()
+stop() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done
+    wait 2>/dev/null
+    rm -rf "$dir"
+}
+trap stop EXIT INT TERM
+
+redis-server --port 6390 --bind 127.0.0.1 --save "" --appendonly no --logfile "$dir/redis.log" &
+pids+=($!)
+redis="redis://127.0.0.1:6390/0"
+sleep 0.5
+for port in 8001 8002 8003; do
+    "$salad" serve --port "$port" --database "$db" --redis "$redis" >"$dir/node$port.log" 2>&1 &
+    pids+=($!)
+done
+for port in 8001 8002 8003; do
+    for _ in $(seq 100); do
+        curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break
+        sleep 0.1
+    done
+done
+haproxy -db -f "$here/deploy/haproxy.cfg" >"$dir/haproxy.log" 2>&1 &
+pids+=($!)
+echo "salad cluster: http://127.0.0.1:8000/ (nodes on 8001-8003, Redis on 6390; logs in $dir)"
+echo "Ctrl-C stops it."
+wait

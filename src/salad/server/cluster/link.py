@@ -1,0 +1,117 @@
+"""Redis, as the nodes of a cluster share it: table leases, node liveness, and a channel per node.
+
+A table is held by one node at a time through its lease, ``salad:lease:{table}`` = the node's
+id, set only if absent and expiring after :data:`LEASE_MS` unless its holder renews it (every
+:data:`BEAT` seconds). A node that dies stops renewing, so its tables are free again within
+:data:`LEASE_MS`. ``salad:alive:{node}`` expires the same way and tells the other nodes whether
+a node is still there. Each node reads its own pub/sub channel ``salad:node:{node}``; what the
+nodes say on it is :mod:`salad.server.cluster.bridge`'s.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, cast
+
+import redis.asyncio as aioredis
+
+__all__ = ["BEAT", "LEASE_MS", "Link", "channel"]
+
+LEASE_MS = 3000
+"""A lease's life without renewal (milliseconds): the longest a dead node holds its tables."""
+
+BEAT = 0.5
+"""Seconds between renewals of a node's leases and liveness."""
+
+# Keep the lease if it is ours (or take it back if it expired, e.g. after a Redis restart);
+# 0 if another node holds it now.
+_RENEW = """
+local v = redis.call('GET', KEYS[1])
+if v == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+elseif not v then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0
+"""
+
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+
+def channel(node: str) -> str:
+    """The pub/sub channel a node reads."""
+    return f"salad:node:{node}"
+
+
+def _lease(table_id: str) -> str:
+    return f"salad:lease:{table_id}"
+
+
+def _alive(node: str) -> str:
+    return f"salad:alive:{node}"
+
+
+class Link:
+    """One node's connection to the cluster's Redis (redis-py's asyncio client)."""
+
+    def __init__(self, url: str, node: str) -> None:
+        self.url = url
+        self.node = node
+        self.redis: aioredis.Redis = aioredis.from_url(
+            url, decode_responses=True, socket_connect_timeout=2, socket_timeout=5
+        )
+        self._renew = self.redis.register_script(_RENEW)
+        self._release = self.redis.register_script(_RELEASE)
+
+    async def close(self) -> None:
+        await self.redis.aclose()
+
+    async def ping(self) -> None:
+        await self.redis.ping()
+
+    # -- leases ---------------------------------------------------------------------------
+    async def acquire(self, table_id: str) -> bool:
+        """Take the table's lease if no node holds it."""
+        return bool(await self.redis.set(_lease(table_id), self.node, nx=True, px=LEASE_MS))
+
+    async def owner(self, table_id: str) -> str | None:
+        """The node holding the table's lease, if any."""
+        return cast(str | None, await self.redis.get(_lease(table_id)))
+
+    async def owners(self, table_ids: Sequence[str]) -> list[str | None]:
+        if not table_ids:
+            return []
+        return cast(list[str | None], await self.redis.mget([_lease(t) for t in table_ids]))
+
+    async def renew(self, table_ids: Sequence[str]) -> list[str]:
+        """Renew these leases (and this node's liveness); the tables another node holds now."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(_alive(self.node), "1", px=LEASE_MS)
+            for t in table_ids:
+                await self._renew(keys=[_lease(t)], args=[self.node, LEASE_MS], client=pipe)
+            results = await pipe.execute()
+        return [t for t, kept in zip(table_ids, results[1:], strict=True) if not kept]
+
+    async def release(self, table_id: str) -> None:
+        await self._release(keys=[_lease(table_id)], args=[self.node])
+
+    async def alive(self, nodes: Sequence[str]) -> set[str]:
+        """Which of these nodes are still there."""
+        nodes = list(dict.fromkeys(nodes))
+        if not nodes:
+            return set()
+        found = await self.redis.mget([_alive(n) for n in nodes])
+        return {n for n, v in zip(nodes, found, strict=True) if v is not None}
+
+    # -- messages -------------------------------------------------------------------------
+    async def send_many(self, node: str, messages: list[dict[str, Any]]) -> None:
+        """Messages to a node's channel, in one publish (lost if that node is gone)."""
+        await self.redis.publish(channel(node), json.dumps(messages, separators=(",", ":")))

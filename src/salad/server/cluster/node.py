@@ -1,0 +1,194 @@
+"""One node of a cluster: which tables it holds, and the loops that keep that true.
+
+Every node is equal. A table is played by the node holding its lease (:mod:`.link`); a
+request for it that reaches another node is forwarded there (:mod:`.bridge`). Every
+:data:`~salad.server.cluster.link.BEAT` the node renews its leases and its liveness, lets go of
+the tables it unloaded, ends what it had with nodes that are gone, and takes over every table
+with a game in progress that no node holds (its holder died): it loads it from the database,
+where every move was stored before anyone was told of it, and its bots and timers go on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+import socket
+from typing import Any
+
+from redis.exceptions import RedisError
+
+from salad.server.cluster.bridge import AWAY, Bridge
+from salad.server.cluster.link import BEAT, Link, channel
+from salad.server.errors import ActionError
+from salad.server.storage import Storage
+from salad.server.tables import TableManager
+
+__all__ = ["Cluster"]
+
+log = logging.getLogger("salad.server.cluster")
+
+ADOPT_EVERY = 2
+"""Beats between two looks for tables with a game in progress that no node holds."""
+
+
+class Cluster:
+    """This node's part in the cluster on Redis at ``url``, for the tables of ``manager``."""
+
+    def __init__(self, url: str, manager: TableManager) -> None:
+        self.node = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+        self.link = Link(url, self.node)
+        self.bridge = Bridge(self.link)
+        self.manager = manager
+        self.held: dict[str, float] = {}
+        """The tables whose lease this node holds, and when it took each."""
+        self._tasks: list[asyncio.Task[None]] = []
+        manager.owns = self.owns
+        manager.claim = self.claim
+        manager.resume = False  # the keeper takes the tables no node holds, one node each
+        manager.on_unload = self._unloaded
+
+    # -- leases ---------------------------------------------------------------------------
+    def owns(self, table_id: str) -> bool:
+        return table_id in self.held
+
+    async def claim(self, table_id: str) -> bool:
+        """Take the table's lease if no node holds it."""
+        if table_id in self.held:
+            return True
+        if await self.link.acquire(table_id):
+            self.held[table_id] = asyncio.get_running_loop().time()
+            return True
+        return False
+
+    async def owner_for(self, table_id: str) -> str:
+        """The node that serves the table: this one if it holds it or can take it."""
+        if table_id in self.held:
+            return self.node
+        try:
+            for _ in range(3):
+                owner = await self.link.owner(table_id)
+                if owner is None and await self.claim(table_id):
+                    return self.node
+                if owner is not None:
+                    return owner
+        except RedisError:
+            raise ActionError("the cluster's Redis does not answer: retry", 503) from None
+        raise ActionError("the table is changing servers: retry", 503)
+
+    def _unloaded(self, table_id: str) -> None:
+        if self.held.pop(table_id, None) is not None:
+            self._spawn(self._release(table_id))
+
+    async def _release(self, table_id: str) -> None:
+        with contextlib.suppress(RedisError):
+            await self.link.release(table_id)
+
+    def _spawn(self, coro: Any) -> None:
+        self._tasks.append(asyncio.get_running_loop().create_task(coro))
+        self._tasks = [t for t in self._tasks if not t.done()]
+
+    # -- life cycle -----------------------------------------------------------------------
+    async def start(self) -> None:
+        await self.link.ping()  # no Redis: the server does not start (one line says why)
+        ready = asyncio.get_running_loop().create_future()
+        self._tasks += [
+            asyncio.get_running_loop().create_task(self._listen(ready)),
+            asyncio.get_running_loop().create_task(self._keep()),
+        ]
+        await ready
+        log.info("cluster node %s on %s", self.node, self.link.url)
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        await self.bridge.close()
+        with contextlib.suppress(RedisError, OSError):
+            for table_id in list(self.held):
+                await self.link.release(table_id)
+        await self.link.close()
+
+    async def healthy(self) -> str:
+        """``ok``, or why Redis cannot be used."""
+        try:
+            await asyncio.wait_for(self.link.ping(), 2.0)
+        except TimeoutError:
+            return "no answer in 2 s"
+        except (RedisError, OSError) as exc:
+            return f"unreachable: {type(exc).__name__}"
+        return "ok"
+
+    # -- the loops ----------------------------------------------------------------------------
+    async def _listen(self, ready: asyncio.Future[None]) -> None:
+        """Read this node's channel; after a break (Redis restarted), start afresh."""
+        while True:
+            pubsub = self.link.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(channel(self.node))
+                if not ready.done():
+                    ready.set_result(None)
+                while True:
+                    message = await pubsub.get_message(timeout=1.0)
+                    if message is not None and message["type"] == "message":
+                        self.bridge.receive(message["data"])
+            except Exception as exc:  # whatever the client raises: start afresh
+                log.warning(
+                    "cluster: Redis channel lost (%s: %s); reconnecting", type(exc).__name__, exc
+                )
+                self.bridge.reset()  # what was under way may have lost messages
+                await asyncio.sleep(BEAT)
+            finally:
+                with contextlib.suppress(BaseException):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    async def _keep(self) -> None:
+        beat = 0
+        while True:
+            await asyncio.sleep(BEAT)
+            beat += 1
+            try:
+                await self._renew()
+                await self._forget_gone_nodes()
+                if beat % ADOPT_EVERY == 0:
+                    await self._adopt()
+            except (RedisError, OSError) as exc:
+                log.warning("cluster: Redis does not answer (%s)", exc)
+            except Exception:
+                log.exception("cluster: keeping the leases failed")
+
+    async def _renew(self) -> None:
+        now = asyncio.get_running_loop().time()
+        tables = self.manager.tables
+        # A lease taken for a request that found no table, or of a table unloaded: let go.
+        for table_id, since in list(self.held.items()):
+            if table_id not in tables and now - since > 2 * BEAT:
+                del self.held[table_id]
+                await self.link.release(table_id)
+        for table_id in await self.link.renew(list(self.held)):
+            log.warning("cluster: table %s is held by another node now; dropping it", table_id)
+            self.held.pop(table_id, None)
+            self.manager.drop(table_id, AWAY, "this table moved to another server: reconnect")
+
+    async def _forget_gone_nodes(self) -> None:
+        peers = self.bridge.peers()
+        if peers:
+            for node in peers - await self.link.alive(list(peers)):
+                log.warning("cluster: node %s is gone", node)
+                self.bridge.node_gone(node)
+
+    async def _adopt(self) -> None:
+        """Take every table with a game in progress that no node holds."""
+        ids = await self.manager.writer.call(Storage.active_tables)
+        ids = [t for t in ids if t not in self.held]
+        for table_id, owner in zip(ids, await self.link.owners(ids), strict=True):
+            if owner is None and await self.claim(table_id):
+                try:
+                    await self.manager.get(table_id)
+                    log.warning("cluster: took over table %s (no node held it)", table_id)
+                except Exception:
+                    log.exception("cluster: table %s could not be taken over", table_id)

@@ -1,0 +1,60 @@
+"""The cluster's ASGI middleware: a request for a table another node holds goes there.
+
+It sits inside the body limit and outside everything else (the table websockets, the routes),
+so what it forwards is run on the holder by the same app, and nothing is forwarded twice.
+Requests that name no table (the pages, ``POST /api/tables``, the score sheets) are served
+where they arrive.
+"""
+
+from __future__ import annotations
+
+import re
+
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from salad.server.cluster.node import Cluster
+from salad.server.errors import ActionError
+from salad.server.tables.wire import error_message
+
+__all__ = ["TABLE_PATH", "ClusterRouter"]
+
+TABLE_PATH = re.compile(r"/(?:api|ws)/tables/([A-Za-z0-9_-]{1,32})(?:/.*)?")
+"""The paths of one table's requests (its id is the group)."""
+
+
+class ClusterRouter:
+    def __init__(self, app: ASGIApp, cluster: Cluster) -> None:
+        self.app = app
+        self.cluster = cluster
+        cluster.bridge.inner = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        found = TABLE_PATH.fullmatch(scope["path"]) if kind in ("http", "websocket") else None
+        if found is None:
+            await self.app(scope, receive, send)
+            return
+        try:
+            owner = await self.cluster.owner_for(found.group(1))
+        except ActionError as exc:
+            await self.refuse(exc, scope, receive, send)
+            return
+        if owner == self.cluster.node:
+            await self.app(scope, receive, send)
+        elif kind == "http":
+            await self.cluster.bridge.http(owner, scope, receive, send)
+        else:
+            await self.cluster.bridge.websocket(owner, scope, receive, send)
+
+    @staticmethod
+    async def refuse(exc: ActionError, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            answer = JSONResponse({"error": exc.message}, exc.status, {"retry-after": "1"})
+            await answer(scope, receive, send)
+            return
+        if (await receive())["type"] != "websocket.connect":
+            return
+        await send({"type": "websocket.accept"})
+        await send({"type": "websocket.send", "text": error_message(exc.message)})
+        await send({"type": "websocket.close", "code": 1013, "reason": ""})

@@ -1,0 +1,58 @@
+"""``GET /healthz``: whether this server can serve, for a load balancer's health check.
+
+It answers 200 when the database (and, on a cluster node, Redis) answers within
+:data:`PING_TIMEOUT`, 503 otherwise, and says
+how many tables and connections the process holds in memory (idle tables leave memory: see
+:meth:`~salad.server.tables.TableManager.sweep`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from salad.server import schemas as s
+from salad.server.storage import Storage
+from salad.server.tables import TableManager
+
+__all__ = ["PING_TIMEOUT", "router"]
+
+PING_TIMEOUT = 2.0
+"""Seconds the database has to answer the health check."""
+
+router = APIRouter()
+
+
+@router.get(
+    "/healthz",
+    response_model=s.HealthOut,
+    responses={503: {"model": s.HealthOut, "description": "the database does not answer"}},
+    tags=["server"],
+)
+async def healthz(request: Request) -> Any:
+    """Whether the database answers, and what this process holds in memory."""
+    manager: TableManager = request.app.state.manager
+    database = "ok"
+    try:
+        await asyncio.wait_for(manager.writer.call(Storage.ping), PING_TIMEOUT)
+    except TimeoutError:
+        database = f"no answer in {PING_TIMEOUT:g} s"
+    except Exception as exc:  # whatever the driver raises: one line of it
+        database = f"unreachable: {type(exc).__name__}"
+    cluster = request.app.state.cluster
+    redis = await cluster.healthy() if cluster is not None else None
+    ok = database == "ok" and redis in (None, "ok")
+    tables = manager.tables.values()
+    body = {
+        "status": "ok" if ok else "unavailable",
+        "database": database,
+        **({"redis": redis, "node": cluster.node} if cluster is not None else {}),
+        "tables_in_memory": len(tables),
+        "connections": sum(
+            len(t.spectators) + sum(len(seat.conns) for seat in t.seats) for t in tables
+        ),
+    }
+    return JSONResponse(body, status_code=200 if ok else 503)

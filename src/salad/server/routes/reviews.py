@@ -1,0 +1,70 @@
+"""Game reviews over REST: start one on the bot worker pool, then read its progress and result.
+
+The work and the rules of who may look are :class:`salad.server.reviews.Reviews`'; it is made
+on first use and kept in the app's state (one per server process, beside its tables).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request, Response
+
+from salad.server.reviews import Reviews
+from salad.server.routes.tables import ERRORS, Manager, Token, bearer
+
+__all__ = ["router"]
+
+router = APIRouter()
+
+SeatQuery = Annotated[int, Query(ge=0, description="The seat whose choices are reviewed")]
+
+STATUS: dict[int | str, dict[str, Any]] = {
+    **ERRORS,
+    200: {
+        "description": '{"status": "none" | "running" | "done" | "failed", "done": decisions '
+        'reviewed, "total": decisions, "review": the salad-review/1 review when done, '
+        '"error": one line when failed}',
+        "content": {"application/json": {"schema": {"type": "object"}}},
+    },
+}
+
+
+def reviews(request: Request, manager: Manager) -> Reviews:
+    """The app's reviews, made on first use."""
+    found = getattr(request.app.state, "reviews", None)
+    if not isinstance(found, Reviews):
+        found = request.app.state.reviews = Reviews(manager)
+    return found
+
+
+ReviewsDep = Annotated[Reviews, Depends(reviews)]
+
+
+@router.post(
+    "/api/tables/{table_id}/games/{game}/review",
+    responses=STATUS,
+    tags=["records"],
+    response_class=Response,
+)
+async def start_review(
+    table_id: str, game: int, seat: SeatQuery, work: ReviewsDep, authorization: Token = None
+) -> Response:
+    """Start the review of a seat's choices in a finished game (stored: a second call, or
+    anyone's, gets the same review)."""
+    text = await work.start(table_id, game, seat, bearer(authorization))
+    return Response(text, media_type="application/json")
+
+
+@router.get(
+    "/api/tables/{table_id}/games/{game}/review",
+    responses=STATUS,
+    tags=["records"],
+    response_class=Response,
+)
+async def get_review(
+    table_id: str, game: int, seat: SeatQuery, work: ReviewsDep, authorization: Token = None
+) -> Response:
+    """The review's progress while it runs, then the review."""
+    text = await work.status(table_id, game, seat, bearer(authorization))
+    return Response(text, media_type="application/json")

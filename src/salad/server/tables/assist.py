@@ -1,0 +1,134 @@
+"""Help at a table of bots: hints and undo, for a human whose every other seat is a bot.
+
+A hint is the expert's move for the seat and why (:func:`salad.bots.assist.hint`), thought out
+in the bot worker pool (never on the event loop) and sent to the asking connection only. An undo
+takes back the seat's last move and the bots' moves after it: the moves are deleted from the
+database first (:meth:`~salad.server.storage.Storage.take_back`), then from the game in memory,
+and the seat's entry in the game's players (its record) counts the undo (``"undos": N``). At a
+table with another human both are refused: nobody takes back a move another person has seen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from concurrent.futures import BrokenExecutor
+
+from salad.bots.assist import Hint, hint, takeback_count
+from salad.bots.seeds import bot_seed
+from salad.moves import format_move
+from salad.server.errors import ActionError
+from salad.server.schemas import AssistIn, HintIn
+from salad.server.storage import Storage, Writer
+from salad.server.tables.connection import Conn
+from salad.server.tables.table import BOT, OVER, PLAYING, Table
+from salad.server.tables.turns import BOT_TIMEOUT, Turns
+from salad.server.tables.wire import TricksCache, error_message
+from salad.view import SPECTATOR, View
+
+__all__ = ["ask_hint", "handle", "think", "undo"]
+
+log = logging.getLogger("salad.server")
+
+_thinking: set[str] = set()
+"""The tables with a hint being thought out: one at a time each, so that no client can fill
+the bot pool with hints."""
+
+
+def check_alone(table: Table, seat: int, what: str) -> None:
+    """Refuse ``what`` unless ``seat`` is a human's and every other seat is a bot's."""
+    if seat == SPECTATOR:
+        raise ActionError(f"{what}: spectators cannot ask for that", 403)
+    if any(s.kind != BOT for i, s in enumerate(table.seats) if i != seat):
+        raise ActionError(f"{what}: only at a table where every other seat is a bot", 409)
+    if table.status != PLAYING or table.game is None:
+        state = "over" if table.status == OVER else "not started"
+        raise ActionError(f"{what}: the game is {state}", 409)
+
+
+async def handle(table: Table, conn: Conn, message: AssistIn, writer: Writer, turns: Turns) -> None:
+    if isinstance(message, HintIn):
+        ask_hint(table, conn, turns)
+    else:
+        await undo(table, conn, writer, turns)
+
+
+def ask_hint(table: Table, conn: Conn, turns: Turns) -> None:
+    """Check a hint may be given now (ActionError if not), then think it out in the bot pool
+    while the connection goes on (its answer, ``hint`` or ``error``, comes when it is ready)."""
+    seat = conn.seat
+    check_alone(table, seat, "hint")
+    game = table.game
+    assert game is not None
+    if game.to_move != seat or not game.legal_moves():
+        raise ActionError("hint: it is not your turn", 409)
+    if table.id in _thinking:
+        raise ActionError("hint: the expert is still thinking about the last one", 409)
+    _thinking.add(table.id)
+    turns.spawn(think(table, conn, game.view(seat), table.moves, turns))
+
+
+async def think(table: Table, conn: Conn, view: View, moves: int, turns: Turns) -> None:
+    """The expert's move for the view, and why, sent to ``conn`` with the move number it is
+    for (a client drops a hint for a state it has left)."""
+    game = table.game
+    assert game is not None
+    seed = bot_seed("hint", game.seed, view.seat, moves)
+    try:
+        future = asyncio.get_running_loop().run_in_executor(turns.pool(), hint, view, seed)
+        found: Hint = await asyncio.wait_for(future, BOT_TIMEOUT)
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:
+        if isinstance(exc, BrokenExecutor):
+            turns.forget_pool()
+        log.exception("table %s: a hint failed", table.id)
+        conn.push(error_message("hint: the expert could not think of one; try again"))
+        return
+    finally:
+        _thinking.discard(table.id)
+    text = format_move(view.deck, found.move)
+    conn.push(
+        json.dumps(
+            {"type": "hint", "move": text, "reason": found.reason, "bot": found.bot, "moves": moves}
+        )
+    )
+
+
+async def undo(table: Table, conn: Conn, writer: Writer, turns: Turns) -> None:
+    """Take back ``conn``'s seat's last move and every bot move after it, stored first."""
+    async with table.lock:
+        seat = conn.seat
+        check_alone(table, seat, "undo")
+        if conn.closed or conn not in table.seats[seat].conns:
+            raise ActionError(f"undo: seat {seat + 1} is no longer yours", 409)
+        game = table.game
+        assert game is not None
+        count = takeback_count(game.log, seat)
+        if not count:
+            raise ActionError("undo: you have not made a move in this game yet", 409)
+        after = game.copy()
+        for _ in range(count):
+            after.undo()
+        keep = table.moves - count
+        players = [dict(p) for p in table.game_players]
+        players[seat]["undos"] = int(players[seat].get("undos", 0)) + 1
+        try:
+            await writer.call(Storage.take_back, table.id, table.game_number, keep, players)
+        except BaseException:
+            log.exception("table %s: an undo could not be stored", table.id)
+            raise ActionError("undo: the server could not store it; try again", 503) from None
+        table.game = after
+        table.moves = keep
+        table.game_players = players
+        # The trick parts every connection holds may be of tricks now taken back.
+        table.tricks_cache = TricksCache()
+        for c in table.connections():
+            c.tricks = None
+        table.turn_start = asyncio.get_running_loop().time()
+        turns.schedule(table)
+        note = json.dumps({"type": "undone", "seat": seat, "count": count, "moves": keep})
+        for c in table.connections():
+            c.push(note)
+        table.broadcast()

@@ -1,0 +1,109 @@
+"""Table talk: short chat lines and quick reactions at a table, in memory only.
+
+A line goes to every connection of the table (seats and spectators) and nowhere else; it is
+never written to the database nor to a game's record. Each table keeps its last
+:data:`KEPT_LINES` lines, sent to a connection when it connects (a client that reconnects sees
+them). Spectators read; they write only once the host allows it (``chat_settings``, in memory
+too: a restarted server forgets it). Each seat (or spectator connection) has a ``chat`` token
+bucket (:mod:`salad.server.ratelimit`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from salad.server.errors import ActionError
+from salad.server.ratelimit import RateLimits
+from salad.server.schemas import ChatIn, ChatSettingsIn, TalkIn
+from salad.server.tables.connection import Conn
+from salad.server.tables.table import Table
+from salad.view import SPECTATOR
+
+__all__ = ["KEPT_LINES", "Talk"]
+
+KEPT_LINES = 50
+"""The recent lines a table keeps for connections that come later."""
+
+
+@dataclass
+class Room:
+    """One table's talk: its recent lines and whether spectators may write."""
+
+    lines: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=KEPT_LINES))
+    spectators: bool = False
+
+
+class Talk:
+    """The talk of every table of a manager."""
+
+    def __init__(self, rates: RateLimits | None = None) -> None:
+        self.rates = rates if rates is not None else RateLimits()
+        """Set by ``create_app`` to the app's limits (``SALAD_RATE_LIMITS``)."""
+        self.rooms: dict[str, Room] = {}
+
+    def room(self, table: Table) -> Room:
+        room = self.rooms.get(table.id)
+        if room is None:
+            room = self.rooms[table.id] = Room()
+        return room
+
+    def welcome(self, table: Table, conn: Conn) -> None:
+        """A new connection gets the recent lines and the table's chat settings (nothing
+        while the table has neither)."""
+        room = self.rooms.get(table.id)
+        if room is None or not (room.lines or room.spectators):
+            return
+        conn.push(
+            json.dumps(
+                {"type": "chat_log", "lines": list(room.lines), "spectators": room.spectators}
+            )
+        )
+
+    def handle(self, table: Table, conn: Conn, message: TalkIn) -> None:
+        if isinstance(message, ChatSettingsIn):
+            self.settings(table, conn, message)
+        else:
+            self.say(table, conn, message)
+
+    def say(self, table: Table, conn: Conn, message: ChatIn) -> None:
+        room = self.room(table)
+        seat = conn.seat
+        if seat == SPECTATOR and not room.spectators:
+            raise ActionError(
+                "chat: spectators may read the chat; only the host can let them write", 403
+            )
+        if (message.text is None) == (message.emote is None):
+            raise ActionError('chat: send either "text" or "emote"')
+        key = f"{table.id}:{seat}" if seat != SPECTATOR else f"{table.id}:spectator:{id(conn)}"
+        wait = self.rates.wait("chat", key)
+        if wait > 0:
+            rate = self.rates.rates["chat"]
+            raise ActionError(
+                f"chat: too many messages (at most {rate}): wait {max(1, math.ceil(wait))} s",
+                429,
+            )
+        own = None if seat == SPECTATOR else table.seats[seat].name or f"Seat {seat + 1}"
+        name = own or "Spectator"
+        line: dict[str, Any] = {"seat": seat, "name": name, "at": round(time.time(), 3)}
+        if message.text is not None:
+            line["text"] = message.text
+        else:
+            line["emote"] = message.emote
+        room.lines.append(line)
+        text = json.dumps({"type": "chat", **line})
+        for c in table.connections():
+            c.push(text)
+
+    def settings(self, table: Table, conn: Conn, message: ChatSettingsIn) -> None:
+        if conn.seat != 0:
+            raise ActionError("chat_settings: only the host (seat 0) may change who can chat", 403)
+        room = self.room(table)
+        room.spectators = message.spectators
+        text = json.dumps({"type": "chat_settings", "spectators": room.spectators})
+        for c in table.connections():
+            c.push(text)

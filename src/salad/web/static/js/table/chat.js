@@ -1,0 +1,238 @@
+// @ts-check
+// Table talk (docs/protocol.md, "Table talk, hints and undo"): chat lines and quick reactions,
+// shown as a bubble beside the speaker's seat plate (it fades) and in a small chat panel. The
+// chat can be muted on this page (remembered in localStorage). Lines are text: they go into the
+// page only through the escaping `html` template.
+
+import { store } from "../api.js";
+import { $, html, maybe, setHTML, toast, trusted } from "../dom.js";
+import { isHost, S } from "./state.js";
+
+/**
+ * A chat line as the server sends it.
+ * @typedef {{seat: number, name: string, text?: string, emote?: string, at?: number}} ChatLine
+ */
+
+/** The quick reactions (the server's EMOTES) and how this page draws them. */
+export const EMOTES = /** @type {const} */ ([
+  ["nice", "👍", "Nice"],
+  ["haha", "😄", "Haha"],
+  ["wow", "😮", "Wow"],
+  ["ouch", "😬", "Ouch"],
+  ["gg", "👏", "Well played"],
+  ["oops", "🙈", "Oops"],
+]);
+
+const LIMIT = 200;
+const KEEP = 50;
+const BUBBLE_MS = 5000;
+
+const T = {
+  /** @type {ChatLine[]} */
+  lines: [],
+  spectators: false,
+  muted: false,
+  open: false,
+  unread: 0,
+};
+
+const CHAT_ICON = trusted(
+  '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z" fill="currentColor"/></svg>',
+);
+
+/** A reaction as text: its picture and its word (the word says it where no emoji font is).
+ * @param {string | undefined} name */
+function emoteOf(name) {
+  const found = EMOTES.find(([n]) => n === name);
+  return found ? `${found[1]} ${found[2]}` : String(name);
+}
+
+/** What a line says, as text. @param {ChatLine} line */
+function said(line) {
+  return line.text !== undefined ? line.text : emoteOf(line.emote);
+}
+
+/** Add the chat's tool button and panel to the page (once). */
+export function initChat() {
+  T.muted = Boolean(store.pref("chatMuted", false));
+  const tools = document.querySelector(".topbar .tools");
+  if (tools && !maybe("btn-chat")) {
+    const b = document.createElement("button");
+    b.className = "tool";
+    b.id = "btn-chat";
+    b.type = "button";
+    b.title = "Table talk";
+    b.setAttribute("aria-pressed", "false");
+    b.setAttribute("aria-controls", "chat-panel");
+    tools.prepend(b);
+    b.onclick = () => setOpen(!T.open);
+  }
+  const panel = document.createElement("section");
+  panel.id = "chat-panel";
+  panel.className = "chat-panel";
+  panel.hidden = true;
+  panel.setAttribute("aria-label", "Table talk");
+  document.body.appendChild(panel);
+  // Keys typed here are the chat's, not the table's (keyboard.js types cards); Esc closes.
+  panel.addEventListener("keydown", (e) => {
+    e.stopPropagation();
+    if (e.key === "Escape") {
+      setOpen(false);
+      const b = maybe("btn-chat");
+      if (b) b.focus();
+    }
+  });
+  drawButton();
+  drawPanel();
+}
+
+/** @param {boolean} open */
+function setOpen(open) {
+  T.open = open;
+  if (open) T.unread = 0;
+  $("chat-panel").hidden = !open;
+  drawButton();
+  if (open) {
+    drawPanel();
+    const input = maybe("chat-input", HTMLInputElement);
+    if (input && !input.disabled && window.innerWidth >= 640) input.focus();
+  }
+}
+
+function drawButton() {
+  const b = maybe("btn-chat");
+  if (!b) return;
+  b.setAttribute("aria-pressed", String(T.open));
+  const badge =
+    T.unread && !T.muted ? html`<span class="chat-unread" aria-label="${T.unread} new">${T.unread}</span>` : "";
+  setHTML(b, html`${CHAT_ICON}<span class="label">Chat</span>${badge}`);
+}
+
+/** May this page write in the chat? */
+function canWrite() {
+  return S.you >= 0 || T.spectators;
+}
+
+function drawPanel() {
+  const panel = maybe("chat-panel");
+  if (!panel) return;
+  const write = canWrite();
+  const host = isHost();
+  const log = T.muted
+    ? html`<p class="chat-muted-note">The chat is muted on this page.</p>`
+    : T.lines.length
+      ? html`${T.lines.map(
+          (l) =>
+            html`<li class="${l.emote ? "emote" : ""}"><b>${l.name}${l.seat === S.you && S.you >= 0 ? " (you)" : ""}:</b> <span>${said(l)}</span></li>`,
+        )}`
+      : html`<li class="chat-empty">No messages yet.</li>`;
+  setHTML(
+    panel,
+    html`<div class="chat-head"><h2>Table talk</h2>
+<button type="button" class="chat-mute" id="chat-mute" aria-pressed="${String(T.muted)}">${T.muted ? "Unmute" : "Mute"}</button>
+<button type="button" class="close" id="chat-close" aria-label="Close the chat">×</button></div>
+${T.muted ? log : html`<ul class="chat-log" id="chat-log" aria-live="polite">${log}</ul>`}
+${
+  write
+    ? html`<div class="chat-emotes">${EMOTES.map(
+        ([name, pic, label]) => html`<button type="button" data-emote="${name}" title="${label}"><span aria-hidden="true">${pic}</span> ${label}</button>`,
+      )}</div>
+<form class="chat-form" id="chat-form"><input id="chat-input" type="text" maxlength="${LIMIT}" autocomplete="off" placeholder="Say something…" aria-label="Chat message" /><button type="submit" class="btn btn-primary">Send</button></form>`
+    : html`<p class="chat-note">Spectators can read the chat; the host may let them write.</p>`
+}
+${
+  host
+    ? html`<label class="check chat-spec"><input type="checkbox" id="chat-spectators" ${T.spectators ? "checked" : ""} /> Spectators may chat</label>`
+    : ""
+}`,
+  );
+  $("chat-close").onclick = () => setOpen(false);
+  $("chat-mute").onclick = () => {
+    T.muted = !T.muted;
+    store.setPref("chatMuted", T.muted);
+    if (T.muted) for (const b of document.querySelectorAll(".chat-bubble")) b.remove();
+    drawPanel();
+    drawButton();
+  };
+  for (const b of panel.querySelectorAll("[data-emote]")) {
+    if (b instanceof HTMLElement) b.onclick = () => sendChat({ emote: b.dataset.emote });
+  }
+  const form = maybe("chat-form", HTMLFormElement);
+  if (form) {
+    form.onsubmit = (e) => {
+      e.preventDefault();
+      const input = $("chat-input", HTMLInputElement);
+      const text = input.value.trim();
+      if (!text) return;
+      if (text.length > LIMIT) {
+        toast(`A chat message is at most ${LIMIT} characters.`);
+        return;
+      }
+      if (sendChat({ text })) input.value = "";
+    };
+  }
+  const spec = maybe("chat-spectators", HTMLInputElement);
+  if (spec) spec.onchange = () => send({ type: "chat_settings", spectators: spec.checked });
+  const list = maybe("chat-log");
+  if (list) list.scrollTop = list.scrollHeight;
+}
+
+/** @param {object} msg */
+function send(msg) {
+  if (!S.socket || !S.socket.send(msg)) {
+    toast("Not connected to the server: the message was not sent.");
+    return false;
+  }
+  return true;
+}
+
+/** @param {{text?: string, emote?: string}} what */
+function sendChat(what) {
+  return send({ type: "chat", ...what });
+}
+
+/**
+ * A message of the table's websocket, if it is the chat's; true when it was.
+ * @param {{type: string} & Record<string, any>} msg
+ */
+export function onChatMessage(msg) {
+  if (msg.type === "chat") {
+    const line = /** @type {ChatLine} */ (/** @type {unknown} */ (msg));
+    T.lines.push(line);
+    if (T.lines.length > KEEP) T.lines.splice(0, T.lines.length - KEEP);
+    if (!T.muted) {
+      bubble(line);
+      if (!T.open) T.unread += 1;
+    }
+  } else if (msg.type === "chat_log") {
+    T.lines = Array.isArray(msg.lines) ? msg.lines.slice(-KEEP) : [];
+    T.spectators = Boolean(msg.spectators);
+  } else if (msg.type === "chat_settings") {
+    T.spectators = Boolean(msg.spectators);
+  } else return false;
+  drawButton();
+  drawPanel();
+  return true;
+}
+
+/** A bubble beside the speaker's seat plate, fading after a few seconds. @param {ChatLine} line */
+function bubble(line) {
+  const felt = maybe("felt");
+  const plate = felt && felt.querySelector(`.seat[data-seat="${line.seat}"]`);
+  if (!felt || !(plate instanceof HTMLElement)) return;
+  for (const old of felt.querySelectorAll(`.chat-bubble[data-seat="${line.seat}"]`)) old.remove();
+  const f = felt.getBoundingClientRect();
+  const p = plate.getBoundingClientRect();
+  const el = document.createElement("div");
+  el.className = `chat-bubble${line.emote ? " emote" : ""}`;
+  el.dataset.seat = String(line.seat);
+  const below = p.top + p.height / 2 < f.top + f.height / 2;
+  el.classList.add(below ? "below" : "above");
+  const x = Math.min(Math.max(p.left + p.width / 2 - f.left, 70), f.width - 70);
+  el.style.left = `${x}px`;
+  el.style.top = `${below ? p.bottom - f.top + 6 : p.top - f.top - 6}px`;
+  setHTML(el, html`${said(line)}`);
+  el.title = `${line.name}: ${said(line)}`;
+  felt.appendChild(el);
+  setTimeout(() => el.remove(), BUBBLE_MS);
+}

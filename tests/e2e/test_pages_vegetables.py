@@ -1,0 +1,45 @@
+"""End-to-end: Skip the Salad's suits drawn as vegetables (issue 14, item 5).
+
+The deck data says which suit has a drawing (``art``); js/cards.js draws it as inline SVG in
+the hand, the trick and the example of "How to play" (and in the replay: test_pages_replay),
+never the suit's letter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+from playwright.sync_api import expect
+
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+
+SUIT_LETTERS = (
+    """els => els.flatMap(e => [...e.querySelectorAll('text')].map(t => t.textContent))"""
+)
+
+
+def test_vegetables_in_hand_and_trick(open_page: Callable[..., Any], base_url: str) -> None:
+    made = httpx.post(
+        f"{base_url}/api/quickplay", json={"name": "Veg", "rules": "skip-the-salad"}
+    ).json()
+    page = open_page(f"/table/{made['table_id']}#token={made['token']}")
+    page.wait_for_selector("#hand .card")
+    arts = page.eval_on_selector_all("#hand .card .suit-art", "els => els.map(e => e.dataset.art)")
+    assert set(arts) <= {"carrot", "broccoli", "tomato", "onion"} and arts
+    # No card face shows a suit letter (R B T O) as its suit.
+    texts = page.eval_on_selector_all("#hand .card", SUIT_LETTERS)
+    assert not {"R", "B", "T", "O"} & set(texts), texts
+    legal = page.locator("#hand .card.legal").first
+    legal.click(position={"x": 8, "y": 26})
+    expect(page.locator("#trick .suit-art").first).to_be_attached()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "vegetables-table-1280x800.png"))
+
+
+def test_vegetables_in_howto(open_page: Callable[..., Any]) -> None:
+    page = open_page("/howto?preset=skip-the-salad&players=4")
+    expect(page.locator("#howto-trick .suit-art[data-art='tomato']")).to_have_count(8)
+    page.locator("#howto-example-box").screenshot(path=str(ARTIFACTS / "vegetables-howto.png"))

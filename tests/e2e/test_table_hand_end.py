@@ -1,0 +1,108 @@
+"""The end of a hand in the browser (issue 14, item 1): the last trick stays on the felt, won;
+the hand's summary (each seat's points by penalty, the totals and places) stays until the player
+presses Next hand, comes back the same after a reload, and agrees with the plates and the sheet.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+from playwright.sync_api import expect
+
+from .test_browser import HAND, LEGAL, click_card, hand, table_id, wait_hand_changed
+
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+VIEWPORTS = {"desktop": (1280, 800), "phone": (390, 844), "landscape": (844, 390)}
+
+
+def play_to_summary(page: Any, timeout: float = 120) -> None:
+    """Play the first legal card on each turn until the hand's summary is up."""
+    end = time.monotonic() + timeout
+    while not page.locator("#hand-summary").count():
+        assert time.monotonic() < end, "the hand never ended"
+        if page.locator(LEGAL).count():
+            before = hand(page)
+            try:
+                click_card(page, LEGAL)
+                wait_hand_changed(page, before)
+            except Exception:  # re-rendered under the click: look again
+                pass
+        else:
+            time.sleep(0.1)
+
+
+def numbers(page: Any, selector: str) -> list[str]:
+    return page.eval_on_selector_all(selector, "els => els.map(e => e.textContent.trim())")
+
+
+def test_hand_summary_waits_for_next_hand(open_page: Callable[..., Any], base_url: str) -> None:
+    made = httpx.post(
+        f"{base_url}/api/tables",
+        json={
+            "name": "Ann",
+            "players": 4,
+            "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3,
+        },
+    ).json()
+    tid = made["table_id"]
+    httpx.post(
+        f"{base_url}/api/tables/{tid}/start", headers={"Authorization": f"Bearer {made['token']}"}
+    )
+    page = open_page(None)
+    page.goto(f"{base_url}/table/{tid}#token={made['token']}")
+    page.wait_for_selector(HAND)
+    assert table_id(page) == tid
+    lobby = httpx.get(f"{base_url}/api/tables/{tid}").json()
+    play_to_summary(page)
+
+    summary = page.locator("#hand-summary")
+    expect(summary).to_be_visible()
+    expect(summary.locator("h2")).to_contain_text(lobby["hands"][0]["round"])
+    # The columns are the round's penalties, as the ruleset names them.
+    heads = numbers(page, "#hand-summary thead th")
+    wanted = [p.split(":")[0] for p in lobby["hands"][0]["penalties"]]
+    assert heads[1 : 1 + len(wanted)] == wanted
+    # The last trick stays on the felt, its winner's card marked.
+    expect(page.locator("#trick .trick-card")).to_have_count(4)
+    expect(page.locator("#trick .trick-card.won")).to_have_count(1)
+    # No card to play meanwhile: the next hand's cards come with Next hand.
+    expect(page.locator(HAND)).to_have_count(0)
+
+    # The hand's points: the summary, the plates' "+N" and the score sheet agree.
+    points = numbers(page, "#hand-summary tbody td.hand-pts")
+    plates = page.eval_on_selector_all(
+        "#seats .seat",
+        "els => els.sort((a, b) => a.dataset.seat - b.dataset.seat)"
+        ".map(e => e.querySelector('.pen').textContent.replace('+', '').trim())",
+    )
+    assert plates == points
+    page.click("#btn-scores")
+    row = numbers(page, "#dlg-scores table.sheet tbody tr:first-child td")
+    page.keyboard.press("Escape")
+    assert row[: len(points)] == points
+    assert sum(int(p) for p in points) > 0
+
+    # Screenshots of the summary at the three sizes (looked at by a person).
+    ARTIFACTS.mkdir(exist_ok=True)
+    for name, (w, h) in VIEWPORTS.items():
+        page.set_viewport_size({"width": w, "height": h})
+        page.wait_for_timeout(200)
+        page.screenshot(path=str(ARTIFACTS / f"hand-summary-{name}.png"))
+    page.set_viewport_size({"width": 1280, "height": 800})
+
+    # A reload shows the same summary: it is the server's, not the page's.
+    text = summary.inner_text()
+    page.reload()
+    expect(page.locator("#hand-summary")).to_be_visible()
+    assert page.locator("#hand-summary").inner_text() == text
+
+    # Next hand (by keyboard: the button has the focus): the new hand is dealt.
+    page.locator("#btn-next-hand").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#hand-summary")).to_have_count(0)
+    expect(page.locator(HAND)).to_have_count(13)
+    expect(page.locator("#round-line")).to_contain_text(lobby["hands"][1]["round"])

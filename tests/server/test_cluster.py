@@ -1,0 +1,259 @@
+"""Many servers, one game: nodes on PostgreSQL and Redis behind HAProxy (real processes,
+loopback only). Skipped where PostgreSQL, Redis or HAProxy is missing (`make test` has them)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from typing import Any
+
+from salad.engine import Game
+
+from .conftest import Server, TcpProxy, connect
+from .test_play import moves_of, play_randomly, watch
+
+ONE_HAND = 'preset = "canadian"\nhands = ["no-hearts"]\n'
+HUMAN = {"kind": "human"}
+
+
+def views_after(record: dict[str, Any]) -> list[Game]:
+    """The game after 0, 1, 2 ... moves of the record."""
+    game, moves = moves_of(record)
+    out = [game.copy()]
+    for move in moves:
+        game.play(move)
+        out.append(game.copy())
+    return out
+
+
+def check_states(record: dict[str, Any], socks: list[Any], seats: list[int]) -> int:
+    """Every state each client got is its seat's view of the game after that many moves, in
+    the game's order; the number of states checked."""
+    games = views_after(record)
+    checked = 0
+    for sock, seat in zip(socks, seats, strict=True):
+        last = -1
+        for state in sock.states:
+            if state["view"] is None:
+                continue
+            assert state["moves"] >= last, "states out of order"
+            last = state["moves"]
+            assert state["view"] == games[state["moves"]].view(seat).to_dict(), (seat, last)
+            checked += 1
+        assert last == len(games) - 1, "a client did not see the end"
+    return checked
+
+
+def table_on(nodes: list[Server], seats: int, **options: Any) -> tuple[str, list[str]]:
+    """A table made on the first node, each other seat joined on the next node in turn."""
+    body = {"name": "Host", "rules_toml": ONE_HAND, "seats": [HUMAN] * seats, **options}
+    created = nodes[0].ok("POST", "/api/tables", body)
+    table_id, tokens = created["table_id"], [created["token"]]
+    for seat in range(1, seats):
+        node = nodes[seat % len(nodes)]
+        joined = node.ok("POST", f"/api/tables/{table_id}/join", {"name": f"P{seat}"})
+        assert joined["seat"] == seat
+        tokens.append(joined["token"])
+    return table_id, tokens
+
+
+def test_a_game_whose_seats_are_on_different_nodes(start_cluster: Any) -> None:
+    nodes, proxy = start_cluster(3)
+    table_id, tokens = table_on(nodes, 4)
+    # The host starts it through the balancer (any node).
+    r = proxy.http.post(
+        f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {tokens[0]}"}
+    )
+    assert r.status_code == 200, r.text
+
+    async def play() -> list[Any]:
+        socks = [await connect(nodes[seat % 3], table_id, tokens[seat]) for seat in range(3)]
+        socks.append(await connect(proxy, table_id, tokens[3]))  # type: ignore[arg-type]
+        spectator = await connect(nodes[2], table_id, None)
+        rng = random.Random(5)
+        finals = await asyncio.gather(*(play_randomly(s, rng) for s in socks), watch(spectator))
+        assert len({str(f["view"]["totals"]) for f in finals}) == 1
+        return [*socks, spectator]
+
+    socks = asyncio.run(play())
+    record = proxy.http.get(f"/api/tables/{table_id}/record").json()
+    assert len(record["players"]) == 4
+    checked = check_states(record, socks, [0, 1, 2, 3, -1])
+    assert checked > 5 * 52
+    # Every node answers for the table the same.
+    lobbies = [n.ok("GET", f"/api/tables/{table_id}") for n in nodes]
+    assert all(lobby == lobbies[0] for lobby in lobbies)
+    assert lobbies[0]["status"] == "over"
+
+
+def holder(nodes: list[Server]) -> list[int]:
+    """Which nodes hold a table in memory."""
+    return [i for i, n in enumerate(nodes) if n.ok("GET", "/healthz")["tables_in_memory"]]
+
+
+async def play_on(
+    first: Any, proxy: Any, table_id: str, token: str, seed: int, log: dict[str, Any]
+) -> list[Any]:
+    """Play a seat randomly to the end, reconnecting through the balancer whenever the
+    connection closes (as the web client does); every socket used, in order."""
+    rng = random.Random(seed)
+    socks = [await connect(first, table_id, token)]
+    sent_for = -1
+    while True:
+        sock = socks[-1]
+        try:
+            m = await sock.recv(30)
+        except Exception:  # closed: the node went away
+            log.setdefault("closed_at", asyncio.get_running_loop().time())
+            while True:
+                try:
+                    socks.append(await connect(proxy, table_id, token))
+                    break
+                except Exception:
+                    await asyncio.sleep(0.2)
+            continue
+        if m["type"] != "state" or m["view"] is None:
+            continue
+        view = m["view"]
+        if view["phase"] == "over":
+            return socks
+        if log.get("killed") and "resumed" not in log and m["moves"] > log["killed"]:
+            log["resumed"] = asyncio.get_running_loop().time()
+        if view["to_move"] == m["you"] and view["legal"] and m["moves"] != sent_for:
+            sent_for = m["moves"]
+            await sock.send({"type": "play", "move": rng.choice(view["legal"])})
+
+
+PASSING = 'preset = "canadian"\nhands = ["no-hearts"]\npassing = 3\n'
+
+
+def test_a_table_survives_losing_its_node(start_cluster: Any) -> None:
+    """kill -9 of the table's node mid-trick, with a human on it and one on another node and
+    two bots: the clients reconnect through the balancer, another node takes the table over
+    from the database, and the game ends with every move every client saw."""
+    nodes, proxy = start_cluster(3, bot_delay=0.05)
+    body = {
+        "name": "Host",
+        "rules_toml": PASSING,
+        "seats": [HUMAN, {"kind": "bot"}, HUMAN, {"kind": "bot"}],
+    }
+    created = nodes[0].ok("POST", "/api/tables", body)
+    table_id, host = created["table_id"], created["token"]
+    guest = nodes[1].ok("POST", f"/api/tables/{table_id}/join", {"name": "Guest"})["token"]
+    nodes[1].ok("POST", f"/api/tables/{table_id}/start", token=host)
+    assert holder(nodes) == [0]
+    log: dict[str, Any] = {}
+
+    async def run() -> list[list[Any]]:
+        a = asyncio.ensure_future(play_on(nodes[0], proxy, table_id, host, 1, log))
+        b = asyncio.ensure_future(play_on(nodes[1], proxy, table_id, guest, 2, log))
+        spectator = await connect(nodes[2], table_id, None)
+        # Mid-trick: the second card of the second trick is on the table.
+        state = await spectator.until(
+            lambda m: (
+                m["view"]["phase"] == "play"
+                and len(m["view"]["trick"]) == 1
+                and m["view"]["tricks"]
+            ),
+            timeout=60,
+        )
+        nodes[0].kill()
+        log["killed"] = state["moves"]
+        log["killed_at"] = asyncio.get_running_loop().time()
+        return list(await asyncio.gather(a, b))
+
+    socks_a, socks_b = asyncio.run(run())
+    assert len(socks_a) > 1 and len(socks_b) > 1  # both reconnected
+    stall = log["resumed"] - log["killed_at"]
+    assert stall < 8, f"stalled {stall:.1f} s"
+    record = proxy.http.get(f"/api/tables/{table_id}/record").json()
+    check_states(record, [_joined(socks_a), _joined(socks_b)], [0, 2])
+    assert len(holder(nodes[1:])) == 1
+
+
+def _joined(socks: list[Any]) -> Any:
+    """One socket's worth of states from several connections, in order."""
+
+    class Joined:
+        states = [s for sock in socks for s in sock.states]
+
+    return Joined
+
+
+def two_humans_two_bots(nodes: list[Server]) -> tuple[str, str, str]:
+    body = {"name": "Host", "rules_toml": PASSING, "seats": [HUMAN, BOT, HUMAN, BOT]}
+    created = nodes[0].ok("POST", "/api/tables", body)
+    table_id, host = created["table_id"], created["token"]
+    guest = nodes[1].ok("POST", f"/api/tables/{table_id}/join", {"name": "Guest"})["token"]
+    nodes[1].ok("POST", f"/api/tables/{table_id}/start", token=host)
+    return table_id, host, guest
+
+
+BOT = {"kind": "bot"}
+
+
+def play_through_an_outage(
+    nodes: list[Server], proxy: Any, cut: Any, restore: Any, seconds: float
+) -> dict[str, Any]:
+    """Play a game with a human on the table's node and one on another, cut something off for
+    ``seconds`` a few moves in, restore it, and play to the end; checks every state."""
+    table_id, host, guest = two_humans_two_bots(nodes)
+    log: dict[str, Any] = {}
+
+    async def run() -> list[list[Any]]:
+        a = asyncio.ensure_future(play_on(nodes[0], proxy, table_id, host, 1, log))
+        b = asyncio.ensure_future(play_on(nodes[1], proxy, table_id, guest, 2, log))
+        spectator = await connect(nodes[0], table_id, None)
+        await spectator.until(lambda m: m["moves"] >= 10, timeout=60)
+        cut()
+        await asyncio.sleep(seconds)
+        restore()
+        return list(await asyncio.gather(a, b))
+
+    socks_a, socks_b = asyncio.run(run())
+    record = through(proxy, f"/api/tables/{table_id}/record")
+    check_states(record, [_joined(socks_a), _joined(socks_b)], [0, 2])
+    return record
+
+
+def through(proxy: Any, path: str, seconds: float = 15) -> Any:
+    """GET through the balancer, once its health checks have let a node back in."""
+    deadline = time.monotonic() + seconds
+    while True:
+        r = proxy.http.get(path)
+        if r.status_code == 200 or time.monotonic() > deadline:
+            assert r.status_code == 200, r.text
+            return r.json()
+        time.sleep(0.2)
+
+
+def test_redis_restarted_mid_game(start_cluster: Any, redis_server: Any) -> None:
+    """Redis goes away (its leases and channels with it) and comes back empty: the nodes take
+    their tables back, clients reconnect, and the game ends with nothing lost."""
+    nodes, proxy = start_cluster(3, bot_delay=0.05)
+    record = play_through_an_outage(nodes, proxy, redis_server.stop, redis_server.start, 2.0)
+    assert record["players"][1].get("bot")
+
+
+def test_postgresql_briefly_unreachable(start_cluster: Any, pg_url: str, tmp_path: Any) -> None:
+    """The database is cut off for a moment: moves that cannot be stored are refused (503),
+    bots retry, and play resumes when it is back, with nothing lost."""
+    from urllib.parse import urlsplit
+
+    target = urlsplit(pg_url)
+    assert target.port is not None
+    cut = TcpProxy(target.port, tmp_path)
+    via = pg_url.replace(f":{target.port}/", f":{cut.port}/")
+    nodes, proxy = start_cluster(3, bot_delay=0.05, database=via)
+    health: list[int] = []
+
+    def off() -> None:
+        cut.stop()
+        health.append(nodes[0].http.get("/healthz").status_code)
+
+    try:
+        play_through_an_outage(nodes, proxy, off, cut.start, 2.0)
+    finally:
+        cut.stop()
+    assert health == [503]
