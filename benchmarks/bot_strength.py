@@ -41,10 +41,12 @@ missing is reported as failed with the reason. The last line printed is one JSON
 all figures and pass/fail per target; the exit status is 0 only when every selected target
 passed.
 
-What a full run costs: the expert thinks about 0.7 s a move and a 4-player game has 78 moves a
-seat, so about a minute a game for each searching seat; (b), (n) and (e) at 64 deals (256
-games) are about 4, 4 and 1.5 CPU hours, (c) with four searching seats at 0.1 s about 2 hours,
-(o) minutes: about 12 CPU hours a variant, 6-player games cost more again.
+What a full run costs (measured on a shared 2-core machine, 2 workers): the searching bots
+think for a wall-clock budget a move, so a game costs about the same on any machine: (b) took
+7.1 min for 24 games, (n) 6.3, (c) at 0.1 s 5.8, (e) 2.8, (o) seconds; 64 deals (256 games)
+are about 4 hours for 4-player Canadian Salad, and about as much for each other variant: some
+12 hours in all. On a loaded machine the expert gets less CPU in its budget (there: 85 ms of
+CPU in a 0.7 s median move), so it plays weaker than on an idle one.
 
 Run ``make bench-bots`` (``make bench-bots ARGS="--deals 8 --variants canadian4"``) or
 ``python benchmarks/bot_strength.py [--quick] [--only a,b] [--deals N]``.
