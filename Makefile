@@ -77,7 +77,7 @@ bench: setup
 	$(PY) benchmarks/engine_speed.py
 
 bench-bots: setup
-	$(PY) benchmarks/bot_strength.py
+	$(PY) benchmarks/bot_strength.py $(ARGS)
 
 bench-server: setup
 	$(PY) benchmarks/server_load.py

@@ -1,21 +1,32 @@
-"""Bot strength: duplicate matches between the bots at four-player Canadian Salad, with targets.
+"""Bot strength: duplicate matches between the bots, with the targets of issue 18.
 
 Every comparison is a duplicate match (:func:`salad.lab.match.run_match`): deal ``d`` is the game
-with seed ``seed + d``, played four times with the line-up rotated through the seats, so every
-bot plays every seat on the same cards. Points are bad (the lowest total wins), so a lower
-mean is better and a ratio below 1 means the first bot is stronger.
+with seed ``seed + d``, played once per seat with the line-up rotated through the seats, so every
+bot plays every seat on the same cards. Points are bad (the lowest total wins), so a lower mean
+is better and a ratio below 1 means the first bot is stronger.
 
-* (a) basic vs three random: basic mean / random mean, target <= 0.60.
-* (b) expert vs three basic, the expert at its default budget: expert mean / basic mean,
-  target <= 0.75.
+Each comparison runs on three variants: 4-player Canadian Salad (keys ``a``...; the targets),
+6-player Canadian Salad (``6p-b``...) and 4-player Skip the Salad with all toppings
+(``skip-b``...), the last two reported without targets. In Skip the Salad with all toppings the
+highest total wins, so there a ratio above 1 is the better bot's (the gap closed is the same
+formula either way).
+
+* (a) basic vs three random: basic mean / random mean, target <= 0.60 (4-player only).
+* (b) expert vs three basic, the expert at its default budget: ratio, target <= 0.45.
+* (e) advanced vs three basic at its default budget: ratio, target <= 0.55.
 * (c) expert vs three openspiel-ismcts, both given the same ``--move-time`` per move: the
   expert's mean is lower and the 95% interval of the paired per-deal difference excludes zero.
-* (d) decision time per move: the expert at its default budget, timed on the (b) games (wall
-  clock, what a player waits for): median <= 1.0 s and max <= 3 s. basic: median and max
-  <= 5 ms, timed in this process after the matches over 100 games (basic in two seats, random
-  in two); a move over 1 ms is timed five more times on the same view and its fastest time kept,
-  because at this scale one preemption by another process decides a maximum (its times in the
-  matches, wall and CPU, are printed too, for information).
+* (o) oracle vs three basic: the clairvoyant reference (it searches the true deal). With (b) it
+  gives how much of the gap between basic and the oracle the expert closes:
+  ``(1 - ratio_b) / (1 - ratio_o)``, in percent.
+* (n) expert without inference (``inference=false``) vs three basic, on the same deals as (b):
+  the gain of inference is the paired per-deal difference of the expert's points, (b) - (n).
+* (d) decision time per move (4-player): the expert at its default budget, timed on the (b)
+  games (wall clock, what a player waits for): median <= 0.7 s and max <= 2.5 s; advanced on
+  the (e) games: median <= 0.25 s; basic: median and max <= 5 ms, timed in this process after
+  the matches over 100 games (basic in two seats, random in two); a move over 1 ms is timed
+  five more times on the same view and its fastest time kept, because at this scale one
+  preemption by another process decides a maximum.
 
 A ratio target passes on the point estimate; the interval of the per-deal margin
 ``first - target * second`` (95%) tells whether the deals were enough to decide it.
@@ -23,12 +34,22 @@ A ratio target passes on the point estimate; the interval of the per-deal margin
 Before playing, one hand of each match is played in this process to time the bots, and the
 deals are planned to fit ``--minutes`` (default 40) on the worker processes (default: every
 core); the plan and its estimated run time are printed. ``--deals N`` fixes the deals of every
-comparison instead; ``--quick`` is a smoke run of a few minutes (few deals: figures are rough).
-``--only a,c`` runs some comparisons. A comparison whose bot is missing is reported as failed
-with the reason. The last line printed is one JSON object with all figures and pass/fail per
-target; the exit status is 0 only when every selected target passed.
+comparison instead (``--deals 8`` is a short run; the targets ask for at least 64);
+``--quick`` is a smoke run of a few minutes (few deals: figures are rough). ``--only b,n``
+runs some comparisons, ``--variants canadian4`` some variants. A comparison whose bot is
+missing is reported as failed with the reason. The last line printed is one JSON object with
+all figures and pass/fail per target; the exit status is 0 only when every selected target
+passed.
 
-Run ``make bench-bots`` or ``python benchmarks/bot_strength.py [--quick] [--only a,b]``.
+What a full run costs (measured on a shared 2-core machine, 2 workers): the searching bots
+think for a wall-clock budget a move, so a game costs about the same on any machine: (b) took
+7.1 min for 24 games, (n) 6.3, (c) at 0.1 s 5.8, (e) 2.8, (o) seconds; 64 deals (256 games)
+are about 4 hours for 4-player Canadian Salad, and about as much for each other variant: some
+12 hours in all. On a loaded machine the expert gets less CPU in its budget (there: 85 ms of
+CPU in a 0.7 s median move), so it plays weaker than on an idle one.
+
+Run ``make bench-bots`` (``make bench-bots ARGS="--deals 8 --variants canadian4"``) or
+``python benchmarks/bot_strength.py [--quick] [--only a,b] [--deals N]``.
 """
 
 from __future__ import annotations
@@ -50,13 +71,39 @@ from salad.bots import bot_factory, make_bot
 from salad.lab.match import MatchResult, Timing, ci95, run_match
 from salad.ruleset import Ruleset
 
-RULES = "canadian"
-PLAYERS = 4
+
+@dataclass(frozen=True)
+class Variant:
+    key: str
+    prefix: str
+    """Put before a comparison's letter in its key (none for the variant with targets)."""
+    rules: str
+    settings: dict[str, str] | None
+    players: int
+    targets: bool
+
+    @property
+    def title(self) -> str:
+        extra = " with all toppings" if self.settings else ""
+        return f"{self.players}-player {self.rules}{extra}"
+
+    def ruleset(self) -> Ruleset:
+        return load_ruleset(self.rules, self.settings)
+
+
+VARIANTS = [
+    Variant("canadian4", "", "canadian", None, 4, True),
+    Variant("canadian6", "6p-", "canadian", None, 6, False),
+    Variant("skip-all", "skip-", "skip-the-salad", {"toppings": "all"}, 4, False),
+]
+LETTERS = "abecond"
 
 RATIO_A = 0.60  # basic / random
-RATIO_B = 0.75  # expert / basic
-EXPERT_MEDIAN_S = 1.0
-EXPERT_MAX_S = 3.0
+RATIO_B = 0.45  # expert / basic
+RATIO_E = 0.55  # advanced / basic
+EXPERT_MEDIAN_S = 0.7
+EXPERT_MAX_S = 2.5
+ADVANCED_MEDIAN_S = 0.25
 BASIC_MAX_S = 0.005
 
 DEFAULT_MINUTES = 40.0
@@ -65,7 +112,7 @@ QUICK_MINUTES = 4.0
 QUICK_MOVE_TIME = 0.05
 
 DEALS_A = 400  # cheap: this many unless the budget is tiny
-MIN_DEALS = 10  # (b) and (c) get at least this many (quick: 1) ...
+MIN_DEALS = 10  # the searching comparisons get at least this many (quick: 1) ...
 MAX_DEALS = 400  # ... and at most this many
 DEALS_D = 1  # (d) alone (without (b)): one deal, four games, to time the expert
 QUIET_GAMES = 100  # (d): basic timed in this process over this many games
@@ -75,10 +122,12 @@ RETIMES = 5  # ... this many times, keeping the fastest
 
 @dataclass
 class Comparison:
-    key: str
+    letter: str
     title: str
     lineup: list[str]
+    variant: Variant = VARIANTS[0]
     move_time: float | None = None
+    options: dict[str, Any] = field(default_factory=dict)
     deals: int = 0
     game_s: float = 0.0
     """Estimated seconds per game (one process)."""
@@ -87,8 +136,42 @@ class Comparison:
     figures: dict[str, Any] = field(default_factory=dict)
 
     @property
+    def key(self) -> str:
+        return self.variant.prefix + self.letter
+
+    @property
     def label(self) -> str:
         return f"({self.key}) {self.title}"
+
+
+def comparisons(variant: Variant, only: list[str], move_time: float) -> list[Comparison]:
+    """The comparisons of ``only`` that ``variant`` has."""
+    n = variant.players
+    basics = ["basic"] * (n - 1)
+    table = {
+        "a": ("basic vs random", ["basic"] + ["random"] * (n - 1), None, {}),
+        "b": ("expert vs basic", ["expert", *basics], None, {}),
+        "e": ("advanced vs basic", ["advanced", *basics], None, {}),
+        "c": (
+            f"expert vs openspiel-ismcts at {move_time:g} s per move",
+            ["expert"] + ["openspiel-ismcts"] * (n - 1),
+            move_time,
+            {},
+        ),
+        "o": ("oracle vs basic", ["oracle", *basics], None, {}),
+        "n": ("expert without inference vs basic", ["expert", *basics], None, {"inference": False}),
+    }
+    out = []
+    for letter in LETTERS:
+        if letter not in only or letter not in table:
+            continue
+        if letter == "a" and not variant.targets:
+            continue
+        title, lineup, mt, options = table[letter]
+        out.append(Comparison(letter, f"{title} ({variant.title})", lineup, variant, mt, options))
+    if "d" in only and "b" not in only and variant.targets:
+        out.append(Comparison("d", "decision times: expert vs basic", ["expert", *basics], variant))
+    return out
 
 
 # -- planning -------------------------------------------------------------------------------------
@@ -105,14 +188,21 @@ def missing_bots(names: list[str]) -> str | None:
     return "; ".join(problems) or None
 
 
-def probe(rs: Ruleset, comp: Comparison, seed: int) -> float:
+def probe(comp: Comparison, seed: int) -> float:
     """Seconds per game of ``comp``'s line-up: one hand or more, played in this process."""
-    opts = {} if comp.move_time is None else {"move_time": comp.move_time}
+    rs = comp.variant.ruleset()
+    n = comp.variant.players
+    opts = dict(comp.options)
+    if comp.move_time is not None:
+        opts["move_time"] = comp.move_time
     t0 = time.perf_counter()
     bots = [make_bot(name, seed * 10 + s, **opts) for s, name in enumerate(comp.lineup)]
     build = time.perf_counter() - t0
-    game = Game(rs, PLAYERS, seed=seed)
-    hands = len(rs.compiled(PLAYERS).hands)
+    game = Game(rs, n, seed=seed)
+    for bot in bots:
+        if getattr(bot, "needs_deal", False):
+            bot.see_deal(game)  # type: ignore[attr-defined]
+    hands = len(rs.compiled(n).hands)
     t0 = time.perf_counter()
     while not game.is_over():
         game.play(bots[game.to_move].choose(game.view(game.to_move)))
@@ -123,8 +213,9 @@ def probe(rs: Ruleset, comp: Comparison, seed: int) -> float:
 
 
 def deal_seconds(comp: Comparison, workers: int) -> float:
-    """Wall seconds per deal: its four games shared among the workers."""
-    return max(comp.game_s, 1e-6) * PLAYERS / min(workers, PLAYERS)
+    """Wall seconds per deal: its games (one per seat) shared among the workers."""
+    n = comp.variant.players
+    return max(comp.game_s, 1e-6) * n / min(workers, n)
 
 
 def plan(
@@ -139,19 +230,26 @@ def plan(
     budget = minutes * 60
     lo = 1 if quick else MIN_DEALS
     for c in runnable:
-        if c.key == "a":
+        if c.letter == "a":
             c.deals = max(
                 lo, min(20 if quick else DEALS_A, int(0.15 * budget / deal_seconds(c, workers)))
             )
             budget -= c.deals * deal_seconds(c, workers)
-        elif c.key == "d":
+        elif c.letter == "d":
             c.deals = DEALS_D
             budget -= c.deals * deal_seconds(c, workers)
-    rest = sorted((c for c in runnable if c.key in "bc"), key=lambda c: c.game_s)
+    rest = sorted((c for c in runnable if c.letter in "bceon"), key=lambda c: c.game_s)
     for i, c in enumerate(rest):
         share = max(0.0, budget) / (len(rest) - i)
         c.deals = max(lo, min(MAX_DEALS, int(share / deal_seconds(c, workers))))
         budget -= c.deals * deal_seconds(c, workers)
+    # (b) and (n) are compared deal by deal: the same deals for both.
+    for v in {c.variant.key for c in runnable}:
+        pair = [c for c in runnable if c.variant.key == v and c.letter in "bn"]
+        if len(pair) == 2:
+            both = min(c.deals for c in pair)
+            for c in pair:
+                c.deals = both
 
 
 # -- figures --------------------------------------------------------------------------------------
@@ -187,11 +285,14 @@ def ratio_figures(result: MatchResult, first: str, second: str, target: float) -
     }
 
 
-def versus_figures(result: MatchResult, first: str, second: str) -> dict[str, Any]:
+def versus_figures(
+    result: MatchResult, first: str, second: str, higher_wins: bool = False
+) -> dict[str, Any]:
+    """``first`` better than ``second``: fewer points (more where the highest total wins)."""
     a, b = result.entrant(first), result.entrant(second)
     pair = result.pair(first, second)
     lower = pair.diff < 0
-    passed = lower and pair.decided
+    passed = (lower != higher_wins) and pair.decided
     if passed:
         verdict = "met: lower, and the interval excludes zero"
     elif pair.decided:
@@ -210,6 +311,46 @@ def versus_figures(result: MatchResult, first: str, second: str) -> dict[str, An
         "decided": pair.decided,
         "verdict": verdict,
         "passed": passed,
+    }
+
+
+def gap_figures(b: Comparison, o: Comparison) -> dict[str, Any]:
+    """How much of the gap between basic and the oracle the expert closes, in percent."""
+    rb, ro = b.figures.get("ratio"), o.figures.get("ratio")
+    out: dict[str, Any] = {"expert_ratio": rb, "oracle_ratio": ro, "passed": None}
+    if rb is None or ro is None or ro == 1:
+        out["error"] = "needs (b) and (o), the oracle apart from basic"
+        return out
+    out["closed_percent"] = round(100 * (1 - rb) / (1 - ro), 1)
+    out["verdict"] = f"the expert closes {out['closed_percent']:g}% of the basic-to-oracle gap"
+    return out
+
+
+def inference_figures(b: MatchResult, n: MatchResult) -> dict[str, Any]:
+    """The expert's points with inference minus without, deal by deal (the same deals)."""
+    with_, without = b.entrant("expert"), n.entrant("expert")
+    deals = min(len(with_.deal_means), len(without.deal_means))
+    diffs = [
+        x - y for x, y in zip(with_.deal_means[:deals], without.deal_means[:deals], strict=True)
+    ]
+    diff, half = ci95(diffs)
+    basic_b, basic_n = b.entrant("basic").mean, n.entrant("basic").mean
+    decided = half is not None and abs(diff) > half
+    return {
+        "with_mean": r4(with_.mean),
+        "without_mean": r4(without.mean),
+        "with_ratio": r4(with_.mean / basic_b if basic_b else None),
+        "without_ratio": r4(without.mean / basic_n if basic_n else None),
+        "diff": r4(diff),
+        "diff_ci95": r4(half),
+        "deals": deals,
+        "decided": decided,
+        "verdict": (
+            f"inference changes the expert's points by {diff:+.1f} a deal"
+            + (f" (95% interval +-{half:.1f}" if half is not None else " (")
+            + (", decided)" if decided else ", not decided)")
+        ),
+        "passed": None,
     }
 
 
@@ -246,9 +387,9 @@ def basic_quiet_timing(rs: Ruleset, games: int, seed: int) -> QuietTiming:
     retimed = 0
     clock = time.perf_counter
     for i in range(games):
-        names = ["basic" if s in (i % PLAYERS, (i + 2) % PLAYERS) else "random" for s in range(4)]
+        names = ["basic" if s in (i % 4, (i + 2) % 4) else "random" for s in range(4)]
         bots = [make_bot(name, seed + 10 * i + s) for s, name in enumerate(names)]
-        game = Game(rs, PLAYERS, seed=seed + i)
+        game = Game(rs, 4, seed=seed + i)
         while not game.is_over():
             seat = game.to_move
             view = game.view(seat)
@@ -271,10 +412,20 @@ def basic_quiet_timing(rs: Ruleset, games: int, seed: int) -> QuietTiming:
 
 
 def timing_figures(
-    expert: Timing | None, basic: QuietTiming | None, in_matches: list[Timing]
+    expert: Timing | None,
+    basic: QuietTiming | None,
+    in_matches: list[Timing],
+    advanced: Timing | None = None,
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
     passed = True
+    if advanced is not None and advanced.moves:
+        ok = advanced.median <= ADVANCED_MEDIAN_S
+        out["advanced"] = timing_dict(advanced) | {
+            "target": f"median <= {ADVANCED_MEDIAN_S} s (wall clock)",
+            "median_passed": ok,
+        }
+        passed &= ok
     if expert is None or expert.moves == 0:
         out["expert"] = None
         passed = False
@@ -355,14 +506,25 @@ def main(argv: list[str] | None = None) -> int:
         f"quick {QUICK_MOVE_TIME})",
     )
     ap.add_argument("--quick", action="store_true", help="a smoke run of a few minutes")
-    ap.add_argument("--only", default="a,b,c,d", help="comparisons to run, e.g. a,c")
+    ap.add_argument(
+        "--only", default=",".join(LETTERS), help="comparisons to run, e.g. b,n (of a,b,e,c,o,n,d)"
+    )
+    ap.add_argument(
+        "--variants",
+        default=",".join(v.key for v in VARIANTS),
+        help="variants to run, e.g. canadian4 (of " + ", ".join(v.key for v in VARIANTS) + ")",
+    )
     ap.add_argument("--minutes", type=float, help=f"time to plan for (default {DEFAULT_MINUTES})")
     ap.add_argument("--workers", type=int, help="worker processes (default: every core)")
     ap.add_argument("--seed", type=int, default=1, help="deal d is the game with seed S+d")
     args = ap.parse_args(argv)
     only = [k.strip().lower() for k in args.only.split(",") if k.strip()]
-    if not only or any(k not in ("a", "b", "c", "d") for k in only):
-        ap.error(f"--only: choose among a, b, c, d, not {args.only!r}")
+    if not only or any(k not in LETTERS for k in only):
+        ap.error(f"--only: choose among {', '.join(LETTERS)}, not {args.only!r}")
+    names = [k.strip().lower() for k in args.variants.split(",") if k.strip()]
+    by_key = {v.key: v for v in VARIANTS}
+    if not names or any(k not in by_key for k in names):
+        ap.error(f"--variants: choose among {', '.join(by_key)}, not {args.variants!r}")
     if args.deals is not None and args.deals < 1:
         ap.error("--deals must be at least 1")
     if args.move_time is not None and not args.move_time > 0:
@@ -372,38 +534,21 @@ def main(argv: list[str] | None = None) -> int:
     workers = args.workers or os.cpu_count() or 1
     move_time = args.move_time or (QUICK_MOVE_TIME if args.quick else DEFAULT_MOVE_TIME)
     minutes = args.minutes or (QUICK_MINUTES if args.quick else DEFAULT_MINUTES)
-    rs = load_ruleset(RULES)
-
-    comps: list[Comparison] = []
-    if "a" in only:
-        comps.append(Comparison("a", "basic vs three random", ["basic"] + ["random"] * 3))
-    if "b" in only:
-        comps.append(Comparison("b", "expert vs three basic", ["expert"] + ["basic"] * 3))
-    if "c" in only:
-        comps.append(
-            Comparison(
-                "c",
-                f"expert vs three openspiel-ismcts at {move_time:g} s per move",
-                ["expert"] + ["openspiel-ismcts"] * 3,
-                move_time,
-            )
-        )
-    if "d" in only and "b" not in only:
-        comps.append(
-            Comparison("d", "decision times: expert vs three basic", ["expert"] + ["basic"] * 3)
-        )
+    variants = [by_key[k] for k in names]
+    comps = [c for v in variants for c in comparisons(v, only, move_time)]
 
     py = platform.python_version()
     print(f"python {py}, {platform.machine()}, {os.cpu_count()} cores, {workers} workers")
     print(
-        f"salad {salad.__version__}: {RULES}, {PLAYERS} players, "
-        f"duplicate deals from seed {args.seed}"
+        f"salad {salad.__version__}: "
+        + "; ".join(v.title for v in variants)
+        + f"; duplicate deals from seed {args.seed}"
     )
     for c in comps:
         c.error = missing_bots(c.lineup)
         if c.error is None:
             try:
-                c.game_s = probe(rs, c, args.seed + 10**6)
+                c.game_s = probe(c, args.seed + 10**6)
             except Exception as exc:  # a broken bot fails its comparison, not the benchmark
                 c.error = f"{type(exc).__name__}: {exc}"
         if c.error is not None:
@@ -417,7 +562,7 @@ def main(argv: list[str] | None = None) -> int:
             total += est
             print(
                 f"  {c.label}: ~{seconds(c.game_s)} per game -> {plural(c.deals, 'deal')} "
-                f"({c.deals * PLAYERS} games), ~{seconds(est)}"
+                f"({c.deals * c.variant.players} games), ~{seconds(est)}"
             )
     print(f"estimated run time: ~{seconds(total)}")
 
@@ -427,8 +572,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         try:
             c.result = run_match(
-                rs,
-                PLAYERS,
+                c.variant.ruleset(),
+                c.variant.players,
                 c.lineup,
                 c.deals,
                 args.seed,
@@ -436,18 +581,31 @@ def main(argv: list[str] | None = None) -> int:
                 workers=workers,
                 progress=True,
                 label=c.label,
+                bot_options=c.options,
             )
         except Exception as exc:
             c.error = f"{type(exc).__name__}: {exc}"
             print(f"{c.label}: failed: {c.error}")
             continue
         res = c.result
-        if c.key == "a":
+        goal = c.variant.targets
+        higher = res.ruleset.highest_wins
+        if higher:
+            print(f"  {c.variant.title}: the highest total wins, so a ratio above 1 is better")
+        if c.letter == "a":
             c.figures = ratio_figures(res, "basic", "random", RATIO_A)
-        elif c.key == "b":
-            c.figures = ratio_figures(res, "expert", "basic", RATIO_B)
-        elif c.key == "c":
-            c.figures = versus_figures(res, "expert", "openspiel-ismcts")
+        elif c.letter in "bno":
+            c.figures = ratio_figures(res, c.lineup[0], "basic", RATIO_B)
+            if c.letter != "b" or not goal:
+                c.figures |= {"target": None, "passed": None, "verdict": None}
+        elif c.letter == "e":
+            c.figures = ratio_figures(res, "advanced", "basic", RATIO_E)
+            if not goal:
+                c.figures |= {"target": None, "passed": None, "verdict": None}
+        elif c.letter == "c":
+            c.figures = versus_figures(res, "expert", "openspiel-ismcts", higher)
+            if not goal:
+                c.figures |= {"target": None, "passed": None}
         c.figures |= {
             "deals": res.deals,
             "games": len(res.games),
@@ -459,36 +617,55 @@ def main(argv: list[str] | None = None) -> int:
         )
         for line in res.lines()[1:-1]:
             print(f"  {line}")
+        if c.figures.get("ratio") is not None:
+            print(f"  ratio {c.figures['ratio']:g}")
         if c.figures.get("verdict"):
-            print(f"  target {c.figures['target']}: {c.figures['verdict']}")
+            target = c.figures.get("target")
+            print(f"  target {target}: {c.figures['verdict']}")
 
     figures: dict[str, Any] = {}
     for c in comps:
-        if c.key == "d":
+        if c.letter == "d":
             continue
         figures[c.key] = (
             {"passed": False, "error": c.error} if c.error is not None else c.figures
         ) | {"title": c.title}
 
-    if "d" in only:
-        timed = [c for c in comps if c.key in "bd" and c.result is not None]
+    for v in variants:
+        got = {c.letter: c for c in comps if c.variant is v and c.result is not None}
+        if "b" in got and "o" in got:
+            g = gap_figures(got["b"], got["o"]) | {"title": f"gap closed ({v.title})"}
+            figures[v.prefix + "gap"] = g
+            print(f"({v.prefix}gap) {g['title']}: {g.get('verdict') or g.get('error')}")
+        if "b" in got and "n" in got:
+            b_res, n_res = got["b"].result, got["n"].result
+            assert b_res is not None and n_res is not None
+            i = inference_figures(b_res, n_res) | {"title": f"inference gain ({v.title})"}
+            figures[v.prefix + "inference"] = i
+            print(f"({v.prefix}inference) {i['title']}: {i['verdict']}")
+
+    if "d" in only and variants[0].targets:
+        rs = variants[0].ruleset()
+        timed = [c for c in comps if c.letter in "bd" and c.variant.targets and c.result]
         expert = timed[0].result.entrant("expert").timing if timed and timed[0].result else None
+        adv = [c for c in comps if c.letter == "e" and c.variant.targets and c.result]
+        advanced = adv[0].result.entrant("advanced").timing if adv and adv[0].result else None
         in_matches = [
             c.result.entrant("basic").timing
             for c in comps
-            if c.key in "abd" and c.result is not None
+            if c.letter in "abd" and c.variant.targets and c.result is not None
         ]
         basic_error = missing_bots(["basic", "random"])
         quiet = None
         if basic_error is None:
             quiet = basic_quiet_timing(rs, 20 if args.quick else QUIET_GAMES, args.seed + 10**7)
-        d = timing_figures(expert, quiet, in_matches)
-        source = [c for c in comps if c.key in "bd"]
+        d = timing_figures(expert, quiet, in_matches, advanced)
+        source = [c for c in comps if c.letter in "bd" and c.variant.targets]
         errors = [source[0].error] if expert is None and source and source[0].error else []
         errors += [basic_error] if basic_error else []
         if errors:
             d["error"] = "; ".join(e for e in errors if e)
-        d["title"] = "decision time per move (expert at its default budget, basic)"
+        d["title"] = "decision time per move (expert and advanced at their default budgets, basic)"
         figures["d"] = d
         print("(d) decision time per move:")
         if d["expert"]:
@@ -501,6 +678,13 @@ def main(argv: list[str] | None = None) -> int:
             )
         else:
             print(f"  expert: not timed ({d.get('error', 'no expert games')})")
+        if d.get("advanced"):
+            e = d["advanced"]
+            print(
+                f"  advanced: median {ms(e['median_s'])}, max {ms(e['max_s'])} over "
+                f"{e['moves']} moves; target {e['target']}: "
+                + ("met" if e["median_passed"] else "NOT met")
+            )
         if d["basic"]:
             b = d["basic"]
             print(
@@ -519,15 +703,16 @@ def main(argv: list[str] | None = None) -> int:
             )
 
     elapsed = time.perf_counter() - start
-    all_passed = all(f.get("passed") for f in figures.values())
+    judged = {k: f for k, f in figures.items() if f.get("passed") is not None}
+    all_passed = all(f.get("passed") for f in judged.values())
     print(f"run time {seconds(elapsed)} (estimated {seconds(total)})")
     for key, f in figures.items():
         why = f" ({f['error']})" if f.get("error") else ""
-        print(f"  ({key}) {f['title']}: {'pass' if f.get('passed') else 'FAIL'}{why}")
+        state = "reported" if f.get("passed") is None else "pass" if f["passed"] else "FAIL"
+        print(f"  ({key}) {f['title']}: {state}{why}")
     summary = {
         "benchmark": "bot_strength",
-        "rules": RULES,
-        "players": PLAYERS,
+        "variants": [v.key for v in variants],
         "seed": args.seed,
         "workers": workers,
         "move_time_c": move_time,

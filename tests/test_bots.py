@@ -463,7 +463,7 @@ def test_bots_from_the_entry_point_group(monkeypatch: pytest.MonkeyPatch) -> Non
         catalog, "entry_points", lambda group: registered if group == catalog.GROUP else []
     )
 
-    assert bot_names() == ["random", "basic", "advanced", "expert", "mybot", "broken"]
+    assert bot_names() == ["random", "basic", "advanced", "expert", "oracle", "mybot", "broken"]
     assert bot_factory("MyBot") is RandomBot
     assert bot_factory("basic") is not RandomBot  # a built-in name cannot be taken over
     with pytest.raises(SaladError, match=r"^bots: broken is not available here \("):
@@ -471,7 +471,8 @@ def test_bots_from_the_entry_point_group(monkeypatch: pytest.MonkeyPatch) -> Non
     with pytest.raises(SaladError) as info:
         bot_factory("nonesuch")
     assert str(info.value) == (
-        "bots: unknown bot 'nonesuch' (known: random, basic, advanced, expert, mybot, broken)"
+        "bots: unknown bot 'nonesuch' "
+        "(known: random, basic, advanced, expert, oracle, mybot, broken)"
     )
 
 

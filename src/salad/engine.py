@@ -702,12 +702,17 @@ class Game:
             setattr(self, name, getattr(replayed, name))
 
     @classmethod
-    def from_view(cls, view: View, hands: Sequence[CardMask]) -> Game:
+    def from_view(
+        cls, view: View, hands: Sequence[CardMask], passed: Sequence[CardMask] | None = None
+    ) -> Game:
         """A game in the state ``view`` sees, with ``hands`` filling in the hidden cards.
 
         This is how searching bots determinize: they sample hands consistent with the view and
         search the resulting game. Its log holds only this hand's plays (so its own views show
         the same tricks and voids), and it stops at the hand's end instead of dealing the next.
+        ``passed`` gives every seat's cards chosen to pass so far (mid-pass, the seats before the
+        one to move have chosen theirs: :func:`salad.sampler.sample_passes` guesses them);
+        without it only the view's own seat has chosen any.
         """
         n = view.players
         if len(hands) != n:
@@ -750,6 +755,10 @@ class Game:
         if view.seat != SPECTATOR:
             g.passed[view.seat] = view.passed
             g.received[view.seat] = view.received
+        if passed is not None:
+            if len(passed) != n or any(p & ~h for p, h in zip(passed, hands, strict=True)):
+                raise SaladError("from_view: the passed cards are not one set per seat held")
+            g.passed = list(passed)
         if g.phase is _PASS:
             g._pass_left = g.ruleset.passing - g.passed[g.to_move].bit_count()
         return g

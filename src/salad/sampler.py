@@ -3,7 +3,8 @@
 Searching bots (and the OpenSpiel adapter's ``resample_from_infostate``) guess the other hands
 from a :class:`~salad.view.View`: the cards nobody has seen yet are dealt out again so that every
 seat gets as many cards as it holds, no seat gets a suit it has shown void in, and the cards this
-seat passed stay with the player it passed them to.
+seat passed stay with the player it passed them to. Mid-pass, :func:`sample_passes` guesses the
+cards the seats before this one chose to pass (their choices are hidden until the exchange).
 
 >>> import random
 >>> from salad import Game, load_ruleset
@@ -18,12 +19,12 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from salad.cards import NO_SUIT, CardMask, cards_of
 from salad.errors import SaladError
 from salad.moves import Move
-from salad.view import SPECTATOR, View
+from salad.view import SPECTATOR, Phase, View
 
 
 def shown_voids(view: View) -> list[int]:
@@ -97,13 +98,17 @@ def sample_hands(view: View, rng: random.Random, attempts: int = 200) -> list[Ca
         for c in cards
     }
     count = {c: len(t) for c, t in takers.items()}
+    # Cards any seat still short of cards may hold go last, shuffled and cut by what each
+    # seat still needs: the same uniform deal as placing them one by one, far faster.
+    bound = [c for c in cards if not anyone >> c & 1]
+    loose = [c for c in cards if anyone >> c & 1]
     random_ = rng.random
     for _ in range(attempts):
-        rng.shuffle(cards)
-        cards.sort(key=count.__getitem__)
+        rng.shuffle(bound)
+        bound.sort(key=count.__getitem__)
         hands = known[:]
         left = need[:]
-        for card in cards:
+        for card in bound:
             # rng.choices(options, weights=left)[0], inlined: the same draw, a third the time.
             options = []
             cum = []
@@ -119,6 +124,12 @@ def sample_hands(view: View, rng: random.Random, attempts: int = 200) -> list[Ca
             hands[seat] |= 1 << card
             left[seat] -= 1
         else:
+            rng.shuffle(loose)
+            at = 0
+            for seat in range(n):
+                for card in loose[at : at + left[seat]]:
+                    hands[seat] |= 1 << card
+                at += left[seat]
             return hands
     exact = _exact(cards, takers, known, need)
     if exact is None:
@@ -161,3 +172,45 @@ def _exact(
         return False
 
     return hands if place(0) else None
+
+
+PassPicker = Callable[[int, CardMask, int], CardMask]
+"""A model of how a seat passes: ``(seat, hand, count)`` → the ``count`` cards it passes."""
+
+
+def random_passes(rng: random.Random) -> PassPicker:
+    """The model that knows nothing: any ``count`` cards of the hand, uniformly."""
+
+    def pick(seat: int, hand: CardMask, count: int) -> CardMask:
+        return sum(1 << c for c in rng.sample(cards_of(hand), count))
+
+    return pick
+
+
+def passed_seats(view: View) -> list[int]:
+    """Mid-pass, the seats that have chosen their passes already (in passing order)."""
+    if view.phase != Phase.PASS:
+        return []
+    n = view.players
+    first = (view.dealer + 1) % n
+    return [(first + i) % n for i in range((view.to_move - first) % n)]
+
+
+def sample_passes(
+    view: View, hands: Sequence[CardMask], rng: random.Random, pick: PassPicker | None = None
+) -> list[CardMask]:
+    """Every seat's cards chosen to pass so far, in a world with ``hands`` (say from
+    :func:`sample_hands`): this seat's as its view shows them; each seat that chose before the
+    one to move, as ``pick`` (a model of its passing; default: at random) chooses from its
+    sampled hand; none for the others. Give the result to ``Game.from_view``."""
+    passed = [0] * view.players
+    if view.phase != Phase.PASS:
+        return passed
+    count = view.ruleset.passing
+    chooser = pick or random_passes(rng)
+    for s in passed_seats(view):
+        if s != view.seat:
+            passed[s] = chooser(s, hands[s], count)
+    if view.seat != SPECTATOR:
+        passed[view.seat] = view.passed
+    return passed

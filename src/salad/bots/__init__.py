@@ -12,11 +12,12 @@ register under the ``salad.bots`` entry-point group, or ``cmd:PROGRAM``):
 from __future__ import annotations
 
 from salad.bots.bot import Bot, BotFactory
-from salad.bots.catalog import REGISTRY, bot_names
+from salad.bots.catalog import REFERENCE_ONLY, REGISTRY, bot_names, reference_only
 from salad.bots.play import play_out, tell_game_over
 from salad.bots.registry import bot_factory, make_bot, parse_bots
 
 __all__ = [
+    "REFERENCE_ONLY",
     "REGISTRY",
     "Bot",
     "BotFactory",
@@ -25,5 +26,6 @@ __all__ = [
     "make_bot",
     "parse_bots",
     "play_out",
+    "reference_only",
     "tell_game_over",
 ]

@@ -27,8 +27,18 @@ REGISTRY: dict[str, str] = {
     "basic": "salad.bots.basic:BasicBot",
     "advanced": "salad.bots.expert:AdvancedBot",
     "expert": "salad.bots.expert:ExpertBot",
+    "oracle": "salad.bots.oracle:OracleBot",
 }
 """The built-in bots: name → ``"module:factory"`` (as an entry point's value)."""
+
+REFERENCE_ONLY: frozenset[str] = frozenset({"oracle"})
+"""Bots for the lab's measurements only (the oracle sees every hand): refused at any table with
+a human and never offered by the server or the terminal app."""
+
+
+def reference_only(name: str) -> bool:
+    """Whether the bot ``name`` is for the lab only (:data:`REFERENCE_ONLY`)."""
+    return name.strip().lower() in REFERENCE_ONLY
 
 
 def _registered() -> dict[str, EntryPoint]:

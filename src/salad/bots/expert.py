@@ -4,23 +4,27 @@ Card play is chosen by PIMC (:mod:`salad.bots.search`): hidden hands are sampled
 with the view, every distinct legal move is tried in each sampled world and the hand is played
 out by the fast policy (or searched exactly near its end), and the move with the best average
 own points wins. A trump choice is searched the same way (each world is played out from the
-choice, passes included); passes use the basic bot's rules.
+choice, passes included); a pass is searched like a play, card by card, in worlds where the
+seats that chose before this one passed as the fast policy would.
 
 Options (all bots accept them): ``move_time`` (seconds per move, the anytime budget);
 ``worlds`` (alias ``iterations``), a fixed number of sampled worlds per move that replaces the
-clock, so that a seed gives the same moves on any machine.
+clock, so that a seed gives the same moves on any machine; ``inference`` (default true): search
+worlds drawn in proportion to how likely the other seats' plays so far are in them
+(:mod:`salad.bots.inference`; ``weigh``: weigh the worlds instead; ``false``: take the sampled
+worlds as they come).
 """
 
 from __future__ import annotations
 
 import random
 
-from salad.bots.basic import basic_move
+from salad.bots.inference import inference_mode, search_inputs
 from salad.bots.policy import hand_model
 from salad.bots.search import Searcher, distinct_moves
 from salad.errors import SaladError
 from salad.moves import Move
-from salad.view import Phase, View
+from salad.view import View
 
 
 class ExpertBot:
@@ -41,17 +45,16 @@ class ExpertBot:
         fixed = worlds is not None and move_time is None
         budget = self.default_move_time if move_time is None else float(move_time)
         max_worlds = self.default_max_worlds if worlds is None else max(1, int(worlds))
-        self.searcher = Searcher(self.rng, budget, max_worlds, fixed_worlds=fixed)
+        worlds_of, weigh = search_inputs(inference_mode(self.name, options.get("inference")))
+        self.searcher = Searcher(
+            self.rng, budget, max_worlds, fixed_worlds=fixed, worlds=worlds_of, inference=weigh
+        )
 
     def choose(self, view: View) -> Move:
         m = hand_model(view.ruleset, view.players, view.hand_index)
         moves = distinct_moves(view, m)
         if len(moves) == 1:
             return moves[0]
-        if view.phase == Phase.PASS:
-            # Passing stays with the rules: a world sampled mid-pass cannot know what the
-            # seats before this one chose, so it cannot be played out faithfully.
-            return basic_move(view, m)
         return self.searcher.choose(view, m, moves)
 
 

@@ -66,6 +66,9 @@ def play_game(job: GameJob) -> PlayedGame:
             for name, seed in zip(job.bots, job.bot_seeds, strict=True)
         ]
         game = Game(job.ruleset, job.players, seed=job.game_seed)
+        for bot in bots:  # a reference bot (the oracle) is given the deal: here, never at a table
+            if getattr(bot, "needs_deal", False):
+                bot.see_deal(game)  # type: ignore[attr-defined]
         times: list[list[float]] = [[] for _ in range(job.players)]
         cpu: list[list[float]] = [[] for _ in range(job.players)]
         clock, cpu_clock = time.perf_counter, time.process_time

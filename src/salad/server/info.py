@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from salad.bots import bot_factory, bot_names
+from salad.bots import bot_factory, bot_names, reference_only
 from salad.cards import RankSpec, WildWins
 from salad.errors import SaladError
 from salad.formats.howto import penalty_words
@@ -89,9 +89,12 @@ def toppings_of(rs: Ruleset) -> list[str]:
 
 @lru_cache(maxsize=1)
 def available_bots() -> tuple[str, ...]:
-    """The bots that load here (OpenSpiel's may be missing)."""
+    """The bots that load here (OpenSpiel's may be missing) and may sit at a table (never a
+    reference bot such as the oracle, which sees every hand)."""
     names = []
     for name in bot_names():
+        if reference_only(name):
+            continue
         try:
             bot_factory(name)
         except SaladError:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from salad.bots import Bot, bot_factory, make_bot
+from salad.bots import Bot, bot_factory, make_bot, reference_only
 from salad.bots.assist import HINT_BOT, Hint, hint, mover, takeback_count
 from salad.bots.seeds import bot_seed
 from salad.cards import Deck
@@ -165,6 +165,8 @@ class Session:
             for s, name in enumerate(bot_names):
                 if s != seat:
                     bot_factory(name)
+                    if reference_only(name):
+                        raise SaladError(f"bots: {name} sees every hand; it plays only in the lab")
         names = [str(e.get("name") or f"Seat {s}") for s, e in enumerate(entries)]
         defaults = default_names(bot_names, seat)
         for s in range(n):
@@ -310,6 +312,8 @@ def seat_bots(spec: str, players: int, seat: int) -> list[str]:
         )
     for name in dict.fromkeys(names):
         bot_factory(name)
+        if reference_only(name):
+            raise SaladError(f"bots: {name} sees every hand; it plays only in the lab")
     out = list(names)
     out.insert(seat, "")
     return out

@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from typing import Any
 
+from salad.bots.catalog import reference_only
 from salad.bots.decide import RANDOM, choose_move, exit_with_parent
 from salad.bots.seeds import bot_seed
 from salad.moves import Move
@@ -51,6 +52,9 @@ def check_bot(value: str | None, what: str = "bot") -> str:
     bots = available_bots()
     if value is None:
         return default_bot()
+    if reference_only(value):  # every table has a human: its host
+        name = value.strip().lower()
+        raise ActionError(f"{what}: {name} sees every hand; it plays only in the lab")
     if value.strip().lower() not in bots:
         raise ActionError(f"{what}: unknown bot {value!r} (known: {', '.join(bots)})")
     return value.strip().lower()
