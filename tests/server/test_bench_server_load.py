@@ -7,6 +7,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -60,9 +61,19 @@ def test_a_cluster_run_with_a_node_killed_loses_no_move() -> None:
         if shutil.which(tool) is None:
             pytest.skip(f"{tool} is not installed (make system-deps installs it)")
     cmd = [sys.executable, str(SCRIPT), "--nodes", "2", "--failover", "--tables", "4"]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    # Its own process group: on a timeout the nodes, Redis and HAProxy it started go too (else
+    # they would hold the pipes open and the test would wait for them for ever).
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    try:
+        out, err = proc.communicate(timeout=300)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail("the benchmark did not finish in 300 s")
+    assert proc.returncode == 0, err[-2000:]
+    result = json.loads(out.strip().splitlines()[-1])
     assert result["moves"] == 4 * 312 and result["errors"] == 0, result
     failover = result["failover"]
     assert failover["moves_lost"] == 0 and failover["records_unreadable"] == 0, failover

@@ -102,13 +102,16 @@ async def play_on(
     rng = random.Random(seed)
     socks = [await connect(first, table_id, token)]
     sent_for = -1
+    deadline = asyncio.get_running_loop().time() + 120
     while True:
+        assert asyncio.get_running_loop().time() < deadline, "the game did not end in 120 s"
         sock = socks[-1]
         try:
             m = await sock.recv(30)
         except Exception:  # closed: the node went away
             log.setdefault("closed_at", asyncio.get_running_loop().time())
             while True:
+                assert asyncio.get_running_loop().time() < deadline, "no reconnection in 120 s"
                 try:
                     socks.append(await connect(proxy, table_id, token))
                     break
