@@ -114,6 +114,8 @@ class TableRun:
         self.seat_seen = [0] * SEATS
         self.over = False
         self.reconnects = 0
+        self.nexted: dict[int, int] = {}
+        """The last hand each seat pressed "Next hand" after."""
 
     def on_message(self, seat: int, text: str, sent_for: list[int]) -> str | None:
         """Account for one message a seat received; the play to send, if it is to move."""
@@ -145,6 +147,12 @@ class TableRun:
         if view["phase"] == "over":
             self.over = True
             raise GameOver
+        end = message.get("hand_end")
+        if end and end["waiting"]:  # a hand's summary is up: "Next hand", once
+            if seat in end["waiting"] and self.nexted.get(seat) != end["hand"]:
+                self.nexted[seat] = end["hand"]
+                return '{"type":"next"}'
+            return None
         if view["to_move"] == seat and view["legal"] and sent_for[0] != moves:
             sent_for[0] = moves
             self.pending[moves + 1] = [time.perf_counter(), SEATS]

@@ -220,23 +220,6 @@ def reference_sample(view: View, rng: random.Random) -> list[int]:
             return hands
 
 
-@pytest.mark.parametrize("rs", RULESETS[-3:], ids=lambda rs: rs.preset)
-def test_sampled_hands_are_the_ones_rng_choices_picked(rs: Ruleset) -> None:
-    """The sampler's inlined weighted pick draws exactly what ``rng.choices`` drew (voids,
-    passes and all), so seeded bots keep their moves."""
-    game = Game(rs, 4, seed=9)
-    rng = random.Random(9)
-    views = []
-    while not game.is_over():
-        if game.to_move >= 0:
-            views.append(game.view(game.to_move))
-        game.play(rng.choice(game.legal_moves()))
-    for seed in range(2):
-        a, b = random.Random(seed), random.Random(seed)
-        for view in views:
-            assert sampler.sample_hands(view, a) == reference_sample(view, b)
-
-
 def test_pickles_leave_the_shared_tables_out() -> None:
     """A pickled game carries its own state, not the card-list cache its rules share (which
     grows with play), and plays on the same after loading."""

@@ -162,8 +162,16 @@ def test_a_whole_game_with_chat_and_an_undo_keeps_the_chat_out_of_record_and_dat
         undone = False
         sent_for = -1
         m = await me.until(lambda m: m["view"] is not None)
+        nexted = -1
         while m["view"]["phase"] != "over":
             view = m["view"]
+            end = m.get("hand_end")
+            if end and end["waiting"]:  # a hand's summary: "Next hand", then wait for the deal
+                if 0 in end["waiting"] and end["hand"] != nexted:
+                    nexted = end["hand"]
+                    await me.send({"type": "next"})
+                m = await me.until(lambda x: not (x.get("hand_end") or {}).get("waiting"))
+                continue
             if not undone and m["moves"] > 10 and view["to_move"] == 0 and view["legal"]:
                 undone = True
                 await me.send({"type": "undo"})
