@@ -309,21 +309,28 @@ SESSION: list[Any] = []
 """The aiohttp client session, when aiohttp clients are used."""
 
 
+async def post(http: httpx.AsyncClient, path: str, **kwargs: Any) -> httpx.Response:
+    """A POST, tried again on a 503 (a cluster answers so, with Retry-After, while a node or a
+    table's lease is in flux: docs/protocol.md, "Many servers")."""
+    for _ in range(40):
+        r = await http.post(path, **kwargs)
+        if r.status_code != 503:
+            break
+        await asyncio.sleep(0.25)
+    r.raise_for_status()
+    return r
+
+
 async def make_table(http: httpx.AsyncClient, i: int) -> tuple[str, list[str]]:
     seats = [{"kind": "human"}] + [{"kind": "open"}] * (SEATS - 1)
-    r = await http.post("/api/tables", json={"name": f"Host {i}", "seats": seats})
-    r.raise_for_status()
-    created = r.json()
+    created = (await post(http, "/api/tables", json={"name": f"Host {i}", "seats": seats})).json()
     table_id = created["table_id"]
     tokens = [created["token"]]
     for k in range(1, SEATS):
-        j = await http.post(f"/api/tables/{table_id}/join", json={"name": f"Guest {i}.{k}"})
-        j.raise_for_status()
+        j = await post(http, f"/api/tables/{table_id}/join", json={"name": f"Guest {i}.{k}"})
         tokens.append(j.json()["token"])
-    s = await http.post(
-        f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {tokens[0]}"}
-    )
-    s.raise_for_status()
+    auth = {"Authorization": f"Bearer {tokens[0]}"}
+    await post(http, f"/api/tables/{table_id}/start", headers=auth)
     return table_id, tokens
 
 
