@@ -201,6 +201,20 @@ def endgame(g: Game, m: HandModel, budget: list[int]) -> tuple[int, ...] | None:
 # -- PIMC ----------------------------------------------------------------------------------------
 
 
+def points_after(
+    base: Game, m: HandModel, move: Move, seat: int, exact_nodes: int | None
+) -> int | None:
+    """``seat``'s points for the hand after ``move`` in the world ``base``: searched exactly
+    when ``exact_nodes`` is given (None if the endgame runs out of them), else by a rollout."""
+    g = base.copy()
+    g.play(move)
+    if exact_nodes is not None:
+        res = endgame(g, m, [exact_nodes])
+        return None if res is None else res[seat]
+    rollout(g, m)
+    return g.hand_points[-1][seat]
+
+
 class Searcher:
     """PIMC over sampled worlds with policy rollouts and an exact endgame."""
 
@@ -294,17 +308,12 @@ class Searcher:
         """The seat's points for the hand after each live move in one world (None when an
         exact search runs out of nodes); cut short past the deadline when ``may_cut``."""
         row: list[float] = []
+        nodes = self.endgame_nodes if exact else None
         for i in alive:
-            g = base.copy()
-            g.play(moves[i])
-            if exact:
-                res = endgame(g, m, [self.endgame_nodes])
-                if res is None:
-                    return None
-                row.append(res[seat])
-            else:
-                rollout(g, m)
-                row.append(g.hand_points[-1][seat])
+            points = points_after(base, m, moves[i], seat, nodes)
+            if points is None:
+                return None
+            row.append(points)
             if may_cut and not self.fixed_worlds and time.perf_counter() >= self._deadline:
                 break
         return row

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from salad.bots.policy import HandModel, choose_pass, hand_model
-from salad.bots.search import Searcher, distinct_moves, endgame, rollout
+from salad.bots.search import Searcher, distinct_moves, points_after
 from salad.bots.seeds import bot_seed
 from salad.cards import CardMask
 from salad.engine import Game
@@ -190,17 +190,12 @@ def _world(
     """The seat's points for the hand after each move in one world; None when the exact
     endgame runs out of nodes."""
     row: list[int] = []
+    nodes = _DEFAULTS.endgame_nodes if exact else None
     for mv in moves:
-        g = base.copy()
-        g.play(mv)
-        if exact:
-            res = endgame(g, m, [_DEFAULTS.endgame_nodes])
-            if res is None:
-                return None
-            row.append(res[seat])
-        else:
-            rollout(g, m)
-            row.append(g.hand_points[-1][seat])
+        points = points_after(base, m, mv, seat, nodes)
+        if points is None:
+            return None
+        row.append(points)
     return row
 
 
