@@ -355,7 +355,7 @@ class HAProxy:
 
 @pytest.fixture
 def start_cluster(
-    tmp_path: Path, pg_url: str, redis_server: RedisServer
+    request: pytest.FixtureRequest, tmp_path: Path, pg_url: str, redis_server: RedisServer
 ) -> Iterator[Callable[..., tuple[list[Server], HAProxy]]]:
     """``start_cluster(n)``: n nodes on one PostgreSQL database and Redis, and HAProxy."""
     started: list[Server] = []
@@ -376,6 +376,21 @@ def start_cluster(
         proxy.stop()
     for srv in started:
         srv.stop()
+    report = getattr(request.node, "report_call", None)
+    if report is not None and report.failed:  # what each node said, for the failure's report
+        for i, srv in enumerate(started):
+            lines = srv.log_path.read_text(errors="replace").splitlines()
+            tail = [line for line in lines if "/healthz" not in line][-40:]
+            print(f"--- node{i} ({srv.log_path}), last lines:", *tail, sep="\n")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """The call's report, on the item, for fixtures that say more when a test failed."""
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if report.when == "call":
+        item.report_call = report  # type: ignore[attr-defined]
 
 
 class TcpProxy:

@@ -4,7 +4,10 @@ loopback only). Skipped where PostgreSQL, Redis or HAProxy is missing (`make tes
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import random
+import signal
 import time
 from typing import Any
 
@@ -39,7 +42,7 @@ def check_states(record: dict[str, Any], socks: list[Any], seats: list[int]) -> 
         for state in sock.states:
             if state["view"] is None:
                 continue
-            assert state["moves"] >= last, "states out of order"
+            assert state["moves"] >= last, f"states out of order: {getattr(sock, 'trace', '')}"
             last = state["moves"]
             assert state["view"] == games[state["moves"]].view(seat).to_dict(), (seat, last)
             checked += 1
@@ -74,7 +77,10 @@ def test_a_game_whose_seats_are_on_different_nodes(start_cluster: Any) -> None:
         socks.append(await connect(proxy, table_id, tokens[3]))  # type: ignore[arg-type]
         spectator = await connect(nodes[2], table_id, None)
         rng = random.Random(5)
-        finals = await asyncio.gather(*(play_randomly(s, rng) for s in socks), watch(spectator))
+        try:
+            finals = await asyncio.gather(*(play_randomly(s, rng) for s in socks), watch(spectator))
+        except TimeoutError:
+            raise AssertionError(f"stalled: {where([*socks, spectator])}") from None
         assert len({str(f["view"]["totals"]) for f in finals}) == 1
         return [*socks, spectator]
 
@@ -87,6 +93,16 @@ def test_a_game_whose_seats_are_on_different_nodes(start_cluster: Any) -> None:
     lobbies = [n.ok("GET", f"/api/tables/{table_id}") for n in nodes]
     assert all(lobby == lobbies[0] for lobby in lobbies)
     assert lobbies[0]["status"] == "over"
+
+
+def where(socks: list[Any]) -> list[Any]:
+    """Each socket's last state, in short: to tell a lost move from a lost broadcast."""
+    out = []
+    for sock in socks:
+        m = sock.state or {}
+        view = m.get("view") or {}
+        out.append((sock.name, m.get("moves"), view.get("phase"), view.get("to_move")))
+    return out
 
 
 def holder(nodes: list[Server]) -> list[int]:
@@ -114,6 +130,7 @@ async def play_on(
                 assert asyncio.get_running_loop().time() < deadline, "no reconnection in 120 s"
                 try:
                     socks.append(await connect(proxy, table_id, token))
+                    sent_for = -1  # a move sent to a node that died may be lost: send again
                     break
                 except Exception:
                     await asyncio.sleep(0.2)
@@ -127,7 +144,8 @@ async def play_on(
             log["resumed"] = asyncio.get_running_loop().time()
         if view["to_move"] == m["you"] and view["legal"] and m["moves"] != sent_for:
             sent_for = m["moves"]
-            await sock.send({"type": "play", "move": rng.choice(view["legal"])})
+            with contextlib.suppress(Exception):  # closed meanwhile: the next recv reconnects
+                await sock.send({"type": "play", "move": rng.choice(view["legal"])})
 
 
 PASSING = 'preset = "canadian"\nhands = ["no-hearts"]\npassing = 3\n'
@@ -187,6 +205,7 @@ def _joined(socks: list[Any]) -> Any:
 
     class Joined:
         states = [s for sock in socks for s in sock.states]
+        trace = [(sock.name, [s["moves"] for s in sock.states]) for sock in socks]
 
     return Joined
 
@@ -243,6 +262,21 @@ def test_redis_restarted_mid_game(start_cluster: Any, redis_server: Any) -> None
     their tables back, clients reconnect, and the game ends with nothing lost."""
     nodes, proxy = start_cluster(3, bot_delay=0.05)
     record = play_through_an_outage(nodes, proxy, redis_server.stop, redis_server.start, 2.0)
+    assert record["players"][1].get("bot")
+
+
+@pytest.mark.parametrize("frozen", [0, 1], ids=["holder", "relay"])
+def test_a_node_frozen_for_a_while(start_cluster: Any, frozen: int) -> None:
+    """A node stops for 5 s (SIGSTOP: starved, swapped out, paused) and goes on: the others
+    take it for gone meanwhile. Whether it held the table (another node takes it over; the
+    frozen one drops its stale copy when it wakes) or relayed a client to the holder (both
+    ends of the relay are closed, not only the one that noticed), every client reconnects
+    and the game ends with every state checked."""
+    nodes, proxy = start_cluster(3, bot_delay=0.05)
+    pid = nodes[frozen].proc.pid
+    record = play_through_an_outage(
+        nodes, proxy, lambda: os.kill(pid, signal.SIGSTOP), lambda: os.kill(pid, signal.SIGCONT), 5
+    )
     assert record["players"][1].get("bot")
 
 

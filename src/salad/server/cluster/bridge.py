@@ -37,6 +37,8 @@ AWAY = 1012
 """The close code of a relayed websocket whose table's node went away: reconnect (the table
 is taken over by another node from the database)."""
 
+MOVED = "this table moves to another server: reconnect"
+
 _SCOPE_KEYS = ("type", "http_version", "method", "scheme", "path", "root_path")
 
 
@@ -147,18 +149,25 @@ class Bridge:
 
     def node_gone(self, node: str) -> None:
         """``node`` is gone: its clients' websockets here end, ours to it close for a reconnect
-        and our requests to it fail."""
+        and our requests to it fail.
+
+        Each end is also said to ``node``, in case it was only slow (its liveness lapsed while
+        it was starved of CPU): then both sides end the websocket, and its client reconnects,
+        instead of one side sending into what the other has forgotten.
+        """
         for owner, future in list(self._replies.values()):
             if owner == node and not future.done():
                 future.set_exception(ConnectionError(f"node {node} is gone"))
         for cid, (owner, relay) in list(self._relays.items()):
             if owner == node:
                 del self._relays[cid]
-                relay.kick(AWAY, "this table moves to another server: reconnect")
+                self.send(node, {"t": "end", "c": cid})
+                relay.kick(AWAY, MOVED)
         for cid, (peer, queue) in list(self._virtual.items()):
             if peer == node:
                 queue.put_nowait({"type": "websocket.disconnect", "code": AWAY})
                 del self._virtual[cid]
+                self.send(node, {"t": "close", "c": cid, "code": AWAY, "reason": MOVED})
 
     def reset(self) -> None:
         """Messages may have been lost (Redis went away): end everything under way."""
@@ -246,6 +255,7 @@ class Bridge:
         found = self._relays.get(m["c"])
         if found is not None:
             found[1].push(m["x"])
+        # else: the client left; the holder was told ("end") when it did.
 
     def _holder_closed(self, m: dict[str, Any]) -> None:
         found = self._relays.pop(m["c"], None)
@@ -335,6 +345,12 @@ class Bridge:
         found = self._virtual.get(m["c"])
         if found is not None:
             found[1].put_nowait({"type": "websocket.receive", "text": m["x"]})
+            return
+        # A websocket this node no longer serves (it ended it, or never had it): never drop
+        # the client's message silently; close the relay, and the client reconnects.
+        sender = m["c"].rpartition(":")[0]
+        if sender:
+            self.send(sender, {"t": "close", "c": m["c"], "code": AWAY, "reason": MOVED})
 
     def _client_left(self, m: dict[str, Any]) -> None:
         found = self._virtual.pop(m["c"], None)

@@ -2,10 +2,11 @@
 
 Every node is equal. A table is played by the node holding its lease (:mod:`.link`); a
 request for it that reaches another node is forwarded there (:mod:`.bridge`). Every
-:data:`~salad.server.cluster.link.BEAT` the node renews its leases and its liveness, lets go of
-the tables it unloaded, ends what it had with nodes that are gone, and takes over every table
-with a game in progress that no node holds (its holder died): it loads it from the database,
-where every move was stored before anyone was told of it, and its bots and timers go on.
+:data:`~salad.server.cluster.link.BEAT` the node renews its leases and its liveness and lets go
+of the tables it unloaded; beside that, it ends what it had with nodes that are gone, and takes
+over every table with a game in progress that no node holds (its holder died): it loads it
+from the database, where every move was stored before anyone was told of it, and its bots and
+timers go on.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 from redis.exceptions import RedisError
 
 from salad.server.cluster.bridge import AWAY, Bridge
-from salad.server.cluster.link import BEAT, Link, channel
+from salad.server.cluster.link import BEAT, LEASE_MS, Link, channel
 from salad.server.errors import ActionError
 from salad.server.storage import Storage
 from salad.server.tables import TableManager
@@ -45,8 +46,13 @@ class Cluster:
         self.held: dict[str, float] = {}
         """The tables whose lease this node holds, and when it took each."""
         self._tasks: list[asyncio.Task[None]] = []
+        self.renewed_at = 0.0
+        """When this node's leases were last renewed (event loop time)."""
+        self._missing: set[str] = set()
+        """Peers whose liveness was missing at the last look."""
         manager.owns = self.owns
         manager.claim = self.claim
+        manager.sure = self.sure
         manager.resume = False  # the keeper takes the tables no node holds, one node each
         manager.on_unload = self._unloaded
 
@@ -64,9 +70,22 @@ class Cluster:
         return False
 
     async def owner_for(self, table_id: str) -> str:
-        """The node that serves the table: this one if it holds it or can take it."""
+        """The node that serves the table: this one if it holds it or can take it.
+
+        A lease this node has not renewed for most of its life (the node was frozen or starved
+        of CPU) may have passed to another node: Redis is asked before the table is served
+        from what may be a stale copy.
+        """
         if table_id in self.held:
-            return self.node
+            if self.fresh():
+                return self.node
+            try:
+                owner = await self.link.owner(table_id)
+            except RedisError:
+                raise ActionError("the cluster's Redis does not answer: retry", 503) from None
+            if owner == self.node:
+                return self.node
+            self._lost(table_id)
         try:
             for _ in range(3):
                 owner = await self.link.owner(table_id)
@@ -77,6 +96,28 @@ class Cluster:
         except RedisError:
             raise ActionError("the cluster's Redis does not answer: retry", 503) from None
         raise ActionError("the table is changing servers: retry", 503)
+
+    async def sure(self, table_id: str) -> bool:
+        """Whether this node surely holds the table now: it does if its leases were renewed
+        lately, else Redis says (no answer: not sure)."""
+        if table_id not in self.held:
+            return False
+        if self.fresh():
+            return True
+        try:
+            return await self.link.owner(table_id) == self.node
+        except RedisError:
+            return False
+
+    def fresh(self) -> bool:
+        """Whether this node's leases were renewed recently enough to be sure they are its."""
+        return asyncio.get_running_loop().time() - self.renewed_at < LEASE_MS / 1000 - BEAT
+
+    def _lost(self, table_id: str) -> None:
+        """Another node holds the table now: drop this node's copy and its connections."""
+        log.warning("cluster: table %s is held by another node now; dropping it", table_id)
+        self.held.pop(table_id, None)
+        self.manager.drop(table_id, AWAY, "this table moved to another server: reconnect")
 
     def _unloaded(self, table_id: str) -> None:
         if self.held.pop(table_id, None) is not None:
@@ -97,6 +138,7 @@ class Cluster:
         self._tasks += [
             asyncio.get_running_loop().create_task(self._listen(ready)),
             asyncio.get_running_loop().create_task(self._keep()),
+            asyncio.get_running_loop().create_task(self._watch()),
         ]
         await ready
         log.info("cluster node %s on %s", self.node, self.link.url)
@@ -147,19 +189,32 @@ class Cluster:
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
 
     async def _keep(self) -> None:
+        """Renew the leases and this node's liveness every beat, and nothing else: a slow
+        database never holds a renewal up (see :meth:`_watch`)."""
+        while True:
+            await asyncio.sleep(BEAT)
+            try:
+                await self._renew()
+            except (RedisError, OSError) as exc:
+                log.warning("cluster: Redis does not answer (%s)", exc)
+            except Exception:
+                log.exception("cluster: keeping the leases failed")
+
+    async def _watch(self) -> None:
+        """Every beat, end what this node has with nodes that are gone; every
+        :data:`ADOPT_EVERY` beats, take over the tables no node holds."""
         beat = 0
         while True:
             await asyncio.sleep(BEAT)
             beat += 1
             try:
-                await self._renew()
                 await self._forget_gone_nodes()
                 if beat % ADOPT_EVERY == 0:
                     await self._adopt()
             except (RedisError, OSError) as exc:
                 log.warning("cluster: Redis does not answer (%s)", exc)
             except Exception:
-                log.exception("cluster: keeping the leases failed")
+                log.exception("cluster: watching the other nodes failed")
 
     async def _renew(self) -> None:
         now = asyncio.get_running_loop().time()
@@ -170,16 +225,18 @@ class Cluster:
                 del self.held[table_id]
                 await self.link.release(table_id)
         for table_id in await self.link.renew(list(self.held)):
-            log.warning("cluster: table %s is held by another node now; dropping it", table_id)
-            self.held.pop(table_id, None)
-            self.manager.drop(table_id, AWAY, "this table moved to another server: reconnect")
+            self._lost(table_id)
+        self.renewed_at = now
 
     async def _forget_gone_nodes(self) -> None:
+        """A peer whose liveness is missing at two looks in a row is gone (one miss may be a
+        node starved of CPU for a moment)."""
         peers = self.bridge.peers()
-        if peers:
-            for node in peers - await self.link.alive(list(peers)):
-                log.warning("cluster: node %s is gone", node)
-                self.bridge.node_gone(node)
+        missing = peers - await self.link.alive(list(peers)) if peers else set()
+        for node in missing & self._missing:
+            log.warning("cluster: node %s is gone", node)
+            self.bridge.node_gone(node)
+        self._missing = missing - self._missing
 
     async def _adopt(self) -> None:
         """Take every table with a game in progress that no node holds."""

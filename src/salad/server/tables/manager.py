@@ -122,6 +122,9 @@ class TableManager:
         self.owns: Callable[[str], bool] = lambda _table_id: True
         """Whether this server may hold the table (a cluster node: whether it has its lease)."""
         self.claim: Callable[[str], Awaitable[bool]] = _yes
+        self.sure: Callable[[str], Awaitable[bool]] = _yes
+        """Whether this server surely holds the table right now, asked before each move is
+        stored (a cluster node that was frozen longer than its lease may not)."""
         """Take a new table's id for this server (a cluster node: its lease)."""
         self.resume = True
         """Load every table with a game in progress at start (a cluster node does not: it
@@ -585,6 +588,12 @@ class TableManager:
         hands_before = len(game.hand_points)
         over = (list(after.totals), after.winners()) if after and after.is_over() else None
         row = MoveRow(seq, seat, move, format_move(game.deck, move), by)
+        if not await self.sure(table.id):
+            # Another server may play this table now: store nothing from this copy.
+            log.warning("table %s: not sure this server still holds it; letting go", table.id)
+            self.drop(table.id, STALE, "this table moved to another server: reconnect")
+            self.on_unload(table.id)
+            raise ActionError("this table moved to another server: reconnect", 503)
         try:
             await self.writer.call(Storage.add_move, table.id, table.game_number, row, over)
         except IntegrityError:
