@@ -4,8 +4,9 @@ list of a table) against a real server.
 A one-hand game plays itself out (the host's seat away, taken over by a bot at once); on the
 table page the "Games" tool lists it with its totals and its Replay, Review and record; the host
 starts a rematch, which waits for the host's own moves (the page is connected): the list shows
-both games, the second in progress without Review; the first game's Review opens the replay
-page's review (js/review.js) of the host's seat, whose progress bar runs until the review shows.
+both games, the second in progress without Review (and a spectator's list has no Review at
+all); the first game's Review opens the replay page's review (js/review.js) of the host's seat,
+whose progress bar runs until the review shows.
 """
 
 from __future__ import annotations
@@ -140,6 +141,16 @@ def test_the_games_list_replays_and_reviews_a_finished_game(
     expect(page.locator('#games-list [data-game="1"] [data-review]')).to_have_count(1)
     assert axe(page) == []
     _shots(page, "rematch")
+
+    # A spectator sees the same list, with Replay and the record but no Review (no seat).
+    watcher = open_page(None)
+    watcher.goto(f"{games_url}/watch/{tid}")
+    watcher.click("#btn-games")
+    expect(watcher.locator("#games-list > li")).to_have_count(2)
+    expect(watcher.locator('[data-game="1"] [data-replay]')).to_have_count(1)
+    expect(watcher.locator('[data-game="1"] [data-download]')).to_have_count(1)
+    expect(watcher.locator("#games-list [data-review]")).to_have_count(0)
+    expect(watcher.locator('[data-game="1"]')).not_to_contain_text("(you)")
 
     # The first game's Review: the replay page's review of the host's seat runs and shows.
     page.context.add_init_script(WATCH_PROGRESS)
