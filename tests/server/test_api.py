@@ -115,7 +115,17 @@ def test_create_join_start(server: Any) -> None:
     error_of(server.http.delete(f"/api/tables/{tid}/seats/3", headers=auth(host)), 409)
     assert "still being played" in error_of(server.http.get(f"/api/tables/{tid}/record"), 409)
     games = server.ok("GET", f"/api/tables/{tid}/games")
-    assert games == [{"game_number": 1, "status": "playing", "totals": [0, 0, 0, 0], "winners": []}]
+    (game,) = games
+    assert game | {"started_at": 0} == {
+        "game_number": 1,
+        "status": "playing",
+        "totals": [0, 0, 0, 0],
+        "winners": [],
+        "players": [s["name"] or f"Seat {i}" for i, s in enumerate(lobby["seats"])],
+        "started_at": 0,
+        "finished_at": None,
+    }
+    assert game["started_at"] > 1.7e9  # when it was dealt, Unix seconds
 
 
 def auth(token: str) -> dict[str, str]:

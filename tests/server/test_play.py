@@ -171,9 +171,15 @@ def test_whole_game_humans_bots_spectator(server: Any, ws: Any) -> None:
     assert server.ok("GET", f"/api/tables/{tid}/record?game=1") == record
     assert check_no_hidden_cards(record, socks) > 300
     games = server.ok("GET", f"/api/tables/{tid}/games")
-    assert games == [
-        {"game_number": 1, "status": "over", "totals": totals, "winners": record["winners"]}
-    ]
+    (game,) = games
+    assert {k: game[k] for k in ("game_number", "status", "totals", "winners")} == {
+        "game_number": 1,
+        "status": "over",
+        "totals": totals,
+        "winners": record["winners"],
+    }
+    assert game["players"] == [p["name"] for p in record["players"]]
+    assert game["finished_at"] >= game["started_at"] > 1.7e9
 
     # Rematch: same seats and tokens, game 2 starts at once.
     assert server.post(f"/api/tables/{tid}/rematch", token=tokens[2]).status_code == 403

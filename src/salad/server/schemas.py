@@ -163,6 +163,9 @@ class GameOut(BaseModel):
     status: Literal["playing", "over"]
     totals: list[int] | None
     winners: list[int]
+    players: list[str] = Field(default_factory=list, description="Who sat where, seat by seat")
+    started_at: float | None = Field(None, description="When it was dealt (Unix seconds)")
+    finished_at: float | None = Field(None, description="When it ended (Unix seconds)")
 
 
 class PresetOut(BaseModel):

@@ -14,6 +14,7 @@ from salad.server import schemas as s
 from salad.server.errors import ActionError
 from salad.server.ratelimit import RateLimits
 from salad.server.rules import build_ruleset, player_count
+from salad.server.storage import Storage
 from salad.server.tables import Joined, TableManager
 from salad.server.tables.table import BOT, OPEN, Table
 from salad.server.tables.turns import check_bot
@@ -254,5 +255,14 @@ async def get_record(
     tags=["records"],
 )
 async def list_games(table_id: str, manager: Manager) -> list[dict[str, Any]]:
-    """Every game played at the table."""
-    return await manager.games(table_id)
+    """Every game played at the table: status, totals and winners (the manager's, live for the
+    game being played), with who played and when (the stored rows), for the table page's list."""
+    games = await manager.games(table_id)
+    rows = {r.game_number: r for r in await manager.writer.call(Storage.games, table_id)}
+    for game in games:
+        row = rows.get(game["game_number"])
+        if row is not None:
+            game["players"] = [p.get("name") or f"Seat {i}" for i, p in enumerate(row.players)]
+            game["started_at"] = row.started_at
+            game["finished_at"] = row.finished_at
+    return games

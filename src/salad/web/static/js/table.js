@@ -3,12 +3,14 @@
 // Everything shown comes from the server's `state` messages; every action is a `play` message or
 // a REST call, checked by the server. The modules under table/: state (S and questions about
 // it), protocol (messages in and out), render (the page from S), lobby (before and after a
-// game), pickers (pass, trump, Wild), panels (score sheet, rules, last trick), keyboard.
+// game), pickers (pass, trump, Wild), panels (score sheet, rules, last trick), games (the
+// table's games list), keyboard.
 
 import { api, errorText, Socket, store } from "./api.js";
 import { $, html, setHTML, toast } from "./dom.js";
 import { initAssist } from "./table/assist.js";
 import { initChat } from "./table/chat.js";
+import { wireGames } from "./table/games.js";
 import { wireKeyboard } from "./table/keyboard.js";
 import { wireTools } from "./table/panels.js";
 import { onConnection, onMessage } from "./table/protocol.js";
@@ -46,6 +48,7 @@ function start() {
   }
   document.body.classList.toggle("watching", S.watching);
   wireTools();
+  wireGames(); // the table's games: replay, review, records (table/games.js)
   wireKeyboard();
   initChat(); // table talk (table/chat.js)
   initAssist(); // hint and undo against bots (table/assist.js)
