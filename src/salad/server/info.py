@@ -6,17 +6,17 @@ from functools import lru_cache
 from typing import Any
 
 from salad.bots import bot_factory, bot_names, reference_only
-from salad.cards import NO_SUIT, CardMask, Deck, RankSpec, WildWins, cards_of
+from salad.cards import Deck, RankSpec, WildWins
 from salad.errors import SaladError
 from salad.formats.howto import penalty_words
 from salad.presets import PRESETS
 from salad.ruleset import CompiledHand, Ruleset
 from salad.settings import from_preset
+from salad.sheet.questions import card_mark
 from salad.toppings import TOPPING_TEXT, TOPPINGS, parse_toppings
 
 __all__ = [
     "available_bots",
-    "card_mark",
     "deck_info",
     "hands_info",
     "options",
@@ -85,25 +85,10 @@ def hands_info(rs: Ruleset, players: int) -> list[dict[str, Any]]:
     ]
 
 
-def card_mark(deck: Deck, mask: CardMask) -> dict[str, Any] | None:
-    """What a penalty's cards are, for a page to draw beside its name (a suit's drawing, say):
-    one card ``{"card": "KO", "suit": 3}``, cards of one suit ``{"suit": 2}``; None for
-    anything else (tricks, a rank in every suit, wild cards). ``suit`` indexes ``deck_info``'s
-    suits."""
-    cards = cards_of(mask)
-    suits = {deck.suit_of[c] for c in cards}
-    if len(suits) != 1 or NO_SUIT in suits:
-        return None
-    suit = int(suits.pop())
-    if len(cards) == 1:
-        return {"card": deck.format(cards[0]), "suit": suit}
-    return {"suit": suit}
-
-
 def round_marks(deck: Deck, hand: CompiledHand) -> list[dict[str, Any]]:
-    """The marks (:func:`card_mark`) of the cards a hand's round names itself: a "No Hearts"
-    round's suit, a "No King of Spades" round's card; none for a round that only gathers
-    the rounds before it (the Salad)."""
+    """The marks (:func:`salad.sheet.questions.card_mark`) of the cards a hand's round names
+    itself: a "No Hearts" round's suit, a "No King of Spades" round's card; none for a round
+    that only gathers the rounds before it (the Salad)."""
     own = set(hand.round.penalties)
     marks: list[dict[str, Any]] = []
     for p in hand.penalties:

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from salad.errors import SaladError
 from salad.server.errors import ActionError
-from salad.server.info import card_mark, deck_info, round_marks
+from salad.server.info import deck_info, round_marks
 from salad.server.rules import build_ruleset
 from salad.server.schemas import ErrorOut
 from salad.sheet import ScoreSheet, SheetError, check_names
@@ -86,8 +86,7 @@ class SheetOut(BaseModel):
     )
     rounds: list[str] = Field(description="The round of every hand of the game, in order")
     fields: list[list[dict[str, Any]]] = Field(
-        description="The questions of every hand of the game, by hand index (Field.to_dict(), "
-        "with the mark of the cards it counts: {suit}, {card, suit} or null)"
+        description="The questions of every hand of the game, by hand index (Field.to_dict())"
     )
     problems: list[str] = Field(description="What does not add up (check only; else empty)")
     deck: dict[str, Any] = Field(
@@ -155,10 +154,7 @@ def sheet_answer(sheet: ScoreSheet, problems: list[str] | None = None) -> dict[s
         "sheet": sheet.to_dict(),
         "summary": sheet.summary(),
         "rounds": [sheet.round_name(i) for i in hands],
-        "fields": [
-            [{**f.to_dict(), "mark": card_mark(deck, f.mask)} for f in sheet.fields(i)]
-            for i in hands
-        ],
+        "fields": [[f.to_dict() for f in sheet.fields(i)] for i in hands],
         "problems": problems or [],
         "deck": deck_info(sheet.ruleset, len(sheet.names)),
         "marks": [round_marks(deck, sheet.rules.hands[i]) for i in hands],
