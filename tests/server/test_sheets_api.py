@@ -60,7 +60,7 @@ def new_sheet(server: Any, **body: Any) -> dict[str, Any]:
 def test_a_whole_game_through_the_api_matches_the_model(server: Any) -> None:
     rng = random.Random(7)
     answer = new_sheet(server, rules="canadian", first_dealer=1)
-    assert set(answer) == {"sheet", "summary", "rounds", "fields", "problems"}
+    assert set(answer) == {"sheet", "summary", "rounds", "fields", "problems", "deck", "marks"}
     model = ScoreSheet(CANADIAN, NAMES, first_dealer=1)
     assert answer["rounds"] == [model.round_name(i) for i in range(6)]
     assert answer["fields"] == [[f.to_dict() for f in model.fields(i)] for i in range(6)]

@@ -6,15 +6,23 @@ from functools import lru_cache
 from typing import Any
 
 from salad.bots import bot_factory, bot_names, reference_only
-from salad.cards import RankSpec, WildWins
+from salad.cards import Deck, RankSpec, WildWins
 from salad.errors import SaladError
 from salad.formats.howto import penalty_words
 from salad.presets import PRESETS
-from salad.ruleset import Ruleset
+from salad.ruleset import CompiledHand, Ruleset
 from salad.settings import from_preset
+from salad.sheet.questions import card_mark
 from salad.toppings import TOPPING_TEXT, TOPPINGS, parse_toppings
 
-__all__ = ["available_bots", "deck_info", "hands_info", "options", "toppings_of"]
+__all__ = [
+    "available_bots",
+    "deck_info",
+    "hands_info",
+    "options",
+    "round_marks",
+    "toppings_of",
+]
 
 
 def deck_info(rs: Ruleset, players: int) -> dict[str, Any]:
@@ -71,9 +79,23 @@ def hands_info(rs: Ruleset, players: int) -> list[dict[str, Any]]:
                 for p in hand.penalties
             ],
             "total": hand.fixed_total,
+            "marks": round_marks(compiled.deck, hand),
         }
         for hand in compiled.hands
     ]
+
+
+def round_marks(deck: Deck, hand: CompiledHand) -> list[dict[str, Any]]:
+    """The marks (:func:`salad.sheet.questions.card_mark`) of the cards a hand's round names
+    itself: a "No Hearts" round's suit, a "No King of Spades" round's card; none for a round
+    that only gathers the rounds before it (the Salad)."""
+    own = set(hand.round.penalties)
+    marks: list[dict[str, Any]] = []
+    for p in hand.penalties:
+        mark = card_mark(deck, p.mask) if p.penalty.id in own and p.mask else None
+        if mark is not None and mark not in marks:
+            marks.append(mark)
+    return marks
 
 
 def toppings_of(rs: Ruleset) -> list[str]:

@@ -7,11 +7,21 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from salad.cards import CardMask
+from salad.cards import NO_SUIT, CardMask, Deck, cards_of
 from salad.errors import SaladError
 from salad.ruleset import CompiledPenalty, CompiledRules, Kind
 
-__all__ = ["CARD", "CARDS", "LAST", "TOKEN", "TRICKS", "Field", "SheetError", "hand_fields"]
+__all__ = [
+    "CARD",
+    "CARDS",
+    "LAST",
+    "TOKEN",
+    "TRICKS",
+    "Field",
+    "SheetError",
+    "card_mark",
+    "hand_fields",
+]
 
 
 class SheetError(SaladError):
@@ -23,6 +33,23 @@ class SheetError(SaladError):
 
 
 TRICKS, CARDS, CARD, LAST, TOKEN = "tricks", "cards", "card", "last-trick", "token"
+
+
+def card_mark(deck: Deck, mask: CardMask) -> dict[str, Any] | None:
+    """What a penalty's cards are, for a page to draw beside its name (a suit's drawing, say):
+    one card ``{"card": "KO", "suit": 3}``, cards of one suit ``{"suit": 2}``; None for
+    anything else (tricks, a rank in every suit, wild cards). ``suit`` indexes the deck's
+    suits."""
+    cards = cards_of(mask)
+    suits = {deck.suit_of[c] for c in cards}
+    if len(suits) != 1 or NO_SUIT in suits:
+        return None
+    suit = int(suits.pop())
+    if len(cards) == 1:
+        return {"card": deck.format(cards[0]), "suit": suit}
+    return {"suit": suit}
+
+
 _ORDER = (TRICKS, CARDS, CARD, LAST, TOKEN)
 
 
@@ -46,6 +73,15 @@ class Field:
     """The ids of the penalties it answers."""
     code: str = ""
     """The card's code, for a ``card`` field."""
+    suit: int = -1
+    """The suit of every card it counts, when they are of one suit (else -1)."""
+
+    @property
+    def mark(self) -> dict[str, Any] | None:
+        """The suit or card it counts, for a page to draw (:func:`card_mark`), or None."""
+        if self.suit < 0:
+            return None
+        return {"card": self.code, "suit": self.suit} if self.code else {"suit": self.suit}
 
     @property
     def per_player(self) -> bool:
@@ -87,6 +123,7 @@ class Field:
             "points": self.points,
             "per_player": self.per_player,
             "penalties": list(self.penalties),
+            "mark": self.mark,
         }
 
 
@@ -133,6 +170,8 @@ def _fields(rules: CompiledRules, index: int) -> tuple[Field, ...]:
         code = deck.format(mask.bit_length() - 1) if kind == CARD else ""
         points = sum(p.points for p in ps)
         ids = tuple(p.penalty.id for p in ps)
-        out.append(Field(ids[0], kind, label, total, mask, points, ids, code))
+        mark = card_mark(deck, mask)
+        suit = mark["suit"] if mark is not None else -1
+        out.append(Field(ids[0], kind, label, total, mask, points, ids, code, suit))
     out.sort(key=lambda f: _ORDER.index(f.kind))
     return tuple(out)

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from salad.errors import SaladError
 from salad.server.errors import ActionError
+from salad.server.info import deck_info, round_marks
 from salad.server.rules import build_ruleset
 from salad.server.schemas import ErrorOut
 from salad.sheet import ScoreSheet, SheetError, check_names
@@ -88,6 +89,14 @@ class SheetOut(BaseModel):
         description="The questions of every hand of the game, by hand index (Field.to_dict())"
     )
     problems: list[str] = Field(description="What does not add up (check only; else empty)")
+    deck: dict[str, Any] = Field(
+        description="The deck for this player count, as a table's lobby gives it (its suits' "
+        "drawings: art)"
+    )
+    marks: list[list[dict[str, Any]]] = Field(
+        description="By hand index: the suit or card each round names ({suit} or {card, "
+        "suit}), for the page to draw beside its name"
+    )
 
 
 class ProblemsOut(BaseModel):
@@ -139,12 +148,16 @@ def refused(problems: list[str]) -> JSONResponse:
 def sheet_answer(sheet: ScoreSheet, problems: list[str] | None = None) -> dict[str, Any]:
     """What every call answers: the sheet to keep, the summary, every hand's round and
     questions."""
+    deck = sheet.rules.deck
+    hands = range(sheet.hand_count)
     return {
         "sheet": sheet.to_dict(),
         "summary": sheet.summary(),
-        "rounds": [sheet.round_name(i) for i in range(sheet.hand_count)],
-        "fields": [[f.to_dict() for f in sheet.fields(i)] for i in range(sheet.hand_count)],
+        "rounds": [sheet.round_name(i) for i in hands],
+        "fields": [[f.to_dict() for f in sheet.fields(i)] for i in hands],
         "problems": problems or [],
+        "deck": deck_info(sheet.ruleset, len(sheet.names)),
+        "marks": [round_marks(deck, sheet.rules.hands[i]) for i in hands],
     }
 
 

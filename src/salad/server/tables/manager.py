@@ -204,6 +204,7 @@ class TableManager:
             table.game = game
             table.moves = len(moves)
             table.game_players = game_row.players
+            table.resume_hand_end()
         now = asyncio.get_running_loop().time()
         for s in table.seats:
             s.away_since = now

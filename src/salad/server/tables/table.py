@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from salad.engine import Game
+from salad.events import DEAL, END, SCORE, TRUMP
 from salad.moves import Move, parse_move
 from salad.ruleset import Kind, Ruleset
 from salad.server.info import deck_info, hands_info, toppings_of
@@ -52,6 +53,19 @@ def token_name(rs: Ruleset) -> str | None:
             if p.kind == Kind.TOKEN:
                 return p.name
     return None
+
+
+def just_scored(log: list[tuple[object, ...]]) -> bool:
+    """Whether the game's last event is a hand's scoring: after it, only what the game does by
+    itself (the game's end, the next deal, a trump the ruleset fixes), no seat's move."""
+    for entry in reversed(log):
+        tag = entry[0]
+        if tag == SCORE:
+            return True
+        if tag in (END, DEAL) or (tag == TRUMP and entry[2] == -1):
+            continue
+        return False
+    return False
 
 
 @dataclass
@@ -231,6 +245,21 @@ class Table:
         self.hand_end = None
         if waiting or game.is_over():
             self.hand_end = HandEnd(index, hand_summary(game, index), waiting)
+
+    def resume_hand_end(self) -> None:
+        """On loading the table from the database (a restart, an unloaded table): if the
+        game's last event is a hand's scoring, show that hand's summary again and wait for
+        every human seat to press Next hand (who had pressed it is not stored: nobody has).
+        A seat that does not come back is let go after the takeover time, as one that
+        leaves (:meth:`salad.server.tables.turns.Turns.schedule`)."""
+        game = self.game
+        if game is None or not game.hand_points or not just_scored(game.log):
+            return
+        index = len(game.hand_points) - 1
+        waiting = set()
+        if not game.is_over():
+            waiting = {i for i, s in enumerate(self.seats) if s.kind == HUMAN}
+        self.hand_end = HandEnd(index, hand_summary(game, index), waiting)
 
     def waiting(self) -> bool:
         """Whether the table waits for Next hand (no move is played meanwhile)."""

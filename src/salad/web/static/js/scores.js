@@ -1,12 +1,16 @@
 // @ts-check
 // The score sheet (points by hand, totals) and the chart of running totals, drawn as SVG.
 
+import { hasArt, suitIcon } from "./cards.js";
 import { html } from "./dom.js";
 
 /** @typedef {import("./dom.js").Html} Html */
+/** @typedef {import("./cards.js").Deck} Deck */
+/** @typedef {import("./types.js").Mark} Mark */
 /**
- * A row of the score sheet: a hand of the game, with its points once played.
- * @typedef {{number: number, round: string, points: number[] | null}} SheetRow
+ * A row of the score sheet: a hand of the game, with its points once played, and the suits or
+ * cards its round names (the lobby's `hands[].marks`).
+ * @typedef {{number: number, round: string, points: number[] | null, marks?: Mark[]}} SheetRow
  */
 /** @typedef {{name: string, points: number[]}} Series */
 /**
@@ -47,6 +51,79 @@ export function shortName(name) {
   return words.map((w) => w[0].toUpperCase()).join("") + last;
 }
 
+// -- suits and cards in words -------------------------------------------------------------------
+// A round or a question that names a suit (or one card) of a suit with a drawing (Skip the
+// Salad's vegetables, the deck's `art`) shows that drawing: the server says which suit or card
+// (a mark: {suit} or {card, suit}); nothing here knows a suit. Suits without a drawing read
+// well in words and are left as they are.
+
+/** Whether the mark's suit has a drawing. @param {Deck | null | undefined} deck @param {Mark | null | undefined} mark */
+export function drawn(deck, mark) {
+  return Boolean(deck && mark && hasArt(deck.suits[mark.suit]));
+}
+
+/**
+ * A mark drawn: the suit's drawing, after the rank's face for one card ("K" and an onion);
+ * hidden from screen readers (the words beside it name it). Nothing where the suit has no
+ * drawing.
+ * @param {Deck | null | undefined} deck
+ * @param {Mark | null | undefined} mark
+ * @param {number} [size]
+ * @returns {Html}
+ */
+export function markHTML(deck, mark, size = 16) {
+  if (!deck || !mark || !drawn(deck, mark)) return html``;
+  const icon = suitIcon(deck, mark.suit, size);
+  if (!mark.card) return html`<span class="suit-mark" aria-hidden="true">${icon}</span>`;
+  const card = deck.parse(mark.card);
+  const face = card.rank ? deck.rankLabel(card.rank) : "";
+  return html`<span class="card-mark" aria-hidden="true"><b>${face}</b>${icon}</span>`;
+}
+
+/**
+ * A round's name with the suits and cards it names drawn after it ("No Tomatoes" and a tomato).
+ * @param {Deck | null | undefined} deck
+ * @param {string} round
+ * @param {Mark[] | null | undefined} marks
+ * @param {number} [size]
+ * @returns {Html}
+ */
+export function roundHTML(deck, round, marks, size = 16) {
+  const shown = (marks || []).filter((m) => drawn(deck, m));
+  if (!shown.length) return html`${round}`;
+  // A no-break space: the drawing stays on the line of the name's last word.
+  return html`${round}\u00a0${shown.map((m) => markHTML(deck, m, size))}`;
+}
+
+/**
+ * Text naming the mark's card by its code ("King of Onions (KO)"): the code in brackets is drawn
+ * (the rank's face and the suit's drawing) where the suit has a drawing, so no suit letter shows;
+ * a suit's name gets its drawing before it. Other text is left as it is.
+ * @param {Deck | null | undefined} deck
+ * @param {string} text
+ * @param {Mark | null | undefined} mark
+ * @param {number} [size]
+ * @returns {Html}
+ */
+export function markedText(deck, text, mark, size = 16) {
+  if (!mark || !drawn(deck, mark)) return html`${text}`;
+  if (!mark.card) return html`${markHTML(deck, mark, size)} ${text}`;
+  const at = text.indexOf(`(${mark.card})`);
+  if (at < 0) return html`${text} ${markHTML(deck, mark, size)}`;
+  return html`${text.slice(0, at)}${markHTML(deck, mark, size)}${text.slice(at + mark.card.length + 2)}`;
+}
+
+/**
+ * The same text for a screen reader or a tooltip: the card's code left out where it is drawn.
+ * @param {Deck | null | undefined} deck
+ * @param {string} text
+ * @param {Mark | null | undefined} mark
+ */
+export function markedWords(deck, text, mark) {
+  if (!mark || !mark.card || !drawn(deck, mark)) return text;
+  return text.replace(` (${mark.card})`, "");
+}
+
 /**
  * The score sheet as an HTML table.
  * rows: [{number, round, points | null}] for every hand of the game (future hands without points);
@@ -59,9 +136,10 @@ export function shortName(name) {
  * @param {number[]} sheet.totals
  * @param {number[] | null | undefined} sheet.winners
  * @param {number} sheet.you
+ * @param {Deck} [sheet.deck] to draw the suits the rounds name (see roundHTML)
  * @returns {Html}
  */
-export function sheetTable({ names, rows, current, running, totals, winners, you }) {
+export function sheetTable({ names, rows, current, running, totals, winners, you, deck }) {
   const head = names.map(
     (n, i) =>
       html`<th scope="col" class="${i === you ? "me" : ""}" title="${n}"><span class="dot" style="background:${
@@ -79,9 +157,12 @@ export function sheetTable({ names, rows, current, running, totals, winners, you
       cells = names.map(() => html`<td></td>`);
     }
     const cls = isCurrent ? "current" : r.points ? "done" : "todo";
-    return html`<tr class="${cls}"><th scope="row"><span class="num">${isCurrent ? "▸" : r.number}</span> ${
-      r.round
-    }</th>${cells}</tr>`;
+    return html`<tr class="${cls}"><th scope="row"><span class="num">${isCurrent ? "▸" : r.number}</span> ${roundHTML(
+      deck,
+      r.round,
+      r.marks,
+      14,
+    )}</th>${cells}</tr>`;
   });
   const foot = totals.map((t, i) => html`<td class="${winners && winners.includes(i) ? "win" : ""}">${t}</td>`);
   return html`<div class="sheet-wrap"><table class="sheet${names.length > 4 ? " many" : ""}${names.length > 6 ? " lots" : ""}"><thead><tr><th scope="col">Hand</th>${head}</tr></thead>

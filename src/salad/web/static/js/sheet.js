@@ -6,9 +6,10 @@
 // (salad-score/1 JSON) in localStorage, sending it back with every call.
 
 import { api, ApiError, errorText } from "./api.js";
+import { Deck } from "./cards.js";
 import { $, all, first, html, setHTML, toast } from "./dom.js";
 import { rulesForm } from "./rulesform.js";
-import { lineChart, markScroll, SEAT_COLOURS } from "./scores.js";
+import { lineChart, markedText, markedWords, markScroll, roundHTML, SEAT_COLOURS } from "./scores.js";
 import { loadPrefs, mountLogo, trophy } from "./ui.js";
 
 /** @typedef {import("./dom.js").Html} Html */
@@ -22,6 +23,7 @@ import { loadPrefs, mountLogo, trophy } from "./ui.js";
  * @property {string} question
  * @property {number} points
  * @property {boolean} per_player a count for each player, else one player picked
+ * @property {import("./types.js").Mark | null} [mark] the suit or card it counts, to draw
  */
 
 /**
@@ -58,8 +60,14 @@ import { loadPrefs, mountLogo, trophy } from "./ui.js";
 
 /**
  * An answer of the sheet API: the sheet (salad-score/1), its summary, the rounds' names and
- * each hand's questions.
- * @typedef {{sheet: unknown, summary: Summary, rounds: string[], fields: Field[][]}} Answer
+ * each hand's questions, the deck (its suits' drawings) and the suits or cards each round names.
+ * @typedef {object} Answer
+ * @property {unknown} sheet
+ * @property {Summary} summary
+ * @property {string[]} rounds
+ * @property {Field[][]} fields
+ * @property {import("./types.js").DeckSpec} [deck]
+ * @property {import("./types.js").Mark[][]} [marks]
  */
 
 const STORE_KEY = "salad.scoresheet"; // the browser key of saved sheets: kept as first published
@@ -71,6 +79,21 @@ let current = null; // the last answer of the server: {sheet, summary, rounds, f
 let editing = null; // the index of the hand being corrected, or null for the next hand
 /** @type {Record<string, unknown> | null} */
 let prefill = null; // answers to show in the entry form ({field id: answer}), e.g. after undo
+
+/** @type {{spec: unknown, deck: Deck} | null} */
+let deckMemo = null;
+
+/** The deck of the current sheet (its suits' drawings), made once per answer's deck. */
+function deck() {
+  const spec = now().deck;
+  if (!deckMemo || deckMemo.spec !== spec) deckMemo = { spec, deck: new Deck(spec) };
+  return deckMemo.deck;
+}
+
+/** The suits or cards hand `index`'s round names. @param {number} index */
+function roundMarks(index) {
+  return (now().marks || [])[index] || [];
+}
 
 /** The current answer; only called once there is one. */
 function now() {
@@ -288,10 +311,13 @@ function renderEntry() {
   const round = current.rounds[index];
   /** @type {Record<string, unknown>} */
   const old = editing !== null ? summary.hands[index].took : prefill || {};
-  $("entry-title").textContent =
+  const drawnRound = roundHTML(deck(), round, roundMarks(index), 20);
+  setHTML(
+    $("entry-title"),
     editing !== null
-      ? `Correcting hand ${index + 1}: ${round}`
-      : `Hand ${index + 1} of ${summary.hand_count}: ${round}`;
+      ? html`Correcting hand ${index + 1}: ${drawnRound}`
+      : html`Hand ${index + 1} of ${summary.hand_count}: ${drawnRound}`,
+  );
   const info = [];
   const next = summary.next;
   if (editing === null && next) {
@@ -305,6 +331,7 @@ function renderEntry() {
   const names = summary.players;
   const questions = fields.map((f, k) => {
     const qid = `q-${index}-${k}`;
+    const label = markedWords(deck(), f.label, f.mark);
     const answer = old[f.id];
     let body;
     if (f.per_player) {
@@ -314,7 +341,7 @@ function renderEntry() {
         const value = Array.isArray(answer) ? answer[s] : "";
         return html`<div class="count"><label for="${id}">${name}</label><input type="text" id="${id}" inputmode="numeric" autocomplete="off" placeholder="0" data-field="${
           f.id
-        }" data-seat="${s}" value="${value ?? ""}" aria-label="${`${f.label}: ${name}`}" /></div>`;
+        }" data-seat="${s}" value="${value ?? ""}" aria-label="${`${label}: ${name}`}" /></div>`;
       });
       body = html`<div class="counts" style="--cols:${cols}">${counts}</div>`;
     } else {
@@ -323,13 +350,13 @@ function renderEntry() {
         const checked = answer === s ? "checked" : "";
         return html`<label class="pick-one" for="${id}"><input type="radio" id="${id}" name="e-${k}" value="${s}" data-field="${
           f.id
-        }" data-seat="${s}" ${checked} aria-label="${`${f.label}: ${name}`}" /><span>${name}</span></label>`;
+        }" data-seat="${s}" ${checked} aria-label="${`${label}: ${name}`}" /><span>${name}</span></label>`;
       });
-      body = html`<div class="pick" role="radiogroup" aria-label="${f.question}">${picks}</div>`;
+      body = html`<div class="pick" role="radiogroup" aria-label="${markedWords(deck(), f.question, f.mark)}">${picks}</div>`;
     }
     return html`<fieldset class="question" data-field="${f.id}" aria-describedby="${qid}">
-<legend>${f.label} <span class="cost">${cost(f)}</span></legend>
-<p class="hint" id="${qid}">${f.question}</p>${body}</fieldset>`;
+<legend>${markedText(deck(), f.label, f.mark, 18)} <span class="cost">${cost(f)}</span></legend>
+<p class="hint" id="${qid}">${markedText(deck(), f.question, f.mark, 15)}</p>${body}</fieldset>`;
   });
   setHTML(
     $("entry-fields"),
@@ -466,7 +493,7 @@ function renderSheet() {
       const isNext = i === summary.hands.length;
       body.push(html`<tr class="${isNext ? "current" : "todo"}" data-hand="${i + 1}"><th scope="row"><span class="num">${
         i + 1
-      }</span> ${round}</th>${names.map(() => html`<td></td>`)}<td class="sum"></td><td></td></tr>`);
+      }</span> ${roundHTML(deck(), round, roundMarks(i), 14)}</th>${names.map(() => html`<td></td>`)}<td class="sum"></td><td></td></tr>`);
       continue;
     }
     const cells = hand.points.map((p, s) => {
@@ -478,7 +505,12 @@ function renderSheet() {
     });
     const ok = hand.expected === null ? "moon" : hand.sum === hand.expected ? "✓" : `≠ ${hand.expected}`;
     const cls = editing === i ? "fixing" : "done";
-    body.push(html`<tr class="${cls}" data-hand="${i + 1}"><th scope="row" title="${round}"><span class="num">${i + 1}</span> ${round}</th>${cells}
+    body.push(html`<tr class="${cls}" data-hand="${i + 1}"><th scope="row" title="${round}"><span class="num">${i + 1}</span> ${roundHTML(
+      deck(),
+      round,
+      roundMarks(i),
+      14,
+    )}</th>${cells}
 <td class="sum" title="The hand hands out ${hand.expected === null ? "no fixed sum (a moon was shot)" : hand.expected}">${
       hand.sum
     } <small>${ok}</small></td><td class="fix"><button class="btn btn-small btn-fix" type="button" data-fix="${i}" aria-label="Fix hand ${
@@ -542,10 +574,12 @@ function renderFinal() {
 
 // -- the chart -----------------------------------------------------------------------------------
 
-/** The chart's size for a box `width` pixels wide. @param {number} width */
+/** The chart's size for a box `width` pixels wide: on a short screen (a phone held sideways)
+ * it is drawn at most about half the screen's height. @param {number} width */
 function chartSize(width) {
   const W = Math.round(Math.max(300, Math.min(640, width || 560)));
-  const H = Math.round(Math.max(200, W * 0.42));
+  const shown = Math.max(1, width || W) / W; // screen pixels per SVG unit
+  const H = Math.round(Math.max(150, Math.min(Math.max(200, W * 0.42), (window.innerHeight * 0.55) / shown)));
   return { width: W, height: H, left: 44, right: 14, top: 14, bottom: 30, ticks: 10, line: 2.6, dot: 3.2 };
 }
 

@@ -20,6 +20,12 @@
 /** @typedef {{suits?: Suit[], ranks?: Rank[], wilds?: Wild[]}} DeckSpec */
 
 /**
+ * A suit or one card a round or a question names (salad.server.info.card_mark): `suit`
+ * indexes the deck's suits; `card` is the card's code when it is one card.
+ * @typedef {{suit: number, card?: string}} Mark
+ */
+
+/**
  * A seat of the lobby.
  * @typedef {object} Seat
  * @property {number} [seat]
@@ -32,7 +38,7 @@
 
 /**
  * A hand of the game as the lobby lists it.
- * @typedef {{number: number, round: string, penalties: string[], total?: number}} HandInfo
+ * @typedef {{number: number, round: string, penalties: string[], total?: number, marks?: Mark[]}} HandInfo
  */
 
 /**

@@ -17,7 +17,7 @@ export function scoresHTML() {
   const names = Array.from({ length: n }, (_, i) => seatName(i));
   const points = v ? v.hand_points : [];
   /** @type {import("../scores.js").SheetRow[]} */
-  const hands = (t.hands || []).map((h) => ({ number: h.number, round: h.round, points: null }));
+  const hands = (t.hands || []).map((h) => ({ number: h.number, round: h.round, points: null, marks: h.marks }));
   points.forEach((p, i) => {
     const r = S.handRounds[i];
     if (hands[i]) hands[i].points = p;
@@ -26,7 +26,8 @@ export function scoresHTML() {
   const current = v && v.phase !== "over" ? v.hand : 0;
   const totals = v ? v.totals : names.map(() => 0);
   const winners = v && v.phase === "over" ? gameWinners() : [];
-  const sheet = sheetTable({ names, rows: hands, current, running: v ? v.running : null, totals, winners, you: S.you });
+  const running = v ? v.running : null;
+  const sheet = sheetTable({ names, rows: hands, current, running, totals, winners, you: S.you, deck: S.deck });
   const chart = totalsChart({ names, pointsByHand: points, hands: hands.length, you: S.you });
   const goal = t.highest_wins ? "Highest total wins." : "Lowest total wins.";
   return html`${sheet}<p class="hint">${goal} Running penalties of this hand in the highlighted row.</p>${chart}`;

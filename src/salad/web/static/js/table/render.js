@@ -441,11 +441,32 @@ function renderToppingsStrip() {
   const strip = $("toppings-strip");
   const list = (S.table && S.table.topping_text) || [];
   strip.hidden = !list.length || table().status === "lobby";
+  renderToppingsChip(list, strip.hidden);
   if (strip.hidden) return;
   const names = list.map((text) => text.split(": ")[0]);
   strip.textContent = `Toppings: ${names.join(" · ")}`;
   strip.title = list.join("\n");
   strip.onclick = () => $("round-line").click();
+}
+
+/** A phone held sideways: the toppings as a chip in the top bar; a tap (or hover) shows what
+ * each does. CSS shows it only on short screens.
+ * @param {string[]} list "Name: what it does"
+ * @param {boolean} hidden
+ */
+function renderToppingsChip(list, hidden) {
+  const chip = $("toppings-chip");
+  chip.hidden = hidden;
+  if (hidden) return;
+  const names = list.map((text) => text.split(": ")[0]);
+  setHTML(chip, html`<span class="chip-key" aria-hidden="true">+</span>${names.join(" · ")}`);
+  chip.title = list.join("\n");
+  chip.setAttribute("aria-label", `Toppings in play: ${names.join(", ")}`);
+  const items = list.map((text) => {
+    const at = text.indexOf(": ");
+    return at < 0 ? html`<li>${text}</li>` : html`<li><b>${text.slice(0, at)}</b>: ${text.slice(at + 2)}</li>`;
+  });
+  setHTML($("toppings-pop"), html`<h2>Toppings in play</h2><ul>${items}</ul>`);
 }
 
 function renderSide() {
