@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from salad.formats.rules import load_ruleset
 from salad.server.storage import (
     MoveRow,
     SeatRow,
+    StaleCopy,
     Storage,
     TableRow,
     Writer,
@@ -157,3 +159,49 @@ def test_writer_commits_in_order_and_isolates_failures(storage: Storage, inline:
     moves = storage.run(Storage.moves, "t1", 1)
     assert [m.seq for m in moves] == list(range(1, 201))
     assert moves[6].code == "C7"
+
+
+def _first_move(storage: Storage) -> tuple[Game, MoveRow]:
+    row = table_row(players=4)
+    storage.run(Storage.create_table, row)
+    players = [{"name": s.name or f"Seat {s.seat}"} for s in row.seats]
+    storage.run(Storage.start_game, "t1", 1, row.seed, players)
+    game = Game(load_ruleset(row.preset, row.settings), 4, seed=row.seed)
+    move = game.legal_moves()[0]
+    return game, MoveRow(1, game.to_move, move, game.format_move(move))
+
+
+def test_a_move_from_a_copy_loaded_before_another_is_refused(storage: Storage) -> None:
+    """Fencing (a cluster node frozen past its lease): each load raises the table's epoch, and
+    a move stored with an older epoch is refused, stored nothing."""
+    _, move = _first_move(storage)
+    old = storage.run(Storage.fence, "t1")
+    new = storage.run(Storage.fence, "t1")
+    assert new == old + 1
+    with pytest.raises(StaleCopy):
+        storage.run(Storage.add_move, "t1", 1, move, None, old)
+    assert storage.run(Storage.moves, "t1", 1) == []
+    storage.run(Storage.add_move, "t1", 1, move, None, new)
+    assert [m.seq for m in storage.run(Storage.moves, "t1", 1)] == [1]
+
+
+def test_a_load_waits_for_a_move_being_stored(pg_url: str) -> None:
+    """PostgreSQL: a node loading the table while another is storing a move (its transaction
+    open, e.g. its process stopped mid-commit) waits for it, and reads the move."""
+    storage = Storage(pg_url)
+    try:
+        _, move = _first_move(storage)
+        epoch = storage.run(Storage.fence, "t1")
+        with storage.engine.begin() as conn:
+            Storage.add_move(conn, "t1", 1, move, None, epoch)  # not committed yet
+            fenced: list[int] = []
+            load = lambda: fenced.append(storage.run(Storage.fence, "t1"))  # noqa: E731
+            loader = threading.Thread(target=load)
+            loader.start()
+            loader.join(0.5)
+            assert loader.is_alive() and not fenced  # waiting on the row lock
+        loader.join(5)
+        assert fenced == [epoch + 1]
+        assert [m.seq for m in storage.run(Storage.moves, "t1", 1)] == [1]
+    finally:
+        storage.close()

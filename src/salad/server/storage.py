@@ -64,6 +64,7 @@ __all__ = [
     "GameRow",
     "MoveRow",
     "SeatRow",
+    "StaleCopy",
     "Storage",
     "TableRow",
     "Writer",
@@ -130,6 +131,19 @@ moves_t = Table(
     Column("by", String(16), nullable=False),
     Column("at", Float, nullable=False),
 )
+
+fences_t = Table(
+    "salad_fences",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("epoch", Integer, nullable=False),
+)
+"""A cluster's fencing tokens: each time a node loads a table it raises the table's epoch, and
+a move is stored only with the epoch its copy was loaded with (see :meth:`Storage.fence`)."""
+
+
+class StaleCopy(Exception):
+    """A move from a copy of a table that another server has loaded since: not stored."""
 
 
 def hash_token(token: str) -> str:
@@ -362,8 +376,21 @@ class Storage:
         game_number: int,
         move: MoveRow,
         over: tuple[list[int], list[int]] | None = None,
+        epoch: int | None = None,
     ) -> None:
-        """One accepted move; ``over`` (totals, winners) when the move ended the game."""
+        """One accepted move; ``over`` (totals, winners) when the move ended the game.
+
+        With ``epoch`` (a cluster node's copy of the table), the move is stored only if no
+        other node has loaded the table since this copy was (:class:`StaleCopy` otherwise).
+        """
+        if epoch is not None:
+            kept = conn.execute(
+                update(fences_t)
+                .where((fences_t.c.table_id == table_id) & (fences_t.c.epoch == epoch))
+                .values(epoch=epoch)
+            )
+            if kept.rowcount != 1:
+                raise StaleCopy(f"table {table_id} was loaded by another server")
         conn.execute(_INSERT_MOVE, [move_params(table_id, game_number, move)])
         if over is not None:
             Storage.finish_game(conn, table_id, game_number, *over)
@@ -389,6 +416,28 @@ class Storage:
             )
         )
         Storage.set_status(conn, table_id, "over", game_number)
+
+    @staticmethod
+    def fence(conn: Connection, table_id: str) -> int:
+        """Raise the table's epoch (a cluster node loads it): the new epoch.
+
+        A node that loaded the table before holds an older epoch, and its moves are refused
+        from now on (:meth:`add_move`). If that node is storing a move at this moment, its row
+        lock makes this wait for it (at most 2 s on PostgreSQL), so the move it stored is in
+        what the new node loads next.
+        """
+        if conn.dialect.name == "postgresql":
+            conn.execute(text("SET LOCAL lock_timeout = '2s'"))
+        found = conn.execute(
+            update(fences_t)
+            .where(fences_t.c.table_id == table_id)
+            .values(epoch=fences_t.c.epoch + 1)
+            .returning(fences_t.c.epoch)
+        ).first()
+        if found is not None:
+            return int(found[0])
+        conn.execute(insert(fences_t).values(table_id=table_id, epoch=1))
+        return 1
 
     # -- reading ------------------------------------------------------------------------
     @staticmethod

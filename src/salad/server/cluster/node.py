@@ -53,6 +53,7 @@ class Cluster:
         manager.owns = self.owns
         manager.claim = self.claim
         manager.sure = self.sure
+        manager.fencing = True  # a node frozen past its lease stores nothing after a takeover
         manager.resume = False  # the keeper takes the tables no node holds, one node each
         manager.on_unload = self._unloaded
 
@@ -218,10 +219,11 @@ class Cluster:
 
     async def _renew(self) -> None:
         now = asyncio.get_running_loop().time()
-        tables = self.manager.tables
-        # A lease taken for a request that found no table, or of a table unloaded: let go.
+        # A lease taken for a request that found no table, or of a table unloaded: let go
+        # (not of one still loading: on a slow database a load may take longer than a beat,
+        # and another node would load it meanwhile).
         for table_id, since in list(self.held.items()):
-            if table_id not in tables and now - since > 2 * BEAT:
+            if not self.manager.busy(table_id) and now - since > 2 * BEAT:
                 del self.held[table_id]
                 await self.link.release(table_id)
         for table_id in await self.link.renew(list(self.held)):

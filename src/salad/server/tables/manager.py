@@ -28,7 +28,15 @@ from salad.ruleset import Ruleset
 from salad.server.errors import ActionError
 from salad.server.info import available_bots
 from salad.server.schemas import AssistIn, NextIn, PingIn, TalkIn, read_client_message
-from salad.server.storage import MoveRow, SeatRow, Storage, TableRow, Writer, hash_token
+from salad.server.storage import (
+    MoveRow,
+    SeatRow,
+    StaleCopy,
+    Storage,
+    TableRow,
+    Writer,
+    hash_token,
+)
 from salad.server.tables import assist
 from salad.server.tables.connection import Conn
 from salad.server.tables.table import (
@@ -122,6 +130,9 @@ class TableManager:
         self.owns: Callable[[str], bool] = lambda _table_id: True
         """Whether this server may hold the table (a cluster node: whether it has its lease)."""
         self.claim: Callable[[str], Awaitable[bool]] = _yes
+        self.fencing = False
+        """Load each table under a new fencing epoch and store moves only with it (a cluster
+        node: another node may load the table while this one is frozen)."""
         self.sure: Callable[[str], Awaitable[bool]] = _yes
         """Whether this server surely holds the table right now, asked before each move is
         stored (a cluster node that was frozen longer than its lease may not)."""
@@ -188,11 +199,15 @@ class TableManager:
         return table
 
     async def _load(self, table_id: str) -> Table | None:
+        # The epoch is raised before anything is read: a move stored by a node that loaded the
+        # table before is either in what is read below, or refused.
+        epoch = await self.writer.call(Storage.fence, table_id) if self.fencing else None
         row = await self.writer.call(Storage.load_table, table_id)
         if row is None:
             return None
         rs = from_ref({"preset": row.preset, "settings": row.settings}, f"table {table_id}")
         table = Table(row, rs)
+        table.epoch = epoch
         if row.status in (PLAYING, OVER):
             game_row = await self.writer.call(Storage.game, table_id, row.game_number)
             moves = await self.writer.call(Storage.moves, table_id, row.game_number)
@@ -309,6 +324,8 @@ class TableManager:
         )
         await self.writer.call(Storage.create_table, row)
         table = Table(row, ruleset)
+        if self.fencing:
+            table.epoch = await self.writer.call(Storage.fence, table_id)
         table.turn_start = now = asyncio.get_running_loop().time()
         for s in table.seats:
             s.away_since = now
@@ -596,11 +613,14 @@ class TableManager:
             self.on_unload(table.id)
             raise ActionError("this table moved to another server: reconnect", 503)
         try:
-            await self.writer.call(Storage.add_move, table.id, table.game_number, row, over)
-        except IntegrityError:
-            # Move ``seq`` is in the database already: another server played this table (a
-            # cluster node that took it over while this one was cut off). This copy is stale:
-            # let go of it; the next request loads the table as the database has it.
+            await self.writer.call(
+                Storage.add_move, table.id, table.game_number, row, over, table.epoch
+            )
+        except (IntegrityError, StaleCopy):
+            # Move ``seq`` is in the database already, or another server loaded this table
+            # since this copy was (a cluster node that took it over while this one was cut off
+            # or frozen). This copy is stale: let go of it; the next request loads the table as
+            # the database has it.
             log.warning("table %s: move %d was stored by another server; reloading", table.id, seq)
             self.drop(table.id, STALE, "this table was played elsewhere meanwhile: reconnect")
             self.on_unload(table.id)

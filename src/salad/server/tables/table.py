@@ -129,6 +129,8 @@ class Table:
         self.seats = [Seat(s.kind, s.name, s.bot, s.token_hash) for s in row.seats]
         self.game: Game | None = None
         self.moves = 0
+        self.epoch: int | None = None
+        """The fencing epoch this copy was loaded with (a cluster node's; see Storage.fence)."""
         self.game_players: list[dict[str, Any]] = []
         self.lock = asyncio.Lock()
         self.spectators: list[Conn] = []
