@@ -41,13 +41,13 @@ system-deps:
 run: setup-web
 	$(VENV)/bin/salad serve
 
-# Python: ruff, formatting, mypy --strict and the floors contract (pyproject.toml, importlinter);
-# JavaScript: tsc --noEmit over the // @ts-check client (npm installs TypeScript).
 # Three nodes on PostgreSQL and Redis behind HAProxy, on this machine: http://127.0.0.1:8000/
 cluster: setup-web system-deps
 	$(PIP) -e '.[web,cluster]'
 	scripts/postgres.sh scripts/cluster.sh
 
+# Python: ruff, formatting, mypy --strict and the floors contract (pyproject.toml, importlinter);
+# JavaScript: tsc --noEmit over the // @ts-check client (npm installs TypeScript).
 lint: setup
 	$(VENV)/bin/ruff check src tests benchmarks
 	$(VENV)/bin/ruff format --check src tests benchmarks

@@ -13,6 +13,13 @@ fi
 for tool in redis-server haproxy; do
     command -v "$tool" >/dev/null || { echo "cluster.sh: $tool is missing (make system-deps)" >&2; exit 1; }
 done
+for port in 6390 8000 8001 8002 8003; do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+        echo "cluster.sh: port $port is in use (a salad server or another make cluster?); \
+stop what listens there (ss -ltnp 'sport = :$port') and try again" >&2
+        exit 1
+    fi
+done
 dir=$(mktemp -d "${TMPDIR:-/tmp}/salad-cluster.XXXXXX")
 pids=()
 stop() {
@@ -31,13 +38,25 @@ for port in 8001 8002 8003; do
     pids+=($!)
 done
 for port in 8001 8002 8003; do
-    for _ in $(seq 100); do
-        curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break
+    up=""
+    for _ in $(seq 150); do
+        curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && { up=1; break; }
         sleep 0.1
     done
+    if [ -z "$up" ]; then
+        echo "cluster.sh: the node on port $port did not come up; its log ends:" >&2
+        tail -n 5 "$dir/node$port.log" >&2
+        exit 1
+    fi
 done
 haproxy -db -f "$here/deploy/haproxy.cfg" >"$dir/haproxy.log" 2>&1 &
 pids+=($!)
+sleep 0.5
+if ! kill -0 "${pids[-1]}" 2>/dev/null; then
+    echo "cluster.sh: HAProxy stopped at start; its log:" >&2
+    cat "$dir/haproxy.log" >&2
+    exit 1
+fi
 echo "salad cluster: http://127.0.0.1:8000/ (nodes on 8001-8003, Redis on 6390; logs in $dir)"
 echo "Ctrl-C stops it."
 wait
