@@ -19,6 +19,21 @@ ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 VIEWPORTS = {"desktop": (1280, 800), "phone": (390, 844), "landscape": (844, 390)}
 
 
+LOSE_NEXT = """
+window.__sockets = [];
+window.__loseNext = false;
+window.WebSocket = class extends window.WebSocket {
+  constructor(...args) { super(...args); window.__sockets.push(this); }
+  send(data) {
+    if (window.__loseNext && String(data).includes('"next"')) { window.__loseNext = false; return; }
+    super.send(data);
+  }
+};
+"""
+"""A page whose websockets are listed in ``window.__sockets`` and which loses its next
+"next" message while ``window.__loseNext`` is set."""
+
+
 def play_to_summary(page: Any, timeout: float = 120) -> None:
     """Play the first legal card on each turn until the hand's summary is up."""
     end = time.monotonic() + timeout
@@ -96,9 +111,20 @@ def test_hand_summary_waits_for_next_hand(open_page: Callable[..., Any], base_ur
 
     # A reload shows the same summary: it is the server's, not the page's.
     text = summary.inner_text()
+    page.add_init_script(LOSE_NEXT)
     page.reload()
     expect(page.locator("#hand-summary")).to_be_visible()
     assert page.locator("#hand-summary").inner_text() == text
+
+    # A Next hand that never reached the server (its connection, or the server, went away):
+    # once the page has reconnected, the server still waits for this seat, and the page offers
+    # Next hand again instead of waiting for good.
+    page.evaluate("window.__loseNext = true")
+    page.locator("#btn-next-hand").click()
+    expect(page.locator("#btn-next-hand")).to_be_hidden()
+    page.evaluate("window.__sockets.at(-1).close()")
+    expect(page.locator("#btn-next-hand")).to_be_visible()
+    expect(page.locator("#hand-summary")).to_be_visible()
 
     # Next hand (by keyboard: the button has the focus): the new hand is dealt.
     page.locator("#btn-next-hand").focus()

@@ -46,6 +46,9 @@ export function complete(msg) {
 /** @param {"open" | "closed" | "connecting"} status */
 export function onConnection(status) {
   $("conn-banner").hidden = status !== "closed" || !S.hadState;
+  // A Next hand sent on an earlier connection may never have arrived (its server went away,
+  // or restarted and waits for everyone again): the server's waiting list decides anew.
+  if (status === "open") S.nextSent = 0;
 }
 
 /** @param {Message} msg */
