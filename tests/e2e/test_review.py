@@ -7,19 +7,17 @@ decisions reaches a blunder, with the numbers the library computes for the same 
 
 from __future__ import annotations
 
-import os
-import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import expect
 
 from salad.lab.review import ReviewOptions, review_record
-from salad.server.reviews import WORLDS_ENV
+
+from .reviewing import finished_game, reviewing_server
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 WORLDS = 6
@@ -29,41 +27,15 @@ SEATS = [{"kind": "human"}] + [{"kind": "bot", "bot": "basic"}] * 3
 @pytest.fixture(scope="module")
 def review_url(start_server: Callable[..., AbstractContextManager[str]]) -> Iterator[str]:
     """A server of its own that reviews with few worlds (a quick review)."""
-    before = os.environ.get(WORLDS_ENV)
-    os.environ[WORLDS_ENV] = str(WORLDS)
-    try:
-        with start_server(bot_delay=0) as url:
-            yield url
-    finally:
-        if before is None:
-            os.environ.pop(WORLDS_ENV, None)
-        else:
-            os.environ[WORLDS_ENV] = before
-
-
-def _finished_game(url: str) -> tuple[str, str, dict[str, Any]]:
-    """A table whose first game is over: its id, the host's token and the record."""
-    with httpx.Client(base_url=url, timeout=30) as http:
-        body = {"name": "Host", "seats": SEATS, "bot_takeover": 0}
-        created = http.post("/api/tables", json=body).json()
-        tid, token = created["table_id"], created["token"]
-        started = http.post(
-            f"/api/tables/{tid}/start", headers={"Authorization": f"Bearer {token}"}
-        )
-        assert started.status_code == 200, started.text
-        deadline = time.monotonic() + 60
-        while http.get(f"/api/tables/{tid}/games").json()[0]["status"] != "over":
-            assert time.monotonic() < deadline, "the game did not finish"
-            time.sleep(0.2)
-        record = http.get(f"/api/tables/{tid}/record?game=1").json()
-    return tid, token, record
+    with reviewing_server(start_server, WORLDS) as url:
+        yield url
 
 
 def test_review_a_finished_game_and_step_to_a_blunder(
     open_page: Callable[..., Any], review_url: str
 ) -> None:
     for _ in range(4):
-        tid, token, record = _finished_game(review_url)
+        tid, token, record = finished_game(review_url, SEATS)
         reviews = [
             review_record(record, [s], ReviewOptions(worlds=WORLDS)).seats[0] for s in range(4)
         ]
@@ -117,7 +89,7 @@ def test_review_a_finished_game_and_step_to_a_blunder(
 def test_the_results_screen_reviews_your_own_seat(
     open_page: Callable[..., Any], review_url: str
 ) -> None:
-    tid, token, record = _finished_game(review_url)
+    tid, token, record = finished_game(review_url, SEATS)
     page = open_page(None)
     page.goto(f"{review_url}/table/{tid}#token={token}")
     expect(page.locator("#game-over")).to_be_visible()

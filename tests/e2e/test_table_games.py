@@ -11,18 +11,15 @@ whose progress bar runs until the review shows.
 
 from __future__ import annotations
 
-import os
-import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import expect
 
-from salad.server.reviews import WORLDS_ENV
+from .reviewing import finished_game, reviewing_server
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 ONE_HAND = 'preset = "canadian"\nhands = ["no-tricks"]\n'
@@ -40,35 +37,8 @@ new MutationObserver(() => {
 @pytest.fixture(scope="module")
 def games_url(start_server: Callable[..., AbstractContextManager[str]]) -> Iterator[str]:
     """A server of its own that reviews with few worlds (a quick review)."""
-    before = os.environ.get(WORLDS_ENV)
-    os.environ[WORLDS_ENV] = "4"
-    try:
-        with start_server(bot_delay=0) as url:
-            yield url
-    finally:
-        if before is None:
-            os.environ.pop(WORLDS_ENV, None)
-        else:
-            os.environ[WORLDS_ENV] = before
-
-
-def _finished_game(url: str) -> tuple[str, str, dict[str, Any]]:
-    """A table whose first game is over: its id, the host's token and the game's record."""
-    with httpx.Client(base_url=url, timeout=30) as http:
-        body = {"name": "Host", "rules_toml": ONE_HAND, "seats": SEATS, "bot_takeover": 0}
-        made = http.post("/api/tables", json=body)
-        assert made.status_code == 200, made.text
-        tid, token = made.json()["table_id"], made.json()["token"]
-        started = http.post(
-            f"/api/tables/{tid}/start", headers={"Authorization": f"Bearer {token}"}
-        )
-        assert started.status_code == 200, started.text
-        deadline = time.monotonic() + 60
-        while http.get(f"/api/tables/{tid}/games").json()[0]["status"] != "over":
-            assert time.monotonic() < deadline, "the game did not finish"
-            time.sleep(0.2)
-        record = http.get(f"/api/tables/{tid}/record?game=1").json()
-    return tid, token, record
+    with reviewing_server(start_server, 4) as url:
+        yield url
 
 
 def _shots(page: Any, name: str) -> None:
@@ -93,7 +63,7 @@ def _shots(page: Any, name: str) -> None:
 def test_the_games_list_replays_and_reviews_a_finished_game(
     open_page: Callable[..., Any], games_url: str, axe: Callable[..., list[str]]
 ) -> None:
-    tid, token, record = _finished_game(games_url)
+    tid, token, record = finished_game(games_url, SEATS, ONE_HAND)
     names = [p["name"] for p in record["players"]]
     page = open_page(None)
     page.goto(f"{games_url}/table/{tid}#token={token}")
