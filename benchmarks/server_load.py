@@ -114,11 +114,14 @@ class TableRun:
         self.seat_seen = [0] * SEATS
         self.over = False
         self.reconnects = 0
-        self.nexted: dict[int, int] = {}
         """The last hand each seat pressed "Next hand" after."""
 
     def on_message(self, seat: int, text: str, sent_for: list[int]) -> str | None:
-        """Account for one message a seat received; the play to send, if it is to move."""
+        """Account for one message a seat received; the play to send, if it is to move.
+
+        ``sent_for`` is this connection's own: the move count it last played for, and the hand
+        whose Next hand it pressed (a message sent on a connection whose server died may be
+        lost: a new connection sends again what the server's state asks for)."""
         message = json.loads(text)
         if message["type"] == "error":
             self.stats.errors.append(message["message"])
@@ -149,8 +152,8 @@ class TableRun:
             raise GameOver
         end = message.get("hand_end")
         if end and end["waiting"]:  # a hand's summary is up: "Next hand", once
-            if seat in end["waiting"] and self.nexted.get(seat) != end["hand"]:
-                self.nexted[seat] = end["hand"]
+            if seat in end["waiting"] and sent_for[1] != end["hand"]:
+                sent_for[1] = end["hand"]
                 return '{"type":"next"}'
             return None
         if view["to_move"] == seat and view["legal"] and sent_for[0] != moves:
@@ -168,7 +171,7 @@ class TableRun:
         async with websockets.connect(url, compression=None, max_size=2**22) as ws:
             connected[0] += 1
             await self.go.wait()  # states sent meanwhile wait in the socket
-            sent_for = [-1]
+            sent_for = [-1, -1]
             try:
                 async for text in ws:
                     play = self.on_message(seat, str(text), sent_for)
@@ -223,7 +226,7 @@ class TableRun:
         async with SESSION[0].ws_connect(url, compress=0, max_msg_size=2**22) as ws:
             connected[0] += 1
             await self.go.wait()
-            sent_for = [-1]
+            sent_for = [-1, -1]
             try:
                 async for msg in ws:
                     play = self.on_message(seat, msg.data, sent_for)
@@ -249,7 +252,7 @@ class SansIOClient(asyncio.Protocol):
         self.opened: asyncio.Future[None] = loop.create_future()
         self.done: asyncio.Future[None] = loop.create_future()
         self.waiting: list[bytes] | None = [] if wait else None  # those before the start
-        self.sent_for = [-1]
+        self.sent_for = [-1, -1]
         self.transport: Any = None
 
     def connection_made(self, transport: Any) -> None:
