@@ -183,6 +183,10 @@ def test_a_move_from_a_copy_loaded_before_another_is_refused(storage: Storage) -
     assert storage.run(Storage.moves, "t1", 1) == []
     storage.run(Storage.add_move, "t1", 1, move, None, new)
     assert [m.seq for m in storage.run(Storage.moves, "t1", 1)] == [1]
+    # A made-up table id writes nothing (a request for it must not fill the database).
+    assert storage.run(Storage.fence, "nope") == 0
+    with storage.engine.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM salad_fences")).scalar() == 1
 
 
 def test_a_load_waits_for_a_move_being_stored(pg_url: str) -> None:

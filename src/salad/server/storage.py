@@ -419,7 +419,8 @@ class Storage:
 
     @staticmethod
     def fence(conn: Connection, table_id: str) -> int:
-        """Raise the table's epoch (a cluster node loads it): the new epoch.
+        """Raise the table's epoch (a cluster node loads it): the new epoch (0 for a table
+        that does not exist).
 
         A node that loaded the table before holds an older epoch, and its moves are refused
         from now on (:meth:`add_move`). If that node is storing a move at this moment, its row
@@ -436,6 +437,10 @@ class Storage:
         ).first()
         if found is not None:
             return int(found[0])
+        # The table's first load as a cluster's (only a table that exists: a request for a
+        # made-up id must write nothing).
+        if conn.execute(select(tables_t.c.id).where(tables_t.c.id == table_id)).first() is None:
+            return 0
         conn.execute(insert(fences_t).values(table_id=table_id, epoch=1))
         return 1
 
