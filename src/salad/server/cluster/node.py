@@ -21,7 +21,7 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
-from salad.server.cluster.bridge import AWAY, Bridge
+from salad.server.cluster.bridge import AWAY, MOVED, Bridge
 from salad.server.cluster.link import BEAT, LEASE_MS, Link, channel
 from salad.server.errors import ActionError
 from salad.server.storage import Storage
@@ -78,14 +78,11 @@ class Cluster:
         from what may be a stale copy.
         """
         if table_id in self.held:
-            if self.fresh():
-                return self.node
             try:
-                owner = await self.link.owner(table_id)
+                if await self._still_ours(table_id):
+                    return self.node
             except RedisError:
                 raise ActionError("the cluster's Redis does not answer: retry", 503) from None
-            if owner == self.node:
-                return self.node
             self._lost(table_id)
         try:
             for _ in range(3):
@@ -103,22 +100,24 @@ class Cluster:
         lately, else Redis says (no answer: not sure)."""
         if table_id not in self.held:
             return False
-        if self.fresh():
-            return True
         try:
-            return await self.link.owner(table_id) == self.node
+            return await self._still_ours(table_id)
         except RedisError:
             return False
 
-    def fresh(self) -> bool:
-        """Whether this node's leases were renewed recently enough to be sure they are its."""
-        return asyncio.get_running_loop().time() - self.renewed_at < LEASE_MS / 1000 - BEAT
+    async def _still_ours(self, table_id: str) -> bool:
+        """Whether the lease of a table this node took is still its own: surely so if its
+        leases were renewed lately, else Redis is asked (a RedisError if it does not answer)."""
+        renewed = asyncio.get_running_loop().time() - self.renewed_at
+        if renewed < LEASE_MS / 1000 - BEAT:
+            return True
+        return await self.link.owner(table_id) == self.node
 
     def _lost(self, table_id: str) -> None:
         """Another node holds the table now: drop this node's copy and its connections."""
         log.warning("cluster: table %s is held by another node now; dropping it", table_id)
         self.held.pop(table_id, None)
-        self.manager.drop(table_id, AWAY, "this table moved to another server: reconnect")
+        self.manager.drop(table_id, AWAY, MOVED)
 
     def _unloaded(self, table_id: str) -> None:
         if self.held.pop(table_id, None) is not None:

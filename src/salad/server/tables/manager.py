@@ -130,13 +130,13 @@ class TableManager:
         self.owns: Callable[[str], bool] = lambda _table_id: True
         """Whether this server may hold the table (a cluster node: whether it has its lease)."""
         self.claim: Callable[[str], Awaitable[bool]] = _yes
+        """Take a new table's id for this server (a cluster node: its lease)."""
         self.fencing = False
         """Load each table under a new fencing epoch and store moves only with it (a cluster
         node: another node may load the table while this one is frozen)."""
         self.sure: Callable[[str], Awaitable[bool]] = _yes
         """Whether this server surely holds the table right now, asked before each move is
         stored (a cluster node that was frozen longer than its lease may not)."""
-        """Take a new table's id for this server (a cluster node: its lease)."""
         self.resume = True
         """Load every table with a game in progress at start (a cluster node does not: it
         takes those no node holds, one by one)."""
@@ -275,6 +275,12 @@ class TableManager:
         table.status = DROPPED
         for conn in table.connections():
             conn.kick(code, reason)
+
+    def _let_go(self, table_id: str, reason: str) -> None:
+        """Drop a copy of a table that another server may play now (its connections close
+        with :data:`STALE` and ``reason``), and say it left memory."""
+        self.drop(table_id, STALE, reason)
+        self.on_unload(table_id)
 
     async def _sweep_forever(self) -> None:
         assert self.unload_after is not None
@@ -609,8 +615,7 @@ class TableManager:
         if not await self.sure(table.id):
             # Another server may play this table now: store nothing from this copy.
             log.warning("table %s: not sure this server still holds it; letting go", table.id)
-            self.drop(table.id, STALE, "this table moved to another server: reconnect")
-            self.on_unload(table.id)
+            self._let_go(table.id, "this table moved to another server: reconnect")
             raise ActionError("this table moved to another server: reconnect", 503)
         try:
             await self.writer.call(
@@ -622,8 +627,7 @@ class TableManager:
             # or frozen). This copy is stale: let go of it; the next request loads the table as
             # the database has it.
             log.warning("table %s: move %d was stored by another server; reloading", table.id, seq)
-            self.drop(table.id, STALE, "this table was played elsewhere meanwhile: reconnect")
-            self.on_unload(table.id)
+            self._let_go(table.id, "this table was played elsewhere meanwhile: reconnect")
             raise ActionError("the table changed meanwhile: reload it and try again", 409) from None
         except BaseException:
             log.exception("table %s: move %d could not be stored", table.id, seq)
