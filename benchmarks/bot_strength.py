@@ -212,6 +212,11 @@ def probe(comp: Comparison, seed: int) -> float:
     return build + (time.perf_counter() - t0) / played * hands
 
 
+def hands_per_game(variant: Variant) -> int:
+    """How many hands a game of ``variant`` deals: each played in every seat rotation."""
+    return len(variant.ruleset().compiled(variant.players).hands)
+
+
 def deal_seconds(comp: Comparison, workers: int) -> float:
     """Wall seconds per deal: its games (one per seat) shared among the workers."""
     n = comp.variant.players
@@ -500,6 +505,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--deals", type=int, help="deals per comparison (default: planned)")
     ap.add_argument(
+        "--hands",
+        type=int,
+        help="at least this many hands dealt per comparison: the games that hold them",
+    )
+    ap.add_argument(
         "--move-time",
         type=float,
         help=f"seconds per move for both sides in (c) (default {DEFAULT_MOVE_TIME}, "
@@ -527,6 +537,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--variants: choose among {', '.join(by_key)}, not {args.variants!r}")
     if args.deals is not None and args.deals < 1:
         ap.error("--deals must be at least 1")
+    if args.hands is not None and (args.hands < 1 or args.deals is not None):
+        ap.error("--hands must be at least 1, and not given with --deals")
     if args.move_time is not None and not args.move_time > 0:
         ap.error("--move-time must be positive")
     if args.workers is not None and args.workers < 1:
@@ -553,16 +565,22 @@ def main(argv: list[str] | None = None) -> int:
                 c.error = f"{type(exc).__name__}: {exc}"
         if c.error is not None:
             print(f"{c.label}: cannot run: {c.error}")
+    fixed = args.deals or args.hands
     plan(comps, minutes, workers, args.deals, args.quick)
+    if args.hands is not None:
+        for c in comps:
+            if c.letter != "d":
+                c.deals = math.ceil(args.hands / hands_per_game(c.variant))
     total = 0.0
-    print(f"plan ({'deals fixed' if args.deals else f'about {minutes:g} min'}):")
+    print(f"plan ({'deals fixed' if fixed else f'about {minutes:g} min'}):")
     for c in comps:
         if c.error is None:
             est = c.deals * deal_seconds(c, workers)
             total += est
+            dealt = c.deals * hands_per_game(c.variant)
             print(
                 f"  {c.label}: ~{seconds(c.game_s)} per game -> {plural(c.deals, 'deal')} "
-                f"({c.deals * c.variant.players} games), ~{seconds(est)}"
+                f"({dealt} hands dealt; {c.deals * c.variant.players} games), ~{seconds(est)}"
             )
     print(f"estimated run time: ~{seconds(total)}")
 
@@ -608,11 +626,13 @@ def main(argv: list[str] | None = None) -> int:
                 c.figures |= {"target": None, "passed": None}
         c.figures |= {
             "deals": res.deals,
+            "hands_dealt": res.deals * hands_per_game(c.variant),
             "games": len(res.games),
             "elapsed_s": round(res.elapsed, 1),
         }
         print(
-            f"{c.label}: {plural(res.deals, 'deal')}, {len(res.games)} games "
+            f"{c.label}: {plural(res.deals, 'deal')} "
+            f"({res.deals * hands_per_game(c.variant)} hands dealt), {len(res.games)} games "
             f"in {seconds(res.elapsed)}"
         )
         for line in res.lines()[1:-1]:
@@ -716,7 +736,7 @@ def main(argv: list[str] | None = None) -> int:
         "seed": args.seed,
         "workers": workers,
         "move_time_c": move_time,
-        "planned_minutes": None if args.deals else minutes,
+        "planned_minutes": None if fixed else minutes,
         "estimated_s": round(total, 1),
         "elapsed_s": round(elapsed, 1),
         "quick": args.quick,
