@@ -243,10 +243,18 @@ class Cluster:
         """Take every table with a game in progress that no node holds."""
         ids = await self.manager.writer.call(Storage.active_tables)
         ids = [t for t in ids if t not in self.held]
-        for table_id, owner in zip(ids, await self.link.owners(ids), strict=True):
-            if owner is None and await self.claim(table_id):
-                try:
-                    await self.manager.get(table_id)
-                    log.warning("cluster: took over table %s (no node held it)", table_id)
-                except Exception:
-                    log.exception("cluster: table %s could not be taken over", table_id)
+        taken = [
+            table_id
+            for table_id, owner in zip(ids, await self.link.owners(ids), strict=True)
+            if owner is None and await self.claim(table_id)
+        ]
+        # All at once: their loads share the writer's commits (a node that died leaves many
+        # tables, and one after another they would wait on each other's round trips).
+        await asyncio.gather(*(self._take_over(table_id) for table_id in taken))
+
+    async def _take_over(self, table_id: str) -> None:
+        try:
+            await self.manager.get(table_id)
+            log.warning("cluster: took over table %s (no node held it)", table_id)
+        except Exception:
+            log.exception("cluster: table %s could not be taken over", table_id)
