@@ -265,20 +265,7 @@ def test_redis_restarted_mid_game(start_cluster: Any, redis_server: Any) -> None
     assert record["players"][1].get("bot")
 
 
-# Known defect (issue #16, left open): now and then a client of the frozen holder is shown the
-# state before the move that node stored just as it froze, by the node that took the table
-# over, and then the move again ("states out of order"). The other node's own later store of
-# that move fails, so it reloads: no move is lost or doubled. The cause is not found yet.
-HOLDER_REGRESSES = pytest.mark.xfail(
-    strict=False,
-    raises=AssertionError,
-    reason="a client may see one state go back after its frozen holder (#16)",
-)
-
-
-@pytest.mark.parametrize(
-    "frozen", [pytest.param(0, id="holder", marks=HOLDER_REGRESSES), pytest.param(1, id="relay")]
-)
+@pytest.mark.parametrize("frozen", [pytest.param(0, id="holder"), pytest.param(1, id="relay")])
 def test_a_node_frozen_for_a_while(start_cluster: Any, frozen: int) -> None:
     """A node stops for 5 s (SIGSTOP: starved, swapped out, paused) and goes on: the others
     take it for gone meanwhile. Whether it held the table (another node takes it over; the

@@ -189,6 +189,35 @@ def test_a_move_from_a_copy_loaded_before_another_is_refused(storage: Storage) -
         assert conn.execute(text("SELECT count(*) FROM salad_fences")).scalar() == 1
 
 
+@pytest.mark.parametrize("inline", [True, False], ids=["inline", "thread"])
+def test_the_writer_fences_moves_too(storage: Storage, inline: bool) -> None:
+    """Moves stored through the writer (the server's way, a batch per turn of the event loop)
+    are fenced like :meth:`Storage.add_move`: one from a stale copy is refused alone, and the
+    others of its batch are stored."""
+    game, first = _first_move(storage)
+    stale = storage.run(Storage.fence, "t1")
+    fresh = storage.run(Storage.fence, "t1")
+    game.play(first.move)
+    second = game.legal_moves()[0]
+    row2 = MoveRow(2, game.to_move, second, game.format_move(second))
+
+    async def run() -> list[Any]:
+        writer = Writer(storage, inline=inline)
+        writer.start()
+        try:
+            return await asyncio.gather(
+                writer.call(Storage.add_move, "t1", 1, first, None, fresh),
+                writer.call(Storage.add_move, "t1", 1, row2, None, stale),
+                return_exceptions=True,
+            )
+        finally:
+            writer.stop()
+
+    results = asyncio.run(run())
+    assert results[0] is None and isinstance(results[1], StaleCopy), results
+    assert [m.seq for m in storage.run(Storage.moves, "t1", 1)] == [1]
+
+
 def test_a_load_waits_for_a_move_being_stored(pg_url: str) -> None:
     """PostgreSQL: a node loading the table while another is storing a move (its transaction
     open, e.g. its process stopped mid-commit) waits for it, and reads the move."""

@@ -384,16 +384,22 @@ class Storage:
         other node has loaded the table since this copy was (:class:`StaleCopy` otherwise).
         """
         if epoch is not None:
-            kept = conn.execute(
-                update(fences_t)
-                .where((fences_t.c.table_id == table_id) & (fences_t.c.epoch == epoch))
-                .values(epoch=epoch)
-            )
-            if kept.rowcount != 1:
-                raise StaleCopy(f"table {table_id} was loaded by another server")
+            Storage.hold_epoch(conn, table_id, epoch)
         conn.execute(_INSERT_MOVE, [move_params(table_id, game_number, move)])
         if over is not None:
             Storage.finish_game(conn, table_id, game_number, *over)
+
+    @staticmethod
+    def hold_epoch(conn: Connection, table_id: str, epoch: int) -> None:
+        """Check that no other node loaded the table since the copy of ``epoch`` was, and hold
+        its fence row until this transaction ends (:class:`StaleCopy` otherwise)."""
+        kept = conn.execute(
+            update(fences_t)
+            .where((fences_t.c.table_id == table_id) & (fences_t.c.epoch == epoch))
+            .values(epoch=epoch)
+        )
+        if kept.rowcount != 1:
+            raise StaleCopy(f"table {table_id} was loaded by another server")
 
     @staticmethod
     def insert_moves(conn: Connection, params: list[dict[str, Any]]) -> None:
@@ -675,8 +681,11 @@ def _batch(conn: Connection, calls: list[_Call]) -> list[Any]:
     for c in calls:
         if c.fn is Storage.add_move:
             table_id, game_number, move, *rest = c.args
-            moves.append(move_params(table_id, game_number, move))
             over = rest[0] if rest else None
+            epoch = rest[1] if len(rest) > 1 else None
+            if epoch is not None:  # fenced as add_move is (a stale copy fails the batch)
+                Storage.hold_epoch(conn, table_id, epoch)
+            moves.append(move_params(table_id, game_number, move))
             if over is not None:
                 Storage.insert_moves(conn, moves)
                 moves = []
