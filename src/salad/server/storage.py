@@ -678,13 +678,16 @@ def _batch(conn: Connection, calls: list[_Call]) -> list[Any]:
     """Every call in order; consecutive moves go in together, with one statement."""
     results: list[Any] = []
     moves: list[dict[str, Any]] = []
+    fenced: dict[str, int] = {}
     for c in calls:
         if c.fn is Storage.add_move:
             table_id, game_number, move, *rest = c.args
             over = rest[0] if rest else None
             epoch = rest[1] if len(rest) > 1 else None
-            if epoch is not None:  # fenced as add_move is (a stale copy fails the batch)
+            # Fenced as add_move is (a stale copy fails the batch); once a table per batch.
+            if epoch is not None and fenced.get(table_id) != epoch:
                 Storage.hold_epoch(conn, table_id, epoch)
+                fenced[table_id] = epoch
             moves.append(move_params(table_id, game_number, move))
             if over is not None:
                 Storage.insert_moves(conn, moves)
@@ -694,6 +697,7 @@ def _batch(conn: Connection, calls: list[_Call]) -> list[Any]:
         else:
             Storage.insert_moves(conn, moves)
             moves = []
+            fenced.clear()  # the call may be a load's fence: check again after it
             results.append(c.fn(conn, *c.args))
     Storage.insert_moves(conn, moves)
     return results
