@@ -390,6 +390,16 @@ class Storage:
             Storage.finish_game(conn, table_id, game_number, *over)
 
     @staticmethod
+    def fenced(
+        conn: Connection, epoch: int | None, fn: Callable[..., T], table_id: str, *args: Any
+    ) -> T:
+        """``fn(conn, table_id, *args)``, a change of the table from a cluster node's copy of
+        ``epoch``, fenced as :meth:`add_move` is (None: not a cluster's copy, not fenced)."""
+        if epoch is not None:
+            Storage.hold_epoch(conn, table_id, epoch)
+        return fn(conn, table_id, *args)
+
+    @staticmethod
     def hold_epoch(conn: Connection, table_id: str, epoch: int) -> None:
         """Check that no other node loaded the table since the copy of ``epoch`` was, and hold
         its fence row until this transaction ends (:class:`StaleCopy` otherwise)."""
@@ -678,16 +688,16 @@ def _batch(conn: Connection, calls: list[_Call]) -> list[Any]:
     """Every call in order; consecutive moves go in together, with one statement."""
     results: list[Any] = []
     moves: list[dict[str, Any]] = []
-    fenced: dict[str, int] = {}
+    checked: dict[str, int] = {}
     for c in calls:
         if c.fn is Storage.add_move:
             table_id, game_number, move, *rest = c.args
             over = rest[0] if rest else None
             epoch = rest[1] if len(rest) > 1 else None
             # Fenced as add_move is (a stale copy fails the batch); once a table per batch.
-            if epoch is not None and fenced.get(table_id) != epoch:
+            if epoch is not None and checked.get(table_id) != epoch:
                 Storage.hold_epoch(conn, table_id, epoch)
-                fenced[table_id] = epoch
+                checked[table_id] = epoch
             moves.append(move_params(table_id, game_number, move))
             if over is not None:
                 Storage.insert_moves(conn, moves)
@@ -697,7 +707,7 @@ def _batch(conn: Connection, calls: list[_Call]) -> list[Any]:
         else:
             Storage.insert_moves(conn, moves)
             moves = []
-            fenced.clear()  # the call may be a load's fence: check again after it
+            checked.clear()  # the call may be a load's fence: check again after it
             results.append(c.fn(conn, *c.args))
     Storage.insert_moves(conn, moves)
     return results

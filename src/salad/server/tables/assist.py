@@ -13,14 +13,16 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from concurrent.futures import BrokenExecutor
+from typing import Any
 
 from salad.bots.assist import Hint, hint, takeback_count
 from salad.bots.seeds import bot_seed
 from salad.moves import format_move
 from salad.server.errors import ActionError
 from salad.server.schemas import AssistIn, HintIn
-from salad.server.storage import Storage, Writer
+from salad.server.storage import Storage
 from salad.server.tables.connection import Conn
 from salad.server.tables.table import BOT, OVER, PLAYING, Table
 from salad.server.tables.turns import BOT_TIMEOUT, Turns
@@ -47,11 +49,15 @@ def check_alone(table: Table, seat: int, what: str) -> None:
         raise ActionError(f"{what}: the game is {state}", 409)
 
 
-async def handle(table: Table, conn: Conn, message: AssistIn, writer: Writer, turns: Turns) -> None:
+Store = Callable[..., Awaitable[Any]]
+"""Stores a change of a table, fenced (:meth:`TableManager.store`): ``store(table, fn, *args)``."""
+
+
+async def handle(table: Table, conn: Conn, message: AssistIn, store: Store, turns: Turns) -> None:
     if isinstance(message, HintIn):
         ask_hint(table, conn, turns)
     else:
-        await undo(table, conn, writer, turns)
+        await undo(table, conn, store, turns)
 
 
 def ask_hint(table: Table, conn: Conn, turns: Turns) -> None:
@@ -96,7 +102,7 @@ async def think(table: Table, conn: Conn, view: View, moves: int, turns: Turns) 
     )
 
 
-async def undo(table: Table, conn: Conn, writer: Writer, turns: Turns) -> None:
+async def undo(table: Table, conn: Conn, store: Store, turns: Turns) -> None:
     """Take back ``conn``'s seat's last move and every bot move after it, stored first."""
     async with table.lock:
         seat = conn.seat
@@ -115,7 +121,9 @@ async def undo(table: Table, conn: Conn, writer: Writer, turns: Turns) -> None:
         players = [dict(p) for p in table.game_players]
         players[seat]["undos"] = int(players[seat].get("undos", 0)) + 1
         try:
-            await writer.call(Storage.take_back, table.id, table.game_number, keep, players)
+            await store(table, Storage.take_back, table.game_number, keep, players)
+        except ActionError:  # another server holds the table now
+            raise
         except BaseException:
             log.exception("table %s: an undo could not be stored", table.id)
             raise ActionError("undo: the server could not store it; try again", 503) from None

@@ -16,7 +16,7 @@ import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn, TypeVar
 
 from sqlalchemy.exc import IntegrityError
 
@@ -59,6 +59,8 @@ from salad.view import SPECTATOR, Phase
 __all__ = ["Joined", "TableManager"]
 
 log = logging.getLogger("salad.server")
+
+T = TypeVar("T")
 
 MOVE_TEXT_LIMIT = 16
 
@@ -355,10 +357,34 @@ class TableManager:
             raise ActionError(f"wrong token for table {table.id}", 401)
         return seat
 
+    # -- storing a table's changes -----------------------------------------------------------
+    async def store(self, table: Table, fn: Callable[..., T], *args: Any) -> T:
+        """Store a change of ``table`` from this copy, ``fn(conn, table.id, *args)``, unless
+        another server may play the table now (a cluster's; :meth:`Storage.fence`): then this
+        copy is let go and the change refused."""
+        await self._check_sure(table)
+        try:
+            return await self.writer.call(Storage.fenced, table.epoch, fn, table.id, *args)
+        except StaleCopy:
+            self._stale(table, fn.__name__)
+
+    async def _check_sure(self, table: Table) -> None:
+        if not await self.sure(table.id):
+            # Another server may play this table now: store nothing from this copy.
+            log.warning("table %s: not sure this server still holds it; letting go", table.id)
+            self._let_go(table.id, "this table moved to another server: reconnect")
+            raise ActionError("this table moved to another server: reconnect", 503)
+
+    def _stale(self, table: Table, what: str) -> NoReturn:
+        """Another server loaded this table since this copy was (a cluster node that took it
+        over while this one was cut off or frozen): let go of the copy, whose next request
+        loads the table as the database has it, and refuse the change."""
+        log.warning("table %s: %s refused, another server played it; reloading", table.id, what)
+        self._let_go(table.id, "this table was played elsewhere meanwhile: reconnect")
+        raise ActionError("the table changed meanwhile: reload it and try again", 409)
+
     async def _save_seats(self, table: Table, seats: list[Seat]) -> None:
-        await self.writer.call(
-            Storage.save_seats, table.id, [s.row(i) for i, s in enumerate(seats)]
-        )
+        await self.store(table, Storage.save_seats, [s.row(i) for i, s in enumerate(seats)])
         table.seats = seats
         for i, s in enumerate(seats):
             for c in s.conns:
@@ -474,7 +500,7 @@ class TableManager:
         if practice:  # the host chose the deal: the record says so
             players[0]["practice"] = True
         game = Game(table.ruleset, table.players, seed=seed)
-        await self.writer.call(Storage.start_game, table.id, table.game_number, seed, players)
+        await self.store(table, Storage.start_game, table.game_number, seed, players)
         table.game = game
         table.hand_end = None
         table.tricks_cache = TricksCache()
@@ -539,7 +565,7 @@ class TableManager:
             if isinstance(message, TalkIn):  # chat (tables/talk.py)
                 return self.talk.handle(table, conn, message)
             if isinstance(message, AssistIn):  # hint and undo (tables/assist.py)
-                return await assist.handle(table, conn, message, self.writer, self.turns)
+                return await assist.handle(table, conn, message, self.store, self.turns)
             await self.play(table, conn.seat, message.move, conn)
         except ActionError as exc:
             conn.push(error_message(exc.message))
@@ -612,23 +638,15 @@ class TableManager:
         hands_before = len(game.hand_points)
         over = (list(after.totals), after.winners()) if after and after.is_over() else None
         row = MoveRow(seq, seat, move, format_move(game.deck, move), by)
-        if not await self.sure(table.id):
-            # Another server may play this table now: store nothing from this copy.
-            log.warning("table %s: not sure this server still holds it; letting go", table.id)
-            self._let_go(table.id, "this table moved to another server: reconnect")
-            raise ActionError("this table moved to another server: reconnect", 503)
+        await self._check_sure(table)
         try:
             await self.writer.call(
                 Storage.add_move, table.id, table.game_number, row, over, table.epoch
             )
         except (IntegrityError, StaleCopy):
             # Move ``seq`` is in the database already, or another server loaded this table
-            # since this copy was (a cluster node that took it over while this one was cut off
-            # or frozen). This copy is stale: let go of it; the next request loads the table as
-            # the database has it.
-            log.warning("table %s: move %d was stored by another server; reloading", table.id, seq)
-            self._let_go(table.id, "this table was played elsewhere meanwhile: reconnect")
-            raise ActionError("the table changed meanwhile: reload it and try again", 409) from None
+            # since this copy was.
+            self._stale(table, f"move {seq}")
         except BaseException:
             log.exception("table %s: move %d could not be stored", table.id, seq)
             raise ActionError("the server could not store that move; try again", 503) from None
