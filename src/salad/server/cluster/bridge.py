@@ -60,9 +60,11 @@ class _Outbox:
     """The messages for one node: whatever is queued while a publish is under way goes in the
     next one, in order. Putting never waits (a table's broadcast must not)."""
 
-    def __init__(self, link: Link, node: str) -> None:
+    def __init__(self, link: Link, node: str, deaf: Callable[[str], None]) -> None:
         self.link = link
         self.node = node
+        self.deaf = deaf
+        """Told the node's id when nobody read a publish to it."""
         self.items: list[dict[str, Any]] = []
         self.task: asyncio.Task[None] | None = None
 
@@ -75,7 +77,8 @@ class _Outbox:
         try:
             while self.items:
                 items, self.items = self.items, []
-                await self.link.send_many(self.node, items)
+                if not await self.link.send_many(self.node, items):
+                    self.deaf(self.node)
         except Exception as exc:  # Redis is away: the reader's reset tells every side
             log.warning("cluster: %d message(s) to node %s lost: %s", len(items), self.node, exc)
         finally:
@@ -117,7 +120,7 @@ class Bridge:
     def send(self, node: str, message: dict[str, Any]) -> None:
         outbox = self._out.get(node)
         if outbox is None:
-            outbox = self._out[node] = _Outbox(self.link, node)
+            outbox = self._out[node] = _Outbox(self.link, node, self._deaf)
         outbox.put(message)
 
     def _new_id(self) -> str:
@@ -168,6 +171,14 @@ class Bridge:
                 queue.put_nowait({"type": "websocket.disconnect", "code": AWAY})
                 del self._virtual[cid]
                 self.send(node, {"t": "close", "c": cid, "code": AWAY, "reason": MOVED})
+
+    def _deaf(self, node: str) -> None:
+        """Nobody read what was sent to ``node`` (killed, or its channel is being opened again
+        after a break): what is under way with it is lost, so it ends now, and its clients
+        reconnect, instead of waiting for its liveness to lapse."""
+        if node in self.peers():
+            log.warning("cluster: node %s does not read its channel; ending what was with it", node)
+            self.node_gone(node)
 
     def reset(self) -> None:
         """Messages may have been lost (Redis went away): end everything under way."""

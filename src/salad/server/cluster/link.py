@@ -112,6 +112,14 @@ class Link:
         return {n for n, v in zip(nodes, found, strict=True) if v is not None}
 
     # -- messages -------------------------------------------------------------------------
-    async def send_many(self, node: str, messages: list[dict[str, Any]]) -> None:
-        """Messages to a node's channel, in one publish (lost if that node is gone)."""
-        await self.redis.publish(channel(node), json.dumps(messages, separators=(",", ":")))
+    async def send_many(self, node: str, messages: list[dict[str, Any]]) -> bool:
+        """Messages to a node's channel, in one publish: whether the node reads it (if not,
+        they are lost: the node is gone, or its channel is being opened again)."""
+        data = json.dumps(messages, separators=(",", ":"))
+        return bool(await self.redis.publish(channel(node), data))
+
+    async def listening(self, node: str) -> bool:
+        """Whether ``node`` reads its channel. A node killed stops at once, long before its
+        leases and liveness lapse: what is sent to it meanwhile is lost."""
+        found = await self.redis.pubsub_numsub(channel(node))
+        return bool(found and found[0][1])

@@ -89,11 +89,27 @@ class Cluster:
                 owner = await self.link.owner(table_id)
                 if owner is None and await self.claim(table_id):
                     return self.node
-                if owner is not None:
+                if owner is None:
+                    continue
+                if owner == self.node or await self.link.listening(owner):
+                    return owner
+                # Its holder reads nothing (killed): rather than relay into nothing, wait
+                # for its lease to lapse (the request is held meanwhile), then take the table.
+                if not await self._outlast(table_id, owner):
                     return owner
         except RedisError:
             raise ActionError("the cluster's Redis does not answer: retry", 503) from None
         raise ActionError("the table is changing servers: retry", 503)
+
+    async def _outlast(self, table_id: str, owner: str) -> bool:
+        """Wait (at most a lease's life) until ``owner`` no longer holds the table."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + LEASE_MS / 1000 + BEAT
+        while loop.time() < deadline:
+            await asyncio.sleep(BEAT / 4)
+            if await self.link.owner(table_id) != owner:
+                return True
+        return False
 
     async def sure(self, table_id: str) -> bool:
         """Whether this node surely holds the table now: it does if its leases were renewed

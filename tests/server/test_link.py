@@ -1,0 +1,37 @@
+"""The cluster's link to Redis, on a real redis-server: leases, and whether a node reads its
+channel (a node killed stops reading at once, seconds before its leases lapse)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from salad.server.cluster.link import Link, channel
+
+
+def test_a_node_that_reads_no_channel_is_not_listening(redis_server: Any) -> None:
+    async def run() -> None:
+        a, b = Link(redis_server.url, "node-a"), Link(redis_server.url, "node-b")
+        try:
+            assert not await b.listening("node-a")
+            assert not await b.send_many("node-a", [{"t": "in"}])  # read by nobody
+            pubsub = a.redis.pubsub()
+            await pubsub.subscribe(channel("node-a"))
+            assert await b.listening("node-a")
+            assert await b.send_many("node-a", [{"t": "in"}])
+            await pubsub.aclose()  # type: ignore[no-untyped-call]
+            for _ in range(50):  # the unsubscribe reaches Redis
+                if not await b.listening("node-a"):
+                    break
+                await asyncio.sleep(0.02)
+            assert not await b.listening("node-a")
+            # Leases: one holder at a time.
+            assert await a.acquire("t1") and not await b.acquire("t1")
+            assert await b.owner("t1") == "node-a"
+            await a.release("t1")
+            assert await b.owner("t1") is None
+        finally:
+            await a.close()
+            await b.close()
+
+    asyncio.run(run())
