@@ -34,7 +34,11 @@ A ratio target passes on the point estimate; the interval of the per-deal margin
 Before playing, one hand of each match is played in this process to time the bots, and the
 deals are planned to fit ``--minutes`` (default 40) on the worker processes (default: every
 core); the plan and its estimated run time are printed. ``--deals N`` fixes the deals of every
-comparison instead (``--deals 8`` is a short run; the targets ask for at least 64);
+comparison instead (``--deals 2`` is a short run). A "deal" of the match is one game, one seed:
+all of its hands, each dealt once and played in every seat rotation. ``--hands N`` asks for at
+least N hands dealt per comparison instead, in whole games: issue 18's "at least 64 deals with
+every seat rotation", a deal in the rules' sense (one hand dealt), is ``--hands 64``, which is
+11 games of six hands each (66 hands dealt);
 ``--quick`` is a smoke run of a few minutes (few deals: figures are rough). ``--only b,n``
 runs some comparisons, ``--variants canadian4`` some variants. A comparison whose bot is
 missing is reported as failed with the reason. The last line printed is one JSON object with
@@ -48,8 +52,9 @@ are about 4 hours for 4-player Canadian Salad, and about as much for each other 
 12 hours in all. On a loaded machine the expert gets less CPU in its budget (there: 85 ms of
 CPU in a 0.7 s median move), so it plays weaker than on an idle one.
 
-Run ``make bench-bots`` (``make bench-bots ARGS="--deals 8 --variants canadian4"``) or
-``python benchmarks/bot_strength.py [--quick] [--only a,b] [--deals N]``.
+Run ``make bench-bots ARGS="--hands 64"`` (``make bench-bots ARGS="--deals 2 --variants
+canadian4"`` for a short run) or ``python benchmarks/bot_strength.py [--quick] [--only a,b]
+[--deals N | --hands N]``.
 """
 
 from __future__ import annotations
