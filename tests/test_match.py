@@ -360,3 +360,17 @@ def test_bot_strength_benchmark_runs() -> None:
     assert {"basic_mean", "random_mean", "ratio", "margin_ci95", "passed", "deals"} <= a.keys()
     assert a["deals"] == 3 and a["games"] == 12
     assert summary["all_passed"] == a["passed"] == (proc.returncode == 0)
+
+
+@pytest.mark.skipif(not HAS_BASIC, reason="the basic bot is not written yet")
+def test_bot_strength_benchmark_counts_hands_dealt() -> None:
+    """``--hands N``: the whole games that hold at least N hands dealt (six a game here)."""
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "bot_strength.py"
+    cmd = [sys.executable, str(script), "--only", "a", "--hands", "7", "--workers", "1"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert proc.returncode in (0, 1), proc.stderr
+    a = json.loads(proc.stdout.strip().splitlines()[-1])["comparisons"]["a"]
+    assert (a["deals"], a["hands_dealt"], a["games"]) == (2, 12, 8)
+    assert "(12 hands dealt)" in proc.stdout
+    bad = subprocess.run([*cmd, "--deals", "2"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "--hands" in bad.stderr.strip().splitlines()[-1]
