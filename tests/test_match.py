@@ -348,14 +348,22 @@ def test_cli_bad_input(args: list[str], message: str) -> None:
     assert len(lines) == 1 and lines[0].startswith(message)
 
 
+BOT_STRENGTH = Path(__file__).resolve().parent.parent / "benchmarks" / "bot_strength.py"
+
+
+def bot_strength(*args: str) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
+    """The bot strength benchmark's basic-vs-random comparison on one worker: the process,
+    and the JSON summary on its last line."""
+    cmd = [sys.executable, str(BOT_STRENGTH), "--only", "a", "--workers", "1", *args]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert proc.returncode in (0, 1), proc.stderr
+    return proc, json.loads(proc.stdout.strip().splitlines()[-1])
+
+
 @pytest.mark.skipif(not HAS_BASIC, reason="the basic bot is not written yet")
 def test_bot_strength_benchmark_runs() -> None:
     """The benchmark's cheapest comparison end to end; the last line is its JSON summary."""
-    script = Path(__file__).resolve().parent.parent / "benchmarks" / "bot_strength.py"
-    cmd = [sys.executable, str(script), "--only", "a", "--deals", "3", "--workers", "1"]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-    assert proc.returncode in (0, 1), proc.stderr
-    summary = json.loads(proc.stdout.strip().splitlines()[-1])
+    proc, summary = bot_strength("--deals", "3")
     a = summary["comparisons"]["a"]
     assert {"basic_mean", "random_mean", "ratio", "margin_ci95", "passed", "deals"} <= a.keys()
     assert a["deals"] == 3 and a["games"] == 12
@@ -365,12 +373,10 @@ def test_bot_strength_benchmark_runs() -> None:
 @pytest.mark.skipif(not HAS_BASIC, reason="the basic bot is not written yet")
 def test_bot_strength_benchmark_counts_hands_dealt() -> None:
     """``--hands N``: the whole games that hold at least N hands dealt (six a game here)."""
-    script = Path(__file__).resolve().parent.parent / "benchmarks" / "bot_strength.py"
-    cmd = [sys.executable, str(script), "--only", "a", "--hands", "7", "--workers", "1"]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-    assert proc.returncode in (0, 1), proc.stderr
-    a = json.loads(proc.stdout.strip().splitlines()[-1])["comparisons"]["a"]
+    proc, summary = bot_strength("--hands", "7")
+    a = summary["comparisons"]["a"]
     assert (a["deals"], a["hands_dealt"], a["games"]) == (2, 12, 8)
     assert "(12 hands dealt)" in proc.stdout
-    bad = subprocess.run([*cmd, "--deals", "2"], capture_output=True, text=True, timeout=60)
+    cmd = [sys.executable, str(BOT_STRENGTH), "--hands", "7", "--deals", "2"]
+    bad = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "--hands" in bad.stderr.strip().splitlines()[-1]
