@@ -15,9 +15,12 @@ def test_a_node_that_reads_no_channel_is_not_listening(redis_server: Any) -> Non
         try:
             assert not await b.listening("node-a")
             assert not await b.send_many("node-a", [{"t": "in"}])  # read by nobody
+            await a.renew([])  # its liveness, but no channel read yet: not there
+            assert await b.alive(["node-a"]) == set()
             pubsub = a.redis.pubsub()
             await pubsub.subscribe(channel("node-a"))
             assert await b.listening("node-a")
+            assert await b.alive(["node-a", "node-c"]) == {"node-a"}
             assert await b.send_many("node-a", [{"t": "in"}])
             await pubsub.aclose()  # type: ignore[no-untyped-call]
             for _ in range(50):  # the unsubscribe reaches Redis
@@ -25,6 +28,7 @@ def test_a_node_that_reads_no_channel_is_not_listening(redis_server: Any) -> Non
                     break
                 await asyncio.sleep(0.02)
             assert not await b.listening("node-a")
+            assert await b.alive(["node-a"]) == set()  # killed: gone before its liveness lapses
             # Leases: one holder at a time.
             assert await a.acquire("t1") and not await b.acquire("t1")
             assert await b.owner("t1") == "node-a"

@@ -104,12 +104,19 @@ class Link:
         await self._release(keys=[_lease(table_id)], args=[self.node])
 
     async def alive(self, nodes: Sequence[str]) -> set[str]:
-        """Which of these nodes are still there."""
+        """Which of these nodes are still there: their liveness has not lapsed and they read
+        their channel (a node killed stops reading at once; its liveness lapses in 3 s)."""
         nodes = list(dict.fromkeys(nodes))
         if not nodes:
             return set()
-        found = await self.redis.mget([_alive(n) for n in nodes])
-        return {n for n, v in zip(nodes, found, strict=True) if v is not None}
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.mget([_alive(n) for n in nodes])
+            pipe.pubsub_numsub(*[channel(n) for n in nodes])
+            found, counts = await pipe.execute()
+        reading = {name for name, count in counts if count}
+        return {
+            n for n, v in zip(nodes, found, strict=True) if v is not None and channel(n) in reading
+        }
 
     # -- messages -------------------------------------------------------------------------
     async def send_many(self, node: str, messages: list[dict[str, Any]]) -> bool:

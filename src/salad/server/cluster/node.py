@@ -106,7 +106,7 @@ class Cluster:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + LEASE_MS / 1000 + BEAT
         while loop.time() < deadline:
-            await asyncio.sleep(BEAT / 4)
+            await asyncio.sleep(BEAT / 2)
             if await self.link.owner(table_id) != owner:
                 return True
         return False
@@ -246,8 +246,9 @@ class Cluster:
         self.renewed_at = now
 
     async def _forget_gone_nodes(self) -> None:
-        """A peer whose liveness is missing at two looks in a row is gone (one miss may be a
-        node starved of CPU for a moment)."""
+        """A peer missing at two looks in a row is gone (one miss may be a node starved of CPU
+        for a moment, or opening its channel again): its liveness lapsed, or it reads no
+        channel (killed: found within a second, not when its liveness lapses)."""
         peers = self.bridge.peers()
         missing = peers - await self.link.alive(list(peers)) if peers else set()
         for node in missing & self._missing:
