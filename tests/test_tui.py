@@ -6,12 +6,14 @@ import asyncio
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
 import pytest
 from rich.text import Text
+from textual import events
 from textual.pilot import Pilot
 from textual.widget import Widget
 
@@ -343,3 +345,71 @@ def test_the_screen_is_drawn_without_textual() -> None:
         "sys.exit('textual' in sys.modules)"
     )
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
+
+
+# -- issue 18: the screen answers while an expert thinks (on a worker thread) ----------------
+
+THINK_S = 2.0
+"""The expert's budget a move here: long enough to press keys while it thinks."""
+ANSWER_S = 1.0
+"""The longest a page may take to open and close meanwhile (0.15-0.3 s measured on a busy
+2-core machine; a bot thinking on the screen's own thread would hold it for its whole 2 s)."""
+
+
+def expert_leads_first() -> Session:
+    """A game whose first move is an expert's (the human, seat 0, waits)."""
+    rs = make_ruleset("canadian", None)
+    for seed in range(1, 50):
+        session = Session.new(rs, 4, 0, "expert", seed, move_time=THINK_S)
+        if session.game.to_move != 0:
+            return session
+    raise AssertionError("no seed where a bot leads first")
+
+
+async def key_answered(
+    app: SaladApp, key: str, char: str | None, done: Callable[[], bool]
+) -> float:
+    """Seconds from a key reaching the app to ``done()``. (The pilot's own ``press`` waits
+    for the whole process to go idle, which a thinking bot's thread never lets it.)"""
+    event = events.Key(key, char)
+    event.set_sender(app)
+    start = time.perf_counter()
+    assert app._driver is not None
+    app._driver.send_message(event)
+    while not done():
+        assert time.perf_counter() - start < 5, f"{key}: no answer in 5 s"
+        await asyncio.sleep(0.002)
+    return time.perf_counter() - start
+
+
+def test_pages_open_and_close_while_an_expert_thinks() -> None:
+    async def go() -> None:
+        app = SaladApp(expert_leads_first(), delay=0.0)
+        async with app.run_test(size=SIZE) as pilot:
+            gs = app.game_screen
+            pages = [("question_mark", "?", "Keys"), ("r", "r", "Rules"), ("p", "p", "Score sheet")]
+            times: list[float] = []  # each with an expert thinking from before to after
+            for _ in range(2000):
+                if len(times) == len(pages):
+                    break
+                if app.session.human_turn():
+                    await pilot.press("right", "left", "enter")
+                    continue
+                if not gs.bot_pending:
+                    await asyncio.sleep(0.01)
+                    continue
+                key, char, title = pages[len(times)]
+
+                def opened(title: str = title) -> bool:
+                    return isinstance(app.screen, InfoScreen) and app.screen.title_text == title
+
+                took = await key_answered(app, key, char, opened)
+                took += await key_answered(
+                    app, "escape", None, lambda: isinstance(app.screen, GameScreen)
+                )
+                if gs.bot_pending:  # still thinking: the page came and went meanwhile
+                    times.append(took)
+            assert len(times) == len(pages), times
+            assert max(times) < ANSWER_S, times
+
+    run(go)
