@@ -646,7 +646,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  ratio {c.figures['ratio']:g}")
         if c.figures.get("verdict"):
             target = c.figures.get("target")
-            print(f"  target {target}: {c.figures['verdict']}")
+            said = f"target {target}" if target else "reported (no target)"
+            print(f"  {said}: {c.figures['verdict']}")
 
     figures: dict[str, Any] = {}
     for c in comps:
