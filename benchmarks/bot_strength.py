@@ -45,12 +45,12 @@ missing is reported as failed with the reason. The last line printed is one JSON
 all figures and pass/fail per target; the exit status is 0 only when every selected target
 passed.
 
-What a full run costs (measured on a shared 2-core machine, 2 workers): the searching bots
-think for a wall-clock budget a move, so a game costs about the same on any machine: (b) took
-7.1 min for 24 games, (n) 6.3, (c) at 0.1 s 5.8, (e) 2.8, (o) seconds; 64 deals (256 games)
-are about 4 hours for 4-player Canadian Salad, and about as much for each other variant: some
-12 hours in all. On a loaded machine the expert gets less CPU in its budget (there: 85 ms of
-CPU in a 0.7 s median move), so it plays weaker than on an idle one.
+What a full run costs (measured 2026-12-03 on this project's 2-core machine, 2 workers, with
+``--hands 64``): the searching bots think for a wall-clock budget a move, so a game costs about
+the same on any machine. 4-player Canadian Salad took 32 min: (b) 10.9, (n) 8.1, (c) at 0.1 s
+8.6, (e) 4.2, (o) and (a) seconds. 6-player Canadian Salad with (b), (e), (c), (o): 20 min;
+Skip the Salad with all toppings: about 36 min. On a loaded machine the expert gets less CPU in
+its budget, so it plays weaker than on an idle one.
 
 Run ``make bench-bots ARGS="--hands 64"`` (``make bench-bots ARGS="--deals 2 --variants
 canadian4"`` for a short run) or ``python benchmarks/bot_strength.py [--quick] [--only a,b]
