@@ -58,6 +58,7 @@ import websockets
 from websockets.client import ClientProtocol
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Response
+from websockets.protocol import State
 from websockets.uri import parse_uri
 
 from salad.events import PASS, PLAY, TRUMP
@@ -283,7 +284,7 @@ class SansIOClient(asyncio.Protocol):
             if not self.done.done():
                 self.done.set_result(None)
             return True
-        if play is not None:
+        if play is not None and self.ws.state is State.OPEN:  # (not a closing connection)
             self.ws.send_text(play.encode())
         return False
 

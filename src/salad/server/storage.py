@@ -52,6 +52,7 @@ from sqlalchemy import (
     insert,
     select,
     text,
+    tuple_,
     update,
 )
 from sqlalchemy.engine import make_url
@@ -412,6 +413,24 @@ class Storage:
             raise StaleCopy(f"table {table_id} was loaded by another server")
 
     @staticmethod
+    def hold_epochs(conn: Connection, held: set[tuple[str, int]]) -> None:
+        """:meth:`hold_epoch` for many tables in one statement (a writer's batch of moves)."""
+        if len(held) == 1:
+            ((table_id, epoch),) = held
+            Storage.hold_epoch(conn, table_id, epoch)
+        elif held:
+            kept = conn.execute(
+                update(fences_t)
+                .where(tuple_(fences_t.c.table_id, fences_t.c.epoch).in_(sorted(held)))
+                .values(epoch=fences_t.c.epoch)
+                .returning(fences_t.c.table_id, fences_t.c.epoch)
+            )
+            stale = held - {(str(t), int(e)) for t, e in kept}
+            if stale:
+                tables = ", ".join(sorted({t for t, _ in stale}))
+                raise StaleCopy(f"table(s) {tables} were loaded by another server")
+
+    @staticmethod
     def insert_moves(conn: Connection, params: list[dict[str, Any]]) -> None:
         """Many moves at once (see :func:`move_params`)."""
         if params:
@@ -688,16 +707,14 @@ def _batch(conn: Connection, calls: list[_Call]) -> list[Any]:
     """Every call in order; consecutive moves go in together, with one statement."""
     results: list[Any] = []
     moves: list[dict[str, Any]] = []
-    checked: dict[str, int] = {}
+    held: set[tuple[str, int]] = set()
     for c in calls:
         if c.fn is Storage.add_move:
             table_id, game_number, move, *rest = c.args
             over = rest[0] if rest else None
             epoch = rest[1] if len(rest) > 1 else None
-            # Fenced as add_move is (a stale copy fails the batch); once a table per batch.
-            if epoch is not None and checked.get(table_id) != epoch:
-                Storage.hold_epoch(conn, table_id, epoch)
-                checked[table_id] = epoch
+            if epoch is not None:
+                held.add((table_id, epoch))
             moves.append(move_params(table_id, game_number, move))
             if over is not None:
                 Storage.insert_moves(conn, moves)
@@ -707,9 +724,13 @@ def _batch(conn: Connection, calls: list[_Call]) -> list[Any]:
         else:
             Storage.insert_moves(conn, moves)
             moves = []
-            checked.clear()  # the call may be a load's fence: check again after it
             results.append(c.fn(conn, *c.args))
     Storage.insert_moves(conn, moves)
+    # The moves are fenced as add_move fences one (a stale copy fails the batch, and is then
+    # refused alone), all in one statement, after everything else of the batch: a load's
+    # fence among it counts too. Checked before the commit, in the same transaction, the rows
+    # stay locked until then, so a load elsewhere either comes before (refused) or waits.
+    Storage.hold_epochs(conn, held)
     return results
 
 
