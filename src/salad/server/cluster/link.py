@@ -21,6 +21,9 @@ __all__ = ["BEAT", "LEASE_MS", "Link", "channel"]
 LEASE_MS = 3000
 """A lease's life without renewal (milliseconds): the longest a dead node holds its tables."""
 
+MAX_CONNECTIONS = 64
+"""Connections a node opens to Redis at most (more callers wait for one, up to 5 s)."""
+
 BEAT = 0.5
 """Seconds between renewals of a node's leases and liveness."""
 
@@ -65,9 +68,17 @@ class Link:
     def __init__(self, url: str, node: str) -> None:
         self.url = url
         self.node = node
-        self.redis: aioredis.Redis = aioredis.from_url(
-            url, decode_responses=True, socket_connect_timeout=2, socket_timeout=5
+        # A bounded pool whose callers wait for a free connection: during a failover many
+        # requests look Redis up at once, and a plain pool refuses the 101st (max 100).
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url,
+            decode_responses=True,
+            socket_connect_timeout=2,
+            socket_timeout=5,
+            max_connections=MAX_CONNECTIONS,
+            timeout=5,
         )
+        self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
 

@@ -50,6 +50,8 @@ class Cluster:
         """When this node's leases were last renewed (event loop time)."""
         self._missing: set[str] = set()
         """Peers whose liveness was missing at the last look."""
+        self._outlasting: dict[str, asyncio.Future[bool]] = {}
+        """Tables whose dead holder's lease is being waited out (see :meth:`owner_for`)."""
         manager.owns = self.owns
         manager.claim = self.claim
         manager.sure = self.sure
@@ -81,8 +83,8 @@ class Cluster:
             try:
                 if await self._still_ours(table_id):
                     return self.node
-            except RedisError:
-                raise ActionError("the cluster's Redis does not answer: retry", 503) from None
+            except RedisError as exc:
+                raise self._no_redis(exc) from None
             self._lost(table_id)
         try:
             for _ in range(3):
@@ -97,12 +99,28 @@ class Cluster:
                 # for its lease to lapse (the request is held meanwhile), then take the table.
                 if not await self._outlast(table_id, owner):
                     return owner
-        except RedisError:
-            raise ActionError("the cluster's Redis does not answer: retry", 503) from None
+        except RedisError as exc:
+            raise self._no_redis(exc) from None
         raise ActionError("the table is changing servers: retry", 503)
 
+    @staticmethod
+    def _no_redis(exc: RedisError) -> ActionError:
+        log.warning(
+            "cluster: Redis did not answer a request's look-up: %s: %s", type(exc).__name__, exc
+        )
+        return ActionError("the cluster's Redis does not answer: retry", 503)
+
     async def _outlast(self, table_id: str, owner: str) -> bool:
-        """Wait (at most a lease's life) until ``owner`` no longer holds the table."""
+        """Wait (at most a lease's life) until ``owner`` no longer holds the table; the
+        requests for one table share one wait."""
+        waiting = self._outlasting.get(table_id)
+        if waiting is None:
+            waiting = asyncio.ensure_future(self._wait_out(table_id, owner))
+            self._outlasting[table_id] = waiting
+            waiting.add_done_callback(lambda _: self._outlasting.pop(table_id, None))
+        return await asyncio.shield(waiting)
+
+    async def _wait_out(self, table_id: str, owner: str) -> bool:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + LEASE_MS / 1000 + BEAT
         while loop.time() < deadline:
