@@ -4,9 +4,25 @@ channel (a node killed stops reading at once, seconds before its leases lapse)."
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from salad.server.cluster.link import Link, channel
+
+
+async def soon(check: Callable[[], Awaitable[bool]], seconds: float = 2.0) -> bool:
+    """Whether ``check()`` comes true within ``seconds`` (Redis answers each connection in
+    turn: what one connection did may not be seen by another at once)."""
+    end = asyncio.get_running_loop().time() + seconds
+    while not await check():
+        if asyncio.get_running_loop().time() > end:
+            return False
+        await asyncio.sleep(0.02)
+    return True
+
+
+async def not_(answer: Awaitable[bool]) -> bool:
+    return not await answer
 
 
 def test_a_node_that_reads_no_channel_is_not_listening(redis_server: Any) -> None:
@@ -19,15 +35,11 @@ def test_a_node_that_reads_no_channel_is_not_listening(redis_server: Any) -> Non
             assert await b.alive(["node-a"]) == set()
             pubsub = a.redis.pubsub()
             await pubsub.subscribe(channel("node-a"))
-            assert await b.listening("node-a")
+            assert await soon(lambda: b.listening("node-a"))  # the subscription reaches Redis
             assert await b.alive(["node-a", "node-c"]) == {"node-a"}
             assert await b.send_many("node-a", [{"t": "in"}])
             await pubsub.aclose()  # type: ignore[no-untyped-call]
-            for _ in range(50):  # the unsubscribe reaches Redis
-                if not await b.listening("node-a"):
-                    break
-                await asyncio.sleep(0.02)
-            assert not await b.listening("node-a")
+            assert await soon(lambda: not_(b.listening("node-a")))  # the close reaches Redis
             assert await b.alive(["node-a"]) == set()  # killed: gone before its liveness lapses
             # Leases: one holder at a time.
             assert await a.acquire("t1") and not await b.acquire("t1")

@@ -70,7 +70,10 @@ def worker_pool(workers: int, names: Sequence[str]) -> Iterator[ProcessPoolExecu
         # The executor has no public way to stop a running job (before Python 3.14).
         for proc in list((getattr(pool, "_processes", None) or {}).values()):
             proc.terminate()
-        pool.shutdown(wait=False, cancel_futures=True)
+        # Wait for the executor's own thread to end here: left running, it closes its wake-up
+        # pipe while the interpreter's exit hook writes to it ("Bad file descriptor" printed
+        # after a Ctrl-C). The workers are terminated, so this is quick.
+        pool.shutdown(wait=True, cancel_futures=True)
         raise
     pool.shutdown()
 
