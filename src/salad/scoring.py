@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from salad.cards import CardMask
-from salad.events import Deal, HandScored, Play, TokenTaken, TrickWon, typed
+from salad.events import DEAL, Deal, HandScored, Play, TokenTaken, TrickWon, typed
 from salad.moves import card_of
 from salad.ruleset import CompiledHand, CompiledPenalty, CompiledRules, Kind, Moon
 
@@ -230,6 +230,19 @@ def hand_breakdowns(rules: CompiledRules, log: Sequence[tuple[object, ...]]) -> 
             counts = card_counts(hand, taken)
             out.append(breakdown_hand(rules, hand, won, counts, last, token))
     return out
+
+
+def hand_breakdown(
+    rules: CompiledRules, log: Sequence[tuple[object, ...]], index: int
+) -> HandBreakdown:
+    """:func:`hand_breakdowns` of one finished hand, reading only that hand's events (the
+    server shows each hand's as it ends); IndexError if hand ``index`` is not finished."""
+    deals = [i for i in range(len(log)) if log[i][0] == DEAL]
+    found = [i for i in deals if log[i][1] == index]
+    if not found:
+        raise IndexError(f"hand {index} was not dealt")
+    later = [i for i in deals if i > found[0]]
+    return hand_breakdowns(rules, log[found[0] : later[0] if later else len(log)])[0]
 
 
 def standings(totals: Sequence[int], highest_wins: bool = False) -> list[int]:

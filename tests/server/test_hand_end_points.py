@@ -12,7 +12,7 @@ import pytest
 
 from salad.engine import Game
 from salad.formats.rules import load_ruleset
-from salad.scoring import hand_breakdowns
+from salad.scoring import hand_breakdown, hand_breakdowns
 from salad.server.tables.wire import TricksCache, common_view_json, hand_rounds
 
 
@@ -44,7 +44,10 @@ def test_running_agrees_with_the_sheet(preset: str, settings: Any, players: int,
             held.play(move)
             points = list(held.hand_points[-1])
             assert held.running_points() == points
-            assert list(hand_breakdowns(held.rules, held.log)[-1].points) == points
+            every = hand_breakdowns(held.rules, held.log)
+            assert list(every[-1].points) == points
+            # One hand's breakdown, read from that hand's events alone, is the same.
+            assert [hand_breakdown(held.rules, held.log, i) for i in range(len(every))] == every
             wire = json.loads("{" + common_view_json(held) + "}")
             assert wire["running"] == points == hand_rounds(held)[-1]["points"]
             hands_checked += 1
@@ -60,3 +63,12 @@ def test_running_agrees_with_the_sheet(preset: str, settings: Any, players: int,
     assert final["running"] == rounds[-1]["points"]
     assert final["running"] == list(hand_breakdowns(game.rules, game.log)[-1].points)
     assert final["totals"] == sheet_totals(rounds, players)
+
+
+def test_a_hand_not_finished_has_no_breakdown() -> None:
+    game = Game(load_ruleset("canadian"), 4, seed=1)
+    game.play(game.legal_moves()[0])
+    with pytest.raises(IndexError):
+        hand_breakdown(game.rules, game.log, 0)
+    with pytest.raises(IndexError):
+        hand_breakdown(game.rules, game.log, 3)

@@ -19,12 +19,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from salad.cards import NO_SUIT, Deck, cards_of
+from salad.cards import NO_SUIT, CardMask, Deck, cards_of
 from salad.engine import Game
 from salad.errors import IllegalMoveError
 from salad.events import PLAY, TRICK
 from salad.moves import Move, format_move, move_label
-from salad.scoring import MOON, hand_breakdowns, standings
+from salad.scoring import MOON, hand_breakdown, standings
 from salad.view import SPECTATOR, Phase
 
 __all__ = [
@@ -49,6 +49,8 @@ TrickKey = tuple[int, int, Phase]
 
 STATE_PREFIX = '{"type":"state"'
 """How every ``state`` message begins (a connection's outbox keeps only the latest)."""
+
+_PHASES = {phase: json.dumps(phase.name.lower()) for phase in Phase}
 
 
 def error_message(message: str) -> str:
@@ -87,13 +89,22 @@ def dumps(value: Any) -> str:
 
 
 class JsonCodes:
-    """A deck's card codes and moves as JSON strings (each made once)."""
+    """A deck's card codes, moves and sets of cards as JSON (each made once).
+
+    One table's: the sets of cards (a hand, a pass) are cached by their mask, since a move
+    changes one seat's hand and leaves the others' as they were; the cache starts again
+    once it holds :attr:`MASKS` of them (a game makes one a move).
+    """
+
+    MASKS = 1024
 
     def __init__(self, deck: Deck) -> None:
         self.deck = deck
         self.cards = tuple(json.dumps(code) for code in deck.codes)
         self.moves: dict[Move, str] = {}
         self.texts: dict[Move, str] = {}
+        self.sets: dict[CardMask, str] = {}
+        self.suits = tuple(json.dumps(s.letter) for s in deck.suits)
 
     def text(self, move: Move) -> str:
         """A move as the server writes it (``QS``, ``W+``, ``trump:H``)."""
@@ -107,6 +118,16 @@ class JsonCodes:
         text = self.moves.get(move)
         if text is None:
             text = self.moves[move] = json.dumps(self.text(move))
+        return text
+
+    def card_list(self, mask: CardMask) -> str:
+        """The cards of ``mask`` as the inside of a JSON list of codes, lowest index first."""
+        text = self.sets.get(mask)
+        if text is None:
+            if len(self.sets) >= self.MASKS:
+                self.sets.clear()
+            cards = self.cards
+            text = self.sets[mask] = ",".join([cards[c] for c in cards_of(mask)])
         return text
 
 
@@ -136,20 +157,16 @@ def seat_part(game: Game, seat: int, codes: JsonCodes | None = None) -> str:
     if seat == SPECTATOR:
         return '{"seat":-1,"cards":[],"legal":[],"passed":[],"received":[],'
     codes = codes_for(game, codes)
-    cards = codes.cards
     legal = ""
     if seat == game.to_move:
-        legal = ",".join([codes.move(m) for m in game.legal_moves()])
+        move = codes.move
+        legal = ",".join([move(m) for m in game.legal_moves()])
+    passed = game.passed[seat]
+    got = game.received[seat]
     return (
-        f'{{"seat":{seat:d},"cards":['
-        + ",".join([cards[c] for c in cards_of(game.hand(seat))])
-        + '],"legal":['
-        + legal
-        + '],"passed":['
-        + (",".join([cards[c] for c in cards_of(passed)]) if (passed := game.passed[seat]) else "")
-        + '],"received":['
-        + (",".join([cards[c] for c in cards_of(got)]) if (got := game.received[seat]) else "")
-        + "],"
+        f'{{"seat":{seat:d},"cards":[{codes.card_list(game.hands[seat])}],"legal":[{legal}],'
+        f'"passed":[{codes.card_list(passed) if passed else ""}],'
+        f'"received":[{codes.card_list(got) if got else ""}],'
     )
 
 
@@ -211,9 +228,12 @@ def finished_tricks(game: Game, cache: TricksCache | None) -> str:
     return tricks
 
 
-def common_view_parts(game: Game, cache: TricksCache | None = None) -> tuple[str, str]:
+def common_view_parts(
+    game: Game, cache: TricksCache | None = None, codes: JsonCodes | None = None
+) -> tuple[str, str]:
     """:func:`common_view_json` in two parts: every field but ``tricks``, and ``tricks``."""
     tricks = finished_tricks(game, cache)
+    codes = codes_for(game, codes)
     phase = game.phase
     key = (game.hand_index, game.trick_no, phase)
     in_trick = phase == Phase.PLAY
@@ -221,18 +241,18 @@ def common_view_parts(game: Game, cache: TricksCache | None = None) -> tuple[str
     suits = deck.suits
     leader = game.leader
     n = game.players
-    moving = {
-        "phase": phase.name.lower(),
-        "to_move": game.to_move,
-        "leader": leader,
-        "trick": (
-            [[(leader + i) % n, format_move(deck, m)] for i, m in enumerate(game.trick)]
-            if in_trick
-            else []
-        ),
-        "led_suit": suits[game.led].letter if in_trick and game.led != NO_SUIT else None,
-        "hand_sizes": [h.bit_count() for h in game.hands],
-    }
+    trick = ""
+    led = "null"
+    if in_trick:
+        move = codes.move
+        trick = ",".join([f"[{(leader + i) % n:d},{move(m)}]" for i, m in enumerate(game.trick)])
+        if game.led != NO_SUIT:
+            led = codes.suits[game.led]
+    sizes = ",".join([str(h.bit_count()) for h in game.hands])
+    moving = (
+        f'"phase":{_PHASES[phase]},"to_move":{game.to_move:d},"leader":{leader:d},'
+        f'"trick":[{trick}],"led_suit":{led},"hand_sizes":[{sizes}]'
+    )
     # The rest changes only when a trick (or the phase) ends: cached with the tricks.
     if cache is not None and cache.public_key == key:
         settled = cache.public
@@ -253,7 +273,7 @@ def common_view_parts(game: Game, cache: TricksCache | None = None) -> tuple[str
         )[1:-1]
         if cache is not None:
             cache.public_key, cache.public = key, settled
-    return dumps(moving)[1:-1] + "," + settled, tricks
+    return moving + "," + settled, tricks
 
 
 def _last_trick_plays(game: Game) -> tuple[list[tuple[int, Move]], int] | None:
@@ -298,7 +318,7 @@ def hand_summary(game: Game, index: int) -> dict[str, Any]:
     (from 1), "round", "penalties": [{"id", "name"}], "seats": [{penalty id: points, "moon":
     points}], "moon" (the shooter or -1), "points", "totals", "standings"}``; the totals and
     standings are those after this hand."""
-    breakdown = hand_breakdowns(game.rules, game.log)[index]
+    breakdown = hand_breakdown(game.rules, game.log, index)
     hand = game.rules.hands[index]
     names = {p.penalty.id: p.penalty.name for p in hand.penalties}
     penalties = [{"id": pid, "name": names[pid]} for pid in breakdown.penalties]
@@ -355,8 +375,8 @@ def state_messages(
     slow = '"winners":[],"last_trick":null,"hand_rounds":[]'
     key: tuple[int, TrickKey | None] = (game_number, None)
     if game is not None:
-        public, tricks = common_view_parts(game, cache)
         codes = codes_for(game, codes)
+        public, tricks = common_view_parts(game, cache, codes)
         # These change only when a trick ends: cached with the tricks.
         if cache.extras_key != cache.key:
             cache.extras_key = cache.key
