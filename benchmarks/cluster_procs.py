@@ -25,6 +25,7 @@ ENV = {**os.environ, "SALAD_RATE_LIMITS": "off"}
 HAPROXY_CONFIG = """\
 global
     maxconn 8000
+    nbthread 1
 defaults
     mode http
     timeout connect 2s

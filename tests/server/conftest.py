@@ -294,6 +294,7 @@ def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
 HAPROXY_CONFIG = """\
 global
     maxconn 4096
+    nbthread 1
 defaults
     mode http
     timeout connect 2s
