@@ -83,7 +83,8 @@ bench-server: setup
 	$(PY) benchmarks/server_load.py
 
 # Three nodes through HAProxy on a throwaway PostgreSQL and Redis, against one node on the same
-# setup, with one node killed (kill -9) in the middle of the three-node run.
+# setup (three pairs of runs side by side, their ratios' median), then a three-node run with one
+# node killed (kill -9) in its middle.
 bench-cluster: setup
 	scripts/postgres.sh $(PY) benchmarks/server_load.py --nodes 3 --compare --failover
 

@@ -21,10 +21,14 @@ Cluster runs (``--nodes N`` with N > 1, or ``--cluster``) start a redis-server, 
 fresh database of the PostgreSQL server at ``--database`` (default ``$SALAD_TEST_POSTGRES_URL``,
 which ``scripts/postgres.sh`` sets) and HAProxy in front (round robin, no sticky sessions); the
 clients connect through HAProxy only. The server CPU per move is then every node's, Redis's and
-HAProxy's, listed apart and summed (PostgreSQL's is listed, not summed). ``--compare`` first runs
-one node on the same PostgreSQL, Redis and HAProxy, then the N nodes, and prints the N-node
-figures as ratios to the one-node run (absolute figures move with the machine's load).
-``--failover`` kills (SIGKILL) the node holding the most tables once half the moves are played;
+HAProxy's, listed apart and summed (PostgreSQL's is listed, not summed). ``--compare`` runs one
+node on the same PostgreSQL, Redis and HAProxy, then the N nodes, ``--rounds`` times (3), and
+prints the N-node figures as ratios to the one-node run just before, and their median: absolute
+figures move with the machine's load, and on a shared machine its speed drifts from one minute
+to the next (the clients' own CPU a move, the same work in every run, has moved by a third
+between two runs). ``--failover`` kills (SIGKILL) the node holding the most tables once half the
+moves are played (with ``--compare``, in a run of its own after the rounds, so that the takeover's
+work is not counted in the ratios);
 the clients reconnect through HAProxy when their websocket closes, as the web client does (short
 backoff, nothing sent until a state comes, play on from it). Reported: the moves lost (every
 move a client saw acknowledged, i.e. a state with that many moves, must be in the table's final
@@ -47,6 +51,7 @@ import gc
 import json
 import os
 import random
+import statistics
 import sys
 import tempfile
 import time
@@ -622,12 +627,20 @@ def main() -> None:
     parser.add_argument(
         "--compare",
         action="store_true",
-        help="run 1 node on the same PostgreSQL+Redis+HAProxy first, then --nodes; print ratios",
+        help="run 1 node on the same PostgreSQL+Redis+HAProxy, then --nodes, --rounds times; "
+        "print the ratios",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="with --compare: pairs of runs (1 node, then --nodes) whose ratios' median is printed",
     )
     parser.add_argument(
         "--failover",
         action="store_true",
-        help="kill -9 the node holding the most tables in the middle of the --nodes run",
+        help="kill -9 the node holding the most tables in the middle of the --nodes run (with "
+        "--compare, a run of its own after the rounds)",
     )
     parser.add_argument(
         "--database",
@@ -646,6 +659,8 @@ def main() -> None:
     cluster = args.cluster or args.nodes > 1 or args.compare or args.failover
     if args.nodes < 1:
         parser.error("--nodes must be at least 1")
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
     if cluster and args.url:
         parser.error("--url measures a running server: no --nodes, --compare or --failover")
     if cluster and not args.database:
@@ -687,13 +702,15 @@ def main() -> None:
         else:
             redis = Redis(Path(tmp))
             try:
-                for n in ([1] if args.compare and args.nodes != 1 else []) + [args.nodes]:
+                for n, kill in plan(args.nodes, args.compare, args.failover, args.rounds):
                     label = f"{n} node{'s' if n > 1 else ''} on PostgreSQL + Redis, via HAProxy"
+                    if kill:
+                        label += ", one killed"
                     print(f"starting {label}", flush=True)
                     c = Cluster(n, args.database, redis, Path(tmp))
                     try:
-                        kill = Failover(c.nodes, c.meter) if args.failover and n > 1 else None
-                        results.append((label, measure(c.proxy.base, c.meter, kill)))
+                        failover = Failover(c.nodes, c.meter) if kill else None
+                        results.append((label, measure(c.proxy.base, c.meter, failover)))
                         show(*reversed(results[-1]))
                     finally:
                         c.stop()
@@ -702,13 +719,36 @@ def main() -> None:
     if not cluster:
         show(*reversed(results[-1]))
     summary: dict[str, Any] = {"runs": [{"label": k, **v} for k, v in results]}
-    if len(results) == 2:
-        summary["ratios_to_1_node"] = r = ratios(results[0][1], results[1][1])
+    if args.compare:
+        steady = [v for k, v in results if not k.endswith("one killed")]
+        rounds = [ratios(a, b) for a, b in zip(steady[::2], steady[1::2], strict=True)]
+        summary["rounds"] = rounds
+        summary["ratios_to_1_node"] = r = {
+            k: median([x[k] for x in rounds if x[k] is not None]) for k in rounds[0]
+        }
+        for i, x in enumerate(rounds, 1):
+            print(f"round {i}: " + ", ".join(f"{k} x{v}" for k, v in x.items()))
         print(
-            f"== {args.nodes} nodes / 1 node: moves/s x{r['moves_per_s']}, p50 x{r['p50_ms']}, "
-            f"p99 x{r['p99_ms']}, server CPU per move x{r['server_cpu_us_per_move']}"
+            f"== {args.nodes} nodes / 1 node, median of {len(rounds)} rounds: moves/s "
+            f"x{r['moves_per_s']}, p50 x{r['p50_ms']}, p99 x{r['p99_ms']}, server CPU per move "
+            f"x{r['server_cpu_us_per_move']}"
         )
     print(json.dumps(summary if len(results) > 1 else results[0][1]))
+
+
+def plan(nodes: int, compare: bool, failover: bool, rounds: int) -> list[tuple[int, bool]]:
+    """The cluster runs, as (nodes, whether one is killed): with ``compare``, ``rounds`` pairs
+    of one node then ``nodes`` nodes, none killed (the machine's speed drifts: the ratios of
+    runs side by side, and their median, hold where absolute figures do not), then the
+    ``failover`` run; without, one run of ``nodes`` nodes."""
+    if not compare:
+        return [(nodes, failover and nodes > 1)]
+    runs = [(n, False) for _ in range(rounds) for n in (1, nodes)]
+    return runs + ([(nodes, True)] if failover and nodes > 1 else [])
+
+
+def median(values: list[float]) -> float | None:
+    return round(statistics.median(values), 2) if values else None
 
 
 if __name__ == "__main__":
