@@ -81,6 +81,7 @@ bench-bots: setup
 
 bench-server: setup
 	$(PY) benchmarks/server_load.py
+	$(PY) benchmarks/server_share.py
 
 # Three nodes through HAProxy on a throwaway PostgreSQL and Redis, against one node on the same
 # setup (three pairs of runs side by side, their ratios' median), then a three-node run with one

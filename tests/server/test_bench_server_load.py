@@ -79,3 +79,17 @@ def test_a_cluster_run_with_a_node_killed_loses_no_move() -> None:
     assert failover["moves_lost"] == 0 and failover["records_unreadable"] == 0, failover
     assert failover["tables_never_resumed"] == 0 and failover["reconnects"] > 0, failover
     assert failover["longest_stall_s"] < 15, failover
+
+
+def test_the_share_benchmark_splits_a_move() -> None:
+    """benchmarks/server_share.py, small: both parts are measured, and a state's size is one
+    the server really sends."""
+    script = SCRIPT.with_name("server_share.py")
+    cmd = [sys.executable, str(script), "--tables", "3", "--rounds", "1"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.strip().splitlines()
+    result = json.loads(lines[-1])
+    assert result["salad_us_per_move"] > 0 and result["floor_us_per_move"] > 0, result
+    size = int(lines[0].rpartition("states of ")[2].split()[0])
+    assert 300 < size < 2000, lines[0]
