@@ -267,6 +267,13 @@ def test_resume_after_interruption(tmp_path: Path) -> None:
     assert snapshot(out) == snapshot(whole)
 
 
+def ctrl_c_as_in_a_terminal() -> None:
+    """In the child, before it runs: Ctrl-C as a terminal gives it. A command started in the
+    background by a shell without job control (``make test &`` in a script) ignores SIGINT,
+    and so does everything it starts: the tournament then played on to the end and exited 0."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_cli_ctrl_c_then_resume(tmp_path: Path) -> None:
     out = tmp_path / "cli"
     cmd = [
@@ -289,7 +296,12 @@ def test_cli_ctrl_c_then_resume(tmp_path: Path) -> None:
         "--no-plots",
     ]
     proc = subprocess.Popen(
-        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=ctrl_c_as_in_a_terminal,
     )
     records = out / RECORDS_FILE
     deadline = time.monotonic() + 60
