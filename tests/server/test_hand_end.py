@@ -15,19 +15,28 @@ from .test_play import HUMAN, RANDOM, watch
 
 async def play_to_hand_end(socks: list[Any], rng: random.Random) -> dict[str, Any]:
     """The seats play random legal moves until a hand's summary waits for them; the state
-    that says so, as the first seat got it."""
-    sent_for = -1
-    while True:
-        for sock in socks:
+    that says so, as the first seat got it.
+
+    Each socket is read on its own: the seats do not get the same number of messages (one that
+    connected earlier got the bots' first moves, which happen at once, one by one), and reading
+    them in turns waited on the one that had nothing more while the other held its turn.
+    """
+    sent: set[int] = set()
+
+    async def drive(sock: Any) -> None:
+        while True:
             m = await sock.recv()
             if m["type"] != "state" or m["view"] is None:
                 continue
             if m.get("hand_end") and m["hand_end"]["waiting"]:
-                return dict(await socks[0].until(lambda x: bool(x["hand_end"])))
+                return
             view = m["view"]
-            if view["to_move"] == m["you"] and view["legal"] and m["moves"] != sent_for:
-                sent_for = m["moves"]
+            if view["to_move"] == m["you"] and view["legal"] and m["moves"] not in sent:
+                sent.add(m["moves"])
                 await sock.send({"type": "play", "move": rng.choice(view["legal"])})
+
+    await asyncio.gather(*(drive(sock) for sock in socks))
+    return dict(await socks[0].until(lambda x: bool(x["hand_end"])))
 
 
 def check_summary(end: dict[str, Any], state: dict[str, Any]) -> None:
