@@ -237,12 +237,11 @@ def hand_breakdown(
 ) -> HandBreakdown:
     """:func:`hand_breakdowns` of one finished hand, reading only that hand's events (the
     server shows each hand's as it ends); IndexError if hand ``index`` is not finished."""
-    deals = [i for i in range(len(log)) if log[i][0] == DEAL]
-    found = [i for i in deals if log[i][1] == index]
-    if not found:
+    start = next((i for i, e in enumerate(log) if e[0] == DEAL and e[1] == index), None)
+    if start is None:
         raise IndexError(f"hand {index} was not dealt")
-    later = [i for i in deals if i > found[0]]
-    return hand_breakdowns(rules, log[found[0] : later[0] if later else len(log)])[0]
+    end = next((i for i in range(start + 1, len(log)) if log[i][0] == DEAL), len(log))
+    return hand_breakdowns(rules, log[start:end])[0]
 
 
 def standings(totals: Sequence[int], highest_wins: bool = False) -> list[int]:

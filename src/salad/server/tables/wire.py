@@ -148,7 +148,7 @@ def view_json(
     :func:`common_view_json`). The seat's fields come from that seat's own hand only.
     """
     if common is None:
-        common = common_view_json(game)
+        common = common_view_json(game, codes=codes)
     return seat_part(game, seat, codes) + common + "}"
 
 
@@ -186,14 +186,16 @@ class TricksCache:
     """The view's fields from ``players`` to ``totals``."""
 
 
-def common_view_json(game: Game, cache: TricksCache | None = None) -> str:
+def common_view_json(
+    game: Game, cache: TricksCache | None = None, codes: JsonCodes | None = None
+) -> str:
     """The fields of a view that every seat shares, as the inside of a JSON object.
 
     The same fields, with the same values, as ``game.view(SPECTATOR).to_dict()``; built from
     the game's public state directly, with the finished tricks of the hand (the bulk of it)
     cached until the next trick ends.
     """
-    public, tricks = common_view_parts(game, cache)
+    public, tricks = common_view_parts(game, cache, codes)
     return public + ',"tricks":' + tricks
 
 
