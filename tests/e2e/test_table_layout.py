@@ -99,7 +99,7 @@ def table_with_trick(open_page: Callable[..., Any], base_url: str, players: int)
             if page.locator("#trick .trick-card").count() >= min(players - 1, 3):
                 return page
             play_one(page)
-        else:
+        elif not play_one(page):  # it presses Next hand when the hand ended first
             page.wait_for_timeout(100)
 
 
