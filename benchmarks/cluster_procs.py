@@ -114,13 +114,19 @@ def wait_ok(
 class Node:
     """One `salad serve` process (bots play at once)."""
 
-    def __init__(self, database: str, log: Path, redis: str | None = None) -> None:
+    def __init__(
+        self, database: str, log: Path, redis: str | None = None, name: str | None = None
+    ) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
+        self.name = name
+        """Its server name in HAProxy's configuration (``--node-name``)."""
         cmd = [sys.executable, "-m", "salad.cli", "serve", "--port", str(self.port)]
         cmd += ["--database", database, "--bot-delay", "0"]
         if redis:
             cmd += ["--redis", redis]
+        if name:
+            cmd += ["--node-name", name]
         self.log = log
         self._log = log.open("a")
         self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, env=ENV)
@@ -190,13 +196,19 @@ class Redis:
 
 
 class HAProxy:
-    """HAProxy in front of the nodes: round robin, no sticky sessions."""
+    """HAProxy in front of the nodes: round robin, no sticky sessions; a request that names a
+    node (``?node=``, as a table's websocket does) goes to it while it is up."""
 
     def __init__(self, nodes: list[Node], directory: Path) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
+        names = [n.name or f"node{i}" for i, n in enumerate(nodes)]
         servers = "\n".join(
-            f"    server node{i} 127.0.0.1:{n.port} check" for i, n in enumerate(nodes)
+            [f"    use-server {name} if {{ urlp(node) -m str {name} }}" for name in names]
+            + [
+                f"    server {name} 127.0.0.1:{n.port} check"
+                for name, n in zip(names, nodes, strict=True)
+            ]
         )
         config = directory / f"haproxy{self.port}.cfg"
         config.write_text(HAPROXY_CONFIG.format(port=self.port, servers=servers))

@@ -95,9 +95,20 @@ class Stats:
 class TableRun:
     """One table: four clients, the moves in flight and their send times."""
 
-    def __init__(self, table_id: str, tokens: list[str], stats: Stats, rng: random.Random):
+    def __init__(
+        self,
+        table_id: str,
+        tokens: list[str],
+        stats: Stats,
+        rng: random.Random,
+        node: str | None = None,
+    ):
         self.table_id = table_id
         self.tokens = tokens
+        self.node = node
+        """The node holding the table, as its answers named it (``salad-node``), if any: the
+        websockets name it as the web client's do (``?node=``), so the balancer sends them
+        there."""
         self.stats = stats
         self.rng = rng
         self.pending: dict[int, list[float]] = {}
@@ -171,9 +182,13 @@ class TableRun:
             return '{"type":"play","move":"' + card + '"}'
         return None
 
+    def url(self, ws_base: str, seat: int) -> str:
+        url = f"{ws_base}/ws/tables/{self.table_id}?token={self.tokens[seat]}"
+        return url + f"&node={self.node}" if self.node else url
+
     async def client(self, ws_base: str, seat: int, connected: list[int]) -> None:
         """A seat's client on the `websockets` library."""
-        url = f"{ws_base}/ws/tables/{self.table_id}?token={self.tokens[seat]}"
+        url = self.url(ws_base, seat)
         async with websockets.connect(url, compression=None, max_size=2**22) as ws:
             connected[0] += 1
             await self.go.wait()  # states sent meanwhile wait in the socket
@@ -196,7 +211,7 @@ class TableRun:
         With ``reconnect``, a connection that closes before the game is over is opened again
         through the same address (the balancer) after a short backoff, as the web client does:
         the new connection sends nothing until it gets a state, and plays on from it."""
-        url = f"{ws_base}/ws/tables/{self.table_id}?token={self.tokens[seat]}"
+        url = self.url(ws_base, seat)
         loop = asyncio.get_running_loop()
         host, port = url.split("/")[2].split(":")
         first = True
@@ -228,7 +243,7 @@ class TableRun:
 
     async def client_aiohttp(self, ws_base: str, seat: int, connected: list[int]) -> None:
         """A seat's client on aiohttp (its websocket reader is compiled: less client CPU)."""
-        url = f"{ws_base}/ws/tables/{self.table_id}?token={self.tokens[seat]}"
+        url = self.url(ws_base, seat)
         async with SESSION[0].ws_connect(url, compress=0, max_msg_size=2**22) as ws:
             connected[0] += 1
             await self.go.wait()
@@ -330,7 +345,9 @@ async def post(http: httpx.AsyncClient, path: str, **kwargs: Any) -> httpx.Respo
     return r
 
 
-async def make_table(http: httpx.AsyncClient, i: int) -> tuple[str, list[str]]:
+async def make_table(http: httpx.AsyncClient, i: int) -> tuple[str, list[str], str | None]:
+    """A table of four people, started; its id, their tokens and the node holding it (the
+    ``salad-node`` header of a cluster's answers)."""
     seats = [{"kind": "human"}] + [{"kind": "open"}] * (SEATS - 1)
     created = (await post(http, "/api/tables", json={"name": f"Host {i}", "seats": seats})).json()
     table_id = created["table_id"]
@@ -339,8 +356,8 @@ async def make_table(http: httpx.AsyncClient, i: int) -> tuple[str, list[str]]:
         j = await post(http, f"/api/tables/{table_id}/join", json={"name": f"Guest {i}.{k}"})
         tokens.append(j.json()["token"])
     auth = {"Authorization": f"Bearer {tokens[0]}"}
-    await post(http, f"/api/tables/{table_id}/start", headers=auth)
-    return table_id, tokens
+    started = await post(http, f"/api/tables/{table_id}/start", headers=auth)
+    return table_id, tokens, started.headers.get("salad-node")
 
 
 MOVES_PER_GAME = 312
@@ -413,14 +430,17 @@ async def run(
     client_kind: str,
     meter: Meter | None,
     failover: Failover | None = None,
+    relay: bool = False,
 ) -> dict[str, Any]:
+    """One run; ``relay``: the clients do not name the table's node, so the balancer spreads
+    them (most of a cluster's websockets are then relayed by a node to another)."""
     stats = Stats()
     ws_base = "ws" + base[len("http") :]
     limits = httpx.Limits(max_connections=32)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as http:
         sem = asyncio.Semaphore(32)
 
-        async def one(i: int) -> tuple[str, list[str]]:
+        async def one(i: int) -> tuple[str, list[str], str | None]:
             async with sem:
                 return await make_table(http, i)
 
@@ -431,7 +451,8 @@ async def run(
 
         SESSION.append(aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)))
     runs = [
-        TableRun(tid, toks, stats, random.Random(seed + i)) for i, (tid, toks) in enumerate(made)
+        TableRun(tid, toks, stats, random.Random(seed + i), None if relay else node)
+        for i, (tid, toks, node) in enumerate(made)
     ]
     connected = [0]
     connect_sem = asyncio.Semaphore(64)
@@ -537,8 +558,12 @@ class Cluster:
         logs = [directory / f"node{n}.{i}.log" for i in range(n)]
         # The first node alone creates the tables of the new database: nodes starting together
         # on an empty PostgreSQL database can collide creating them (a duplicate pg_type key).
-        self.nodes = [Node(database, logs[0], redis.url).ready()]
-        self.nodes += [Node(database, log, redis.url) for log in logs[1:]]
+        names = [f"node{i}" for i in range(n)]
+        self.nodes = [Node(database, logs[0], redis.url, names[0]).ready()]
+        self.nodes += [
+            Node(database, log, redis.url, name)
+            for log, name in zip(logs[1:], names[1:], strict=True)
+        ]
         for node in self.nodes[1:]:
             node.ready()
         self.proxy = HAProxy(self.nodes, directory)
@@ -643,6 +668,12 @@ def main() -> None:
         "--compare, a run of its own after the rounds)",
     )
     parser.add_argument(
+        "--relay",
+        action="store_true",
+        help="clients do not name the node holding their table (as a client that ignores the "
+        "salad-node header): round robin spreads them and nodes relay their messages",
+    )
+    parser.add_argument(
         "--database",
         default=os.environ.get(PG_ENV),
         help=f"PostgreSQL server URL (default ${PG_ENV}, as scripts/postgres.sh sets it); "
@@ -681,7 +712,7 @@ def main() -> None:
     def measure(base: str, meter: Meter | None, failover: Failover | None = None) -> dict[str, Any]:
         load0 = os.getloadavg()[0]
         result: dict[str, Any] = runner(
-            run(base, args.tables, args.seed, args.client, meter, failover)
+            run(base, args.tables, args.seed, args.client, meter, failover, args.relay)
         )
         result["client"] = args.client
         result["load_before"] = round(load0, 2)
@@ -706,6 +737,8 @@ def main() -> None:
                     label = f"{n} node{'s' if n > 1 else ''} on PostgreSQL + Redis, via HAProxy"
                     if kill:
                         label += ", one killed"
+                    if args.relay:
+                        label += ", clients relayed"
                     print(f"starting {label}", flush=True)
                     c = Cluster(n, args.database, redis, Path(tmp))
                     try:

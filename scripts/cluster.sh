@@ -34,7 +34,9 @@ pids+=($!)
 redis="redis://127.0.0.1:6390/0"
 sleep 0.5
 for port in 8001 8002 8003; do
-    "$salad" serve --port "$port" --database "$db" --redis "$redis" >"$dir/node$port.log" 2>&1 &
+    # --node-name: the node's `server` name in deploy/haproxy.cfg (node1 on 8001, ...).
+    "$salad" serve --port "$port" --database "$db" --redis "$redis" --node-name "node${port: -1}" \
+        >"$dir/node$port.log" 2>&1 &
     pids+=($!)
 done
 for port in 8001 8002 8003; do

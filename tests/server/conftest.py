@@ -325,8 +325,13 @@ class HAProxy:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
+        # As deploy/haproxy.cfg: a request naming a node (`?node=`) goes to it while it is up.
         servers = "\n".join(
-            f"    server node{i} 127.0.0.1:{n.port} check" for i, n in enumerate(nodes)
+            [
+                f"    use-server node{i} if {{ urlp(node) -m str node{i} }}"
+                for i in range(len(nodes))
+            ]
+            + [f"    server node{i} 127.0.0.1:{n.port} check" for i, n in enumerate(nodes)]
         )
         config = directory / "haproxy.cfg"
         config.write_text(HAPROXY_CONFIG.format(port=self.port, servers=servers))
@@ -366,7 +371,7 @@ def start_cluster(
         n: int = 3, bot_delay: float = 0.0, database: str | None = None
     ) -> tuple[list[Server], HAProxy]:
         for i in range(n):
-            args = ("--redis", redis_server.url)
+            args = ("--redis", redis_server.url, "--node-name", f"node{i}")
             db = database or pg_url
             started.append(Server(db, tmp_path / f"node{i}.log", bot_delay, args))
         proxies.append(HAProxy(started[-n:], tmp_path))

@@ -63,14 +63,19 @@ def table_on(nodes: list[Server], seats: int, **options: Any) -> tuple[str, list
     return table_id, tokens
 
 
+def start_via(proxy: Any, table_id: str, host_token: str) -> Any:
+    """The host starts the table through the balancer (any node); the answer."""
+    r = proxy.http.post(
+        f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {host_token}"}
+    )
+    assert r.status_code == 200, r.text
+    return r
+
+
 def test_a_game_whose_seats_are_on_different_nodes(start_cluster: Any) -> None:
     nodes, proxy = start_cluster(3)
     table_id, tokens = table_on(nodes, 4)
-    # The host starts it through the balancer (any node).
-    r = proxy.http.post(
-        f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {tokens[0]}"}
-    )
-    assert r.status_code == 200, r.text
+    start_via(proxy, table_id, tokens[0])
 
     async def play() -> list[Any]:
         socks = [await connect(nodes[seat % 3], table_id, tokens[seat]) for seat in range(3)]

@@ -35,6 +35,14 @@ def serve(
             "--database shared by every node (docs/deploy.md).",
         ),
     ] = None,
+    node_name: Annotated[
+        str | None,
+        typer.Option(
+            help="With --redis: this node's server name in the load balancer (HAProxy's "
+            "`server` line); a table's clients then reach its node directly instead of "
+            "through another node (docs/deploy.md).",
+        ),
+    ] = None,
     unload_after: Annotated[
         float,
         typer.Option(
@@ -61,6 +69,7 @@ def serve(
         echo=typer.echo,
         unload_after=unload_after,
         redis=redis,
+        node_name=node_name,
     )
     if status:
         raise typer.Exit(status)

@@ -42,6 +42,7 @@ def create_app(
     rates: RateLimits | None = None,
     unload_after: float | None = UNLOAD_AFTER,
     redis_url: str | None = None,
+    node_name: str | None = None,
 ) -> FastAPI:
     """The server app on a database (``None``: the default SQLite file; a path; a SQLAlchemy
     URL; ``postgresql://...``). ``bot_delay``: seconds a bot waits before it plays.
@@ -54,6 +55,8 @@ def create_app(
 
     ``redis_url``: run as one node of a cluster (:mod:`salad.server.cluster`): the nodes share
     the database (PostgreSQL) and Redis, and each table is played on the node holding it.
+    ``node_name``: the node's name in the load balancer, said to clients so that a table's
+    websockets reach its holder directly (:class:`~salad.server.cluster.Cluster`).
     """
     rates = rates if rates is not None else RateLimits.from_env()
     logmask.install()  # no seat token in uvicorn's log lines
@@ -66,11 +69,13 @@ def create_app(
     )
     manager.talk.rates = rates  # the chat's limit (server/tables/talk.py)
     cluster = None
+    named: list[tuple[bytes, bytes]] = []
     if redis_url:
         # redis-py comes with the cluster extra; a lone server never loads it.
-        from salad.server.cluster import Cluster, ClusterRouter
+        from salad.server.cluster import Cluster, ClusterRouter, node_headers
 
-        cluster = Cluster(redis_url, manager)
+        cluster = Cluster(redis_url, manager, node_name)
+        named = node_headers(cluster)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -106,7 +111,7 @@ def create_app(
     app.include_router(reviews.router)  # game reviews: /api/tables/{id}/games/{n}/review
     app.include_router(pages.router)
     # The websocket /ws/tables/{id}, on the ASGI calls themselves (sockets.py).
-    app.add_middleware(TableSockets, manager=manager, rates=rates)
+    app.add_middleware(TableSockets, manager=manager, rates=rates, headers=named)
     if cluster is not None:  # a table's requests go to the node holding it
         cluster.bridge.app = app
         app.add_middleware(ClusterRouter, cluster=cluster)

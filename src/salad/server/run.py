@@ -17,7 +17,10 @@ from salad.server.ratelimit import parse_rates
 from salad.server.storage import check_database, database_url
 from salad.server.tables.manager import UNLOAD_AFTER
 
-__all__ = ["serve"]
+__all__ = ["NODE_NAME", "serve"]
+
+NODE_NAME = re.compile(r"[A-Za-z0-9._-]{1,64}")
+"""What a node's name may be: a server name in HAProxy's configuration and a URL's query."""
 
 
 def serve(
@@ -29,12 +32,15 @@ def serve(
     echo: Callable[[str], Any] = print,
     unload_after: float | None = UNLOAD_AFTER,
     redis: str | None = None,
+    node_name: str | None = None,
 ) -> int:
     """Run the server on uvicorn until interrupted; the exit status.
 
     ``redis``: run as one node of a cluster on that Redis and a PostgreSQL ``database`` (see
-    :mod:`salad.server.cluster` and docs/deploy.md).
+    :mod:`salad.server.cluster` and docs/deploy.md); ``node_name``: its name in the load
+    balancer (its HAProxy ``server`` line).
     """
+    check_node_name(node_name, redis)
     url = database_url(database)
     shown = check_database(url)  # a bad URL or a missing folder is one line, before listening
     parse_rates(os.environ.get(RATES_ENV))  # a bad SALAD_RATE_LIMITS too
@@ -47,15 +53,31 @@ def serve(
         check_redis(redis)
     shown_host = f"[{host}]" if ":" in host else host
     listener = listen(host, port)  # first, so that a port in use is one clear line
-    app = create_app(url, bot_delay=bot_delay, unload_after=unload_after, redis_url=redis)
+    app = create_app(
+        url, bot_delay=bot_delay, unload_after=unload_after, redis_url=redis, node_name=node_name
+    )
     tune_gc()
     echo(f"salad server: http://{shown_host}:{port}/")
     echo(f"database: {shown}")
     if redis is not None:
-        echo(f"cluster node on Redis {mask_password(redis)}")
+        named = f" as {node_name!r}" if node_name else ""
+        echo(f"cluster node{named} on Redis {mask_password(redis)}")
     config = uvicorn.Config(app, log_level=log_level, **UVICORN_OPTIONS)
     uvicorn.Server(config).run(sockets=[listener])
     return 0
+
+
+def check_node_name(name: str | None, redis: str | None) -> None:
+    """SaladError (one line) unless ``name`` is None or a cluster node's name."""
+    if name is None:
+        return
+    if redis is None:
+        raise SaladError("serve: --node-name names a node of a cluster: it needs --redis")
+    if not NODE_NAME.fullmatch(name):
+        raise SaladError(
+            f"serve: --node-name {name!r} is not a server name: use 1 to 64 letters, digits, "
+            "'.', '_' or '-'"
+        )
 
 
 def mask_password(url: str) -> str:

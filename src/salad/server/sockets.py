@@ -90,10 +90,18 @@ class Reader:
 class TableSockets:
     """ASGI middleware: the table websockets; everything else goes on to ``app``."""
 
-    def __init__(self, app: ASGIApp, manager: TableManager, rates: RateLimits) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        manager: TableManager,
+        rates: RateLimits,
+        headers: list[tuple[bytes, bytes]] | None = None,
+    ) -> None:
         self.app = app
         self.manager = manager
         self.rates = rates
+        self.accept: Message = {"type": "websocket.accept", "headers": headers or []}
+        """The handshake's answer (a cluster's named node says its name in it)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         found = PATH.fullmatch(scope["path"]) if scope["type"] == "websocket" else None
@@ -128,7 +136,7 @@ class TableSockets:
         message = await receive()
         if message["type"] != "websocket.connect":
             return
-        await send({"type": "websocket.accept"})
+        await send(self.accept)
         ws = RawSocket(send)
         manager = self.manager
         try:

@@ -26,7 +26,7 @@ from salad.server.tables.connection import Conn
 from salad.server.tables.wire import error_message
 from salad.view import SPECTATOR
 
-__all__ = ["AWAY", "HTTP_TIMEOUT", "Bridge"]
+__all__ = ["AWAY", "HTTP_TIMEOUT", "NODE_HEADER", "Bridge"]
 
 log = logging.getLogger("salad.server.cluster")
 
@@ -38,6 +38,9 @@ AWAY = 1012
 is taken over by another node from the database)."""
 
 MOVED = "this table moves to another server: reconnect"
+
+NODE_HEADER = "salad-node"
+"""The header of a table's answers that names the node holding it (when nodes are named)."""
 
 _SCOPE_KEYS = ("type", "http_version", "method", "scheme", "path", "root_path")
 
@@ -93,9 +96,11 @@ class Bridge:
     through ``inner`` (the app inside the cluster's router, so nothing is forwarded twice).
     """
 
-    def __init__(self, link: Link) -> None:
+    def __init__(self, link: Link, name: str | None = None) -> None:
         self.link = link
         self.node = link.node
+        self.named: list[list[str]] = [[NODE_HEADER, name]] if name else []
+        """The header naming this node, added to the answers it gives as the holder."""
         self.inner: ASGIApp | None = None
         self.app: Any = None
         """The FastAPI app, for the ``app`` of the scopes it runs (its routes read its state)."""
@@ -310,7 +315,7 @@ class Bridge:
                 status = message["status"]
                 headers = [
                     [k.decode("latin-1"), v.decode("latin-1")] for k, v in message["headers"]
-                ]
+                ] + self.named
             elif message["type"] == "http.response.body":
                 chunks.append(message.get("body", b""))
 

@@ -36,12 +36,19 @@ ADOPT_EVERY = 2
 
 
 class Cluster:
-    """This node's part in the cluster on Redis at ``url``, for the tables of ``manager``."""
+    """This node's part in the cluster on Redis at ``url``, for the tables of ``manager``.
 
-    def __init__(self, url: str, manager: TableManager) -> None:
+    ``name``: this node's name in the load balancer (its HAProxy ``server`` line), or None.
+    Named, the node says it in a ``salad-node`` header on every answer for a table it holds,
+    and a client that puts it in the table's websocket URL (``?node=NAME``) is sent to this
+    node by the balancer: its messages are not relayed (see docs/deploy.md).
+    """
+
+    def __init__(self, url: str, manager: TableManager, name: str | None = None) -> None:
         self.node = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+        self.name = name
         self.link = Link(url, self.node)
-        self.bridge = Bridge(self.link)
+        self.bridge = Bridge(self.link, name)
         self.manager = manager
         self.held: dict[str, float] = {}
         """The tables whose lease this node holds, and when it took each."""

@@ -139,19 +139,49 @@ export class Socket {
     this.ws = null;
     /** @type {ReturnType<typeof setInterval> | undefined} */
     this.pinger = undefined;
+    /** Whether the server names the node holding the table (a cluster's); unknown at first. */
+    this.named = true;
     this.connect();
   }
 
   // The token goes in the first message (`hello`), never in the URL: servers and proxies
-  // write URLs to their logs.
-  url() {
+  // write URLs to their logs. `node`: the node holding the table, for the balancer.
+  /** @param {string | null} node */
+  url(node) {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    return `${proto}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}`;
+    const query = node ? `?node=${encodeURIComponent(node)}` : "";
+    return `${proto}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}${query}`;
+  }
+
+  /**
+   * The node of a cluster holding the table, as its answers name it (the `salad-node` header):
+   * the websocket names it, and the balancer sends it straight there (docs/deploy.md). Asked
+   * before each connection, as the table may have moved; a server that names none (one
+   * node) is not asked again.
+   * @returns {Promise<string | null>}
+   */
+  async holder() {
+    if (!this.named) return null;
+    try {
+      const answer = await fetch(`/api/tables/${encodeURIComponent(this.tableId)}`);
+      const node = answer.headers.get("salad-node");
+      if (answer.ok && !node) this.named = false;
+      return node;
+    } catch {
+      return null; // the websocket says what is wrong
+    }
   }
 
   connect() {
     this.onStatus("connecting");
-    const ws = new WebSocket(this.url());
+    this.holder().then((node) => {
+      if (!this.closed) this.open(node);
+    });
+  }
+
+  /** @param {string | null} node */
+  open(node) {
+    const ws = new WebSocket(this.url(node));
     this.ws = ws;
     // Until the server answers the hello, it sends this connection the spectator's state.
     let seated = !this.token;

@@ -1,0 +1,112 @@
+"""A table's clients reach the node holding it (`--node-name`, the `salad-node` header, and
+`?node=` in the websocket's URL for the balancer), instead of being relayed by another node;
+and when that node dies, the name they carry costs nothing but a relay (real processes:
+nodes on PostgreSQL and Redis, HAProxy in front)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import subprocess
+import sys
+from typing import Any
+
+import websockets
+
+from .conftest import Socket
+from .test_cluster import check_states, holder, start_via, table_on
+from .test_play import play_randomly, watch
+
+NODE = "salad-node"
+
+
+def named(answer: Any) -> str | None:
+    """The node an answer (HTTP, or a websocket's handshake) says holds the table."""
+    headers = answer.headers if hasattr(answer, "headers") else answer.response.headers
+    return headers.get(NODE)  # type: ignore[no-any-return]
+
+
+async def open_ws(base: str, table_id: str, token: str | None, node: str | None) -> Socket:
+    query = [f"token={token}"] if token else []
+    query += [f"node={node}"] if node else []
+    url = f"{base}/ws/tables/{table_id}" + ("?" + "&".join(query) if query else "")
+    return Socket(await websockets.connect(url, max_size=2**22), (token or "spectator")[:6])
+
+
+def test_clients_that_name_the_node_reach_it_and_play(start_cluster: Any) -> None:
+    nodes, proxy = start_cluster(3)
+    table_id, tokens = table_on(nodes, 4)
+    # Whichever node answers, directly or through the balancer, the answer names the holder.
+    names = {named(n.http.get(f"/api/tables/{table_id}")) for n in nodes}
+    names |= {named(proxy.http.get(f"/api/tables/{table_id}")) for _ in range(3)}
+    assert len(names) == 1, names
+    name = names.pop()
+    assert name is not None
+    assert [f"node{i}" for i in holder(nodes)] == [name]
+    assert named(start_via(proxy, table_id, tokens[0])) == name
+
+    async def play() -> list[Socket]:
+        # Round robin, unnamed: three websockets in a row reach the three nodes; the holder's
+        # handshake says its name, the two relayed ones say none.
+        plain = [await open_ws(proxy.ws_base, table_id, None, None) for _ in range(3)]
+        assert sorted(str(named(s.ws)) for s in plain) == sorted([name, "None", "None"])
+        for s in plain:
+            await s.ws.close()
+        # Named: every seat and a spectator reach the holder, and the game is the same.
+        socks = [await open_ws(proxy.ws_base, table_id, t, name) for t in tokens]
+        spectator = await open_ws(proxy.ws_base, table_id, None, name)
+        assert [named(s.ws) for s in [*socks, spectator]] == [name] * 5
+        rng = random.Random(3)
+        await asyncio.gather(*(play_randomly(s, rng) for s in socks), watch(spectator))
+        return [*socks, spectator]
+
+    socks = asyncio.run(play())
+    record = proxy.http.get(f"/api/tables/{table_id}/record").json()
+    assert check_states(record, socks, [0, 1, 2, 3, -1]) > 5 * 52
+
+
+def test_a_name_whose_node_died_still_reaches_the_table(start_cluster: Any) -> None:
+    nodes, proxy = start_cluster(3)
+    table_id, tokens = table_on(nodes, 4)
+    dead = named(start_via(proxy, table_id, tokens[0]))
+    assert dead is not None
+    nodes[int(dead.removeprefix("node"))].kill()
+
+    async def reconnect() -> dict[str, Any]:
+        # As the web client after a close: its seat's websocket, naming the node it knew.
+        deadline = asyncio.get_running_loop().time() + 20
+        while True:
+            try:
+                sock = await open_ws(proxy.ws_base, table_id, tokens[1], dead)
+                while True:
+                    m = await sock.recv(10)
+                    if m["type"] == "state" and m["view"] is not None:
+                        return m
+            except Exception:
+                assert asyncio.get_running_loop().time() < deadline, "no state in 20 s"
+                await asyncio.sleep(0.2)
+
+    state = asyncio.run(reconnect())
+    assert state["you"] == 1 and state["view"]["phase"] != "over"
+    # The table's answers now name the node that took it over, the one that has it.
+    now = named(proxy.http.get(f"/api/tables/{table_id}"))
+    alive = {f"node{i}": n for i, n in enumerate(nodes) if f"node{i}" != dead}
+    having = [k for k, n in alive.items() if n.ok("GET", "/healthz")["tables_in_memory"]]
+    assert now is not None and now != dead
+    assert having == [now]
+
+
+def test_a_node_name_needs_a_cluster_and_a_plain_name() -> None:
+    def serve(*args: str) -> list[str]:
+        cmd = [sys.executable, "-m", "salad.cli", "serve", *args]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 1
+        return done.stderr.splitlines()
+
+    assert serve("--node-name", "node1") == [
+        "error: serve: --node-name names a node of a cluster: it needs --redis"
+    ]
+    assert serve("--node-name", "node 1", "--redis", "redis://127.0.0.1:1/0") == [
+        "error: serve: --node-name 'node 1' is not a server name: use 1 to 64 letters, "
+        "digits, '.', '_' or '-'"
+    ]
