@@ -20,7 +20,10 @@ last line is one JSON object with ``tables``, ``moves_per_s``, ``p50_ms`` and ``
 Cluster runs (``--nodes N`` with N > 1, or ``--cluster``) start a redis-server, N nodes on a
 fresh database of the PostgreSQL server at ``--database`` (default ``$SALAD_TEST_POSTGRES_URL``,
 which ``scripts/postgres.sh`` sets) and HAProxy in front (round robin, no sticky sessions); the
-clients connect through HAProxy only. The server CPU per move is then every node's, Redis's and
+clients connect through HAProxy only. As the web client does, each table's clients name the node
+holding it (the ``salad-node`` header of the table's answers, ``?node=`` in the websocket's URL),
+and HAProxy sends them there; ``--relay`` leaves the name out, so most websockets reach another
+node and are relayed over Redis. The server CPU per move is then every node's, Redis's and
 HAProxy's, listed apart and summed (PostgreSQL's is listed, not summed). ``--compare`` runs one
 node on the same PostgreSQL, Redis and HAProxy, then the N nodes, ``--rounds`` times (3), and
 prints the N-node figures as ratios to the one-node run just before, and their median: absolute
@@ -47,6 +50,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import os
@@ -109,6 +113,8 @@ class TableRun:
         """The node holding the table, as its answers named it (``salad-node``), if any: the
         websockets name it as the web client's do (``?node=``), so the balancer sends them
         there."""
+        self.ask: httpx.AsyncClient | None = None
+        """Where to ask which node holds the table before connecting again (failover runs)."""
         self.stats = stats
         self.rng = rng
         self.pending: dict[int, list[float]] = {}
@@ -210,7 +216,9 @@ class TableRun:
 
         With ``reconnect``, a connection that closes before the game is over is opened again
         through the same address (the balancer) after a short backoff, as the web client does:
-        the new connection sends nothing until it gets a state, and plays on from it."""
+        it first asks which node holds the table now (``ask``, when the table's answers name
+        one), and the new connection sends nothing until it gets a state, and plays on from
+        it."""
         url = self.url(ws_base, seat)
         loop = asyncio.get_running_loop()
         host, port = url.split("/")[2].split(":")
@@ -225,6 +233,7 @@ class TableRun:
                 if first or not reconnect or time.perf_counter() > give_up:
                     raise
                 await asyncio.sleep(0.1 + 0.2 * self.rng.random())
+                url = await self.ask_node(ws_base, seat, url)
                 continue
             if first:
                 connected[0] += 1
@@ -240,6 +249,17 @@ class TableRun:
                 self.reconnects += 1
                 give_up = time.perf_counter() + 60
                 await asyncio.sleep(0.05 + 0.1 * self.rng.random())
+                url = await self.ask_node(ws_base, seat, url)
+
+    async def ask_node(self, ws_base: str, seat: int, url: str) -> str:
+        """The URL to connect with again: naming the node that holds the table now, as the web
+        client asks before each connection (``url`` unchanged when nobody is asked)."""
+        if self.ask is None or self.node is None:
+            return url
+        with contextlib.suppress(httpx.HTTPError):
+            answer = await self.ask.get(f"/api/tables/{self.table_id}")
+            self.node = answer.headers.get("salad-node") or self.node
+        return self.url(ws_base, seat)
 
     async def client_aiohttp(self, ws_base: str, seat: int, connected: list[int]) -> None:
         """A seat's client on aiohttp (its websocket reader is compiled: less client CPU)."""
@@ -454,6 +474,11 @@ async def run(
         TableRun(tid, toks, stats, random.Random(seed + i), None if relay else node)
         for i, (tid, toks, node) in enumerate(made)
     ]
+    # After a failover the clients ask which node holds their table now, as the web client
+    # does before each connection.
+    asker = httpx.AsyncClient(base_url=base, limits=limits, timeout=30) if failover else None
+    for r in runs:
+        r.ask = asker
     connected = [0]
     connect_sem = asyncio.Semaphore(64)
 
@@ -493,6 +518,8 @@ async def run(
         killer.cancel()
     if SESSION:
         await SESSION.pop().close()
+    if asker is not None:
+        await asker.aclose()
     failures = [r for r in results if isinstance(r, BaseException)]
     lat = sorted(stats.latencies)
     # A node's "reconnect" error, before it closes a websocket whose table's node went away, is
@@ -523,6 +550,7 @@ async def run(
         "errors": len(errors) + len(failures),
         "first_error": next(iter(errors + [repr(f) for f in failures]), None),
         "reconnect_notices": len(stats.errors) - len(errors),
+        "tables_naming_their_node": sum(1 for r in runs if r.node),
     }
     if failover is not None and failover.killed_at:
         hit = [r for r in runs if r.killed_at is not None]

@@ -75,6 +75,8 @@ def test_a_cluster_run_with_a_node_killed_loses_no_move() -> None:
     assert proc.returncode == 0, err[-2000:]
     result = json.loads(out.strip().splitlines()[-1])
     assert result["moves"] == 4 * 312 and result["errors"] == 0, result
+    # Each table's clients named its node (the salad-node header), as the web client does.
+    assert result["tables_naming_their_node"] == 4, result
     failover = result["failover"]
     assert failover["moves_lost"] == 0 and failover["records_unreadable"] == 0, failover
     assert failover["tables_never_resumed"] == 0 and failover["reconnects"] > 0, failover
