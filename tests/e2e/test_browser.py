@@ -331,10 +331,10 @@ def test_lobby_bots_remove_seat_and_start(open_page: Callable[..., Any], base_ur
     expect(page.locator("#btn-start")).to_be_disabled()
     page.click("[data-remove='4']")
     expect(page.locator("#lobby .lobby-seats li")).to_have_count(4)
-    for _ in range(3):
+    expect(page.locator("#lobby .open")).to_have_count(3)
+    for left in (2, 1, 0):  # one seat at a time: each click waits for the last one's lobby
         page.locator("[data-lobby-seat]:has(.open) [data-fill]").first.click()
-        page.wait_for_timeout(200)
-    expect(page.locator("#lobby .open")).to_have_count(0)
+        expect(page.locator("#lobby .open")).to_have_count(left)
     expect(page.locator("#btn-start")).to_be_enabled()
     page.click("#btn-start")
     page.wait_for_selector(HAND)
