@@ -586,12 +586,8 @@ class Cluster:
         logs = [directory / f"node{n}.{i}.log" for i in range(n)]
         # The first node alone creates the tables of the new database: nodes starting together
         # on an empty PostgreSQL database can collide creating them (a duplicate pg_type key).
-        names = [f"node{i}" for i in range(n)]
-        self.nodes = [Node(database, logs[0], redis.url, names[0]).ready()]
-        self.nodes += [
-            Node(database, log, redis.url, name)
-            for log, name in zip(logs[1:], names[1:], strict=True)
-        ]
+        self.nodes = [Node(database, logs[0], redis.url, "node0").ready()]
+        self.nodes += [Node(database, logs[i], redis.url, f"node{i}") for i in range(1, n)]
         for node in self.nodes[1:]:
             node.ready()
         self.proxy = HAProxy(self.nodes, directory)

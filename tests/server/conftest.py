@@ -177,10 +177,14 @@ class Socket:
                 return out
 
 
-async def connect(server: Server, table_id: str, token: str | None, name: str = "") -> Socket:
-    url = f"{server.ws_base}/ws/tables/{table_id}"
-    if token:
-        url += f"?token={token}"
+async def connect(
+    server: Server, table_id: str, token: str | None, name: str = "", node: str | None = None
+) -> Socket:
+    """A recording websocket to a table; ``node``: the cluster node it names for the balancer
+    (``?node=``)."""
+    query = [f"token={token}"] if token else []
+    query += [f"node={node}"] if node else []
+    url = f"{server.ws_base}/ws/tables/{table_id}" + ("?" + "&".join(query) if query else "")
     ws = await websockets.connect(url, max_size=2**22)
     sock = Socket(ws, name or (token or "spectator")[:6])
     return sock

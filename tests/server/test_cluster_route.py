@@ -11,9 +11,7 @@ import subprocess
 import sys
 from typing import Any
 
-import websockets
-
-from .conftest import Socket
+from .conftest import Socket, connect
 from .test_cluster import check_states, holder, start_via, table_on
 from .test_play import play_randomly, watch
 
@@ -24,13 +22,6 @@ def named(answer: Any) -> str | None:
     """The node an answer (HTTP, or a websocket's handshake) says holds the table."""
     headers = answer.headers if hasattr(answer, "headers") else answer.response.headers
     return headers.get(NODE)  # type: ignore[no-any-return]
-
-
-async def open_ws(base: str, table_id: str, token: str | None, node: str | None) -> Socket:
-    query = [f"token={token}"] if token else []
-    query += [f"node={node}"] if node else []
-    url = f"{base}/ws/tables/{table_id}" + ("?" + "&".join(query) if query else "")
-    return Socket(await websockets.connect(url, max_size=2**22), (token or "spectator")[:6])
 
 
 def test_clients_that_name_the_node_reach_it_and_play(start_cluster: Any) -> None:
@@ -48,13 +39,13 @@ def test_clients_that_name_the_node_reach_it_and_play(start_cluster: Any) -> Non
     async def play() -> list[Socket]:
         # Round robin, unnamed: three websockets in a row reach the three nodes; the holder's
         # handshake says its name, the two relayed ones say none.
-        plain = [await open_ws(proxy.ws_base, table_id, None, None) for _ in range(3)]
+        plain = [await connect(proxy, table_id, None) for _ in range(3)]
         assert sorted(str(named(s.ws)) for s in plain) == sorted([name, "None", "None"])
         for s in plain:
             await s.ws.close()
         # Named: every seat and a spectator reach the holder, and the game is the same.
-        socks = [await open_ws(proxy.ws_base, table_id, t, name) for t in tokens]
-        spectator = await open_ws(proxy.ws_base, table_id, None, name)
+        socks = [await connect(proxy, table_id, t, node=name) for t in tokens]
+        spectator = await connect(proxy, table_id, None, node=name)
         assert [named(s.ws) for s in [*socks, spectator]] == [name] * 5
         rng = random.Random(3)
         await asyncio.gather(*(play_randomly(s, rng) for s in socks), watch(spectator))
@@ -77,7 +68,7 @@ def test_a_name_whose_node_died_still_reaches_the_table(start_cluster: Any) -> N
         deadline = asyncio.get_running_loop().time() + 20
         while True:
             try:
-                sock = await open_ws(proxy.ws_base, table_id, tokens[1], dead)
+                sock = await connect(proxy, table_id, tokens[1], node=dead)
                 while True:
                     m = await sock.recv(10)
                     if m["type"] == "state" and m["view"] is not None:

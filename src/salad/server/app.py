@@ -72,10 +72,10 @@ def create_app(
     named: list[tuple[bytes, bytes]] = []
     if redis_url:
         # redis-py comes with the cluster extra; a lone server never loads it.
-        from salad.server.cluster import Cluster, ClusterRouter, node_headers
+        from salad.server.cluster import Cluster, ClusterRouter
 
         cluster = Cluster(redis_url, manager, node_name)
-        named = node_headers(cluster)
+        named = cluster.headers
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

@@ -8,6 +8,6 @@ deployment is in docs/deploy.md. Without ``--redis`` none of this runs.
 """
 
 from salad.server.cluster.node import Cluster
-from salad.server.cluster.router import ClusterRouter, node_headers
+from salad.server.cluster.router import ClusterRouter
 
-__all__ = ["Cluster", "ClusterRouter", "node_headers"]
+__all__ = ["Cluster", "ClusterRouter"]

@@ -96,10 +96,10 @@ class Bridge:
     through ``inner`` (the app inside the cluster's router, so nothing is forwarded twice).
     """
 
-    def __init__(self, link: Link, name: str | None = None) -> None:
+    def __init__(self, link: Link, headers: list[tuple[bytes, bytes]] | None = None) -> None:
         self.link = link
         self.node = link.node
-        self.named: list[list[str]] = [[NODE_HEADER, name]] if name else []
+        self.named = _text_headers(headers or [])
         """The header naming this node, added to the answers it gives as the holder."""
         self.inner: ASGIApp | None = None
         self.app: Any = None
@@ -313,9 +313,7 @@ class Bridge:
             nonlocal status, headers
             if message["type"] == "http.response.start":
                 status = message["status"]
-                headers = [
-                    [k.decode("latin-1"), v.decode("latin-1")] for k, v in message["headers"]
-                ] + self.named
+                headers = _text_headers(message["headers"]) + self.named
             elif message["type"] == "http.response.body":
                 chunks.append(message.get("body", b""))
 

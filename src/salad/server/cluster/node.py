@@ -21,7 +21,7 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
-from salad.server.cluster.bridge import AWAY, MOVED, Bridge
+from salad.server.cluster.bridge import AWAY, MOVED, NODE_HEADER, Bridge
 from salad.server.cluster.link import BEAT, LEASE_MS, Link, channel
 from salad.server.errors import ActionError
 from salad.server.storage import Storage
@@ -47,8 +47,11 @@ class Cluster:
     def __init__(self, url: str, manager: TableManager, name: str | None = None) -> None:
         self.node = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
         self.name = name
+        self.headers = [(NODE_HEADER.encode(), name.encode())] if name else []
+        """The ``salad-node`` header naming this node on its answers for the tables it holds
+        (none without a name)."""
         self.link = Link(url, self.node)
-        self.bridge = Bridge(self.link, name)
+        self.bridge = Bridge(self.link, self.headers)
         self.manager = manager
         self.held: dict[str, float] = {}
         """The tables whose lease this node holds, and when it took each."""

@@ -13,12 +13,11 @@ import re
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from salad.server.cluster.bridge import NODE_HEADER
 from salad.server.cluster.node import Cluster
 from salad.server.errors import ActionError
 from salad.server.tables.wire import error_message
 
-__all__ = ["TABLE_PATH", "ClusterRouter", "node_headers"]
+__all__ = ["TABLE_PATH", "ClusterRouter"]
 
 TABLE_PATH = re.compile(r"/(?:api|ws)/tables/([A-Za-z0-9_-]{1,32})(?:/.*)?")
 """The paths of one table's requests (its id is the group)."""
@@ -31,17 +30,10 @@ def with_headers(message: Message, headers: list[tuple[bytes, bytes]]) -> Messag
     return {**message, "headers": [*message.get("headers", ()), *headers]}
 
 
-def node_headers(cluster: Cluster) -> list[tuple[bytes, bytes]]:
-    """The ``salad-node`` header of a named node (none for a node without a name)."""
-    return [(NODE_HEADER.encode(), cluster.name.encode())] if cluster.name else []
-
-
 class ClusterRouter:
     def __init__(self, app: ASGIApp, cluster: Cluster) -> None:
         self.app = app
         self.cluster = cluster
-        self.named = node_headers(cluster)
-        """The header naming this node on the answers for the tables it holds."""
         cluster.bridge.inner = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -56,7 +48,7 @@ class ClusterRouter:
             await self.refuse(exc, scope, receive, send)
             return
         if owner == self.cluster.node:
-            named = self.named
+            named = self.cluster.headers
             if kind == "http" and named:
                 await self.app(scope, receive, lambda m: send(with_headers(m, named)))
             else:  # a websocket's handshake says the name in TableSockets
