@@ -386,6 +386,30 @@ def test_phone_layout(open_page: Callable[..., Any]) -> None:
     expect(page.locator("#dlg-scores table.sheet")).to_be_visible()
 
 
+REDRAW = "window.dispatchEvent(new Event('resize'))"  # the page is drawn again, all of it
+
+
+def test_a_click_across_a_redraw_still_plays(open_page: Callable[..., Any]) -> None:
+    """A message that changes nothing in the hand (a seat's presence, a chat line) draws the
+    page again; the hand's buttons stay the same ones, so a card pressed as it arrives and
+    released after it is still played (replaced under the pointer, the click was lost)."""
+    page = quick_play(open_page)
+    wait_my_turn(page)
+    page.evaluate("window.__card = document.querySelector('#hand .card.legal')")
+    page.evaluate(REDRAW)
+    assert page.evaluate("window.__card.isConnected"), "an unchanged hand was drawn anew"
+    before = hand(page)
+    box = page.locator(LEGAL).first.bounding_box()
+    assert box
+    page.mouse.move(box["x"] + 8, box["y"] + 26)
+    page.mouse.down()
+    page.evaluate(REDRAW)
+    page.mouse.up()
+    if page.locator("[data-wild='high']").count():  # a Wild asks High or Low first
+        page.click("[data-wild='high']")
+    wait_hand_changed(page, before)
+
+
 def test_names_are_shown_as_typed_never_as_markup(
     open_page: Callable[..., Any], base_url: str
 ) -> None:

@@ -15,6 +15,8 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
+from .test_browser import play_until
+
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 
 SUIT_LETTERS = (
@@ -42,17 +44,15 @@ def test_vegetables_in_hand_and_trick(open_page: Callable[..., Any], base_url: s
     # No card face shows a suit letter (R B T O) as its suit.
     texts = page.eval_on_selector_all("#hand .card", SUIT_LETTERS)
     assert not {"R", "B", "T", "O"} & set(texts), texts
-    legal = page.locator("#hand .card.legal").first
-    legal.wait_for()
     # The bots' cards lie in the trick until this seat plays; if it leads, its own card goes
     # there, and the trick may fill and go to its winner in a moment: any card drawn in it is
-    # noted as it happens, rather than polled for afterwards.
+    # noted as it happens, rather than polled for afterwards. This seat plays until one is
+    # seen, as a player would: its first legal card may be a Wild, which waits for High or
+    # Low (and has no suit to draw), and a click can land as the hand re-renders.
     page.evaluate(SEE_ART_IN_TRICK)
-    if not page.evaluate("window.__artInTrick"):
-        legal.click(position={"x": 8, "y": 26})
     try:
-        page.wait_for_function("window.__artInTrick === true")
-    except Exception:
+        play_until([page], lambda: bool(page.evaluate("window.__artInTrick")), timeout=30)
+    except AssertionError:
         trick = page.evaluate("document.getElementById('trick').outerHTML.slice(0, 2000)")
         pytest.fail(f"no vegetable drawn in the trick; it holds: {trick}")
     ARTIFACTS.mkdir(exist_ok=True)

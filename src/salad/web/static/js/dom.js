@@ -84,6 +84,25 @@ export function join(items, separator = "") {
  */
 export function setHTML(el, markup) {
   el.innerHTML = markup.text;
+  given.delete(el);
+}
+
+/** The markup each element was last given by updateHTML. @type {WeakMap<Element, string>} */
+const given = new WeakMap();
+
+/**
+ * Replace the content of `el` by `markup` unless updateHTML gave it the same markup last time
+ * (and nothing else wrote it since, through setHTML). A re-render that changes nothing then
+ * leaves the elements alone: a click pressed on one as a message arrives is not lost with it.
+ * @param {Element} el
+ * @param {Html} markup
+ * @returns {boolean} whether the content was replaced
+ */
+export function updateHTML(el, markup) {
+  if (given.get(el) === markup.text) return false;
+  el.innerHTML = markup.text;
+  given.set(el, markup.text);
+  return true;
 }
 
 /**

@@ -3,7 +3,7 @@
 // centre (lobby, pickers, game over, notes), the status line, the hand and the side panels.
 
 import { cardSVG, suitIcon } from "../cards.js";
-import { $, all, html, setHTML, trusted } from "../dom.js";
+import { $, all, html, setHTML, trusted, updateHTML } from "../dom.js";
 import { SEAT_COLOURS } from "../scores.js";
 import { clampPlates, trickPlace } from "../ui.js";
 import { lobbyHTML, overHTML, wireLobby, wireOver } from "./lobby.js";
@@ -361,7 +361,7 @@ function renderHand() {
   const v = S.view;
   if (S.watching || S.you < 0 || !v || table().status === "lobby") {
     box.hidden = true;
-    box.innerHTML = "";
+    setHTML(box, html``);
     return;
   }
   box.hidden = false;
@@ -389,7 +389,9 @@ function renderHand() {
   let prevSuit = null;
   /** @type {Map<string, number>} */
   const copies = new Map();
-  setHTML(
+  // Unchanged cards stay the same buttons, so a click is not lost to a message that changes
+  // nothing in the hand (a seat's presence, a chat line).
+  const replaced = updateHTML(
     box,
     html`${cards.map((code, i) => {
       const info = S.deck.parse(code);
@@ -409,8 +411,8 @@ function renderHand() {
       return html`<button type="button" class="${cls.join(" ")}" data-code="${code}" title="${label}${note}"><span class="visually-hidden">${label}${note}</span>${cardSVG(S.deck, code, { inHand: true })}</button>`;
     })}`,
   );
-  for (const b of all(box, ".card")) b.onclick = () => playCard(String(b.dataset.code), b);
-  if (focusCode) {
+  if (replaced) for (const b of all(box, ".card")) b.onclick = () => playCard(String(b.dataset.code), b);
+  if (replaced && focusCode) {
     const same = sameCode(focusCode);
     const again = same[focusCopy] || same[0];
     if (again) again.focus({ preventScroll: true });
