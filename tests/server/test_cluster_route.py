@@ -6,10 +6,16 @@ nodes on PostgreSQL and Redis, HAProxy in front)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import subprocess
 import sys
 from typing import Any
+
+import pytest
+import websockets
+
+from salad.server.ratelimit import DEFAULT_RATES, ENV
 
 from .conftest import Socket, connect
 from .test_cluster import check_states, holder, start_via, table_on
@@ -101,3 +107,49 @@ def test_a_node_name_needs_a_cluster_and_a_plain_name() -> None:
         "error: serve: --node-name 'node 1' is not a server name: use 1 to 64 letters, "
         "digits, '.', '_' or '-'"
     ]
+
+
+def test_a_client_refused_again_and_again_through_a_relay_is_closed(
+    monkeypatch: pytest.MonkeyPatch, start_cluster: Any
+) -> None:
+    """A spectator on a node that does not hold the table floods it with bad messages (each
+    one a round trip to the holder and back): the holder's limit of refused messages closes
+    it 4429, the relay passes the close on, and the game the seats play meanwhile ends."""
+    rate = DEFAULT_RATES["refused"]
+    monkeypatch.setenv(ENV, f"refused={rate.count}/{rate.seconds:g}")  # tests run without
+    nodes, proxy = start_cluster(3)
+    table_id, tokens = table_on(nodes, 4)
+    start_via(proxy, table_id, tokens[0])
+    (held,) = holder(nodes)
+    other = nodes[(held + 1) % 3]
+
+    async def run() -> None:
+        flooder = await connect(other, table_id, None, name="flooder")
+        await flooder.recv()
+        seats = [await connect(nodes[held], table_id, t) for t in tokens]
+        rng = random.Random(4)
+        game = asyncio.gather(*(play_randomly(s, rng) for s in seats))
+        errors: list[str] = []
+
+        async def read() -> None:  # read as it comes: an unread queue stops the client reading
+            with contextlib.suppress(websockets.ConnectionClosed):
+                while True:
+                    m = await flooder.recv(10)
+                    if m["type"] == "error":
+                        errors.append(m["message"])
+
+        reader = asyncio.create_task(read())
+        sent = 0
+        with contextlib.suppress(websockets.ConnectionClosed):
+            for sent in range(1, 20 * rate.count):  # noqa: B007  (read after the loop)
+                await flooder.send({"type": "play", "move": "nothing"})
+                await asyncio.sleep(0.001)
+        await reader
+        assert flooder.ws.close_code == 4429, flooder.ws.close_code
+        assert errors[-1].startswith("too many refused messages"), errors[-3:]
+        assert sent < 20 * rate.count - 1, "the flood was never closed"
+        await game
+        for s in seats:
+            await s.ws.close()
+
+    asyncio.run(asyncio.wait_for(run(), 90))

@@ -11,10 +11,12 @@ import socket
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 import websockets
 
 from salad.server.logmask import mask
 from salad.server.protocol import complete_state
+from salad.server.ratelimit import DEFAULT_RATES, ENV
 from salad.server.tables.connection import BEHIND, OUTBOX_BYTES, Conn
 from salad.server.tables.wire import STATE_PREFIX
 
@@ -184,7 +186,9 @@ def test_a_client_too_far_behind_is_dropped(server: Server, ws: Any) -> None:
     """A seat that sends but never reads (here: bad messages, each answered with an error
     that repeats it, more than the sockets' buffers hold) is dropped: its seat
     shows away at once, though it reads nothing, and when it reads at last it finds an
-    error and the close code that tells it to reconnect; reconnecting, it gets its state."""
+    error and the close code that tells it to reconnect; reconnecting, it gets its state.
+    (The test servers run without rate limits, that of refused messages included: see the
+    next test.)"""
     tid, tokens = server.table([HUMAN, HUMAN, HUMAN], start=False)
     host = tokens[0]
     assert host
@@ -219,6 +223,67 @@ def test_a_client_too_far_behind_is_dropped(server: Server, ws: Any) -> None:
         await again.ws.close()
 
     asyncio.run(asyncio.wait_for(run(), 90))
+
+
+def test_a_connection_whose_messages_keep_being_refused_is_closed(
+    monkeypatch: pytest.MonkeyPatch, start_server: Callable[..., Server], ws: Any
+) -> None:
+    """A client whose messages draw error after error (broken, or flooding the server with
+    answers to make) is closed 4429 after the limit's last error, and nothing it sent
+    changed the game; the same seat connects again and plays, and a client that makes a
+    few mistakes among its moves is never closed."""
+    rate = DEFAULT_RATES["refused"]
+    monkeypatch.setenv(ENV, f"refused={rate.count}/{rate.seconds:g}")  # tests run without
+    server = start_server()
+    tid, tokens = server.table([HUMAN, BASIC, BASIC, BASIC])
+
+    async def run() -> None:
+        sock = await ws(server, tid, tokens[0])
+        first = await sock.until(lambda m: m["view"] is not None)
+        for _ in range(rate.count * 3):
+            try:
+                await sock.send({"type": "play", "move": "nothing"})
+            except websockets.ConnectionClosed:
+                break
+        got = await read_all(sock.ws, quiet=3)
+        errors = [m["message"] for m in got if m["type"] == "error"]
+        # The limit's count at once, and the few its refill let through meanwhile.
+        assert rate.count + 1 <= len(errors) <= rate.count + 5, len(errors)
+        assert errors[-1] == (
+            f"too many refused messages on this connection (at most {rate}): closed"
+        )
+        assert sock.ws.close_code == 4429
+        again = await ws(server, tid, tokens[0])
+        state = await again.until(lambda m: m["view"] is not None)
+        assert state["moves"] == first["moves"]
+        # A careless client: a wrong move every fourth turn, among good ones, to the game's
+        # end (with bots at once, a game of 78 turns takes seconds).
+        rng = random.Random(3)
+        sent_for = nexted = -1
+        turns = 0
+        m = state  # the first may be this seat's turn
+        while True:
+            if m["type"] != "state" or m["view"] is None:
+                m = await again.recv(30)
+                continue
+            if m["view"]["phase"] == "over":
+                break
+            end = m.get("hand_end")
+            if end and end["waiting"]:  # a hand's summary is up: Next hand, as play_randomly
+                if 0 in end["waiting"] and end["hand"] != nexted:
+                    nexted = end["hand"]
+                    await again.send({"type": "next"})
+            elif m["view"]["to_move"] == 0 and m["view"]["legal"] and m["moves"] != sent_for:
+                sent_for = m["moves"]
+                turns += 1
+                if turns % 4 == 0:
+                    await again.send({"type": "play", "move": "nothing"})
+                await again.send({"type": "play", "move": rng.choice(m["view"]["legal"])})
+            m = await again.recv(30)
+        assert again.ws.close_code is None and turns > 60, turns  # wrong moves: turns // 4
+        await again.ws.close()
+
+    asyncio.run(asyncio.wait_for(run(), 120))
 
 
 class StuckSocket:

@@ -53,6 +53,7 @@ DEFAULT_RATES: dict[str, Rate] = {
     "host": Rate(120, 60),  # seat changes, start, rematch, per host token
     "sockets": Rate(60, 60),  # websocket connections, per address
     "chat": Rate(20, 30),  # chat lines and reactions, per seat (or spectator connection)
+    "refused": Rate(30, 10),  # websocket messages answered by an error, per connection
 }
 """The limits of each kind of request (module-level so that tests and docs can name them)."""
 
@@ -62,6 +63,7 @@ WHAT = {
     "host": "host actions with this token",
     "sockets": "websocket connections from this address",
     "chat": "chat messages",
+    "refused": "refused messages on this connection",
 }
 
 
@@ -141,6 +143,10 @@ class RateLimits:
                 f"too many {WHAT[kind]} (at most {rate}): retry in {seconds} s",
                 headers={"Retry-After": str(seconds)},
             )
+
+    def forget(self, kind: str, key: str) -> None:
+        """Drop ``key``'s bucket of ``kind`` (a connection that closed: its key is not reused)."""
+        self.buckets.get(kind, {}).pop(key, None)
 
     @staticmethod
     def forget_full(buckets: dict[str, Bucket], rate: Rate, now: float) -> None:

@@ -169,6 +169,7 @@ class TableSockets:
                         hello = read_hello(text)
                     except ActionError as exc:
                         conn.push(error_message(exc.message))
+                        self.count_refused(conn)
                         continue
                     if hello is not None:
                         # The seat's own connection instead of the spectator's: a new Conn
@@ -181,13 +182,24 @@ class TableSockets:
                         conn.on_kick = reader.stop
                         table = await manager.connect(table, conn)
                         continue
-                await manager.handle(table, conn, text)
+                if not await manager.handle(table, conn, text):
+                    self.count_refused(conn)
         except Exception:  # the connection broke
             pass
         finally:
+            self.rates.forget("refused", str(id(conn)))
             await manager.disconnect(table, conn)
             if conn.kicked:
                 await conn.finish(CLOSE_WAIT)
+
+    def count_refused(self, conn: Conn) -> None:
+        """A message was answered by an error. A connection whose messages keep drawing errors
+        (a broken or hostile client: each costs the server an answer, and on a cluster a
+        round trip between nodes) is closed 4429 after one last error."""
+        if self.rates.wait("refused", str(id(conn))) > 0:
+            rate = self.rates.rates["refused"]
+            reason = f"too many refused messages on this connection (at most {rate}): closed"
+            conn.kick(4429, reason)
 
     @staticmethod
     async def seat_of(table: Table, token: str, ws: RawSocket) -> int | None:

@@ -552,23 +552,25 @@ class TableManager:
                     table.broadcast()
                 return
 
-    async def handle(self, table: Table, conn: Conn, text: str | None) -> None:
-        """One message from a client; a bad one gets one ``error`` back and changes nothing."""
+    async def handle(self, table: Table, conn: Conn, text: str | None) -> bool:
+        """One message from a client; a bad one gets one ``error`` back and changes nothing
+        (False: the caller counts refusals, see salad.server.sockets)."""
         try:
             message = read_client_message(text)
             if isinstance(message, PingIn):
                 conn.push('{"type":"pong"}')
-                return
-            if isinstance(message, NextIn):
+            elif isinstance(message, NextIn):
                 await self.next_hand(table, conn)
-                return
-            if isinstance(message, TalkIn):  # chat (tables/talk.py)
-                return self.talk.handle(table, conn, message)
-            if isinstance(message, AssistIn):  # hint and undo (tables/assist.py)
-                return await assist.handle(table, conn, message, self.store, self.turns)
-            await self.play(table, conn.seat, message.move, conn)
+            elif isinstance(message, TalkIn):  # chat (tables/talk.py)
+                self.talk.handle(table, conn, message)
+            elif isinstance(message, AssistIn):  # hint and undo (tables/assist.py)
+                await assist.handle(table, conn, message, self.store, self.turns)
+            else:
+                await self.play(table, conn.seat, message.move, conn)
         except ActionError as exc:
             conn.push(error_message(exc.message))
+            return False
+        return True
 
     # -- the pause after a hand (see salad.server.tables.table.HandEnd) --------------------
     async def next_hand(self, table: Table, conn: Conn) -> None:
