@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 import pytest
+import redis
 
 from salad.engine import Game
 
@@ -203,6 +204,47 @@ def test_a_table_survives_losing_its_node(start_cluster: Any, moment: str) -> No
     record = proxy.http.get(f"/api/tables/{table_id}/record").json()
     check_states(record, [_joined(socks_a), _joined(socks_b)], [0, 2])
     assert len(holder(nodes[1:])) == 1
+
+
+def test_a_killed_nodes_tables_are_taken_before_its_leases_lapse(
+    start_cluster: Any, redis_server: Any
+) -> None:
+    """A node killed stops reading its channel at once: the other nodes take its tables
+    then (within a few of their looks), not when its leases lapse. Here the dead node's lease
+    and liveness are made to last a minute after the kill; the table is taken over anyway,
+    with no client asking for it, and its bots play on from where it was."""
+    nodes, proxy = start_cluster(3, bot_delay=0.05)
+    body = {"name": "Host", "rules_toml": ONE_HAND, "seats": [HUMAN, BOT, BOT, BOT]}
+    created = nodes[0].ok("POST", "/api/tables", body)
+    table_id, host = created["table_id"], created["token"]
+    nodes[0].ok("POST", f"/api/tables/{table_id}/start", token=host)
+    assert holder(nodes) == [0]
+    dead = nodes[0].ok("GET", "/healthz")["node"]
+    store = redis.Redis.from_url(redis_server.url, decode_responses=True)
+    try:
+        nodes[0].kill()
+        for key in (f"salad:lease:{table_id}", f"salad:alive:{dead}"):
+            assert store.pexpire(key, 60_000), key
+        start = time.monotonic()
+        while not holder(nodes[1:]) and time.monotonic() - start < 20:
+            time.sleep(0.1)
+        took = time.monotonic() - start
+        taken = holder(nodes[1:])
+        assert len(taken) == 1, f"not taken over in {took:.1f} s"
+        owner = store.get(f"salad:lease:{table_id}")
+        assert owner == nodes[1 + taken[0]].ok("GET", "/healthz")["node"]
+    finally:
+        store.close()
+    assert took < 10, f"taken over after {took:.1f} s, as if the lease had to lapse"
+
+    async def play() -> None:  # the host plays on; the bots answer on the new holder
+        sock = await connect(proxy, table_id, host)  # type: ignore[arg-type]
+        await play_randomly(sock, random.Random(6))
+        await sock.ws.close()
+
+    asyncio.run(play())
+    record = proxy.http.get(f"/api/tables/{table_id}/record").json()
+    assert len(record["hands"]) == 1 and record["hands"][0]["tricks"]
 
 
 def _joined(socks: list[Any]) -> Any:

@@ -3,8 +3,10 @@
 A table is held by one node at a time through its lease, ``salad:lease:{table}`` = the node's
 id, set only if absent and expiring after :data:`LEASE_MS` unless its holder renews it (every
 :data:`BEAT` seconds). A node that dies stops renewing, so its tables are free again within
-:data:`LEASE_MS`. ``salad:alive:{node}`` expires the same way and tells the other nodes whether
-a node is still there. Each node reads its own pub/sub channel ``salad:node:{node}``; what the
+:data:`LEASE_MS`; sooner, another node that finds it reading no channel takes them from it
+(:meth:`Link.take`, see :meth:`salad.server.cluster.node.Cluster._adopt`).
+``salad:alive:{node}`` expires the same way and tells the other nodes whether a node is still
+there. Each node reads its own pub/sub channel ``salad:node:{node}``; what the
 nodes say on it is :mod:`salad.server.cluster.bridge`'s.
 """
 
@@ -36,6 +38,15 @@ if v == ARGV[1] then
   return 1
 elseif not v then
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0
+"""
+
+# Take the lease from a node found dead, if that node still holds it.
+_TAKE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
   return 1
 end
 return 0
@@ -81,6 +92,7 @@ class Link:
         self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
+        self._take = self.redis.register_script(_TAKE)
 
     async def close(self) -> None:
         await self.redis.aclose()
@@ -92,6 +104,11 @@ class Link:
     async def acquire(self, table_id: str) -> bool:
         """Take the table's lease if no node holds it."""
         return bool(await self.redis.set(_lease(table_id), self.node, nx=True, px=LEASE_MS))
+
+    async def take(self, table_id: str, dead: str) -> bool:
+        """Take the table's lease from ``dead`` (a node that reads no channel: killed), rather
+        than wait for it to lapse; False if that node no longer holds it."""
+        return bool(await self._take(keys=[_lease(table_id)], args=[dead, self.node, LEASE_MS]))
 
     async def owner(self, table_id: str) -> str | None:
         """The node holding the table's lease, if any."""

@@ -60,6 +60,8 @@ class Cluster:
         """When this node's leases were last renewed (event loop time)."""
         self._missing: set[str] = set()
         """Peers whose liveness was missing at the last look."""
+        self._deaf: set[str] = set()
+        """Holders of tables in play that read no channel at the last look for tables to adopt."""
         self._outlasting: dict[str, asyncio.Future[bool]] = {}
         """Tables whose dead holder's lease is being waited out (see :meth:`owner_for`)."""
         manager.owns = self.owns
@@ -78,6 +80,16 @@ class Cluster:
         if table_id in self.held:
             return True
         if await self.link.acquire(table_id):
+            self.held[table_id] = asyncio.get_running_loop().time()
+            return True
+        return False
+
+    async def _take(self, table_id: str, dead: str) -> bool:
+        """Take the table from a node found dead (see :meth:`_adopt`)."""
+        if await self.link.take(table_id, dead):
+            log.warning(
+                "cluster: took table %s from node %s, which reads no channel", table_id, dead
+            )
             self.held[table_id] = asyncio.get_running_loop().time()
             return True
         return False
@@ -285,13 +297,27 @@ class Cluster:
         self._missing = missing - self._missing
 
     async def _adopt(self) -> None:
-        """Take every table with a game in progress that no node holds."""
+        """Take every table with a game in progress that no node holds, or whose holder reads
+        no channel at two looks in a row.
+
+        A node killed (or cut off from Redis) stops reading its channel at once, while its
+        leases last up to :data:`LEASE_MS`: its tables are taken from it at the second look
+        (within two adoptions' time), rather than when its leases lapse. Taking them early is
+        safe: each load raises the table's epoch first, so a holder that was only cut off
+        stores nothing more (see :meth:`TableManager._load`), and drops its copy when it
+        finds its lease gone.
+        """
         ids = await self.manager.writer.call(Storage.active_tables)
         ids = [t for t in ids if t not in self.held]
+        owners = await self.link.owners(ids)
+        others = {o for o in owners if o is not None and o != self.node}
+        deaf = others - await self.link.alive(list(others)) if others else set()
+        dead, self._deaf = deaf & self._deaf, deaf
         taken = [
             table_id
-            for table_id, owner in zip(ids, await self.link.owners(ids), strict=True)
-            if owner is None and await self.claim(table_id)
+            for table_id, owner in zip(ids, owners, strict=True)
+            if (owner is None and await self.claim(table_id))
+            or (owner in dead and await self._take(table_id, owner))
         ]
         # All at once: their loads share the writer's commits (a node that died leaves many
         # tables, and one after another they would wait on each other's round trips).
