@@ -50,7 +50,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import gc
 import json
 import os
@@ -62,6 +61,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import h11
 import httpx
 import websockets
 from websockets.client import ClientProtocol
@@ -113,8 +113,9 @@ class TableRun:
         """The node holding the table, as its answers named it (``salad-node``), if any: the
         websockets name it as the web client's do (``?node=``), so the balancer sends them
         there."""
-        self.ask: httpx.AsyncClient | None = None
-        """Where to ask which node holds the table before connecting again (failover runs)."""
+        self.ask: str | None = None
+        """Where to ask which node holds the table before connecting again (failover runs):
+        the balancer's base URL."""
         self.stats = stats
         self.rng = rng
         self.pending: dict[int, list[float]] = {}
@@ -256,9 +257,7 @@ class TableRun:
         client asks before each connection (``url`` unchanged when nobody is asked)."""
         if self.ask is None or self.node is None:
             return url
-        with contextlib.suppress(httpx.HTTPError):
-            answer = await self.ask.get(f"/api/tables/{self.table_id}")
-            self.node = answer.headers.get("salad-node") or self.node
+        self.node = await ask_holder(self.ask, self.table_id) or self.node
         return self.url(ws_base, seat)
 
     async def client_aiohttp(self, ws_base: str, seat: int, connected: list[int]) -> None:
@@ -279,6 +278,51 @@ class TableRun:
 
 class GameOver(Exception):
     pass
+
+
+class HolderQuestion(asyncio.Protocol):
+    """``GET /api/tables/{id}`` on h11's sans-I/O core, for the ``salad-node`` header of its
+    answer. As light as :class:`SansIOClient`: the clients' process runs every other table
+    flat out, and a question asked through httpx waited seconds there for its turns of the
+    event loop (the clients' own delay, which a browser asking on its own does not have)."""
+
+    def __init__(self, host: str, path: str, loop: asyncio.AbstractEventLoop) -> None:
+        self.http = h11.Connection(h11.CLIENT)
+        self.request = h11.Request(
+            method="GET", target=path, headers=[("Host", host), ("Connection", "close")]
+        )
+        self.node: asyncio.Future[str | None] = loop.create_future()
+
+    def connection_made(self, transport: Any) -> None:
+        self.transport = transport
+        transport.write(self.http.send(self.request) + self.http.send(h11.EndOfMessage()))
+
+    def data_received(self, data: bytes) -> None:
+        self.http.receive_data(data)
+        event = self.http.next_event()
+        if isinstance(event, h11.Response):
+            found = dict(event.headers).get(b"salad-node")
+            self._answer(found.decode() if found and event.status_code == 200 else None)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._answer(None)
+
+    def _answer(self, node: str | None) -> None:
+        if not self.node.done():
+            self.node.set_result(node)
+            self.transport.close()
+
+
+async def ask_holder(base: str, table_id: str) -> str | None:
+    """The node a cluster's answer for the table names (None if none does, or no answer)."""
+    host, port = base.split("/")[2].split(":")
+    loop = asyncio.get_running_loop()
+    question = HolderQuestion(f"{host}:{port}", f"/api/tables/{table_id}", loop)
+    try:
+        await loop.create_connection(lambda: question, host, int(port))
+        return await asyncio.wait_for(question.node, 30)
+    except (OSError, TimeoutError, h11.ProtocolError):
+        return None
 
 
 class SansIOClient(asyncio.Protocol):
@@ -476,9 +520,8 @@ async def run(
     ]
     # After a failover the clients ask which node holds their table now, as the web client
     # does before each connection.
-    asker = httpx.AsyncClient(base_url=base, limits=limits, timeout=30) if failover else None
     for r in runs:
-        r.ask = asker
+        r.ask = base if failover else None
     connected = [0]
     connect_sem = asyncio.Semaphore(64)
 
@@ -518,8 +561,6 @@ async def run(
         killer.cancel()
     if SESSION:
         await SESSION.pop().close()
-    if asker is not None:
-        await asker.aclose()
     failures = [r for r in results if isinstance(r, BaseException)]
     lat = sorted(stats.latencies)
     # A node's "reconnect" error, before it closes a websocket whose table's node went away, is
