@@ -242,7 +242,7 @@ class Cluster:
                 await asyncio.sleep(BEAT)
             finally:
                 with contextlib.suppress(BaseException):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()
 
     async def _keep(self) -> None:
         """Renew the leases and this node's liveness every beat, and nothing else: a slow
