@@ -333,10 +333,13 @@ export function cardSVG(deck, code, { inHand = false } = {}) {
   if (c.wild) {
     const id = `wg${gradientId++}`;
     const sym = c.wild.symbol;
-    const big = sym.length <= 1 ? 58 : sym.length <= 2 ? 40 : 26;
+    const badged = c.wild.declare && !inHand;
+    // With the high/low badge below, the disc sits higher and smaller, clear of the name.
+    const [cy, r] = badged ? [61, 26] : [68, 30];
+    const big = Math.round((sym.length <= 1 ? 58 : sym.length <= 2 ? 40 : 26) * (r / 30));
     const badge =
-      c.wild.declare && !inHand
-      ? html`<g><rect x="24" y="104" width="52" height="20" rx="10" fill="#fff" opacity=".92"/><text x="50" y="118" text-anchor="middle" font-size="13" font-weight="700" fill="#5f3dc4">${
+      badged
+      ? html`<g><rect x="17" y="104" width="66" height="20" rx="10" fill="#fff" opacity=".92"/><text x="50" y="118" text-anchor="middle" font-size="13" font-weight="700" fill="#5f3dc4">${
           c.high ? "▲ HIGH" : "▼ LOW"
         }</text></g>`
       : "";
@@ -345,9 +348,9 @@ export function cardSVG(deck, code, { inHand = false } = {}) {
 <rect x="1.5" y="1.5" width="97" height="137" rx="9" fill="#fff" stroke="#b9b4a7" stroke-width="1.5"/>
 <rect x="7" y="7" width="86" height="126" rx="6" fill="url(#${id})"/>
 <text x="13" y="28" font-size="20" font-weight="800" fill="#fff">${sym}</text>
-<circle cx="50" cy="68" r="30" fill="#fff" opacity=".9"/>
-<text x="50" y="69" font-size="${big}" font-weight="900" text-anchor="middle" dominant-baseline="central" fill="#5f3dc4">${sym}</text>
-<text x="50" y="${c.wild.declare && !inHand ? 99 : 120}" font-size="${Math.min(
+<circle cx="50" cy="${cy}" r="${r}" fill="#fff" opacity=".9"/>
+<text x="50" y="${cy + 1}" font-size="${big}" font-weight="900" text-anchor="middle" dominant-baseline="central" fill="#5f3dc4">${sym}</text>
+<text x="50" y="${badged ? 99 : 120}" font-size="${Math.min(
       11,
       130 / Math.max(1, c.wild.name.length),
     ).toFixed(1)}" font-weight="700" text-anchor="middle" fill="#fff">${c.wild.name.toUpperCase()}</text>
