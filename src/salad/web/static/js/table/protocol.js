@@ -45,10 +45,15 @@ export function complete(msg) {
 
 /** @param {"open" | "closed" | "connecting"} status */
 export function onConnection(status) {
-  $("conn-banner").hidden = status !== "closed" || !S.hadState;
+  const was = S.connected;
+  S.connected = status === "open";
+  // Until the page is connected again (through the backoff and the question which server
+  // holds the table), the banner stays and no card is offered (see myTurn).
+  $("conn-banner").hidden = S.connected || !S.hadState;
   // A Next hand sent on an earlier connection may never have arrived (its server went away,
   // or restarted and waits for everyone again): the server's waiting list decides anew.
   if (status === "open") S.nextSent = 0;
+  if (was !== S.connected && S.hadState) redraw();
 }
 
 /** @param {Message} msg */

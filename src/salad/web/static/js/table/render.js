@@ -327,6 +327,8 @@ export function renderStatus() {
     text = `Game over — ${w.length > 1 ? "winners" : "winner"}: ${listNames(w)}`;
   } else if (S.watching) {
     text = `Watching — ${seatName(v.to_move)} to ${phaseVerb(v.phase)}`;
+  } else if (!S.connected) {
+    text = "Reconnecting to the server…";
   } else if (myTurn()) {
     el.classList.add("your-turn");
     if (v.phase === "play") {

@@ -41,6 +41,7 @@ export const S = {
   deck: new Deck(null),
   deckKey: "",
   hadState: false,
+  connected: false, // the table's websocket is open: moves can be sent
   /** @type {LastTrick | null} */
   holdTrick: null,
   /** @type {ReturnType<typeof setTimeout> | null} */
@@ -116,7 +117,12 @@ export function isHost() {
 
 export function myTurn() {
   return Boolean(
-    S.view && S.you >= 0 && S.view.to_move === S.you && S.view.legal.length > 0 && !waitingNext(),
+    S.view &&
+      S.connected && // while the page reconnects, no card is offered: a move could not be sent
+      S.you >= 0 &&
+      S.view.to_move === S.you &&
+      S.view.legal.length > 0 &&
+      !waitingNext(),
   );
 }
 
