@@ -247,8 +247,8 @@ def test_a_connection_whose_messages_keep_being_refused_is_closed(
                 break
         got = await read_all(sock.ws, quiet=3)
         errors = [m["message"] for m in got if m["type"] == "error"]
-        # The limit's count at once, and the few its refill let through meanwhile.
-        assert rate.count + 1 <= len(errors) <= rate.count + 5, len(errors)
+        # The limit's count at once, and the few its refill (3 a second) let through meanwhile.
+        assert rate.count + 1 <= len(errors) <= rate.count + 10, len(errors)
         assert errors[-1] == (
             f"too many refused messages on this connection (at most {rate}): closed"
         )
