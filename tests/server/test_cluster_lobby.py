@@ -10,10 +10,9 @@ import random
 from typing import Any
 
 from .conftest import Server, connect
-from .test_cluster import ONE_HAND, check_states
+from .test_cluster import HUMAN, ONE_HAND, check_states
 from .test_play import check_no_hidden_cards, play_randomly, watch
 
-HUMAN = {"kind": "human"}
 OPEN = {"kind": "open"}
 
 

@@ -19,13 +19,20 @@ RANDOM = {"kind": "bot", "bot": "random"}
 BASIC = {"kind": "bot", "bot": "basic"}
 
 
-async def play_randomly(sock: Any, rng: random.Random, timeout: float = 30) -> dict[str, Any]:
+async def play_randomly(
+    sock: Any, rng: random.Random, timeout: float = 30, wrong_every: int = 0
+) -> dict[str, Any]:
     """Play a random legal move whenever this seat is to move, and press Next hand whenever a
-    hand's summary waits for this seat; the final state."""
+    hand's summary waits for this seat; the final state. ``wrong_every``: a careless client,
+    whose every so many turns start with a move that is not a card (its ``error`` is then
+    expected)."""
     sent_for = -1
     nexted = -1
+    turns = 0
     while True:
         m = await sock.recv(timeout)
+        if wrong_every and m["type"] == "error":
+            continue
         assert m["type"] == "state", m
         view = m["view"]
         if view is None:
@@ -40,6 +47,9 @@ async def play_randomly(sock: Any, rng: random.Random, timeout: float = 30) -> d
             continue
         if view["to_move"] == m["you"] and view["legal"] and m["moves"] != sent_for:
             sent_for = m["moves"]
+            turns += 1
+            if wrong_every and turns % wrong_every == 0:
+                await sock.send({"type": "play", "move": "nothing"})
             await sock.send({"type": "play", "move": rng.choice(view["legal"])})
 
 
