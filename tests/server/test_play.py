@@ -420,7 +420,9 @@ def test_turn_timer_and_bot_takeover(server: Any, ws: Any) -> None:
             "connected": True,
             "takeover": False,
         }
-        # Play on until seat 1 is to move: then nothing happens until it plays.
+        # Play on until seat 1 is to move: then nothing happens until it plays. (From the state
+        # that shows seat 1 back: one before it may still have a bot's move for seat 1 to come.)
+        await a.until(lambda m: m["table"]["seats"][1]["connected"])
         rngb = random.Random(6)
         while True:
             m = await a.until(lambda m: m["view"]["to_move"] in (0, 1))

@@ -55,15 +55,16 @@ def test_a_move_is_invisible_until_it_is_stored(tmp_path: Path) -> None:
             assert not playing.done()
             # Meanwhile: the game, the count and what a new connection is sent are unchanged.
             assert table.game is game and len(game.log) == before and table.moves == 0
+            # A connection made meanwhile waits for the store, then is sent the move.
             sock = FakeSocket()
-            await manager.connect(table, Conn(sock, (mover + 1) % 4))
-            await asyncio.sleep(0)
-            assert [m["moves"] for m in sock.sent] == [0]
-            assert sock.sent[0]["view"]["trick"] == []
+            connecting = asyncio.ensure_future(manager.connect(table, Conn(sock, (mover + 1) % 4)))
+            await asyncio.sleep(0.05)
+            assert not connecting.done() and sock.sent == []
             release.set()
             await playing
+            await connecting
             assert table.moves == 1 and table.game is not None and len(table.game.log) == before + 1
-            assert sock.sent[-1]["moves"] == 1
+            assert [m["moves"] for m in sock.sent if m["type"] == "state"] == [1]
             assert sock.sent[-1]["view"]["trick"] == [[mover, card]]
             rows = await real_call(Storage.moves, table.id, 1)
             assert [(r.seq, r.seat, r.code) for r in rows] == [(1, mover, card)]
@@ -106,6 +107,56 @@ def test_a_failed_store_changes_nothing(tmp_path: Path) -> None:
             assert table.game is game and table.moves == 0
             manager.writer.call = real_call  # type: ignore[method-assign]
             assert await real_call(Storage.moves, table.id, 1) == []
+        finally:
+            await manager.close()
+
+    asyncio.run(run())
+
+
+def test_a_seat_back_while_a_bot_move_for_it_is_stored_is_sent_that_move(tmp_path: Path) -> None:
+    """An away seat's bot move decided and being stored as its owner reconnects: the owner is
+    counted in only after it, so is never shown its turn and then a card it did not play."""
+
+    async def run() -> None:
+        manager = TableManager(Storage(str(tmp_path / "t.db")))
+        await manager.open()
+        try:
+            joined = await manager.create(
+                load_ruleset("canadian"),
+                "Host",
+                [("open", None)] * 3,
+                start=False,
+                bot_takeover=0.05,
+            )
+            table = manager.tables[joined.table_id]
+            for name in ("B", "C", "D"):
+                await manager.join(joined.table_id, name, None)
+            storing, release = asyncio.Event(), asyncio.Event()
+            real_call = manager.writer.call
+
+            async def held_move(fn: Any, *args: Any) -> Any:
+                if fn is Storage.add_move:
+                    storing.set()
+                    await release.wait()
+                return await real_call(fn, *args)
+
+            manager.writer.call = held_move  # type: ignore[method-assign]
+            await manager.start(joined.table_id, joined.token)
+            game = table.game
+            assert game is not None
+            mover = game.to_move
+            await asyncio.wait_for(storing.wait(), 30)  # the takeover bot's first move
+            sock = FakeSocket()
+            connecting = asyncio.ensure_future(manager.connect(table, Conn(sock, mover)))
+            await asyncio.sleep(0.05)
+            assert not connecting.done() and sock.sent == []
+            release.set()
+            await connecting
+            states = [m for m in sock.sent if m["type"] == "state"]
+            assert states[0]["moves"] == 1
+            assert states[0]["view"]["to_move"] != mover
+            assert [c for c, _ in states[0]["view"]["trick"]] == [mover]
+            assert not table.seats[mover].takeover and table.seats[mover].conns
         finally:
             await manager.close()
 

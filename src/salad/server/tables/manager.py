@@ -515,15 +515,26 @@ class TableManager:
     # -- connections ----------------------------------------------------------------------
     async def connect(self, table: Table, conn: Conn) -> Table:
         """Add ``conn`` to the table; the table in memory it joined (which is a fresh load of
-        ``table`` if that was unloaded meanwhile: the caller uses the one returned)."""
-        if self.tables.get(table.id) is not table:
-            table = await self.get(table.id)
+        ``table`` if that was unloaded meanwhile: the caller uses the one returned).
+
+        A seat's coming and going is a change like any other, made under the table's lock: a
+        bot's move for the seat while it was away, being stored as the seat's owner comes back,
+        is played before the owner is counted in (who then sees it), never after."""
+        while True:
+            if self.tables.get(table.id) is not table:
+                table = await self.get(table.id)
+            async with table.lock:
+                if self.tables.get(table.id) is table:
+                    self._join(table, conn)
+                    return table
+
+    def _join(self, table: Table, conn: Conn) -> None:
         self._used[table.id] = asyncio.get_running_loop().time()
         self.talk.welcome(table, conn)  # the table's recent chat lines
         if conn.seat == SPECTATOR:
             table.spectators.append(conn)
             conn.push(table.state_messages()(conn))
-            return table
+            return
         seat = table.seats[conn.seat]
         seat.conns.append(conn)
         if len(seat.conns) == 1:
@@ -533,24 +544,24 @@ class TableManager:
             table.broadcast()
         else:
             conn.push(table.state_messages()(conn))
-        return table
 
     async def disconnect(self, table: Table, conn: Conn) -> None:
         conn.stop()
-        if table.id in self.tables:
-            self._used[table.id] = asyncio.get_running_loop().time()
-        if conn in table.spectators:
-            table.spectators.remove(conn)
-            return
-        for s in table.seats:
-            if conn in s.conns:
-                s.conns.remove(conn)
-                if not s.conns:
-                    s.away_since = asyncio.get_running_loop().time()
-                    table.changed()
-                    self.turns.schedule(table)
-                    table.broadcast()
+        async with table.lock:
+            if table.id in self.tables:
+                self._used[table.id] = asyncio.get_running_loop().time()
+            if conn in table.spectators:
+                table.spectators.remove(conn)
                 return
+            for s in table.seats:
+                if conn in s.conns:
+                    s.conns.remove(conn)
+                    if not s.conns:
+                        s.away_since = asyncio.get_running_loop().time()
+                        table.changed()
+                        self.turns.schedule(table)
+                        table.broadcast()
+                    return
 
     async def handle(self, table: Table, conn: Conn, text: str | None) -> bool:
         """One message from a client; a bad one gets one ``error`` back and changes nothing
