@@ -12,6 +12,7 @@ import subprocess
 import sys
 from typing import Any
 
+import httpx
 import pytest
 import websockets
 
@@ -153,3 +154,22 @@ def test_a_client_refused_again_and_again_through_a_relay_is_closed(
             await s.ws.close()
 
     asyncio.run(asyncio.wait_for(run(), 90))
+
+
+def test_a_client_meets_one_limit_through_every_node(
+    monkeypatch: pytest.MonkeyPatch, start_cluster: Any
+) -> None:
+    """New tables from one address, asked of each node in turn: the limit counts them all
+    (in Redis), not each node's own, and its 429 says so whichever node answers."""
+    monkeypatch.setenv(ENV, "tables=4/60")  # tests run without limits
+    nodes, proxy = start_cluster(3)
+    codes = [nodes[i % 3].post("/api/tables", {"name": "Host"}).status_code for i in range(4)]
+    assert codes == [200] * 4
+    answers = [srv.post("/api/tables", {"name": "Host"}) for srv in nodes]
+    with httpx.Client(base_url=proxy.base) as balanced:
+        answers.append(balanced.post("/api/tables", json={"name": "Host"}))
+    for refused in answers:
+        assert refused.status_code == 429, refused.text
+        said = "too many new tables from this address (at most 4 per 60 s): retry in "
+        assert refused.json()["error"].startswith(said)
+        assert 1 <= int(refused.headers["Retry-After"]) <= 15

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 import websockets
+from redis.asyncio import Redis
+from starlette.exceptions import HTTPException
 
 from salad.errors import SaladError
 from salad.server.ratelimit import DEFAULT_RATES, ENV, Rate, RateLimits, parse_rates
@@ -129,3 +132,53 @@ def test_a_family_never_meets_the_default_limits() -> None:
         assert rates.wait("tables", "home") == 0
     assert rates.wait("tables", "home") > 0
     assert rates.wait("tables", "elsewhere") == 0
+
+
+def test_forgotten_buckets_are_only_full_ones() -> None:
+    now = [0.0]
+    rates = RateLimits({"tables": Rate(2, 10)}, clock=lambda: now[0])
+    assert rates.wait("tables", "busy") == 0 and rates.wait("tables", "busy") == 0
+    assert rates.wait("tables", "idle") == 0
+    now[0] += 5  # "idle" has refilled its one; "busy" still owes one
+    buckets = rates.buckets["tables"]
+    RateLimits.forget_full(buckets)
+    assert list(buckets) == ["busy"]
+    assert rates.wait("tables", "busy") == 0 and rates.wait("tables", "busy") == 5
+
+
+def test_nodes_share_the_counts_in_redis(redis_server: Any, caplog: Any) -> None:
+    """Two nodes' limits on one Redis: a client gets one limit through both. The kinds that
+    are not shared, and every kind once Redis is gone, are counted per node."""
+
+    async def run() -> None:
+        client = Redis.from_url(redis_server.url, socket_connect_timeout=1, socket_timeout=1)
+        a = RateLimits({"tables": Rate(3, 60), "chat": Rate(1, 60)})
+        b = RateLimits({"tables": Rate(3, 60), "chat": Rate(1, 60)})
+        a.share(client)
+        b.share(client)
+        try:
+            assert [await n.take("tables", "10.0.0.1") for n in (a, b, a)] == [0, 0, 0]
+            wait = await b.take("tables", "10.0.0.1")
+            assert 19 <= wait <= 20  # one of three comes back every 20 s
+            assert await a.take("tables", "10.0.0.2") == 0  # another address
+            with pytest.raises(HTTPException) as refused:
+                await a.check("tables", "10.0.0.1")
+            assert refused.value.status_code == 429
+            assert refused.value.headers == {"Retry-After": "20"}
+            # Redis holds a digest of the key, not the address (or token) itself.
+            keys = [k.decode() for k in await client.keys("salad:rate:*")]
+            assert len(keys) == 2 and not any("10.0.0" in k for k in keys)
+            assert 0 < await client.pttl(keys[0]) <= 120_000  # gone once refilled
+            # Chat is per node (a table's chat is on its node).
+            assert await a.take("chat", "t:0") == 0 and await b.take("chat", "t:0") == 0
+            # Redis away: counted per node, with one warning.
+            redis_server.stop()
+            with caplog.at_level(logging.WARNING, logger="salad.server"):
+                assert [await a.take("tables", "10.0.0.3") for _ in range(3)] == [0, 0, 0]
+                assert await a.take("tables", "10.0.0.3") > 0
+            said = [r.getMessage() for r in caplog.records if "rate limits" in r.getMessage()]
+            assert len(said) == 1 and "counting per node" in said[0]
+        finally:
+            await client.aclose()
+
+    asyncio.run(run())

@@ -76,6 +76,7 @@ def create_app(
 
         cluster = Cluster(redis_url, manager, node_name)
         named = cluster.headers
+        rates.share(cluster.link.redis)  # one count per client however many nodes it reaches
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

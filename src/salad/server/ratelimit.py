@@ -1,9 +1,14 @@
-"""Rate limits: an in-process token bucket per client address (or per token) and kind of request.
+"""Rate limits: a token bucket per client address (or per token) and kind of request.
 
 A bucket holds up to ``count`` requests and refills ``count`` of them every ``seconds``, so a
 burst of ``count`` passes at once and then one every ``seconds / count``. A request with an
 empty bucket is refused with ``429`` and ``Retry-After`` (seconds until the next one passes).
-The limits are far above what a family game meets; each server process keeps its own.
+The limits are far above what a family game meets.
+
+The buckets are pyrate-limiter's (its ``TokenBucket`` algorithm): in this process's memory, and,
+on a cluster (:meth:`RateLimits.share`), the per-address and per-token kinds in the cluster's
+Redis, so that a client meets the same limit through any number of nodes. If Redis does not
+answer, a request is counted here instead of being refused or held up.
 
 ``SALAD_RATE_LIMITS`` (read by ``create_app``) changes them: ``off``, or a comma list such as
 ``tables=3/10,joins=5/10`` (``KIND=COUNT/SECONDS``; kinds not named keep their default).
@@ -11,29 +16,50 @@ The limits are far above what a family game meets; each server process keeps its
 
 from __future__ import annotations
 
+import hashlib
+import logging
 import math
 import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
+from pyrate_limiter import Rate as BucketRate
+from pyrate_limiter import RateItem, TokenBucket
+from pyrate_limiter.buckets import RedisStateStore, StateBucket
+from pyrate_limiter.clocks import AbstractClock, WallClock
 from starlette.exceptions import HTTPException
 
 from salad.errors import SaladError
 
+if TYPE_CHECKING:  # redis-py comes with the cluster extra
+    from redis.asyncio import Redis
+
 __all__ = [
     "DEFAULT_RATES",
     "ENV",
+    "SHARED",
     "Rate",
     "RateLimits",
     "parse_rates",
 ]
+
+log = logging.getLogger("salad.server")
 
 ENV = "SALAD_RATE_LIMITS"
 """The environment variable ``create_app`` reads the limits from (see the module docstring)."""
 
 MAX_KEYS = 10_000
 """Buckets kept per kind before the full (idle) ones are forgotten."""
+
+SHARED = frozenset({"tables", "joins", "host", "sockets"})
+"""The kinds counted in Redis on a cluster. The others need not be: a table's chat is on the
+node holding the table, and a connection's refused messages on the node serving it."""
+
+KEY_PREFIX = "salad:rate:"
+"""Redis keys of the shared buckets: the prefix, the kind and a digest of the key (an address
+or a seat token, which is not written in Redis as it is)."""
 
 
 @dataclass(frozen=True)
@@ -93,10 +119,27 @@ def parse_rates(text: str | None) -> dict[str, Rate]:
     return rates
 
 
-@dataclass
-class Bucket:
-    tokens: float
-    stamp: float
+class Seconds(AbstractClock):
+    """A clock in seconds (``time.monotonic``, or a test's) as pyrate-limiter's milliseconds."""
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self.clock = clock
+
+    def now(self) -> int:
+        return int(self.clock() * 1000)
+
+
+WALL = WallClock()
+
+
+def bucket_rate(rate: Rate) -> BucketRate:
+    """``rate`` as pyrate-limiter's: ``count`` a burst, refilled over ``seconds``."""
+    return BucketRate(rate.count, max(1, round(rate.seconds * 1000)))
+
+
+def shared_key(kind: str, key: str) -> str:
+    """The Redis key of ``key``'s bucket of ``kind``."""
+    return KEY_PREFIX + kind + ":" + hashlib.sha256(key.encode()).hexdigest()[:32]
 
 
 @dataclass
@@ -105,36 +148,69 @@ class RateLimits:
 
     rates: Mapping[str, Rate] = field(default_factory=lambda: dict(DEFAULT_RATES))
     clock: Callable[[], float] = time.monotonic
-    buckets: dict[str, dict[str, Bucket]] = field(default_factory=dict)
+    buckets: dict[str, dict[str, StateBucket]] = field(default_factory=dict)
+    redis: Redis | None = None
+    """The cluster's Redis, once :meth:`share` is called."""
+    _redis_down: bool = False
+
+    def __post_init__(self) -> None:
+        self._clock = Seconds(self.clock)
 
     @classmethod
     def from_env(cls) -> RateLimits:
         return cls(parse_rates(os.environ.get(ENV)))
 
+    def share(self, redis: Redis) -> None:
+        """Count the :data:`SHARED` kinds in ``redis`` (every node of a cluster the same)."""
+        self.redis = redis
+
     def wait(self, kind: str, key: str) -> float:
-        """Take one request from ``key``'s bucket of ``kind``: 0 if it passes, else the seconds
-        until one would."""
+        """Take one request from ``key``'s bucket of ``kind`` in this process: 0 if it passes,
+        else the seconds until one would."""
         rate = self.rates.get(kind)
         if rate is None:
             return 0.0
-        now = self.clock()
-        per_second = rate.count / rate.seconds
         buckets = self.buckets.setdefault(kind, {})
         bucket = buckets.get(key)
         if bucket is None:
             if len(buckets) >= MAX_KEYS:
-                self.forget_full(buckets, rate, now)
-            bucket = buckets[key] = Bucket(float(rate.count), now)
-        bucket.tokens = min(rate.count, bucket.tokens + (now - bucket.stamp) * per_second)
-        bucket.stamp = now
-        if bucket.tokens >= 1:
-            bucket.tokens -= 1
-            return 0.0
-        return (1 - bucket.tokens) / per_second
+                self.forget_full(buckets)
+            bucket = StateBucket([bucket_rate(rate)], TokenBucket(), clock=self._clock)
+            buckets[key] = bucket
+        item = RateItem(kind, self._clock.now())
+        passed = bucket.put(item)
+        assert isinstance(passed, bool)  # an in-memory bucket answers at once
+        return 0.0 if passed else self._seconds(bucket.waiting(item))
 
-    def check(self, kind: str, key: str) -> None:
-        """Take one request, or raise the ``429`` (with ``Retry-After``) of a full bucket."""
-        wait = self.wait(kind, key)
+    async def take(self, kind: str, key: str) -> float:
+        """:meth:`wait`, counted in the cluster's Redis for a :data:`SHARED` kind once
+        :meth:`share` was called (here if Redis does not answer)."""
+        rate = self.rates.get(kind)
+        if rate is None or self.redis is None or kind not in SHARED:
+            return self.wait(kind, key)
+        store = RedisStateStore(self.redis, shared_key(kind, key))  # expires when full again
+        bucket = StateBucket([bucket_rate(rate)], TokenBucket(), store)
+        item = RateItem(kind, WALL.now())  # the nodes' common clock
+        try:
+            passed = await bucket.put(item)  # type: ignore[misc]  # an async client's answer
+        except Exception as exc:  # Redis away: count here rather than refuse or wait
+            if not self._redis_down:
+                log.warning("rate limits: Redis did not answer (%s); counting per node", exc)
+            self._redis_down = True
+            return self.wait(kind, key)
+        self._redis_down = False
+        return 0.0 if passed else self._seconds(bucket.waiting(item))
+
+    @staticmethod
+    def _seconds(waiting: object) -> float:
+        """A bucket's wait (milliseconds, known once it refused) in seconds, at least 1 ms."""
+        assert isinstance(waiting, int)
+        return max(1, waiting) / 1000
+
+    async def check(self, kind: str, key: str) -> None:
+        """Take one request (:meth:`take`), or raise the ``429`` (with ``Retry-After``) of an
+        empty bucket."""
+        wait = await self.take(kind, key)
         if wait > 0:
             seconds = max(1, math.ceil(wait))
             rate = self.rates[kind]
@@ -149,10 +225,7 @@ class RateLimits:
         self.buckets.get(kind, {}).pop(key, None)
 
     @staticmethod
-    def forget_full(buckets: dict[str, Bucket], rate: Rate, now: float) -> None:
+    def forget_full(buckets: dict[str, StateBucket]) -> None:
         """Drop the buckets that have refilled (their keys start afresh, as they would)."""
-        per_second = rate.count / rate.seconds
-        for key in [
-            k for k, b in buckets.items() if b.tokens + (now - b.stamp) * per_second >= rate.count
-        ]:
+        for key in [k for k, b in buckets.items() if b.count() == 0]:
             del buckets[key]

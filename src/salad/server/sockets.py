@@ -111,7 +111,7 @@ class TableSockets:
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         token = (query.get("token") or [None])[0]
         client = scope.get("client")
-        wait = self.rates.wait("sockets", str(client[0]) if client else "")
+        wait = await self.rates.take("sockets", str(client[0]) if client else "")
         if wait > 0:
             await self.refuse(wait, receive, send)
             return

@@ -69,21 +69,21 @@ def address(request: Request) -> str:
     return request.client.host if request.client else ""
 
 
-def limit_tables(request: Request) -> None:
+async def limit_tables(request: Request) -> None:
     """New tables, per client address."""
-    rate_limits(request).check("tables", address(request))
+    await rate_limits(request).check("tables", address(request))
 
 
-def limit_joins(request: Request) -> None:
+async def limit_joins(request: Request) -> None:
     """Joins, per client address."""
-    rate_limits(request).check("joins", address(request))
+    await rate_limits(request).check("joins", address(request))
 
 
-def host_token(request: Request, authorization: Token = None) -> str | None:
+async def host_token(request: Request, authorization: Token = None) -> str | None:
     """The bearer token of a host action, once its bucket let it pass."""
     token = bearer(authorization)
     if token is not None:
-        rate_limits(request).check("host", token)
+        await rate_limits(request).check("host", token)
     return token
 
 
