@@ -83,7 +83,12 @@ def test_next_hand_waits_for_every_connected_human(server: Any, ws: Any) -> None
         await a.send({"type": "next"})
         m = await a.until(lambda x: x["hand_end"] is not None and x["hand_end"]["waiting"] == [1])
         assert m["moves"] == moves
-        await a.send({"type": "next"})  # twice changes nothing
+        # Pressed again (a double click, a client that repeats it): nobody is sent anything.
+        await b.until(lambda x: x["hand_end"] is not None and x["hand_end"]["waiting"] == [1])
+        for _ in range(20):
+            await a.send({"type": "next"})
+        heard = await asyncio.gather(a.quiet(0.5), b.quiet(0.5))
+        assert heard == [[], []], [[x["type"] for x in h] for h in heard]
         await b.send({"type": "next"})
         m = await a.until(lambda x: x["hand_end"] is None)
         assert m["view"]["hand"] == 2 and m["moves"] == moves

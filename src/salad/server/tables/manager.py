@@ -546,22 +546,24 @@ class TableManager:
             conn.push(table.state_messages()(conn))
 
     async def disconnect(self, table: Table, conn: Conn) -> None:
+        """Take ``conn`` off the table. Not under the lock: a connection closed by the server
+        (a table dropped) is closed at once, not after a store that may hang (the database
+        away); a bot's move decided for a seat just left is as good as one decided after."""
         conn.stop()
-        async with table.lock:
-            if table.id in self.tables:
-                self._used[table.id] = asyncio.get_running_loop().time()
-            if conn in table.spectators:
-                table.spectators.remove(conn)
+        if table.id in self.tables:
+            self._used[table.id] = asyncio.get_running_loop().time()
+        if conn in table.spectators:
+            table.spectators.remove(conn)
+            return
+        for s in table.seats:
+            if conn in s.conns:
+                s.conns.remove(conn)
+                if not s.conns:
+                    s.away_since = asyncio.get_running_loop().time()
+                    table.changed()
+                    self.turns.schedule(table)
+                    table.broadcast()
                 return
-            for s in table.seats:
-                if conn in s.conns:
-                    s.conns.remove(conn)
-                    if not s.conns:
-                        s.away_since = asyncio.get_running_loop().time()
-                        table.changed()
-                        self.turns.schedule(table)
-                        table.broadcast()
-                    return
 
     async def handle(self, table: Table, conn: Conn, text: str | None) -> bool:
         """One message from a client; a bad one gets one ``error`` back and changes nothing
@@ -585,9 +587,16 @@ class TableManager:
 
     # -- the pause after a hand (see salad.server.tables.table.HandEnd) --------------------
     async def next_hand(self, table: Table, conn: Conn) -> None:
-        """A seat pressed Next hand: the next hand starts once every waited-for seat has."""
+        """A seat pressed Next hand: the next hand starts once every waited-for seat has.
+
+        A press that changes nothing (pressed already, or no summary waits for the seat) tells
+        nobody anything: it is a double click, or a client that would have every seat sent a
+        whole state for each message it sends."""
         async with table.lock:
             if conn.closed or conn.seat == SPECTATOR or conn not in table.seats[conn.seat].conns:
+                return
+            end = table.hand_end
+            if end is None or conn.seat not in end.waiting:
                 return
             if table.press_next(conn.seat):
                 table.turn_start = asyncio.get_running_loop().time()
