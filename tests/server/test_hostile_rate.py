@@ -19,7 +19,15 @@ from redis.asyncio import Redis
 from starlette.exceptions import HTTPException
 
 from salad.errors import SaladError
-from salad.server.ratelimit import DEFAULT_RATES, ENV, Rate, RateLimits, parse_rates
+from salad.server.ratelimit import (
+    DEFAULT_OPEN,
+    DEFAULT_RATES,
+    ENV,
+    Rate,
+    RateLimits,
+    parse_limits,
+    parse_rates,
+)
 
 from .conftest import Server
 
@@ -98,6 +106,43 @@ def test_a_burst_of_websockets_is_closed_4429(limited: Server) -> None:
     assert "too many websocket connections" in refused[0][0]["message"]
 
 
+def test_one_address_holds_at_most_so_many_websockets(
+    monkeypatch: pytest.MonkeyPatch, start_server: Callable[..., Server]
+) -> None:
+    """However slowly they come (no rate meets them here), an address's open websockets are
+    capped: the next one gets one error and 4429; once one closes, another may open."""
+    monkeypatch.setenv(ENV, "open=5")
+    server = start_server()
+    table_id, _ = server.table(HUMANS, start=False)
+    url = f"{server.ws_base}/ws/tables/{table_id}"
+
+    async def run() -> None:
+        held = []
+        try:
+            for _ in range(5):
+                ws = await websockets.connect(url)
+                assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "state"
+                held.append(ws)
+            async with websockets.connect(url) as extra:
+                refused = json.loads(await asyncio.wait_for(extra.recv(), 10))
+                await asyncio.wait_for(extra.wait_closed(), 10)
+            assert extra.close_code == 4429
+            assert refused == {
+                "type": "error",
+                "message": "too many open websocket connections from this address "
+                "(at most 5): close one first",
+            }
+            await held.pop().close()
+            await asyncio.sleep(0.2)  # the server sees it closed
+            async with websockets.connect(url) as again:
+                assert json.loads(await asyncio.wait_for(again.recv(), 10))["type"] == "state"
+        finally:
+            for ws in held:
+                await ws.close()
+
+    asyncio.run(run())
+
+
 def test_host_actions_are_limited_per_token(limited: Server) -> None:
     created = limited.ok("POST", "/api/tables", {"name": "Host", "players": 4})
     path = f"/api/tables/{created['table_id']}/seats/1"
@@ -115,9 +160,12 @@ def test_the_limits_setting() -> None:
     assert parse_rates("off") == {}
     assert parse_rates("tables=3/10")["tables"] == Rate(3, 10.0)
     assert parse_rates("tables=3/10")["joins"] == DEFAULT_RATES["joins"]
-    for wrong in ("tables=3", "nope=1/1", "tables=0/5", "tables=a/b"):
+    for wrong in ("tables=3", "nope=1/1", "tables=0/5", "tables=a/b", "open=0", "open=5/60"):
         with pytest.raises(SaladError, match=ENV):
             parse_rates(wrong)
+    assert parse_limits(None) == (DEFAULT_RATES, DEFAULT_OPEN)
+    assert parse_limits("off") == ({}, None)
+    assert parse_limits("open=7,tables=3/10")[1] == 7
 
 
 def test_a_family_never_meets_the_default_limits() -> None:

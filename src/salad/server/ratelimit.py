@@ -11,7 +11,8 @@ Redis, so that a client meets the same limit through any number of nodes. If Red
 answer, a request is counted here instead of being refused or held up.
 
 ``SALAD_RATE_LIMITS`` (read by ``create_app``) changes them: ``off``, or a comma list such as
-``tables=3/10,joins=5/10`` (``KIND=COUNT/SECONDS``; kinds not named keep their default).
+``tables=3/10,joins=5/10`` (``KIND=COUNT/SECONDS``; kinds not named keep their default), and
+``open=COUNT`` sets :data:`DEFAULT_OPEN`.
 """
 
 from __future__ import annotations
@@ -37,11 +38,13 @@ if TYPE_CHECKING:  # redis-py comes with the cluster extra
     from redis.asyncio import Redis
 
 __all__ = [
+    "DEFAULT_OPEN",
     "DEFAULT_RATES",
     "ENV",
     "SHARED",
     "Rate",
     "RateLimits",
+    "parse_limits",
     "parse_rates",
 ]
 
@@ -83,6 +86,14 @@ DEFAULT_RATES: dict[str, Rate] = {
 }
 """The limits of each kind of request (module-level so that tests and docs can name them)."""
 
+OPEN = "open"
+DEFAULT_OPEN = 100
+"""Websockets one client address may hold open at once on a server (``open=COUNT``): a
+household's seats and spectators are a few, a school behind one address a few dozen. The rate
+of new ones (``sockets``) is limited too, but an address adding them at that rate would hold
+every connection the server takes (``salad.server.process.CONNECTION_LIMIT``) within the
+hour, and no one else could connect."""
+
 WHAT = {
     "tables": "new tables from this address",
     "joins": "joins from this address",
@@ -93,30 +104,40 @@ WHAT = {
 }
 
 
-def parse_rates(text: str | None) -> dict[str, Rate]:
-    """The limits ``SALAD_RATE_LIMITS`` gives (``None`` or empty: the defaults; ``off``: none).
+def parse_limits(text: str | None) -> tuple[dict[str, Rate], int | None]:
+    """The rates ``SALAD_RATE_LIMITS`` gives, and its cap on the websockets an address holds
+    open at once (``None`` or empty: the defaults; ``off``: none of either).
 
     A wrong value raises :class:`~salad.errors.SaladError` with one line that names it.
     """
     if not text or not text.strip():
-        return dict(DEFAULT_RATES)
+        return dict(DEFAULT_RATES), DEFAULT_OPEN
     if text.strip().lower() == "off":
-        return {}
-    rates = dict(DEFAULT_RATES)
+        return {}, None
+    rates, cap = dict(DEFAULT_RATES), DEFAULT_OPEN
     for part in text.split(","):
         kind, _, value = part.strip().partition("=")
         count, _, seconds = value.partition("/")
         try:
-            rate = Rate(int(count), float(seconds))
+            rate = Rate(int(count), float(seconds) if kind != OPEN else 0.0)
         except ValueError:
             rate = Rate(0, 0)
+        if kind == OPEN and rate.count >= 1 and not seconds:
+            cap = rate.count
+            continue
         if kind not in DEFAULT_RATES or rate.count < 1 or not rate.seconds > 0:
             kinds = ", ".join(DEFAULT_RATES)
             raise SaladError(
-                f"{ENV}: {part.strip()!r} is not KIND=COUNT/SECONDS (kinds: {kinds}) or 'off'"
+                f"{ENV}: {part.strip()!r} is not KIND=COUNT/SECONDS (kinds: {kinds}), "
+                f"{OPEN}=COUNT or 'off'"
             )
         rates[kind] = rate
-    return rates
+    return rates, cap
+
+
+def parse_rates(text: str | None) -> dict[str, Rate]:
+    """The rates of :func:`parse_limits`."""
+    return parse_limits(text)[0]
 
 
 class Seconds(AbstractClock):
@@ -149,6 +170,8 @@ class RateLimits:
     rates: Mapping[str, Rate] = field(default_factory=lambda: dict(DEFAULT_RATES))
     clock: Callable[[], float] = time.monotonic
     buckets: dict[str, dict[str, StateBucket]] = field(default_factory=dict)
+    open: int | None = DEFAULT_OPEN
+    """Websockets a client address may hold open at once (None: no cap; each node its own)."""
     redis: Redis | None = None
     """The cluster's Redis, once :meth:`share` is called."""
     _redis_down: bool = False
@@ -158,7 +181,8 @@ class RateLimits:
 
     @classmethod
     def from_env(cls) -> RateLimits:
-        return cls(parse_rates(os.environ.get(ENV)))
+        rates, cap = parse_limits(os.environ.get(ENV))
+        return cls(rates, open=cap)
 
     def share(self, redis: Redis) -> None:
         """Count the :data:`SHARED` kinds in ``redis`` (every node of a cluster the same)."""

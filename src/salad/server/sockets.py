@@ -102,6 +102,8 @@ class TableSockets:
         self.rates = rates
         self.accept: Message = {"type": "websocket.accept", "headers": headers or []}
         """The handshake's answer (a cluster's named node says its name in it)."""
+        self.open: dict[str, int] = {}
+        """Each client address's open websockets (capped: ``RateLimits.open``)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         found = PATH.fullmatch(scope["path"]) if scope["type"] == "websocket" else None
@@ -111,24 +113,37 @@ class TableSockets:
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         token = (query.get("token") or [None])[0]
         client = scope.get("client")
-        wait = await self.rates.take("sockets", str(client[0]) if client else "")
-        if wait > 0:
-            await self.refuse(wait, receive, send)
+        address = str(client[0]) if client else ""
+        held = self.open.get(address, 0)
+        if self.rates.open is not None and held >= self.rates.open:
+            said = f"too many open websocket connections from this address (at most {held})"
+            await self.refuse(said + ": close one first", receive, send)
             return
-        await self.serve(found.group(1), token, receive, send)
+        wait = await self.rates.take("sockets", address)
+        if wait > 0:
+            seconds = max(1, math.ceil(wait))
+            said = f"too many websocket connections from this address: retry in {seconds} s"
+            await self.refuse(said, receive, send)
+            return
+        self.open[address] = self.open.get(address, 0) + 1
+        try:
+            await self.serve(found.group(1), token, receive, send)
+        finally:
+            left = self.open[address] - 1
+            if left:
+                self.open[address] = left
+            else:
+                del self.open[address]
 
     @staticmethod
-    async def refuse(wait: float, receive: Receive, send: Send) -> None:
-        """Too many connections from one address: one ``error``, then close 4429."""
+    async def refuse(said: str, receive: Receive, send: Send) -> None:
+        """Too many connections from one address: one ``error`` that says so, then close 4429."""
         message = await receive()
         if message["type"] != "websocket.connect":
             return
         await send({"type": "websocket.accept"})
         ws = RawSocket(send)
-        seconds = max(1, math.ceil(wait))
-        await ws.send_text(
-            error_message(f"too many websocket connections from this address: retry in {seconds} s")
-        )
+        await ws.send_text(error_message(said))
         await ws.close(code=4429)
 
     async def serve(self, table_id: str, token: str | None, receive: Receive, send: Send) -> None:
