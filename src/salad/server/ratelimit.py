@@ -92,7 +92,7 @@ DEFAULT_OPEN = 100
 household's seats and spectators are a few, a school behind one address a few dozen. The rate
 of new ones (``sockets``) is limited too, but an address adding them at that rate would hold
 every connection the server takes (``salad.server.process.CONNECTION_LIMIT``) within the
-hour, and no one else could connect."""
+hour or so, and no one else could connect."""
 
 WHAT = {
     "tables": "new tables from this address",
