@@ -117,9 +117,20 @@ export function tableIdFromPath() {
 /** The close code of a connection the server dropped for falling behind (docs/protocol.md). */
 export const BEHIND = 4408;
 
+/** The close code of a connection to a table the server does not have. */
+export const NO_TABLE = 4404;
+
+/**
+ * Close codes after which connecting again changes nothing (docs/protocol.md): a wrong token
+ * (4401), a seat the host gave away or removed (4403), no such table (4404).
+ */
+export const FINAL = [4401, 4403, NO_TABLE];
+
 /**
  * A websocket that reconnects by itself. `onMessage(msg)` gets every parsed message,
- * `onStatus("open"|"closed"|"connecting")` follows the connection.
+ * `onStatus("open"|"closed"|"connecting")` follows the connection, and `onEnd(code, reason)`
+ * says it ended for good (a FINAL close: the server's last error is the reason) and will not
+ * be tried again.
  */
 export class Socket {
   /**
@@ -127,12 +138,16 @@ export class Socket {
    * @param {string | null} token
    * @param {(msg: any) => void} onMessage
    * @param {(status: "open" | "closed" | "connecting") => void} onStatus
+   * @param {(code: number, reason: string) => void} onEnd
    */
-  constructor(tableId, token, onMessage, onStatus) {
+  constructor(tableId, token, onMessage, onStatus, onEnd) {
     this.tableId = tableId;
     this.token = token;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
+    this.onEnd = onEnd;
+    /** The server's last error on this socket (the reason of a close that follows it). */
+    this.lastError = "";
     this.retry = 0;
     this.closed = false;
     /** @type {WebSocket | null} */
@@ -186,7 +201,6 @@ export class Socket {
     // Until the server answers the hello, it sends this connection the spectator's state.
     let seated = !this.token;
     ws.onopen = () => {
-      this.retry = 0;
       if (this.token) ws.send(JSON.stringify({ type: "hello", token: this.token }));
       this.onStatus("open");
       clearInterval(this.pinger);
@@ -199,6 +213,10 @@ export class Socket {
       } catch {
         return;
       }
+      // A state, not an open, resets the backoff: a server that accepts and then refuses
+      // (too many connections, a wrong token) is not tried again at once, again and again.
+      if (msg && msg.type === "state") this.retry = 0;
+      if (msg && msg.type === "error") this.lastError = String(msg.message || "");
       if (!seated && msg && msg.type === "state") {
         if (msg.you === -1) return;
         seated = true;
@@ -210,6 +228,11 @@ export class Socket {
       if (this.ws !== ws) return;
       this.onStatus("closed");
       if (this.closed) return;
+      if (FINAL.includes(event.code)) {
+        this.closed = true;
+        this.onEnd(event.code, this.lastError || event.reason || "the server closed the connection");
+        return;
+      }
       // BEHIND: the server dropped a connection that fell behind; a new one gets the latest
       // state at once.
       if (event.code === BEHIND) this.retry = 0;

@@ -6,7 +6,7 @@
 // game), pickers (pass, trump, Wild), panels (score sheet, rules, last trick), games (the
 // table's games list), keyboard.
 
-import { api, errorText, Socket, store } from "./api.js";
+import { api, errorText, NO_TABLE, Socket, store } from "./api.js";
 import { $, html, setHTML, toast } from "./dom.js";
 import { initAssist } from "./table/assist.js";
 import { initChat } from "./table/chat.js";
@@ -14,7 +14,7 @@ import { wireGames } from "./table/games.js";
 import { wireKeyboard } from "./table/keyboard.js";
 import { wireTools } from "./table/panels.js";
 import { onConnection, onMessage } from "./table/protocol.js";
-import { render, tick } from "./table/render.js";
+import { render, renderEnded, tick } from "./table/render.js";
 import { S, setRenderer } from "./table/state.js";
 import { loadPrefs, mountLogo, wireDialogs } from "./ui.js";
 
@@ -58,11 +58,25 @@ function start() {
       if (S.table) render();
     })
     .catch(() => {});
-  S.socket = new Socket(S.tableId, S.watching ? null : S.token, onMessage, onConnection);
+  S.socket = new Socket(S.tableId, S.watching ? null : S.token, onMessage, onConnection, onEnded);
   setInterval(tick, 250);
   window.addEventListener("resize", () => {
     if (S.table) render();
   });
+}
+
+/**
+ * The server closed the table's connection for good (a wrong token, a seat the host gave away
+ * or removed, no such table): the page says so in place of the table; nothing is tried again.
+ * @param {number} code
+ * @param {string} reason
+ */
+function onEnded(code, reason) {
+  S.ended = { reason, table: code !== NO_TABLE };
+  S.connected = false;
+  $("conn-banner").hidden = true;
+  if (S.table) render();
+  else renderEnded();
 }
 
 /** @param {string} message */

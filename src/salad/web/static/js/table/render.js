@@ -249,7 +249,29 @@ function renderTrick() {
   flyIn(box, S.you);
 }
 
+/**
+ * In place of the table, once the server closed this page's connection for good: why, and
+ * where to go from here (watching the table, unless there is none; home).
+ */
+export function renderEnded() {
+  const ended = S.ended;
+  if (!ended) return;
+  const box = $("center");
+  box.classList.add("fill");
+  box.classList.remove("summary", "low");
+  const id = encodeURIComponent(S.tableId || "");
+  const watch = ended.table && !S.watching ? html`<a class="btn" href="/watch/${id}">Watch this table</a>` : html``;
+  setHTML(
+    box,
+    html`<div class="panel ended" role="alert"><h2>You are no longer connected to this table</h2><p>${ended.reason}</p><div class="row">${watch}<a class="btn btn-primary" href="/">Home</a></div></div>`,
+  );
+}
+
 function renderCenter() {
+  if (S.ended) {
+    renderEnded();
+    return;
+  }
   const box = $("center");
   const v = S.view;
   const t = table();
@@ -309,6 +331,10 @@ export function renderStatus() {
   const v = S.view;
   const t = table();
   el.classList.remove("your-turn");
+  if (S.ended) {
+    el.textContent = "Disconnected";
+    return;
+  }
   if (t.status === "lobby" || !v) {
     el.textContent = S.watching ? "Watching — the game has not started yet" : "";
     return;
@@ -361,7 +387,8 @@ export function tick() {
 function renderHand() {
   const box = $("hand");
   const v = S.view;
-  if (S.watching || S.you < 0 || !v || table().status === "lobby") {
+  // Ended: the cards are no longer this page's to see (a seat given away is a bot's now).
+  if (S.watching || S.you < 0 || !v || table().status === "lobby" || S.ended) {
     box.hidden = true;
     setHTML(box, html``);
     return;

@@ -42,6 +42,8 @@ export const S = {
   deckKey: "",
   hadState: false,
   connected: false, // the table's websocket is open: moves can be sent
+  /** @type {{ reason: string, table: boolean } | null} */
+  ended: null, // the server closed this page's connection for good (api.js FINAL), and why
   /** @type {LastTrick | null} */
   holdTrick: null,
   /** @type {ReturnType<typeof setTimeout> | null} */
