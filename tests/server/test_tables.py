@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+from collections.abc import AsyncIterator, MutableMapping
 from pathlib import Path
 from typing import Any
 
 from salad.formats.rules import load_ruleset
+from salad.server.ratelimit import RateLimits
+from salad.server.sockets import TableSockets
 from salad.server.storage import Storage
-from salad.server.tables import Conn, TableManager
+from salad.server.tables import Conn, Joined, TableManager
+from salad.server.tables.manager import STALE
 
 
 class FakeSocket:
@@ -23,14 +28,27 @@ class FakeSocket:
         pass
 
 
+@contextlib.asynccontextmanager
+async def lobby(
+    tmp_path: Path, guests: int = 3, **options: Any
+) -> AsyncIterator[tuple[TableManager, Joined]]:
+    """A table manager on a fresh SQLite file, with a table in its lobby (the host and
+    ``guests`` open seats); closed after."""
+    manager = TableManager(Storage(str(tmp_path / "t.db")))
+    await manager.open()
+    try:
+        seats = [("open", None)] * guests
+        joined = await manager.create(
+            load_ruleset("canadian"), "Host", seats, start=False, **options
+        )
+        yield manager, joined
+    finally:
+        await manager.close()
+
+
 def test_a_move_is_invisible_until_it_is_stored(tmp_path: Path) -> None:
     async def run() -> None:
-        manager = TableManager(Storage(str(tmp_path / "t.db")))
-        await manager.open()
-        try:
-            joined = await manager.create(
-                load_ruleset("canadian"), "Host", [("open", None)] * 3, start=False
-            )
+        async with lobby(tmp_path, 3) as (manager, joined):
             table = manager.tables[joined.table_id]
             for name in ("B", "C", "D"):
                 await manager.join(joined.table_id, name, None)
@@ -68,20 +86,13 @@ def test_a_move_is_invisible_until_it_is_stored(tmp_path: Path) -> None:
             assert sock.sent[-1]["view"]["trick"] == [[mover, card]]
             rows = await real_call(Storage.moves, table.id, 1)
             assert [(r.seq, r.seat, r.code) for r in rows] == [(1, mover, card)]
-        finally:
-            await manager.close()
 
     asyncio.run(run())
 
 
 def test_a_failed_store_changes_nothing(tmp_path: Path) -> None:
     async def run() -> None:
-        manager = TableManager(Storage(str(tmp_path / "t.db")))
-        await manager.open()
-        try:
-            joined = await manager.create(
-                load_ruleset("canadian"), "Host", [("open", None)] * 2, start=False
-            )
+        async with lobby(tmp_path, 2) as (manager, joined):
             table = manager.tables[joined.table_id]
             for name in ("B", "C"):
                 await manager.join(joined.table_id, name, None)
@@ -107,8 +118,6 @@ def test_a_failed_store_changes_nothing(tmp_path: Path) -> None:
             assert table.game is game and table.moves == 0
             manager.writer.call = real_call  # type: ignore[method-assign]
             assert await real_call(Storage.moves, table.id, 1) == []
-        finally:
-            await manager.close()
 
     asyncio.run(run())
 
@@ -118,16 +127,7 @@ def test_a_seat_back_while_a_bot_move_for_it_is_stored_is_sent_that_move(tmp_pat
     counted in only after it, so is never shown its turn and then a card it did not play."""
 
     async def run() -> None:
-        manager = TableManager(Storage(str(tmp_path / "t.db")))
-        await manager.open()
-        try:
-            joined = await manager.create(
-                load_ruleset("canadian"),
-                "Host",
-                [("open", None)] * 3,
-                start=False,
-                bot_takeover=0.05,
-            )
+        async with lobby(tmp_path, 3, bot_takeover=0.05) as (manager, joined):
             table = manager.tables[joined.table_id]
             for name in ("B", "C", "D"):
                 await manager.join(joined.table_id, name, None)
@@ -157,7 +157,43 @@ def test_a_seat_back_while_a_bot_move_for_it_is_stored_is_sent_that_move(tmp_pat
             assert states[0]["view"]["to_move"] != mover
             assert [c for c, _ in states[0]["view"]["trick"]] == [mover]
             assert not table.seats[mover].takeover and table.seats[mover].conns
-        finally:
-            await manager.close()
 
     asyncio.run(run())
+
+
+def test_a_table_held_elsewhere_is_closed_for_a_retry_not_for_good(tmp_path: Path) -> None:
+    """A websocket for a table another cluster node holds (the balancer's route raced a
+    takeover) is closed with STALE, which clients try again, not 4404, after which the web
+    client stops (no table); an unknown table still gets 4404."""
+
+    async def run() -> None:
+        async with lobby(tmp_path, 3) as (manager, joined):
+            manager.drop(joined.table_id, STALE, "moved")
+            manager.owns = lambda table_id: table_id != joined.table_id
+            sockets = TableSockets(FakeApp(), manager, RateLimits({}))
+
+            async def close_of(table_id: str) -> tuple[int, str]:
+                sent: list[MutableMapping[str, Any]] = []
+                inbox = [{"type": "websocket.connect"}]
+
+                async def receive() -> dict[str, Any]:
+                    return inbox.pop(0) if inbox else {"type": "websocket.disconnect"}
+
+                async def send(message: MutableMapping[str, Any]) -> None:
+                    sent.append(message)
+
+                scope = {"type": "websocket", "path": f"/ws/tables/{table_id}", "client": ("a", 1)}
+                await sockets(scope, receive, send)
+                error = json.loads(next(m["text"] for m in sent if "text" in m))["message"]
+                return sent[-1]["code"], error
+
+            code, error = await close_of(joined.table_id)
+            assert code == STALE and "another server" in error
+            assert await close_of("nosuchtab") == (4404, "no table 'nosuchtab'")
+
+    asyncio.run(run())
+
+
+class FakeApp:
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        raise AssertionError("a table websocket went past TableSockets")
