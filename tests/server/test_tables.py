@@ -37,7 +37,7 @@ async def lobby(
     manager = TableManager(Storage(str(tmp_path / "t.db")))
     await manager.open()
     try:
-        seats = [("open", None)] * guests
+        seats: list[tuple[str, str | None]] = [("open", None)] * guests
         joined = await manager.create(
             load_ruleset("canadian"), "Host", seats, start=False, **options
         )
