@@ -7,6 +7,7 @@ Real server processes with lowered limits (``SALAD_RATE_LIMITS``), so that a tes
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -148,6 +149,36 @@ def test_one_address_holds_at_most_so_many_websockets(
     asyncio.run(run())
 
 
+def test_a_connection_that_floods_the_server_is_closed(
+    monkeypatch: pytest.MonkeyPatch, start_server: Callable[..., Server]
+) -> None:
+    """Messages that are each fine (pings) but come too fast: answered up to the limit, then
+    one error and 4429; a connection at a person's pace never meets it (the play tests)."""
+    monkeypatch.setenv(ENV, "messages=20/10")
+    server = start_server()
+    table_id, _ = server.table(HUMANS, start=False)
+
+    async def run() -> tuple[list[dict[str, Any]], int | None]:
+        async with websockets.connect(f"{server.ws_base}/ws/tables/{table_id}") as ws:
+            heard = [json.loads(await asyncio.wait_for(ws.recv(), 10))]
+            for _ in range(60):
+                await ws.send('{"type": "ping"}')
+            with contextlib.suppress(websockets.ConnectionClosed):
+                while True:
+                    heard.append(json.loads(await asyncio.wait_for(ws.recv(), 10)))
+        return heard, ws.close_code
+
+    heard, code = asyncio.run(run())
+    assert code == 4429
+    assert heard[0]["type"] == "state"
+    pongs = [m for m in heard if m["type"] == "pong"]
+    assert 20 <= len(pongs) <= 25, len(pongs)  # the burst, and what refills meanwhile
+    assert heard[-1] == {
+        "type": "error",
+        "message": "too many messages on this connection (at most 20 per 10 s): closed",
+    }
+
+
 def test_host_actions_are_limited_per_token(limited: Server) -> None:
     created = limited.ok("POST", "/api/tables", {"name": "Host", "players": 4})
     path = f"/api/tables/{created['table_id']}/seats/1"
@@ -219,7 +250,7 @@ def test_nodes_share_the_counts_in_redis(redis_server: Any, caplog: Any) -> None
             assert refused.value.status_code == 429
             assert refused.value.headers == {"Retry-After": "20"}
             # Redis holds a digest of the key, not the address (or token) itself.
-            keys = [k.decode() for k in await client.keys("salad:rate:*")]
+            keys = [k.decode() for k in await client.keys("salad:rate:*") if isinstance(k, bytes)]
             assert len(keys) == 2 and not any("10.0.0" in k for k in keys)
             assert 0 < await client.pttl(keys[0]) <= 120_000  # gone once refilled
             # Chat is per node (a table's chat is on its node).

@@ -83,6 +83,7 @@ DEFAULT_RATES: dict[str, Rate] = {
     "sockets": Rate(60, 60),  # websocket connections, per address
     "chat": Rate(20, 30),  # chat lines and reactions, per seat (or spectator connection)
     "refused": Rate(30, 10),  # websocket messages answered by an error, per connection
+    "messages": Rate(120, 10),  # websocket messages of any kind, per connection
 }
 """The limits of each kind of request (module-level so that tests and docs can name them)."""
 
@@ -101,6 +102,7 @@ WHAT = {
     "sockets": "websocket connections from this address",
     "chat": "chat messages",
     "refused": "refused messages on this connection",
+    "messages": "messages on this connection",
 }
 
 

@@ -174,10 +174,17 @@ class TableSockets:
         conn.on_kick = reader.stop
         table = await manager.connect(table, conn)
         first = not token
+        key = str(id(reader))  # this websocket's, whichever Conn a hello makes it
         try:
             while not conn.closed:
                 event = await reader.receive()
                 if event is None or event["type"] == "websocket.disconnect":
+                    break
+                if self.rates.wait("messages", key) > 0:
+                    rate = self.rates.rates["messages"]
+                    conn.kick(
+                        4429, f"too many messages on this connection (at most {rate}): closed"
+                    )
                     break
                 text: Any = event.get("text")
                 if first:
@@ -205,6 +212,7 @@ class TableSockets:
         except Exception:  # the connection broke
             pass
         finally:
+            self.rates.forget("messages", key)
             self.rates.forget("refused", str(id(conn)))
             await manager.disconnect(table, conn)
             if conn.kicked:
