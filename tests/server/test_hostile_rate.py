@@ -24,10 +24,12 @@ from salad.server.ratelimit import (
     DEFAULT_OPEN,
     DEFAULT_RATES,
     ENV,
+    LOCAL_AFTER_FAILURE,
     Rate,
     RateLimits,
     parse_limits,
     parse_rates,
+    shared_key,
 )
 
 from .conftest import Server
@@ -236,7 +238,8 @@ def test_nodes_share_the_counts_in_redis(redis_server: Any, caplog: Any) -> None
 
     async def run() -> None:
         client = Redis.from_url(redis_server.url, socket_connect_timeout=1, socket_timeout=1)
-        a = RateLimits({"tables": Rate(3, 60), "chat": Rate(1, 60)})
+        now = [0.0]
+        a = RateLimits({"tables": Rate(3, 60), "chat": Rate(1, 60)}, clock=lambda: now[0])
         b = RateLimits({"tables": Rate(3, 60), "chat": Rate(1, 60)})
         a.share(client)
         b.share(client)
@@ -262,6 +265,14 @@ def test_nodes_share_the_counts_in_redis(redis_server: Any, caplog: Any) -> None
                 assert await a.take("tables", "10.0.0.3") > 0
             said = [r.getMessage() for r in caplog.records if "rate limits" in r.getMessage()]
             assert len(said) == 1 and "counting per node" in said[0]
+            # Back: asked again once LOCAL_AFTER_FAILURE has passed, not at every request.
+            redis_server.start()
+            key = shared_key("tables", "10.0.0.4")
+            assert await a.take("tables", "10.0.0.4") == 0
+            assert not await client.exists(key)
+            now[0] += LOCAL_AFTER_FAILURE
+            assert await a.take("tables", "10.0.0.4") == 0
+            assert await client.exists(key)
         finally:
             await client.aclose()
 

@@ -60,6 +60,10 @@ SHARED = frozenset({"tables", "joins", "host", "sockets"})
 """The kinds counted in Redis on a cluster. The others need not be: a table's chat is on the
 node holding the table, and a connection's refused messages on the node serving it."""
 
+LOCAL_AFTER_FAILURE = 5.0
+"""Seconds a node counts on its own after Redis did not answer, before it asks Redis again
+(a Redis cut off, not refusing, takes its connect timeout to say so: each request would)."""
+
 KEY_PREFIX = "salad:rate:"
 """Redis keys of the shared buckets: the prefix, the kind and a digest of the key (an address
 or a seat token, which is not written in Redis as it is)."""
@@ -177,6 +181,7 @@ class RateLimits:
     redis: Redis | None = None
     """The cluster's Redis, once :meth:`share` is called."""
     _redis_down: bool = False
+    _local_until: float = 0.0
 
     def __post_init__(self) -> None:
         self._clock = Seconds(self.clock)
@@ -214,6 +219,8 @@ class RateLimits:
         rate = self.rates.get(kind)
         if rate is None or self.redis is None or kind not in SHARED:
             return self.wait(kind, key)
+        if self.clock() < self._local_until:  # Redis did not answer lately: not asked again yet
+            return self.wait(kind, key)
         store = RedisStateStore(self.redis, shared_key(kind, key))  # expires when full again
         bucket = StateBucket([bucket_rate(rate)], TokenBucket(), store)
         item = RateItem(kind, WALL.now())  # the nodes' common clock
@@ -223,6 +230,7 @@ class RateLimits:
             if not self._redis_down:
                 log.warning("rate limits: Redis did not answer (%s); counting per node", exc)
             self._redis_down = True
+            self._local_until = self.clock() + LOCAL_AFTER_FAILURE
             return self.wait(kind, key)
         self._redis_down = False
         return 0.0 if passed else self._seconds(bucket.waiting(item))

@@ -115,9 +115,9 @@ class TableSockets:
         token = (query.get("token") or [None])[0]
         client = scope.get("client")
         address = str(client[0]) if client else ""
-        held = self.open.get(address, 0)
-        if self.rates.open is not None and held >= self.rates.open:
-            said = f"too many open websocket connections from this address (at most {held})"
+        cap = self.rates.open
+        if cap is not None and self.open.get(address, 0) >= cap:
+            said = f"too many open websocket connections from this address (at most {cap})"
             await self.refuse(said + ": close one first", receive, send)
             return
         wait = await self.rates.take("sockets", address)
