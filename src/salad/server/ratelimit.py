@@ -123,14 +123,14 @@ def parse_limits(text: str | None) -> tuple[dict[str, Rate], int | None]:
     rates, cap = dict(DEFAULT_RATES), DEFAULT_OPEN
     for part in text.split(","):
         kind, _, value = part.strip().partition("=")
+        if kind == OPEN and value.isdecimal() and int(value) >= 1:
+            cap = int(value)
+            continue
         count, _, seconds = value.partition("/")
         try:
-            rate = Rate(int(count), float(seconds) if kind != OPEN else 0.0)
+            rate = Rate(int(count), float(seconds))
         except ValueError:
             rate = Rate(0, 0)
-        if kind == OPEN and rate.count >= 1 and not seconds:
-            cap = rate.count
-            continue
         if kind not in DEFAULT_RATES or rate.count < 1 or not rate.seconds > 0:
             kinds = ", ".join(DEFAULT_RATES)
             raise SaladError(
@@ -180,8 +180,8 @@ class RateLimits:
     """Websockets a client address may hold open at once (None: no cap; each node its own)."""
     redis: Redis | None = None
     """The cluster's Redis, once :meth:`share` is called."""
-    _redis_down: bool = False
     _local_until: float = 0.0
+    """Until when (``clock``) Redis is not asked, having not answered; 0 while it answers."""
 
     def __post_init__(self) -> None:
         self._clock = Seconds(self.clock)
@@ -227,12 +227,11 @@ class RateLimits:
         try:
             passed = await bucket.put(item)  # type: ignore[misc]  # an async client's answer
         except Exception as exc:  # Redis away: count here rather than refuse or wait
-            if not self._redis_down:
+            if not self._local_until:  # once, until it answers again
                 log.warning("rate limits: Redis did not answer (%s); counting per node", exc)
-            self._redis_down = True
             self._local_until = self.clock() + LOCAL_AFTER_FAILURE
             return self.wait(kind, key)
-        self._redis_down = False
+        self._local_until = 0.0
         return 0.0 if passed else self._seconds(bucket.waiting(item))
 
     @staticmethod
