@@ -595,8 +595,7 @@ class TableManager:
         async with table.lock:
             if conn.closed or conn.seat == SPECTATOR or conn not in table.seats[conn.seat].conns:
                 return
-            end = table.hand_end
-            if end is None or conn.seat not in end.waiting:
+            if not table.waits_for(conn.seat):
                 return
             if table.press_next(conn.seat):
                 table.turn_start = asyncio.get_running_loop().time()

@@ -267,11 +267,16 @@ class Table:
         """Whether the table waits for Next hand (no move is played meanwhile)."""
         return self.hand_end is not None and bool(self.hand_end.waiting)
 
+    def waits_for(self, seat: int) -> bool:
+        """Whether a hand's summary waits for ``seat`` to press Next hand."""
+        return self.hand_end is not None and seat in self.hand_end.waiting
+
     def press_next(self, seat: int) -> bool:
         """``seat`` pressed Next hand (or left): True when that ended the wait."""
-        end = self.hand_end
-        if end is None or seat not in end.waiting:
+        if not self.waits_for(seat):
             return False
+        end = self.hand_end
+        assert end is not None
         end.waiting.discard(seat)
         if end.waiting:
             return False
