@@ -68,12 +68,12 @@ function start() {
 /**
  * The server closed the table's connection for good (a wrong token, a seat the host gave away
  * or removed, no such table): the page says so in place of the table; nothing is tried again.
+ * (The socket said "closed" just before: no longer connected, and the reconnecting banner up.)
  * @param {number} code
  * @param {string} reason
  */
 function onEnded(code, reason) {
   S.ended = { reason, table: code !== NO_TABLE };
-  S.connected = false;
   $("conn-banner").hidden = true;
   if (S.table) render();
   else renderEnded();

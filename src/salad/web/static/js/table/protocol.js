@@ -49,7 +49,7 @@ export function onConnection(status) {
   S.connected = status === "open";
   // Until the page is connected again (through the backoff and the question which server
   // holds the table), the banner stays and no card is offered (see myTurn).
-  $("conn-banner").hidden = S.connected || !S.hadState || Boolean(S.ended);
+  $("conn-banner").hidden = S.connected || !S.hadState;
   // A Next hand sent on an earlier connection may never have arrived (its server went away,
   // or restarted and waits for everyone again): the server's waiting list decides anew.
   if (status === "open") S.nextSent = 0;
