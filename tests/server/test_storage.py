@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, text
+from sqlalchemy.exc import IntegrityError
 
 from salad.engine import Game
 from salad.formats.rules import load_ruleset
@@ -159,6 +160,36 @@ def test_writer_commits_in_order_and_isolates_failures(storage: Storage, inline:
     moves = storage.run(Storage.moves, "t1", 1)
     assert [m.seq for m in moves] == list(range(1, 201))
     assert moves[6].code == "C7"
+
+
+@pytest.mark.parametrize("inline", [True, False], ids=["inline", "thread"])
+def test_the_writer_keeps_one_connection_until_a_call_fails(storage: Storage, inline: bool) -> None:
+    """Batch after batch on one connection from the pool (taking one and giving it back costs
+    as much as a batch of moves on SQLite); a failed call lets it go, and the writer carries
+    on with a new one."""
+    storage.run(Storage.create_table, table_row())
+    storage.run(Storage.start_game, "t1", 1, 5, [])
+    checkouts: list[object] = []
+    event.listen(storage.engine, "checkout", lambda conn, *_: checkouts.append(conn))
+
+    async def run() -> list[Any]:
+        writer = Writer(storage, inline=inline)
+        writer.start()
+        try:
+            results = []
+            for i in range(1, 11):  # ten batches, one move each
+                results.append(await writer.call(Storage.add_move, "t1", 1, MoveRow(i, 0, i, "C")))
+            assert len(checkouts) == 1
+            with pytest.raises(IntegrityError):  # move 3 is stored already
+                await writer.call(Storage.add_move, "t1", 1, MoveRow(3, 0, 3, "dup"))
+            results.append(await writer.call(Storage.add_move, "t1", 1, MoveRow(11, 0, 1, "C")))
+            return results
+        finally:
+            writer.stop()
+
+    assert asyncio.run(run()) == [None] * 11
+    assert len(checkouts) >= 2  # a new connection after the failure
+    assert [m.seq for m in storage.run(Storage.moves, "t1", 1)] == list(range(1, 12))
 
 
 def _first_move(storage: Storage) -> tuple[Game, MoveRow]:

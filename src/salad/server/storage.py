@@ -55,7 +55,7 @@ from sqlalchemy import (
     tuple_,
     update,
 )
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import Dialect, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
@@ -389,7 +389,7 @@ class Storage:
         """
         if epoch is not None:
             Storage.hold_epoch(conn, table_id, epoch)
-        conn.execute(_INSERT_MOVE, [move_params(table_id, game_number, move)])
+        Storage.insert_moves(conn, [move_params(table_id, game_number, move)])
         if over is not None:
             Storage.finish_game(conn, table_id, game_number, *over)
 
@@ -422,12 +422,18 @@ class Storage:
             ((table_id, epoch),) = held
             Storage.hold_epoch(conn, table_id, epoch)
         elif held:
-            kept = conn.execute(
-                update(fences_t)
-                .where(tuple_(fences_t.c.table_id, fences_t.c.epoch).in_(sorted(held)))
-                .values(epoch=fences_t.c.epoch)
-                .returning(fences_t.c.table_id, fences_t.c.epoch)
-            )
+            rows = sorted(held)  # the same order of row locks on every node
+            if _arrays(conn.dialect):
+                kept = conn.exec_driver_sql(
+                    _HOLD_EPOCHS, {"ids": [t for t, _ in rows], "epochs": [e for _, e in rows]}
+                )
+            else:
+                kept = conn.execute(
+                    update(fences_t)
+                    .where(tuple_(fences_t.c.table_id, fences_t.c.epoch).in_(rows))
+                    .values(epoch=fences_t.c.epoch)
+                    .returning(fences_t.c.table_id, fences_t.c.epoch)
+                )
             stale = held - {(str(t), int(e)) for t, e in kept}
             if stale:
                 tables = ", ".join(sorted({t for t, _ in stale}))
@@ -437,7 +443,7 @@ class Storage:
     def insert_moves(conn: Connection, params: list[dict[str, Any]]) -> None:
         """Many moves at once (see :func:`move_params`)."""
         if params:
-            conn.execute(_INSERT_MOVE, params)
+            _move_insert(conn.dialect)(conn, params)
 
     @staticmethod
     def finish_game(
@@ -568,6 +574,64 @@ class Storage:
 _INSERT_MOVE = insert(moves_t)
 
 
+def _arrays(dialect: Dialect) -> bool:
+    """Whether the hot writes go as arrays in one statement (PostgreSQL with psycopg)."""
+    return dialect.name == "postgresql" and dialect.paramstyle == "pyformat"
+
+
+_HOLD_EPOCHS = (
+    "UPDATE salad_fences SET epoch = epoch WHERE (table_id, epoch) IN "
+    "(SELECT * FROM unnest(%(ids)s::VARCHAR(32)[], %(epochs)s::INTEGER[])) "
+    "RETURNING table_id, epoch"
+)
+"""Storage.hold_epochs on PostgreSQL: a batch's fences in one statement of two arrays, which
+costs less than SQLAlchemy's IN of as many (table, epoch) pairs built for each batch."""
+
+
+class _MoveInsert:
+    """How a batch of moves goes into the database of one dialect: the driver's own SQL,
+    compiled once. Moves are the server's one hot write, and executing a statement through
+    the SQL layer costs more than SQLite's insert itself; on PostgreSQL (psycopg), one INSERT
+    of arrays (``unnest``) costs about half as much a row as an INSERT a row
+    (``benchmarks/server_share.py``, ``make bench-cluster``)."""
+
+    def __init__(self, dialect: Dialect) -> None:
+        columns = list(moves_t.columns)
+        self.names = [c.name for c in columns]
+        self.arrays = _arrays(dialect)
+        self.order: tuple[str, ...] | None = None
+        if self.arrays:
+            quote = dialect.identifier_preparer.quote
+            arrays = ", ".join([f"%({c.name})s::{c.type.compile(dialect)}[]" for c in columns])
+            names = ", ".join([quote(n) for n in self.names])
+            self.sql = f"INSERT INTO {quote(moves_t.name)} ({names}) SELECT * FROM unnest({arrays})"
+        else:
+            compiled = _INSERT_MOVE.compile(dialect=dialect)
+            self.sql = str(compiled)
+            if dialect.positional:
+                self.order = tuple(compiled.positiontup or ())
+
+    def __call__(self, conn: Connection, params: list[dict[str, Any]]) -> None:
+        if self.arrays:
+            conn.exec_driver_sql(self.sql, {n: [p[n] for p in params] for n in self.names})
+        elif self.order is not None:
+            order = self.order
+            conn.exec_driver_sql(self.sql, [tuple([p[k] for k in order]) for p in params])
+        else:
+            conn.exec_driver_sql(self.sql, params)
+
+
+_MOVE_INSERTS: dict[tuple[str, str], _MoveInsert] = {}
+
+
+def _move_insert(dialect: Dialect) -> _MoveInsert:
+    key = (dialect.name, dialect.paramstyle)
+    found = _MOVE_INSERTS.get(key)
+    if found is None:
+        found = _MOVE_INSERTS[key] = _MoveInsert(dialect)
+    return found
+
+
 def move_params(table_id: str, game_number: int, move: MoveRow) -> dict[str, Any]:
     return {
         "table_id": table_id,
@@ -630,6 +694,9 @@ class Writer:
     batch runs on the event loop itself at the end of the turn: no thread hand-over. With a
     server database it runs on one writer thread, which commits everything that has arrived
     while it was busy, so the event loop never waits on the network.
+
+    The writer keeps one connection (taking one from the pool and giving it back costs as much
+    as a batch of moves on SQLite); a call that fails lets it go, and the next takes a new one.
     """
 
     MAX_BATCH = 1024
@@ -641,6 +708,7 @@ class Writer:
         self._thread = threading.Thread(target=self._work, name="salad-storage", daemon=True)
         self._pending: list[_Call] = []
         self._started = False
+        self._conn: Connection | None = None
 
     def start(self) -> None:
         if not self._started:
@@ -665,14 +733,32 @@ class Writer:
         else:
             self._queue.put(calls)
 
+    def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(conn, *args)`` in a transaction of its own, on the writer's connection."""
+        conn = self._conn
+        if conn is None:
+            conn = self._conn = self.storage.engine.connect()
+        try:
+            with conn.begin():
+                return fn(conn, *args)
+        except BaseException:
+            self._drop()
+            raise
+
+    def _drop(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):  # a connection already broken
+                conn.close()
+
     def _execute(self, calls: list[_Call]) -> list[tuple[bool, Any]]:
         try:
-            return [(True, r) for r in self.storage.run(_batch, calls)]
+            return [(True, r) for r in self._run(_batch, calls)]
         except Exception:
             outcomes: list[tuple[bool, Any]] = []
             for c in calls:
                 try:
-                    outcomes.append((True, self.storage.run(c.fn, *c.args)))
+                    outcomes.append((True, self._run(c.fn, *c.args)))
                 except Exception as exc:  # handed to the caller
                     outcomes.append((False, exc))
             return outcomes
@@ -682,6 +768,8 @@ class Writer:
             if not self.inline:
                 self._queue.put(None)
                 self._thread.join(timeout=10)
+            if not self._thread.is_alive():  # else the thread may still be using it
+                self._drop()
             self._started = False
 
     def _work(self) -> None:
