@@ -12,6 +12,7 @@ Fixtures:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -28,6 +29,9 @@ from typing import Any
 import httpx
 import pytest
 import websockets
+from websockets.client import ClientProtocol
+from websockets.protocol import State as WsState
+from websockets.uri import parse_uri
 
 from salad.server.protocol import complete_state
 
@@ -36,6 +40,43 @@ PG_ENV = "SALAD_TEST_POSTGRES_URL"
 # The tests create tables far faster than any family: no rate limits in the servers they start
 # (test_hostile_rate.py sets its own).
 os.environ.setdefault("SALAD_RATE_LIMITS", "off")
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time a process has used (user and system)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def raw_websocket(port: int, path: str) -> tuple[socket.socket, ClientProtocol]:
+    """An open websocket on a plain blocking socket, for a client that sends frames and never
+    reads (the websockets library's clients read on their own); frames are made with its
+    sans-I/O ``ClientProtocol`` (``send_text``/``send_ping``, then ``data_to_send``)."""
+    client = ClientProtocol(parse_uri(f"ws://127.0.0.1:{port}{path}"))
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    client.send_request(client.connect())
+    sock.sendall(b"".join(client.data_to_send()))
+    while client.state is WsState.CONNECTING:
+        client.receive_data(sock.recv(65536))
+    assert client.state is WsState.OPEN, client.handshake_exc
+    client.events_received()  # the handshake's response
+    return sock, client
+
+
+def flood(sock: socket.socket, burst: bytes, seconds: float = 15) -> float | None:
+    """Send ``burst`` again and again for at most ``seconds``, never reading; the seconds
+    until the server cut the connection, or None if it never did."""
+    sock.settimeout(0.5)  # a send the server does not take (it reads when the app does)
+    start = time.monotonic()
+    try:
+        while time.monotonic() - start < seconds:
+            with contextlib.suppress(TimeoutError):
+                sock.sendall(burst)
+    except OSError:  # reset by the server
+        return time.monotonic() - start
+    finally:
+        sock.close()
+    return None
 
 
 def free_port() -> int:

@@ -14,8 +14,11 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from salad.server.process import HEAD_LIMIT, HEAD_TIMEOUT
+from websockets.frames import Frame, Opcode
 
+from salad.server.process import CONTROL_LIMIT, HEAD_LIMIT, HEAD_TIMEOUT
+
+from .conftest import cpu_seconds, flood, raw_websocket
 from .test_restart import child_pids, wait_gone
 
 BASIC = {"kind": "bot", "bot": "basic"}
@@ -150,3 +153,37 @@ def test_a_burst_of_connections_from_one_address_is_served(start_server: Any) ->
         return await asyncio.gather(*(one() for _ in range(300)))
 
     assert all(line.startswith(b"HTTP/1.1 200 ") for line in asyncio.run(burst()))
+
+
+def test_a_flood_of_pings_or_pongs_is_cut(start_server: Any) -> None:
+    """Websocket pings and pongs never reach the app, so its limits cannot count them: uvicorn
+    answered every ping and read on, and a client sending pings without reading kept a core
+    busy while the pongs it did not read piled up (340 MB in 10 s). Past the limit of them,
+    the connection is cut, with one line in the log; other clients are served as ever."""
+    srv = start_server()
+    table_id = srv.ok("POST", "/api/tables", {"name": "Host", "players": 4})["table_id"]
+    for kind in ("ping", "pong"):
+        sock, client = raw_websocket(srv.port, f"/ws/tables/{table_id}")
+        getattr(client, f"send_{kind}")(b"x" * 125)
+        burst = b"".join(client.data_to_send()) * 500
+        cpu = cpu_seconds(srv.proc.pid)
+        cut = flood(sock, burst)
+        used = cpu_seconds(srv.proc.pid) - cpu
+        assert cut is not None and cut < 5, f"{kind}s: still taken after {cut or 15} s"
+        assert used < 1.0, f"{kind}s: the server spent {used:.2f} s of CPU on them"
+    # A client's keepalive (a ping every few seconds, its pongs) is far below the limit.
+    sock, client = raw_websocket(srv.port, f"/ws/tables/{table_id}")
+    with sock:
+        for _ in range(CONTROL_LIMIT):
+            client.send_ping(b"k")
+            sock.sendall(b"".join(client.data_to_send()))
+        sock.settimeout(5)
+        pongs = 0
+        while pongs < CONTROL_LIMIT:
+            client.receive_data(sock.recv(65536))
+            pongs += sum(
+                isinstance(e, Frame) and e.opcode is Opcode.PONG for e in client.events_received()
+            )
+    log = srv.log_path.read_text()
+    assert log.count("cut: more than 30 pings or pongs in 10 s") == 2, log[-2000:]
+    assert srv.ok("GET", "/api/options")

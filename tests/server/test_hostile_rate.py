@@ -32,7 +32,7 @@ from salad.server.ratelimit import (
     shared_key,
 )
 
-from .conftest import Server
+from .conftest import Server, cpu_seconds, flood, raw_websocket
 
 LOW = "tables=4/4,joins=6/4,host=6/4,sockets=3/4"
 
@@ -179,6 +179,27 @@ def test_a_connection_that_floods_the_server_is_closed(
         "type": "error",
         "message": "too many messages on this connection (at most 20 per 10 s): closed",
     }
+
+
+def test_a_connection_flooding_past_its_close_is_cut(
+    monkeypatch: pytest.MonkeyPatch, start_server: Callable[..., Server]
+) -> None:
+    """A client that never reads and never stops sending: closed 4429 at its limit, it goes on
+    flooding instead of answering the close. After a few more kilobytes the server reads no
+    more of it, and closes it soon after, instead of reading and parsing everything it sends
+    for the 10 s uvicorn waits for a close (three quarters of a core, for one connection)."""
+    monkeypatch.setenv(ENV, "messages=20/10")
+    server = start_server()
+    table_id, _ = server.table(HUMANS, start=False)
+    sock, client = raw_websocket(server.port, f"/ws/tables/{table_id}")
+    client.send_text(b'{"type":"ping"}')
+    burst = b"".join(client.data_to_send()) * 1000  # 21 KB of pings, never read back
+    cpu = cpu_seconds(server.proc.pid)
+    cut = flood(sock, burst)
+    used = cpu_seconds(server.proc.pid) - cpu
+    assert cut is not None and cut < 5, f"still taking the flood after {cut or 15} s"
+    assert used < 1.0, f"the server spent {used:.2f} s of CPU on one flooding connection"
+    assert server.ok("GET", "/api/options")  # and it answers others as ever
 
 
 def test_host_actions_are_limited_per_token(limited: Server) -> None:

@@ -8,12 +8,17 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import logging
 import socket
 from typing import Any, ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.frames import Frame
 
 from salad.errors import SaladError
+
+log = logging.getLogger("salad.server")
 
 __all__ = [
     "CONNECTION_LIMIT",
@@ -23,7 +28,12 @@ __all__ = [
     "HEAD_TIMEOUT",
     "KEEP_ALIVE",
     "WAITING_PER_ADDRESS",
+    "CLOSE_GRACE",
+    "CLOSE_READ_LIMIT",
+    "CONTROL_LIMIT",
+    "CONTROL_WINDOW",
     "GuardedHTTP",
+    "GuardedWebSocket",
     "UVICORN_OPTIONS",
     "listen",
     "tune_gc",
@@ -49,6 +59,19 @@ HEAD_GRACE = 1.0
 
 KEEP_ALIVE = 5
 """Seconds an idle connection stays open after a response."""
+
+CLOSE_READ_LIMIT = 64 * 1024
+"""Bytes a websocket may still send once the server has sent its close, before it is cut (a
+client answers a close at once; what it had already sent is a few messages)."""
+
+CLOSE_GRACE = 2.0
+"""Seconds such a websocket is then left open (unread) for the client to read what the server
+sent last, before it is closed."""
+
+CONTROL_LIMIT = 30
+"""Pings and pongs a websocket may send in :data:`CONTROL_WINDOW` seconds, before it is cut."""
+
+CONTROL_WINDOW = 10.0
 
 CONNECTION_LIMIT = 4096
 """Open connections (websockets included) and requests under way, past which a new request
@@ -131,9 +154,78 @@ class GuardedHTTP(HttpToolsProtocol):
             self.transport.close()
 
 
+class GuardedWebSocket(WebSocketsSansIOProtocol):
+    """uvicorn's websocket protocol (websockets' sans-I/O core), guarded against the frames
+    that never reach the app, which its limits (``salad.server.ratelimit``) cannot count.
+
+    - Pings and pongs: uvicorn answers each ping itself, and reads on while the client sends
+      them (it stops reading only while a message waits for the app). A client sending pings
+      and never reading kept a core busy, and the pongs it did not read piled up in memory
+      (340 MB in 10 s). Past :data:`CONTROL_LIMIT` of them in :data:`CONTROL_WINDOW`
+      seconds, the connection is cut (a client's keepalive sends one every 20 s or so).
+    - Anything after the server's close: uvicorn reads on for up to 10 s, waiting for the
+      client's close, and parses every frame that comes meanwhile. A client closed for a flood
+      of messages (4429) that kept flooding was read at full speed for those 10 s. Past
+      :data:`CLOSE_READ_LIMIT` bytes after the close, nothing more is read, and the connection
+      is closed :data:`CLOSE_GRACE` seconds later: the client can still read the error and
+      the close that were sent before.
+
+    Cut means dropped at once: nothing more is read or sent, and the app is told the client
+    left.
+    """
+
+    _after_close = 0
+    _deaf = False
+    _controls = 0
+    _controls_since = 0.0
+
+    def data_received(self, data: bytes) -> None:
+        if self.transport.is_closing() or self._deaf:
+            return
+        if self.close_sent:
+            self._after_close += len(data)
+            if self._after_close > CLOSE_READ_LIMIT:
+                # Read no more, and close in CLOSE_GRACE seconds instead of uvicorn's 10: the
+                # error and the close already sent are there for the client to read.
+                self._deaf = True
+                self.transport.pause_reading()
+                if self.close_timer is not None:
+                    self.close_timer.cancel()
+                self.close_timer = self.loop.call_later(CLOSE_GRACE, self.transport.close)
+                return
+        super().data_received(data)
+
+    def handle_ping(self) -> None:
+        if self._control_frame():
+            super().handle_ping()
+
+    def handle_pong(self, event: Frame) -> None:
+        if self._control_frame():
+            super().handle_pong(event)
+
+    def _control_frame(self) -> bool:
+        """Count a ping or pong from the client; False (and the connection cut) past the
+        limit, or once it is cut."""
+        if self.transport.is_closing():
+            return False
+        now = self.loop.time()
+        if now - self._controls_since >= CONTROL_WINDOW:
+            self._controls_since, self._controls = now, 0
+        self._controls += 1
+        if self._controls > CONTROL_LIMIT:
+            self._cut(f"more than {CONTROL_LIMIT} pings or pongs in {CONTROL_WINDOW:g} s")
+            return False
+        return True
+
+    def _cut(self, why: str) -> None:
+        address = f"{self.client[0]}:{self.client[1]}" if self.client else "a client"
+        log.warning("websocket from %s cut: %s", address, why)
+        self.transport.abort()
+
+
 UVICORN_OPTIONS: dict[str, Any] = {
     "http": GuardedHTTP,
-    "ws": "websockets-sansio",
+    "ws": GuardedWebSocket,
     "ws_per_message_deflate": False,
     "ws_max_size": 64 * 1024,  # a client message is a few dozen bytes
     "timeout_keep_alive": KEEP_ALIVE,
