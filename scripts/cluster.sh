@@ -27,7 +27,10 @@ stop() {
     wait 2>/dev/null
     rm -rf "$dir"
 }
-trap stop EXIT INT TERM
+trap stop EXIT
+# Ctrl-C (or TERM) while it starts: stop and exit, rather than carry on and report the
+# processes just stopped as having failed to start.
+trap 'exit 130' INT TERM
 
 redis-server --port 6390 --bind 127.0.0.1 --save "" --appendonly no --logfile "$dir/redis.log" &
 pids+=($!)
