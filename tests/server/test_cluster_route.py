@@ -61,6 +61,13 @@ def test_clients_that_name_the_node_reach_it_and_play(start_cluster: Any) -> Non
     socks = asyncio.run(play())
     record = proxy.http.get(f"/api/tables/{table_id}/record").json()
     assert check_states(record, socks, [0, 1, 2, 3, -1]) > 5 * 52
+    # A new table is held where it is made, and the answer that makes it says so; a refusal
+    # names no node.
+    for i, node in enumerate(nodes):
+        made = node.http.post("/api/tables", json={"name": "Host"})
+        quick = node.http.post("/api/quickplay", json={"name": "Solo", "players": 3})
+        assert named(made) == named(quick) == f"node{i}", (made.headers, quick.headers)
+    assert named(nodes[1].http.post("/api/tables", json={"players": 99})) is None
 
 
 def test_a_name_whose_node_died_still_reaches_the_table(start_cluster: Any) -> None:

@@ -3,7 +3,8 @@
 It sits inside the body limit and outside everything else (the table websockets, the routes),
 so what it forwards is run on the holder by the same app, and nothing is forwarded twice.
 Requests that name no table (the pages, ``POST /api/tables``, the score sheets) are served
-where they arrive.
+where they arrive; a new table is held where it is made, so the answer that makes it names
+that node as a table's answers do.
 """
 
 from __future__ import annotations
@@ -22,10 +23,16 @@ __all__ = ["TABLE_PATH", "ClusterRouter"]
 TABLE_PATH = re.compile(r"/(?:api|ws)/tables/([A-Za-z0-9_-]{1,32})(?:/.*)?")
 """The paths of one table's requests (its id is the group)."""
 
+MAKERS = frozenset({"/api/tables", "/api/quickplay"})
+"""The paths whose ``POST`` makes a table, on the node that answers it."""
 
-def with_headers(message: Message, headers: list[tuple[bytes, bytes]]) -> Message:
-    """``message``, with ``headers`` added if it starts an HTTP answer."""
-    if message["type"] != "http.response.start":
+
+def with_headers(
+    message: Message, headers: list[tuple[bytes, bytes]], ok_only: bool = False
+) -> Message:
+    """``message``, with ``headers`` added if it starts an HTTP answer (``ok_only``: a
+    successful one)."""
+    if message["type"] != "http.response.start" or (ok_only and message["status"] >= 300):
         return message
     return {**message, "headers": [*message.get("headers", ()), *headers]}
 
@@ -40,7 +47,11 @@ class ClusterRouter:
         kind = scope["type"]
         found = TABLE_PATH.fullmatch(scope["path"]) if kind in ("http", "websocket") else None
         if found is None:
-            await self.app(scope, receive, send)
+            named = self.cluster.headers
+            if named and kind == "http" and scope["method"] == "POST" and scope["path"] in MAKERS:
+                await self.app(scope, receive, lambda m: send(with_headers(m, named, True)))
+            else:
+                await self.app(scope, receive, send)
             return
         try:
             owner = await self.cluster.owner_for(found.group(1))
