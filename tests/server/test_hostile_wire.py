@@ -5,6 +5,7 @@ is dropped before it costs the server its memory."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import socket
@@ -17,6 +18,7 @@ import websockets
 from salad.server.logmask import mask
 from salad.server.protocol import complete_state
 from salad.server.ratelimit import DEFAULT_RATES, ENV
+from salad.server.schemas import MESSAGE_LIMIT
 from salad.server.tables.connection import BEHIND, OUTBOX_BYTES, Conn
 from salad.server.tables.wire import STATE_PREFIX
 
@@ -75,6 +77,27 @@ def test_mask() -> None:
     assert mask("GET /ws/tables/a?token=abc HTTP/1.1") == "GET /ws/tables/a?token=*** HTTP/1.1"
     assert mask("/ws/tables/a?x=1&TOKEN=abc&y=2") == "/ws/tables/a?x=1&TOKEN=***&y=2"
     assert mask("no secret here") == "no secret here"
+
+
+def test_the_longest_message_is_read_and_a_larger_frame_is_refused(server: Server, ws: Any) -> None:
+    """A message of the most characters a client may send, each of the widest in UTF-8,
+    is read and answered; a frame larger than that is refused (1009) before it is read."""
+    tid, _ = server.table([HUMAN, HUMAN, HUMAN, HUMAN], start=False)
+
+    async def run() -> None:
+        sock = await ws(server, tid, None)
+        await sock.recv()
+        head = '{"type":"ping","pad":"'
+        widest = head + "\U0001f955" * (MESSAGE_LIMIT - len(head) - 2) + '"}'
+        assert len(widest) == MESSAGE_LIMIT
+        await sock.send(widest)
+        assert (await sock.recv(5)) == {"type": "pong"}
+        await sock.ws.send("x" * (4 * MESSAGE_LIMIT + 1))
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await sock.ws.recv()
+        assert sock.ws.close_code == 1009
+
+    asyncio.run(asyncio.wait_for(run(), 30))
 
 
 def test_deeply_nested_message_is_one_error(server: Server, ws: Any) -> None:

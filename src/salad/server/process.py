@@ -17,6 +17,7 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from websockets.frames import Frame
 
 from salad.errors import SaladError
+from salad.server.schemas import MESSAGE_LIMIT
 
 log = logging.getLogger("salad.server")
 
@@ -227,7 +228,10 @@ UVICORN_OPTIONS: dict[str, Any] = {
     "http": GuardedHTTP,
     "ws": GuardedWebSocket,
     "ws_per_message_deflate": False,
-    "ws_max_size": 64 * 1024,  # a client message is a few dozen bytes
+    # The longest message a client may send, in UTF-8's bytes (a client message is a few dozen
+    # bytes; a larger frame is refused before it is read, and a message of many small
+    # fragments is parsed only up to this).
+    "ws_max_size": 4 * MESSAGE_LIMIT,
     "timeout_keep_alive": KEEP_ALIVE,
     "limit_concurrency": CONNECTION_LIMIT,
     "h11_max_incomplete_event_size": HEAD_LIMIT,  # if uvicorn is told to use h11 after all
