@@ -22,17 +22,17 @@ from salad.server.schemas import MESSAGE_LIMIT
 log = logging.getLogger("salad.server")
 
 __all__ = [
+    "CLOSE_GRACE",
+    "CLOSE_READ_LIMIT",
     "CONNECTION_LIMIT",
+    "CONTROL_LIMIT",
+    "CONTROL_WINDOW",
     "GC_THRESHOLDS",
     "HEAD_GRACE",
     "HEAD_LIMIT",
     "HEAD_TIMEOUT",
     "KEEP_ALIVE",
     "WAITING_PER_ADDRESS",
-    "CLOSE_GRACE",
-    "CLOSE_READ_LIMIT",
-    "CONTROL_LIMIT",
-    "CONTROL_WINDOW",
     "GuardedHTTP",
     "GuardedWebSocket",
     "UVICORN_OPTIONS",
@@ -62,17 +62,18 @@ KEEP_ALIVE = 5
 """Seconds an idle connection stays open after a response."""
 
 CLOSE_READ_LIMIT = 64 * 1024
-"""Bytes a websocket may still send once the server has sent its close, before it is cut (a
+"""Bytes of a websocket read once the server has sent its close; the rest is left unread (a
 client answers a close at once; what it had already sent is a few messages)."""
 
 CLOSE_GRACE = 2.0
-"""Seconds such a websocket is then left open (unread) for the client to read what the server
+"""Seconds such a websocket is then left open, unread, for the client to read what the server
 sent last, before it is closed."""
 
 CONTROL_LIMIT = 30
 """Pings and pongs a websocket may send in :data:`CONTROL_WINDOW` seconds, before it is cut."""
 
 CONTROL_WINDOW = 10.0
+"""Seconds in which :data:`CONTROL_LIMIT` pings and pongs are counted (from the first)."""
 
 CONNECTION_LIMIT = 4096
 """Open connections (websockets included) and requests under way, past which a new request
@@ -171,8 +172,8 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
       is closed :data:`CLOSE_GRACE` seconds later: the client can still read the error and
       the close that were sent before.
 
-    Cut means dropped at once: nothing more is read or sent, and the app is told the client
-    left.
+    Cut means dropped at once (pings and pongs): nothing more is read or sent, and the app is
+    told the client left.
     """
 
     _after_close = 0
