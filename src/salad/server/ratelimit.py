@@ -42,6 +42,7 @@ __all__ = [
     "DEFAULT_RATES",
     "ENV",
     "SHARED",
+    "WHAT",
     "Rate",
     "RateLimits",
     "parse_limits",
@@ -108,6 +109,7 @@ WHAT = {
     "refused": "refused messages on this connection",
     "messages": "messages on this connection",
 }
+"""What each kind counts, in the words of its refusals ("too many ...")."""
 
 
 def parse_limits(text: str | None) -> tuple[dict[str, Rate], int | None]:

@@ -24,7 +24,7 @@ from urllib.parse import parse_qs
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from salad.server.errors import ActionError
-from salad.server.ratelimit import RateLimits
+from salad.server.ratelimit import WHAT, RateLimits
 from salad.server.schemas import read_hello
 from salad.server.tables import Conn, Table, TableManager
 from salad.server.tables.manager import STALE
@@ -180,11 +180,7 @@ class TableSockets:
                 event = await reader.receive()
                 if event is None or event["type"] == "websocket.disconnect":
                     break
-                if self.rates.wait("messages", key) > 0:
-                    rate = self.rates.rates["messages"]
-                    conn.kick(
-                        4429, f"too many messages on this connection (at most {rate}): closed"
-                    )
+                if self.closed_past("messages", key, conn):
                     break
                 text: Any = event.get("text")
                 if first:
@@ -222,10 +218,16 @@ class TableSockets:
         """A message was answered by an error. A connection whose messages keep drawing errors
         (a broken or hostile client: each costs the server an answer, and on a cluster a
         round trip between nodes) is closed 4429 after one last error."""
-        if self.rates.wait("refused", str(id(conn))) > 0:
-            rate = self.rates.rates["refused"]
-            reason = f"too many refused messages on this connection (at most {rate}): closed"
-            conn.kick(4429, reason)
+        self.closed_past("refused", str(id(conn)), conn)
+
+    def closed_past(self, kind: str, key: str, conn: Conn) -> bool:
+        """Count one of ``conn``'s messages against its rate ``kind`` (per connection); past it,
+        the connection gets one last error that says so and is closed 4429 (True)."""
+        if self.rates.wait(kind, key) <= 0:
+            return False
+        rate = self.rates.rates[kind]
+        conn.kick(4429, f"too many {WHAT[kind]} (at most {rate}): closed")
+        return True
 
     @staticmethod
     async def seat_of(table: Table, token: str, ws: RawSocket) -> int | None:
