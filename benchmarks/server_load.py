@@ -21,17 +21,18 @@ Cluster runs (``--nodes N`` with N > 1, or ``--cluster``) start a redis-server, 
 fresh database of the PostgreSQL server at ``--database`` (default ``$SALAD_TEST_POSTGRES_URL``,
 which ``scripts/postgres.sh`` sets) and HAProxy in front (round robin, no sticky sessions); the
 clients connect through HAProxy only. As the web client does, each table's clients name the node
-holding it (the ``salad-node`` header of the table's answers, ``?node=`` in the websocket's URL),
-and HAProxy sends them there; ``--relay`` leaves the name out, so most websockets reach another
-node and are relayed over Redis. The server CPU per move is then every node's, Redis's and
-HAProxy's, listed apart and summed (PostgreSQL's is listed, not summed). ``--compare`` runs one
-node on the same PostgreSQL, Redis and HAProxy, then the N nodes, ``--rounds`` times (3), and
-prints the N-node figures as ratios to the one-node run just before, and their median: absolute
-figures move with the machine's load, and on a shared machine its speed drifts from one minute
-to the next (the clients' own CPU a move, the same work in every run, has moved by a third
-between two runs). ``--failover`` kills (SIGKILL) the node holding the most tables once half the
-moves are played (with ``--compare``, in a run of its own after the rounds, so that the takeover's
-work is not counted in the ratios);
+holding it (the ``salad-node`` header of the table's answers, ``?node=`` in the websocket's
+URL), and HAProxy sends them there; ``--relay`` leaves the name out, so most websockets reach
+another node and are relayed over Redis. The server CPU per move is then every node's, Redis's
+and HAProxy's, listed apart and summed (PostgreSQL's is listed, not summed), and also the nodes'
+and Redis's alone, as issue #16 counts a cluster's CPU ("all nodes and Redis together").
+``--compare`` runs one node on the same PostgreSQL, Redis and HAProxy, then the N nodes,
+``--rounds`` times (3), and prints the N-node figures as ratios to the one-node run just before,
+and their median: absolute figures move with the machine's load, and on a shared machine its
+speed drifts from one minute to the next (the clients' own CPU a move, the same work in every
+run, has moved by a third between two runs). ``--failover`` kills (SIGKILL) the node holding the
+most tables once half the moves are played (with ``--compare``, in a run of its own after the
+rounds, so that the takeover's work is not counted in the ratios);
 the clients reconnect through HAProxy when their websocket closes, as the web client does (short
 backoff, nothing sent until a state comes, play on from it). Reported: the moves lost (every
 move a client saw acknowledged, i.e. a state with that many moves, must be in the table's final
@@ -588,6 +589,12 @@ async def run(
         "server_cpu_us_per_move": per_move(sum(v for k, v in used.items() if k != "postgresql"))
         if used
         else None,
+        # As issue #16 counts a cluster's CPU: "all nodes and Redis together" (HAProxy apart).
+        "nodes_cpu_us_per_move": per_move(
+            sum(v for k, v in used.items() if k not in ("postgresql", "haproxy"))
+        )
+        if used
+        else None,
         "errors": len(errors) + len(failures),
         "first_error": next(iter(errors + [repr(f) for f in failures]), None),
         "reconnect_notices": len(stats.errors) - len(errors),
@@ -661,6 +668,8 @@ def show(result: dict[str, Any], label: str) -> None:
             f"server CPU per move: {result['server_cpu_us_per_move']} us "
             f"({parts}; the sum leaves PostgreSQL out)"
         )
+        if "haproxy" in result["cpu_us_per_move"]:
+            print(f"  without HAProxy (nodes and Redis): {result['nodes_cpu_us_per_move']} us")
     print(
         f"client CPU per move (all 4 clients, this process): {result['client_cpu_us_per_move']} us"
     )
@@ -696,6 +705,7 @@ def ratios(base: dict[str, Any], other: dict[str, Any]) -> dict[str, float | Non
         "p50_ms": ratio("p50_ms"),
         "p99_ms": ratio("p99_ms"),
         "server_cpu_us_per_move": ratio("server_cpu_us_per_move"),
+        "nodes_cpu_us_per_move": ratio("nodes_cpu_us_per_move"),
     }
 
 
@@ -829,7 +839,7 @@ def main() -> None:
         print(
             f"== {args.nodes} nodes / 1 node, median of {len(rounds)} rounds: moves/s "
             f"x{r['moves_per_s']}, p50 x{r['p50_ms']}, p99 x{r['p99_ms']}, server CPU per move "
-            f"x{r['server_cpu_us_per_move']}"
+            f"x{r['server_cpu_us_per_move']} (nodes and Redis alone x{r['nodes_cpu_us_per_move']})"
         )
     print(json.dumps(summary if len(results) > 1 else results[0][1]))
 

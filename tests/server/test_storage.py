@@ -249,15 +249,92 @@ def test_the_writer_fences_moves_too(storage: Storage, inline: bool) -> None:
     assert [m.seq for m in storage.run(Storage.moves, "t1", 1)] == [1]
 
 
-def test_a_load_waits_for_a_move_being_stored(pg_url: str) -> None:
+def test_a_batch_of_moves_is_stored_whole_or_not_at_all(storage: Storage) -> None:
+    """Storage.add_moves (the writer's batch of moves; one statement on PostgreSQL): moves of
+    several tables, each fenced; one table loaded elsewhere since its copy was, and nothing of
+    the batch is stored; a duplicate move, the same; else all of them are."""
+    storage.run(Storage.create_table, table_row("t1"))
+    storage.run(Storage.create_table, table_row("t2"))
+    storage.run(Storage.start_game, "t1", 1, 5, [])
+    storage.run(Storage.start_game, "t2", 1, 6, [])
+    e1, e2 = storage.run(Storage.fence, "t1"), storage.run(Storage.fence, "t2")
+
+    def moves(epoch2: int, first: int = 1) -> list[tuple[str, int, MoveRow, int | None]]:
+        return [
+            ("t1", 1, MoveRow(first, 0, 3, "C"), e1),
+            ("t2", 1, MoveRow(first, 1, 4, "D"), epoch2),
+            ("t1", 1, MoveRow(first + 1, 1, 5, "E"), e1),
+        ]
+
+    def stored(table_id: str) -> list[int]:
+        return [m.seq for m in storage.run(Storage.moves, table_id, 1)]
+
+    with pytest.raises(StaleCopy, match="t2"):
+        storage.run(Storage.add_moves, moves(e2 - 1))
+    assert stored("t1") == stored("t2") == []
+    storage.run(Storage.add_moves, moves(e2))
+    assert stored("t1") == [1, 2] and stored("t2") == [1]
+    with pytest.raises(IntegrityError):  # t1's move 2 is stored already
+        storage.run(Storage.add_moves, moves(e2, first=2))
+    assert stored("t1") == [1, 2] and stored("t2") == [1]
+    storage.run(Storage.add_moves, [("t2", 1, MoveRow(2, 2, 6, "F"), None)])  # not fenced
+    assert stored("t2") == [1, 2]
+
+
+def test_the_writer_stores_a_batch_of_moves_in_one_round_trip(pg_url: str) -> None:
+    """PostgreSQL: moves waiting together (none ending a game), of several tables, go in one
+    statement on a connection in autocommit: no BEGIN, no COMMIT, one round trip."""
+    storage = Storage(pg_url)
+    try:
+        storage.run(Storage.create_table, table_row("t1"))
+        storage.run(Storage.create_table, table_row("t2"))
+        storage.run(Storage.start_game, "t1", 1, 5, [])
+        storage.run(Storage.start_game, "t2", 1, 6, [])
+        epochs = {t: storage.run(Storage.fence, t) for t in ("t1", "t2")}
+        sent: list[tuple[str, bool]] = []
+
+        def count(conn: Any, cursor: Any, statement: str, *_: Any) -> None:
+            sent.append((statement.split()[0], conn.connection.dbapi_connection.autocommit))
+
+        event.listen(storage.engine, "before_cursor_execute", count)
+
+        async def run() -> None:
+            writer = Writer(storage, inline=False)
+            writer.start()
+            try:
+                await asyncio.gather(
+                    *(
+                        writer.call(Storage.add_move, t, 1, MoveRow(i, 0, i, "C"), None, epochs[t])
+                        for i in (1, 2, 3)
+                        for t in ("t1", "t2")
+                    )
+                )
+            finally:
+                writer.stop()
+
+        asyncio.run(run())
+        assert sent == [("WITH", True)], sent
+        for t in ("t1", "t2"):
+            assert [m.seq for m in storage.run(Storage.moves, t, 1)] == [1, 2, 3]
+    finally:
+        storage.close()
+
+
+@pytest.mark.parametrize("batch", [False, True], ids=["add_move", "add_moves"])
+def test_a_load_waits_for_a_move_being_stored(pg_url: str, batch: bool) -> None:
     """PostgreSQL: a node loading the table while another is storing a move (its transaction
-    open, e.g. its process stopped mid-commit) waits for it, and reads the move."""
+    open, e.g. its process stopped mid-commit) waits for it, and reads the move; and the same
+    with the writer's one statement for a batch of moves (its fences' row locks are held as
+    the longer transaction holds them). A move of the copy loaded before then stores nothing."""
     storage = Storage(pg_url)
     try:
         _, move = _first_move(storage)
         epoch = storage.run(Storage.fence, "t1")
         with storage.engine.begin() as conn:
-            Storage.add_move(conn, "t1", 1, move, None, epoch)  # not committed yet
+            if batch:
+                Storage.add_moves(conn, [("t1", 1, move, epoch)])  # not committed yet
+            else:
+                Storage.add_move(conn, "t1", 1, move, None, epoch)
             fenced: list[int] = []
             load = lambda: fenced.append(storage.run(Storage.fence, "t1"))  # noqa: E731
             loader = threading.Thread(target=load)
@@ -266,6 +343,9 @@ def test_a_load_waits_for_a_move_being_stored(pg_url: str) -> None:
             assert loader.is_alive() and not fenced  # waiting on the row lock
         loader.join(5)
         assert fenced == [epoch + 1]
+        second = MoveRow(2, move.seat, move.move, move.code)
+        with pytest.raises(StaleCopy):
+            storage.run(Storage.add_moves, [("t1", 1, second, epoch)])
         assert [m.seq for m in storage.run(Storage.moves, "t1", 1)] == [1]
     finally:
         storage.close()

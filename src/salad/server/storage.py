@@ -423,10 +423,9 @@ class Storage:
             Storage.hold_epoch(conn, table_id, epoch)
         elif held:
             rows = sorted(held)  # the same order of row locks on every node
-            if _arrays(conn.dialect):
-                kept = conn.exec_driver_sql(
-                    _HOLD_EPOCHS, {"ids": [t for t, _ in rows], "epochs": [e for _, e in rows]}
-                )
+            hot = _hot_writes(conn.dialect)
+            if hot.hold_sql is not None:
+                kept = conn.exec_driver_sql(hot.hold_sql, _epoch_arrays(rows))
             else:
                 kept = conn.execute(
                     update(fences_t)
@@ -443,7 +442,30 @@ class Storage:
     def insert_moves(conn: Connection, params: list[dict[str, Any]]) -> None:
         """Many moves at once (see :func:`move_params`)."""
         if params:
-            _move_insert(conn.dialect)(conn, params)
+            _hot_writes(conn.dialect).insert(conn, params)
+
+    @staticmethod
+    def add_moves(conn: Connection, moves: Sequence[tuple[str, int, MoveRow, int | None]]) -> None:
+        """Many moves, none of which ends its game, each ``(table_id, game_number, move,
+        epoch)`` fenced as :meth:`add_move` fences one: all are stored, or none
+        (:class:`StaleCopy` if a table was loaded elsewhere).
+
+        On PostgreSQL (psycopg) this is one statement, so that on a connection in autocommit
+        it is one round trip to the server instead of four (BEGIN, the moves, the fences,
+        COMMIT): the writer's batch of moves, the cluster's one hot write."""
+        held = sorted({(t, e) for t, _, _, e in moves if e is not None})
+        params = [move_params(t, g, m) for t, g, m, _ in moves]
+        hot = _hot_writes(conn.dialect)
+        if hot.fenced_sql is None:
+            Storage.insert_moves(conn, params)
+            Storage.hold_epochs(conn, set(held))
+            return
+        arrays = hot.arrays_of(params) | _epoch_arrays(held)
+        kept = conn.exec_driver_sql(hot.fenced_sql, arrays | {"held": len(held)}).all()
+        if len(kept) != len(held):
+            stale = set(held) - {(str(t), int(e)) for t, e in kept}
+            tables = ", ".join(sorted({t for t, _ in stale}))
+            raise StaleCopy(f"table(s) {tables} were loaded by another server")
 
     @staticmethod
     def finish_game(
@@ -579,41 +601,63 @@ def _arrays(dialect: Dialect) -> bool:
     return dialect.name == "postgresql" and dialect.paramstyle == "pyformat"
 
 
-_HOLD_EPOCHS = (
-    "UPDATE salad_fences SET epoch = epoch WHERE (table_id, epoch) IN "
-    "(SELECT * FROM unnest(%(ids)s::VARCHAR(32)[], %(epochs)s::INTEGER[])) "
-    "RETURNING table_id, epoch"
-)
-"""Storage.hold_epochs on PostgreSQL: a batch's fences in one statement of two arrays, which
-costs less than SQLAlchemy's IN of as many (table, epoch) pairs built for each batch."""
+def _epoch_arrays(held: Sequence[tuple[str, int]]) -> dict[str, Any]:
+    return {"ids": [t for t, _ in held], "epochs": [e for _, e in held]}
 
 
-class _MoveInsert:
-    """How a batch of moves goes into the database of one dialect: the driver's own SQL,
-    compiled once. Moves are the server's one hot write, and executing a statement through
-    the SQL layer costs more than SQLite's insert itself; on PostgreSQL (psycopg), one INSERT
-    of arrays (``unnest``) costs about half as much a row as an INSERT a row
+class _HotWrites:
+    """How the server's hot writes (moves, and their fences in a cluster) go into the database
+    of one dialect: the driver's own SQL, compiled once. Executing a statement through the SQL
+    layer costs more than SQLite's insert itself; on PostgreSQL (psycopg), one INSERT of arrays
+    (``unnest``) costs about half as much a row as an INSERT a row, and a batch's fences are one
+    UPDATE of two arrays instead of SQLAlchemy's IN of as many pairs built for each batch
     (``benchmarks/server_share.py``, ``make bench-cluster``)."""
 
     def __init__(self, dialect: Dialect) -> None:
         columns = list(moves_t.columns)
         self.names = [c.name for c in columns]
-        self.arrays = _arrays(dialect)
         self.order: tuple[str, ...] | None = None
-        if self.arrays:
+        self.hold_sql: str | None = None
+        """Storage.hold_epochs in one statement (arrays ``ids`` and ``epochs``)."""
+        self.fenced_sql: str | None = None
+        """Storage.add_moves in one statement: the fences held, then the moves inserted if
+        every fence was (the rows of the fences held come back)."""
+        if _arrays(dialect):
             quote = dialect.identifier_preparer.quote
-            arrays = ", ".join([f"%({c.name})s::{c.type.compile(dialect)}[]" for c in columns])
-            names = ", ".join([quote(n) for n in self.names])
-            self.sql = f"INSERT INTO {quote(moves_t.name)} ({names}) SELECT * FROM unnest({arrays})"
+
+            def unnest(cols: Sequence[Column[Any]], names: Sequence[str]) -> str:
+                arrays = [
+                    f"%({n})s::{c.type.compile(dialect)}[]"
+                    for c, n in zip(cols, names, strict=True)
+                ]
+                return f"SELECT * FROM unnest({', '.join(arrays)})"
+
+            table_id, epoch = (quote(c.name) for c in fences_t.columns)
+            self.hold_sql = (
+                f"UPDATE {quote(fences_t.name)} SET {epoch} = {epoch} "
+                f"WHERE ({table_id}, {epoch}) IN "
+                f"({unnest(list(fences_t.columns), ['ids', 'epochs'])}) "
+                f"RETURNING {table_id}, {epoch}"
+            )
+            into = f"INSERT INTO {quote(moves_t.name)} ({', '.join(map(quote, self.names))}) "
+            self.sql = into + unnest(columns, self.names)
+            self.fenced_sql = (
+                f"WITH held AS ({self.hold_sql}), "
+                f"added AS ({self.sql} WHERE (SELECT count(*) FROM held) = %(held)s) "
+                "SELECT * FROM held"
+            )
         else:
             compiled = _INSERT_MOVE.compile(dialect=dialect)
             self.sql = str(compiled)
             if dialect.positional:
                 self.order = tuple(compiled.positiontup or ())
 
-    def __call__(self, conn: Connection, params: list[dict[str, Any]]) -> None:
-        if self.arrays:
-            conn.exec_driver_sql(self.sql, {n: [p[n] for p in params] for n in self.names})
+    def arrays_of(self, params: list[dict[str, Any]]) -> dict[str, Any]:
+        return {n: [p[n] for p in params] for n in self.names}
+
+    def insert(self, conn: Connection, params: list[dict[str, Any]]) -> None:
+        if self.fenced_sql is not None:
+            conn.exec_driver_sql(self.sql, self.arrays_of(params))
         elif self.order is not None:
             order = self.order
             conn.exec_driver_sql(self.sql, [tuple([p[k] for k in order]) for p in params])
@@ -621,14 +665,14 @@ class _MoveInsert:
             conn.exec_driver_sql(self.sql, params)
 
 
-_MOVE_INSERTS: dict[tuple[str, str], _MoveInsert] = {}
+_HOT_WRITES: dict[tuple[str, str], _HotWrites] = {}
 
 
-def _move_insert(dialect: Dialect) -> _MoveInsert:
+def _hot_writes(dialect: Dialect) -> _HotWrites:
     key = (dialect.name, dialect.paramstyle)
-    found = _MOVE_INSERTS.get(key)
+    found = _HOT_WRITES.get(key)
     if found is None:
-        found = _MOVE_INSERTS[key] = _MoveInsert(dialect)
+        found = _HOT_WRITES[key] = _HotWrites(dialect)
     return found
 
 
@@ -697,6 +741,9 @@ class Writer:
 
     The writer keeps one connection (taking one from the pool and giving it back costs as much
     as a batch of moves on SQLite); a call that fails lets it go, and the next takes a new one.
+    On PostgreSQL it keeps a second one, in autocommit, for the batches that hold nothing but
+    moves (almost all of them): one statement each (:meth:`Storage.add_moves`), one round trip
+    instead of four, which cost a cluster node more CPU than the moves themselves.
     """
 
     MAX_BATCH = 1024
@@ -709,6 +756,9 @@ class Writer:
         self._pending: list[_Call] = []
         self._started = False
         self._conn: Connection | None = None
+        self._auto: Connection | None = None
+        """PostgreSQL's: a second connection, in autocommit, for batches of moves alone."""
+        self._one_statement = _arrays(storage.engine.dialect)
 
     def start(self) -> None:
         if not self._started:
@@ -745,14 +795,34 @@ class Writer:
             self._drop()
             raise
 
+    def _add_moves(self, moves: list[tuple[str, int, MoveRow, int | None]]) -> None:
+        """A batch of moves alone, none ending its game, in one statement that is its own
+        transaction (:meth:`Storage.add_moves`): one round trip to PostgreSQL."""
+        conn = self._auto
+        if conn is None:
+            conn = self.storage.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+            self._auto = conn
+        try:
+            with conn.begin():  # in autocommit: no BEGIN or COMMIT is sent
+                Storage.add_moves(conn, moves)
+        except BaseException:
+            self._drop()
+            raise
+
     def _drop(self) -> None:
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            with contextlib.suppress(Exception):  # a connection already broken
-                conn.close()
+        for conn in (self._conn, self._auto):
+            if conn is not None:
+                with contextlib.suppress(Exception):  # a connection already broken
+                    conn.close()
+        self._conn = self._auto = None
 
     def _execute(self, calls: list[_Call]) -> list[tuple[bool, Any]]:
         try:
+            if self._one_statement:
+                moves = [m for m in map(_move_of, calls) if m is not None]
+                if len(moves) == len(calls):
+                    self._add_moves(moves)
+                    return [(True, None)] * len(calls)
             return [(True, r) for r in self._run(_batch, calls)]
         except Exception:
             outcomes: list[tuple[bool, Any]] = []
@@ -792,6 +862,17 @@ class Writer:
             loop = calls[0].future.get_loop()
             with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
                 loop.call_soon_threadsafe(_settle, calls, outcomes)
+
+
+def _move_of(call: _Call) -> tuple[str, int, MoveRow, int | None] | None:
+    """A call's move as :meth:`Storage.add_moves` takes it (None: not a move, or one that
+    ends its game)."""
+    if call.fn is not Storage.add_move:
+        return None
+    table_id, game_number, move, *rest = call.args
+    if rest and rest[0] is not None:
+        return None
+    return table_id, game_number, move, rest[1] if len(rest) > 1 else None
 
 
 def _batch(conn: Connection, calls: list[_Call]) -> list[Any]:
