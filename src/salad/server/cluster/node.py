@@ -277,10 +277,16 @@ class Cluster:
         # A lease taken for a request that found no table, or of a table unloaded: let go
         # (not of one still loading: on a slow database a load may take longer than a beat,
         # and another node would load it meanwhile).
-        for table_id, since in list(self.held.items()):
-            if not self.manager.busy(table_id) and now - since > 2 * BEAT:
-                del self.held[table_id]
-                await self.link.release(table_id)
+        idle = [
+            table_id
+            for table_id, since in self.held.items()
+            if now - since > 2 * BEAT and not self.manager.busy(table_id)
+        ]
+        for table_id in idle:
+            del self.held[table_id]
+        # In one round trip: a client asking for made-up tables makes a lease each, and
+        # letting them go one by one held the renewal of the real ones up.
+        await self.link.release_many(idle)
         for table_id in await self.link.renew(list(self.held)):
             self._lost(table_id)
         self.renewed_at = now
