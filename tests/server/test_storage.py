@@ -292,11 +292,19 @@ def test_the_writer_stores_a_batch_of_moves_in_one_round_trip(pg_url: str) -> No
         storage.run(Storage.start_game, "t2", 1, 6, [])
         epochs = {t: storage.run(Storage.fence, t) for t in ("t1", "t2")}
         sent: list[tuple[str, bool]] = []
+        psycopg = pytest.importorskip("psycopg")
 
-        def count(conn: Any, cursor: Any, statement: str, *_: Any) -> None:
-            sent.append((statement.split()[0], conn.connection.dbapi_connection.autocommit))
+        class Recording(psycopg.Cursor):  # type: ignore[misc,name-defined]
+            """Every statement the driver is given, SQLAlchemy's or not."""
 
-        event.listen(storage.engine, "before_cursor_execute", count)
+            def execute(self, query: Any, *args: Any, **kwargs: Any) -> Any:
+                sent.append((str(query).split()[0], self.connection.autocommit))
+                return super().execute(query, *args, **kwargs)
+
+        def record(dbapi_connection: Any, *_: Any) -> None:
+            dbapi_connection.cursor_factory = Recording
+
+        event.listen(storage.engine, "checkout", record)
 
         async def run() -> None:
             writer = Writer(storage, inline=False)

@@ -56,7 +56,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Dialect, make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from salad.errors import SaladError
@@ -452,7 +452,10 @@ class Storage:
 
         On PostgreSQL (psycopg) this is one statement, so that on a connection in autocommit
         it is one round trip to the server instead of four (BEGIN, the moves, the fences,
-        COMMIT): the writer's batch of moves, the cluster's one hot write."""
+        COMMIT): the writer's batch of moves, the cluster's one hot write. Its rows go as two
+        JSON texts, on the driver's own cursor: for a batch of a few moves, SQLAlchemy's
+        execution and the driver's conversion of ten arrays cost twice what the rest does
+        (``benchmarks/server_load.py --cluster``); errors are SQLAlchemy's all the same."""
         held = sorted({(t, e) for t, _, _, e in moves if e is not None})
         params = [move_params(t, g, m) for t, g, m, _ in moves]
         hot = _hot_writes(conn.dialect)
@@ -460,8 +463,20 @@ class Storage:
             Storage.insert_moves(conn, params)
             Storage.hold_epochs(conn, set(held))
             return
-        arrays = hot.arrays_of(params) | _epoch_arrays(held)
-        kept = conn.exec_driver_sql(hot.fenced_sql, arrays | {"held": len(held)}).all()
+        rows = {
+            "rows": json.dumps(params, separators=(",", ":")),
+            "held": json.dumps([{"table_id": t, "epoch": e} for t, e in held]),
+            "count": len(held),
+        }
+        dbapi = conn.dialect.loaded_dbapi
+        cursor = conn.connection.cursor()
+        try:
+            cursor.execute(hot.fenced_sql, rows)
+            kept = cursor.fetchall()
+        except dbapi.Error as exc:
+            raise DBAPIError.instance(hot.fenced_sql, rows, exc, dbapi.Error) from None
+        finally:
+            cursor.close()
         if len(kept) != len(held):
             stale = set(held) - {(str(t), int(e)) for t, e in kept}
             tables = ", ".join(sorted({t for t, _ in stale}))
@@ -621,7 +636,7 @@ class _HotWrites:
         """Storage.hold_epochs in one statement (arrays ``ids`` and ``epochs``)."""
         self.fenced_sql: str | None = None
         """Storage.add_moves in one statement: the fences held, then the moves inserted if
-        every fence was (the rows of the fences held come back)."""
+        every fence was (the rows of the fences held come back); the rows as JSON texts."""
         if _arrays(dialect):
             quote = dialect.identifier_preparer.quote
 
@@ -639,11 +654,20 @@ class _HotWrites:
                 f"({unnest(list(fences_t.columns), ['ids', 'epochs'])}) "
                 f"RETURNING {table_id}, {epoch}"
             )
-            into = f"INSERT INTO {quote(moves_t.name)} ({', '.join(map(quote, self.names))}) "
+            names = ", ".join(map(quote, self.names))
+            into = f"INSERT INTO {quote(moves_t.name)} ({names}) "
             self.sql = into + unnest(columns, self.names)
+
+            def rows_of(table: Table, param: str, names: str) -> str:
+                json_rows = f"json_populate_recordset(NULL::{quote(table.name)}, %({param})s::json)"
+                return f"SELECT {names} FROM {json_rows}"
+
+            held = rows_of(fences_t, "held", f"{table_id}, {epoch}")
             self.fenced_sql = (
-                f"WITH held AS ({self.hold_sql}), "
-                f"added AS ({self.sql} WHERE (SELECT count(*) FROM held) = %(held)s) "
+                f"WITH held AS (UPDATE {quote(fences_t.name)} SET {epoch} = {epoch} "
+                f"WHERE ({table_id}, {epoch}) IN ({held}) RETURNING {table_id}, {epoch}), "
+                f"added AS ({into}{rows_of(moves_t, 'rows', names)} "
+                "WHERE (SELECT count(*) FROM held) = %(count)s) "
                 "SELECT * FROM held"
             )
         else:
