@@ -229,14 +229,20 @@ class HAProxy:
 def fresh_database(pg_url: str) -> str:
     """A new, empty database on the PostgreSQL server of ``pg_url``; its URL."""
     from sqlalchemy import create_engine, text  # the server extra, as salad serve needs it
+    from sqlalchemy.exc import SQLAlchemyError
 
     from salad.server.storage import database_url
 
     admin = create_engine(database_url(pg_url), isolation_level="AUTOCOMMIT")
     name = f"salad_bench_{uuid.uuid4().hex[:8]}"
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    admin.dispose()
+    try:
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+    except SQLAlchemyError as exc:
+        why = (str(exc.orig or exc).strip().splitlines() or [""])[0]
+        raise SystemExit(f"cannot make a database on PostgreSQL at {pg_url}: {why}") from None
+    finally:
+        admin.dispose()
     return f"{pg_url.rpartition('/')[0]}/{name}"
 
 

@@ -765,6 +765,8 @@ def main() -> None:
     cluster = args.cluster or args.nodes > 1 or args.compare or args.failover
     if args.nodes < 1:
         parser.error("--nodes must be at least 1")
+    if args.tables < 1:
+        parser.error("--tables must be at least 1")
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
     if cluster and args.url:
@@ -797,7 +799,11 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory(prefix="salad-bench-") as tmp:
         if args.url:
-            results.append(("server at " + args.url, measure(args.url.rstrip("/"), None)))
+            try:
+                results.append(("server at " + args.url, measure(args.url.rstrip("/"), None)))
+            except (httpx.HTTPError, OSError, websockets.exceptions.WebSocketException) as exc:
+                what = f"{type(exc).__name__}: {(str(exc).splitlines() or [''])[0]}"
+                raise SystemExit(f"server_load.py: --url {args.url}: {what}") from None
         elif not cluster:
             node, base = start_server(tmp)
             try:

@@ -95,3 +95,28 @@ def test_the_share_benchmark_splits_a_move() -> None:
     assert result["salad_us_per_move"] > 0 and result["floor_us_per_move"] > 0, result
     size = int(lines[0].rpartition("states of ")[2].split()[0])
     assert 300 < size < 2000, lines[0]
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--url", "http://127.0.0.1:9"], "server_load.py: --url http://127.0.0.1:9: "),
+        (["--url", "notaurl"], "server_load.py: --url notaurl: "),
+        (["--tables", "0"], "server_load.py: error: --tables must be at least 1"),
+        (
+            ["--nodes", "2", "--database", "postgresql://nobody@127.0.0.1:9/x"],
+            "cannot make a database on PostgreSQL at postgresql://nobody@127.0.0.1:9/x: ",
+        ),
+    ],
+)
+def test_what_it_cannot_use_is_one_line(args: list[str], says: str) -> None:
+    """No server at ``--url``, no URL, no tables, no PostgreSQL: one line that says which, no
+    traceback."""
+    if "--nodes" in args and shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed (make system-deps installs it)")
+    proc = subprocess.run(
+        [sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode in (1, 2)
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith(says) and "Traceback" not in proc.stderr, proc.stderr
