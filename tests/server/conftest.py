@@ -94,9 +94,12 @@ class Server:
         log_path: Path,
         bot_delay: float = 0.0,
         args: tuple[str, ...] = (),
+        port: int | None = None,
     ) -> None:
         self.database = database
-        self.port = free_port()
+        self.bot_delay = bot_delay
+        self.args = args
+        self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
         self.log_path = log_path
@@ -119,6 +122,11 @@ class Server:
                 self.kill()
                 raise RuntimeError("the server did not start in 60 s")
             time.sleep(0.05)
+
+    def again(self) -> Server:
+        """The same server started anew, on the same port with the same options (a node that
+        comes back after a crash); its log goes on in the same file."""
+        return Server(self.database, self.log_path, self.bot_delay, self.args, self.port)
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs."""

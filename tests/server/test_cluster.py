@@ -123,6 +123,7 @@ async def play_on(
     connection closes (as the web client does); every socket used, in order."""
     rng = random.Random(seed)
     socks = [await connect(first, table_id, token)]
+    log.setdefault("socks", {})[seed] = socks  # the test may look while the game goes on
     sent_for = -1
     deadline = asyncio.get_running_loop().time() + 120
     while True:
@@ -255,6 +256,66 @@ def _joined(socks: list[Any]) -> Any:
         trace = [(sock.name, [s["moves"] for s in sock.states]) for sock in socks]
 
     return Joined
+
+
+def test_a_node_that_comes_back_disturbs_no_running_table(start_cluster: Any) -> None:
+    """kill -9 of a node, then the same node started again (same port and name: a restart
+    after a crash) while two games go on: one it held (taken over by another node when it
+    died) and one another node held all along. Back in the balancer, it takes neither table:
+    no client of the second game is ever disconnected, none of the first game's reconnects
+    once the node is back, and both games end with every state checked."""
+    # Bots slow enough that both games outlast the node's return (a game is about 30 bot moves).
+    nodes, proxy = start_cluster(3, bot_delay=0.5)
+    a_id, a_host, a_guest = two_humans_two_bots(nodes)  # made on node0, guest through node1
+    b_id, b_host, b_guest = two_humans_two_bots(nodes[1:])  # node1 holds it, guest via node2
+    assert holder(nodes) == [0, 1]
+    a_log: dict[str, Any] = {}
+    b_log: dict[str, Any] = {}
+    back: list[Server] = []
+
+    async def run() -> tuple[dict[str, int], list[list[Any]]]:
+        games = [
+            play_on(nodes[0], proxy, a_id, a_host, 1, a_log),
+            play_on(nodes[1], proxy, a_id, a_guest, 2, a_log),
+            play_on(nodes[1], proxy, b_id, b_host, 3, b_log),
+            play_on(nodes[2], proxy, b_id, b_guest, 4, b_log),
+        ]
+        tasks = [asyncio.ensure_future(g) for g in games]
+        spectator = await connect(nodes[2], a_id, None)
+        await spectator.until(lambda m: m["moves"] >= 10, timeout=60)
+        nodes[0].kill()
+        await asyncio.sleep(1.0)
+        back.append(await asyncio.to_thread(nodes[0].again))
+        # In the balancer again (checked every 0.5 s), and past a few of its looks for
+        # tables to adopt (every second).
+        await asyncio.sleep(3.0)
+        assert not any(t.done() for t in tasks), "a game ended before the node was back"
+        sockets = {
+            f"{game}{seed}": len(socks)
+            for game, log in (("a", a_log), ("b", b_log))
+            for seed, socks in log["socks"].items()
+        }
+        return sockets, list(await asyncio.gather(*tasks))
+
+    try:
+        when_back, (a_host_socks, a_guest_socks, b_host_socks, b_guest_socks) = asyncio.run(run())
+        # The second game's clients kept their first connection from start to end.
+        assert len(b_host_socks) == len(b_guest_socks) == 1
+        # The first game's reconnected when its node died, and not again once it was back.
+        ended = {"a1": a_host_socks, "a2": a_guest_socks, "b3": b_host_socks, "b4": b_guest_socks}
+        assert {k: len(v) for k, v in ended.items()} == when_back
+        assert len(a_host_socks) >= 2
+        # The node that came back holds neither table.
+        assert back[0].ok("GET", "/healthz")["tables_in_memory"] == 0
+        for table_id, socks in (
+            (a_id, (a_host_socks, a_guest_socks)),
+            (b_id, (b_host_socks, b_guest_socks)),
+        ):
+            record = through(proxy, f"/api/tables/{table_id}/record")
+            check_states(record, [_joined(list(s)) for s in socks], [0, 2])
+    finally:
+        for srv in back:
+            srv.stop()
 
 
 def two_humans_two_bots(nodes: list[Server]) -> tuple[str, str, str]:
