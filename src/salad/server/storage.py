@@ -433,10 +433,7 @@ class Storage:
                     .values(epoch=fences_t.c.epoch)
                     .returning(fences_t.c.table_id, fences_t.c.epoch)
                 )
-            stale = held - {(str(t), int(e)) for t, e in kept}
-            if stale:
-                tables = ", ".join(sorted({t for t, _ in stale}))
-                raise StaleCopy(f"table(s) {tables} were loaded by another server")
+            _check_held(held, kept)
 
     @staticmethod
     def insert_moves(conn: Connection, params: list[dict[str, Any]]) -> None:
@@ -477,10 +474,7 @@ class Storage:
             raise DBAPIError.instance(hot.fenced_sql, rows, exc, dbapi.Error) from None
         finally:
             cursor.close()
-        if len(kept) != len(held):
-            stale = set(held) - {(str(t), int(e)) for t, e in kept}
-            tables = ", ".join(sorted({t for t, _ in stale}))
-            raise StaleCopy(f"table(s) {tables} were loaded by another server")
+        _check_held(set(held), kept)
 
     @staticmethod
     def finish_game(
@@ -616,6 +610,14 @@ def _arrays(dialect: Dialect) -> bool:
     return dialect.name == "postgresql" and dialect.paramstyle == "pyformat"
 
 
+def _check_held(held: set[tuple[str, int]], kept: Any) -> None:
+    """:class:`StaleCopy` unless every ``(table_id, epoch)`` of ``held`` came back as held."""
+    stale = held - {(str(t), int(e)) for t, e in kept}
+    if stale:
+        tables = ", ".join(sorted({t for t, _ in stale}))
+        raise StaleCopy(f"table(s) {tables} were loaded by another server")
+
+
 def _epoch_arrays(held: Sequence[tuple[str, int]]) -> dict[str, Any]:
     return {"ids": [t for t, _ in held], "epochs": [e for _, e in held]}
 
@@ -632,12 +634,13 @@ class _HotWrites:
         columns = list(moves_t.columns)
         self.names = [c.name for c in columns]
         self.order: tuple[str, ...] | None = None
+        self.arrays = _arrays(dialect)
         self.hold_sql: str | None = None
         """Storage.hold_epochs in one statement (arrays ``ids`` and ``epochs``)."""
         self.fenced_sql: str | None = None
         """Storage.add_moves in one statement: the fences held, then the moves inserted if
         every fence was (the rows of the fences held come back); the rows as JSON texts."""
-        if _arrays(dialect):
+        if self.arrays:
             quote = dialect.identifier_preparer.quote
 
             def unnest(cols: Sequence[Column[Any]], names: Sequence[str]) -> str:
@@ -648,12 +651,15 @@ class _HotWrites:
                 return f"SELECT * FROM unnest({', '.join(arrays)})"
 
             table_id, epoch = (quote(c.name) for c in fences_t.columns)
-            self.hold_sql = (
-                f"UPDATE {quote(fences_t.name)} SET {epoch} = {epoch} "
-                f"WHERE ({table_id}, {epoch}) IN "
-                f"({unnest(list(fences_t.columns), ['ids', 'epochs'])}) "
-                f"RETURNING {table_id}, {epoch}"
-            )
+
+            def holding(rows: str) -> str:
+                """The fences of these rows held (their row locks), and the rows back."""
+                return (
+                    f"UPDATE {quote(fences_t.name)} SET {epoch} = {epoch} "
+                    f"WHERE ({table_id}, {epoch}) IN ({rows}) RETURNING {table_id}, {epoch}"
+                )
+
+            self.hold_sql = holding(unnest(list(fences_t.columns), ["ids", "epochs"]))
             names = ", ".join(map(quote, self.names))
             into = f"INSERT INTO {quote(moves_t.name)} ({names}) "
             self.sql = into + unnest(columns, self.names)
@@ -662,10 +668,9 @@ class _HotWrites:
                 json_rows = f"json_populate_recordset(NULL::{quote(table.name)}, %({param})s::json)"
                 return f"SELECT {names} FROM {json_rows}"
 
-            held = rows_of(fences_t, "held", f"{table_id}, {epoch}")
+            held = holding(rows_of(fences_t, "held", f"{table_id}, {epoch}"))
             self.fenced_sql = (
-                f"WITH held AS (UPDATE {quote(fences_t.name)} SET {epoch} = {epoch} "
-                f"WHERE ({table_id}, {epoch}) IN ({held}) RETURNING {table_id}, {epoch}), "
+                f"WITH held AS ({held}), "
                 f"added AS ({into}{rows_of(moves_t, 'rows', names)} "
                 "WHERE (SELECT count(*) FROM held) = %(count)s) "
                 "SELECT * FROM held"
@@ -680,7 +685,7 @@ class _HotWrites:
         return {n: [p[n] for p in params] for n in self.names}
 
     def insert(self, conn: Connection, params: list[dict[str, Any]]) -> None:
-        if self.fenced_sql is not None:
+        if self.arrays:
             conn.exec_driver_sql(self.sql, self.arrays_of(params))
         elif self.order is not None:
             order = self.order
@@ -807,28 +812,20 @@ class Writer:
         else:
             self._queue.put(calls)
 
-    def _run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(conn, *args)`` in a transaction of its own, on the writer's connection."""
-        conn = self._conn
+    def _run(self, fn: Callable[..., T], *args: Any, auto: bool = False) -> T:
+        """``fn(conn, *args)`` in a transaction of its own, on the writer's connection (``auto``:
+        on its connection in autocommit, where a statement is its own transaction and no BEGIN
+        or COMMIT is sent: :meth:`Storage.add_moves`, one round trip to PostgreSQL)."""
+        conn = self._auto if auto else self._conn
         if conn is None:
-            conn = self._conn = self.storage.engine.connect()
+            conn = self.storage.engine.connect()
+            if auto:
+                conn = self._auto = conn.execution_options(isolation_level="AUTOCOMMIT")
+            else:
+                self._conn = conn
         try:
             with conn.begin():
                 return fn(conn, *args)
-        except BaseException:
-            self._drop()
-            raise
-
-    def _add_moves(self, moves: list[tuple[str, int, MoveRow, int | None]]) -> None:
-        """A batch of moves alone, none ending its game, in one statement that is its own
-        transaction (:meth:`Storage.add_moves`): one round trip to PostgreSQL."""
-        conn = self._auto
-        if conn is None:
-            conn = self.storage.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
-            self._auto = conn
-        try:
-            with conn.begin():  # in autocommit: no BEGIN or COMMIT is sent
-                Storage.add_moves(conn, moves)
         except BaseException:
             self._drop()
             raise
@@ -845,7 +842,7 @@ class Writer:
             if self._one_statement:
                 moves = [m for m in map(_move_of, calls) if m is not None]
                 if len(moves) == len(calls):
-                    self._add_moves(moves)
+                    self._run(Storage.add_moves, moves, auto=True)
                     return [(True, None)] * len(calls)
             return [(True, r) for r in self._run(_batch, calls)]
         except Exception:
@@ -888,15 +885,22 @@ class Writer:
                 loop.call_soon_threadsafe(_settle, calls, outcomes)
 
 
+def _add_move_args(
+    args: tuple[Any, ...],
+) -> tuple[str, int, MoveRow, tuple[list[int], list[int]] | None, int | None]:
+    """:meth:`Storage.add_move`'s arguments, its defaults filled in: ``(table_id,
+    game_number, move, over, epoch)``."""
+    table_id, game_number, move, *rest = args
+    return table_id, game_number, move, *(rest + [None, None])[:2]
+
+
 def _move_of(call: _Call) -> tuple[str, int, MoveRow, int | None] | None:
     """A call's move as :meth:`Storage.add_moves` takes it (None: not a move, or one that
     ends its game)."""
     if call.fn is not Storage.add_move:
         return None
-    table_id, game_number, move, *rest = call.args
-    if rest and rest[0] is not None:
-        return None
-    return table_id, game_number, move, rest[1] if len(rest) > 1 else None
+    table_id, game_number, move, over, epoch = _add_move_args(call.args)
+    return None if over is not None else (table_id, game_number, move, epoch)
 
 
 def _batch(conn: Connection, calls: list[_Call]) -> list[Any]:
@@ -906,9 +910,7 @@ def _batch(conn: Connection, calls: list[_Call]) -> list[Any]:
     held: set[tuple[str, int]] = set()
     for c in calls:
         if c.fn is Storage.add_move:
-            table_id, game_number, move, *rest = c.args
-            over = rest[0] if rest else None
-            epoch = rest[1] if len(rest) > 1 else None
+            table_id, game_number, move, over, epoch = _add_move_args(c.args)
             if epoch is not None:
                 held.add((table_id, epoch))
             moves.append(move_params(table_id, game_number, move))

@@ -207,8 +207,7 @@ class Cluster:
                 await task
         await self.bridge.close()
         with contextlib.suppress(RedisError, OSError):
-            for table_id in list(self.held):
-                await self.link.release(table_id)
+            await self.link.release_many(list(self.held))
         await self.link.close()
 
     async def healthy(self) -> str:
