@@ -1,6 +1,7 @@
-"""A node's leases on a real Redis: the leases that requests for made-up tables take are let go
-together, so that a client asking for many of them cannot hold the renewal of the real ones up
-(a lease not renewed for 3 s passes to another node, which takes the table)."""
+"""A node's leases on a real Redis: a request for a made-up table takes none (it is answered
+404 from a look-up in the database, and costs the writer nothing), and leases of tables let go
+are let go together, so that they cannot hold the renewal of the real ones up (a lease not
+renewed for 3 s passes to another node, which takes the table)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,14 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
+from sqlalchemy import text
+
+from salad.formats.rules import load_ruleset
 from salad.server.cluster import Cluster
 from salad.server.cluster.link import BEAT
-from salad.server.storage import Storage
+from salad.server.errors import ActionError
+from salad.server.storage import Storage, TableRow
 from salad.server.tables import TableManager
 
 MADE_UP = 10_000
@@ -49,3 +55,42 @@ def test_the_leases_of_made_up_tables_do_not_hold_the_renewal_up(
     assert list(held) == ["real"] and real is not None
     # One beat's renewal within the beat: letting 10 000 leases go one by one took about 1 s.
     assert took < BEAT, f"renewing took {took:.2f} s"
+
+
+def test_a_made_up_table_takes_no_lease_and_a_real_one_does(
+    redis_server: Any, tmp_path: Path
+) -> None:
+    async def run() -> None:
+        storage = Storage(str(tmp_path / "t.db"))
+        rs = load_ruleset("canadian")
+        row = TableRow("real", rs.preset, rs.settings, 4, None, None, "lobby", 1)
+        storage.run(Storage.create_table, row)
+        manager = TableManager(storage)
+        cluster = Cluster(redis_server.url, manager)
+        try:
+            for made_up in ("made-up", "x" * 32):
+                with pytest.raises(ActionError) as refused:
+                    await cluster.owner_for(made_up)
+                assert (refused.value.status, refused.value.message) == (
+                    404,
+                    f"no table {made_up!r}",
+                )
+                assert await cluster.link.owner(made_up) is None
+            assert cluster.held == {}
+            assert await cluster.owner_for("real") == cluster.node
+            assert await cluster.link.owner("real") == cluster.node
+            # The database not answering is the 503 a client tries again after; no lease.
+            with storage.engine.begin() as conn:
+                conn.execute(text("ALTER TABLE salad_tables RENAME TO gone"))
+            with pytest.raises(ActionError) as away:
+                await cluster.owner_for("other")
+            assert (away.value.status, away.value.message) == (
+                503,
+                "the database does not answer: retry",
+            )
+            assert await cluster.link.owner("other") is None
+        finally:
+            await cluster.link.close()
+            storage.close()
+
+    asyncio.run(run())

@@ -6,8 +6,12 @@ HAProxy; skipped where one is missing (`make test` has them)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import random
 from typing import Any
+
+import websockets
 
 from .conftest import Server, connect
 from .test_cluster import HUMAN, ONE_HAND, check_states
@@ -114,3 +118,25 @@ def test_the_lobby_and_a_rematch_whichever_node_answers(start_cluster: Any) -> N
     games = nodes[1].ok("GET", f"/api/tables/{table_id}/games")
     assert [g["game_number"] for g in games] == [1, 2]
     assert all(g["status"] == "over" for g in games)
+
+
+def test_a_made_up_table_is_no_table_on_every_node(start_cluster: Any) -> None:
+    """Asked of each node, directly and through the balancer: 404 over HTTP, and over a
+    websocket the error and the close (4404) after which the web client stops trying."""
+    nodes, proxy = start_cluster(3)
+
+    async def close_of(server: Server, table_id: str) -> tuple[int, str]:
+        async with websockets.connect(f"{server.ws_base}/ws/tables/{table_id}") as ws:
+            error = json.loads(await asyncio.wait_for(ws.recv(), 10))["message"]
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await asyncio.wait_for(ws.recv(), 10)
+            assert ws.close_code is not None
+            return ws.close_code, error
+
+    for server in [*nodes, proxy]:
+        for made_up in ("nosuchtab", "Z" * 32):
+            r = server.http.get(f"/api/tables/{made_up}")
+            assert (r.status_code, r.json()) == (404, {"error": f"no table {made_up!r}"})
+            assert "retry-after" not in r.headers
+            said = asyncio.run(close_of(server, made_up))
+            assert said == (4404, f"no table {made_up!r}")

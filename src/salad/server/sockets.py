@@ -27,7 +27,7 @@ from salad.server.errors import ActionError
 from salad.server.ratelimit import WHAT, RateLimits
 from salad.server.schemas import read_hello
 from salad.server.tables import Conn, Table, TableManager
-from salad.server.tables.manager import STALE
+from salad.server.tables.manager import NO_TABLE, STALE
 from salad.server.tables.wire import error_message
 from salad.view import SPECTATOR
 
@@ -158,10 +158,10 @@ class TableSockets:
         try:
             table = await manager.get(table_id)
         except ActionError as exc:
-            # 4404 is for good (the web client stops); a table another server holds now, or
-            # one that cannot be loaded just now, is worth another try (STALE).
+            # NO_TABLE is for good (the web client stops); a table another server holds now,
+            # or one that cannot be loaded just now, is worth another try (STALE).
             await ws.send_text(error_message(exc.message))
-            await ws.close(code=4404 if exc.status == 404 else STALE)
+            await ws.close(code=NO_TABLE if exc.status == 404 else STALE)
             return
         seat = SPECTATOR
         if token:

@@ -514,12 +514,17 @@ class Storage:
             return int(found[0])
         # The table's first load as a cluster's (only a table that exists: a request for a
         # made-up id must write nothing).
-        if conn.execute(select(tables_t.c.id).where(tables_t.c.id == table_id)).first() is None:
+        if not Storage.table_exists(conn, table_id):
             return 0
         conn.execute(insert(fences_t).values(table_id=table_id, epoch=1))
         return 1
 
     # -- reading ------------------------------------------------------------------------
+    @staticmethod
+    def table_exists(conn: Connection, table_id: str) -> bool:
+        found = conn.execute(select(tables_t.c.id).where(tables_t.c.id == table_id)).first()
+        return found is not None
+
     @staticmethod
     def load_table(conn: Connection, table_id: str) -> TableRow | None:
         row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).mappings().first()

@@ -20,6 +20,7 @@ import socket
 from typing import Any
 
 from redis.exceptions import RedisError
+from sqlalchemy.exc import SQLAlchemyError
 
 from salad.server.cluster.bridge import AWAY, MOVED, NODE_HEADER, Bridge
 from salad.server.cluster.link import BEAT, LEASE_MS, Link, channel
@@ -109,8 +110,10 @@ class Cluster:
                 raise self._no_redis(exc) from None
             self._lost(table_id)
         try:
-            for _ in range(3):
+            for attempt in range(3):
                 owner = await self.link.owner(table_id)
+                if owner is None and attempt == 0:
+                    await self._must_exist(table_id)
                 if owner is None and await self.claim(table_id):
                     return self.node
                 if owner is None:
@@ -124,6 +127,23 @@ class Cluster:
         except RedisError as exc:
             raise self._no_redis(exc) from None
         raise ActionError("the table is changing servers: retry", 503)
+
+    async def _must_exist(self, table_id: str) -> None:
+        """Raise the 404 of a table that is not in the database.
+
+        Asked before a table no node holds is taken: a request for a made-up id then takes
+        no lease and costs the writer nothing (loading a table raises its fence, a write, on
+        the thread that stores every table's moves). Read on a connection of its own.
+        """
+        try:
+            found = await asyncio.to_thread(
+                self.manager.writer.storage.run, Storage.table_exists, table_id
+            )
+        except SQLAlchemyError as exc:
+            log.warning("cluster: the database did not answer a look-up: %s", exc)
+            raise ActionError("the database does not answer: retry", 503) from None
+        if not found:
+            raise ActionError(f"no table {table_id!r}", 404)
 
     @staticmethod
     def _no_redis(exc: RedisError) -> ActionError:

@@ -16,6 +16,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from salad.server.cluster.node import Cluster
 from salad.server.errors import ActionError
+from salad.server.tables.manager import NO_TABLE
 from salad.server.tables.wire import error_message
 
 __all__ = ["TABLE_PATH", "ClusterRouter"]
@@ -72,11 +73,14 @@ class ClusterRouter:
     @staticmethod
     async def refuse(exc: ActionError, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
-            answer = JSONResponse({"error": exc.message}, exc.status, {"retry-after": "1"})
+            again = {"retry-after": "1"} if exc.status == 503 else None
+            answer = JSONResponse({"error": exc.message}, exc.status, again)
             await answer(scope, receive, send)
             return
         if (await receive())["type"] != "websocket.connect":
             return
         await send({"type": "websocket.accept"})
         await send({"type": "websocket.send", "text": error_message(exc.message)})
-        await send({"type": "websocket.close", "code": 1013, "reason": ""})
+        # As TableSockets closes: 4404 for good (the web client stops), else try again later.
+        code = NO_TABLE if exc.status == 404 else 1013
+        await send({"type": "websocket.close", "code": code, "reason": ""})

@@ -67,6 +67,9 @@ MOVE_TEXT_LIMIT = 16
 STALE = 1012
 """The close code of connections to a table this server lets go of: reconnect."""
 
+NO_TABLE = 4404
+"""The close code of a connection to a table that does not exist: the web client stops."""
+
 DROPPED = "dropped"
 """The status of a table this server let go of (another holds it): nothing more happens to it."""
 
