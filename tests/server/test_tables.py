@@ -1,4 +1,5 @@
-"""The table manager in process (no network): what is visible while a move is being stored."""
+"""The table manager in process (no network): what is visible while a move is being stored, a
+table held elsewhere, and the states that Next-hand presses send."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ from collections.abc import AsyncIterator, MutableMapping
 from pathlib import Path
 from typing import Any
 
+from salad.engine import Game
 from salad.formats.rules import load_ruleset
 from salad.server.ratelimit import RateLimits
 from salad.server.sockets import TableSockets
 from salad.server.storage import Storage
-from salad.server.tables import Conn, Joined, TableManager
+from salad.server.tables import Conn, Joined, Table, TableManager
 from salad.server.tables.manager import STALE
 
 
@@ -46,15 +48,26 @@ async def lobby(
         await manager.close()
 
 
+async def seated(manager: TableManager, joined: Joined, start: bool = True) -> Table:
+    """The lobby's table with its three open seats taken (B, C, D), started unless not."""
+    table = manager.tables[joined.table_id]
+    for name in ("B", "C", "D"):
+        await manager.join(joined.table_id, name, None)
+    if start:
+        await manager.start(joined.table_id, joined.token)
+    return table
+
+
+def started_game(table: Table) -> Game:
+    assert table.game is not None
+    return table.game
+
+
 def test_a_move_is_invisible_until_it_is_stored(tmp_path: Path) -> None:
     async def run() -> None:
         async with lobby(tmp_path, 3) as (manager, joined):
-            table = manager.tables[joined.table_id]
-            for name in ("B", "C", "D"):
-                await manager.join(joined.table_id, name, None)
-            await manager.start(joined.table_id, joined.token)
-            game = table.game
-            assert game is not None
+            table = await seated(manager, joined)
+            game = started_game(table)
             mover = game.to_move
             card = game.format_move(game.legal_moves()[0])
             before = len(game.log)
@@ -128,9 +141,7 @@ def test_a_seat_back_while_a_bot_move_for_it_is_stored_is_sent_that_move(tmp_pat
 
     async def run() -> None:
         async with lobby(tmp_path, 3, bot_takeover=0.05) as (manager, joined):
-            table = manager.tables[joined.table_id]
-            for name in ("B", "C", "D"):
-                await manager.join(joined.table_id, name, None)
+            table = await seated(manager, joined, start=False)
             storing, release = asyncio.Event(), asyncio.Event()
             real_call = manager.writer.call
 
@@ -197,3 +208,39 @@ def test_a_table_held_elsewhere_is_closed_for_a_retry_not_for_good(tmp_path: Pat
 class FakeApp:
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         raise AssertionError("a table websocket went past TableSockets")
+
+
+def test_next_hand_presses_together_send_one_state(tmp_path: Path) -> None:
+    """Presses of Next hand that arrive in one turn of the event loop (at a hand end every
+    client shows the summary at once) send every connection one state, not one per press; a
+    press alone still sends its own."""
+
+    async def run() -> None:
+        async with lobby(tmp_path, 3) as (manager, joined):
+            table = await seated(manager, joined)
+            game = started_game(table)
+            socks = [FakeSocket() for _ in range(4)]
+            conns = [Conn(sock, seat) for seat, sock in enumerate(socks)]
+            for conn in conns:
+                await manager.connect(table, conn)
+            while not table.waiting():
+                seat = game.to_move
+                move = game.format_move(game.legal_moves()[0])
+                await manager.play(table, seat, move, conns[seat])
+
+            async def after(*pressing: Conn) -> list[list[dict[str, Any]]]:
+                for sock in socks:
+                    sock.sent.clear()
+                await asyncio.gather(*(manager.next_hand(table, c) for c in pressing))
+                for _ in range(3):
+                    await asyncio.sleep(0)
+                return [[m for m in sock.sent if m["type"] == "state"] for sock in socks]
+
+            alone = await after(conns[0])
+            assert [[m["hand_end"]["waiting"] for m in got] for got in alone] == [[[1, 2, 3]]] * 4
+            together = await after(*conns[1:])
+            assert [len(got) for got in together] == [1, 1, 1, 1], together
+            assert all(got[0]["hand_end"] is None for got in together)
+            assert all(got[0]["view"]["hand"] == 2 for got in together)
+
+    asyncio.run(run())

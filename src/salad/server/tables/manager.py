@@ -603,7 +603,7 @@ class TableManager:
             if table.press_next(conn.seat):
                 table.turn_start = asyncio.get_running_loop().time()
                 self.turns.schedule(table)
-            table.broadcast()
+            table.broadcast_soon()
 
     # -- moves ----------------------------------------------------------------------------
     async def play(self, table: Table, seat: int, text: str, conn: Conn | None = None) -> None:

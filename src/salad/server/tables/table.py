@@ -144,6 +144,8 @@ class Table:
         self.codes: JsonCodes | None = None
         self._drawing: tuple[int, dict[str, Any], list[dict[str, Any]]] | None = None
         self.hand_end: HandEnd | None = None
+        self._soon = False
+        """A :meth:`broadcast_soon` waits for the end of this turn of the event loop."""
 
     @property
     def players(self) -> int:
@@ -310,6 +312,8 @@ class Table:
         )
 
     def broadcast(self) -> None:
+        """Send every connection the table's state as it is now."""
+        self._soon = False  # what a broadcast_soon waiting would send is sent now
         message: Callable[[Receiver], str] | None = None
         for s in self.seats:
             for c in s.conns:
@@ -320,3 +324,16 @@ class Table:
             if message is None:
                 message = self.state_messages()
             c.push(message(c))
+
+    def broadcast_soon(self) -> None:
+        """:meth:`broadcast` once this turn of the event loop is over, however many times it is
+        asked meanwhile: the Next-hand presses of a table's seats come together (at a hand end
+        every client shows the summary at once), and each would send every connection a whole
+        state. A broadcast meanwhile sends the same state and makes this one nothing."""
+        if not self._soon:
+            self._soon = True
+            asyncio.get_running_loop().call_soon(self._broadcast_if_soon)
+
+    def _broadcast_if_soon(self) -> None:
+        if self._soon:
+            self.broadcast()
