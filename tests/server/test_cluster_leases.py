@@ -1,7 +1,7 @@
 """A node's leases on a real Redis: a request for a made-up table takes none (it is answered
-404 from a look-up in the database, and costs the writer nothing), and leases of tables let go
-are let go together, so that they cannot hold the renewal of the real ones up (a lease not
-renewed for 3 s passes to another node, which takes the table)."""
+404 from a look-up in the database, and costs the writer nothing), and the leases a node lets
+go are let go together, so that however many there are they cannot hold the renewal of the
+others up (a lease not renewed for 3 s passes to another node, which takes the table)."""
 
 from __future__ import annotations
 
@@ -19,19 +19,17 @@ from salad.server.errors import ActionError
 from salad.server.storage import Storage, TableRow
 from salad.server.tables import TableManager
 
-MADE_UP = 10_000
+MANY = 10_000
 
 
-def test_the_leases_of_made_up_tables_do_not_hold_the_renewal_up(
-    redis_server: Any, tmp_path: Path
-) -> None:
-    ids = [f"made-up-{i}" for i in range(MADE_UP)]
+def test_many_leases_let_go_do_not_hold_the_renewal_up(redis_server: Any, tmp_path: Path) -> None:
+    ids = [f"unloaded-{i}" for i in range(MANY)]
 
     async def run() -> tuple[float, list[str | None], dict[str, float], str | None]:
         storage = Storage(str(tmp_path / "t.db"))
         cluster = Cluster(redis_server.url, TableManager(storage))
         try:
-            # Each request for a made-up table took its lease (then found no table).
+            # Leases of tables this node no longer has in memory, past two beats.
             assert all(await asyncio.gather(*(cluster.claim(t) for t in ids)))
             loop = asyncio.get_running_loop()
             for t in ids:
@@ -51,7 +49,7 @@ def test_the_leases_of_made_up_tables_do_not_hold_the_renewal_up(
             storage.close()
 
     took, owners, held, real = asyncio.run(run())
-    assert set(owners) == {None}  # every made-up table's lease let go
+    assert set(owners) == {None}  # every such lease let go
     assert list(held) == ["real"] and real is not None
     # One beat's renewal within the beat: letting 10 000 leases go one by one took about 1 s.
     assert took < BEAT, f"renewing took {took:.2f} s"

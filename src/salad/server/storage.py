@@ -425,7 +425,8 @@ class Storage:
             rows = sorted(held)  # the same order of row locks on every node
             hot = _hot_writes(conn.dialect)
             if hot.hold_sql is not None:
-                kept = conn.exec_driver_sql(hot.hold_sql, _epoch_arrays(rows))
+                arrays = {"ids": [t for t, _ in rows], "epochs": [e for _, e in rows]}
+                kept = conn.exec_driver_sql(hot.hold_sql, arrays)
             else:
                 kept = conn.execute(
                     update(fences_t)
@@ -623,10 +624,6 @@ def _check_held(held: set[tuple[str, int]], kept: Any) -> None:
         raise StaleCopy(f"table(s) {tables} were loaded by another server")
 
 
-def _epoch_arrays(held: Sequence[tuple[str, int]]) -> dict[str, Any]:
-    return {"ids": [t for t, _ in held], "epochs": [e for _, e in held]}
-
-
 class _HotWrites:
     """How the server's hot writes (moves, and their fences in a cluster) go into the database
     of one dialect: the driver's own SQL, compiled once. Executing a statement through the SQL
@@ -686,12 +683,9 @@ class _HotWrites:
             if dialect.positional:
                 self.order = tuple(compiled.positiontup or ())
 
-    def arrays_of(self, params: list[dict[str, Any]]) -> dict[str, Any]:
-        return {n: [p[n] for p in params] for n in self.names}
-
     def insert(self, conn: Connection, params: list[dict[str, Any]]) -> None:
         if self.arrays:
-            conn.exec_driver_sql(self.sql, self.arrays_of(params))
+            conn.exec_driver_sql(self.sql, {n: [p[n] for p in params] for n in self.names})
         elif self.order is not None:
             order = self.order
             conn.exec_driver_sql(self.sql, [tuple([p[k] for k in order]) for p in params])

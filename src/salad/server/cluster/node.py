@@ -293,9 +293,9 @@ class Cluster:
 
     async def _renew(self) -> None:
         now = asyncio.get_running_loop().time()
-        # A lease taken for a request that found no table, or of a table unloaded: let go
-        # (not of one still loading: on a slow database a load may take longer than a beat,
-        # and another node would load it meanwhile).
+        # The lease of a table unloaded: let go (not of one still loading: on a slow database
+        # a load may take longer than a beat, and another node would load it meanwhile). A
+        # request for a table the database does not hold takes none (see _must_exist).
         idle = [
             table_id
             for table_id, since in self.held.items()
@@ -303,8 +303,8 @@ class Cluster:
         ]
         for table_id in idle:
             del self.held[table_id]
-        # In one round trip: a client asking for made-up tables makes a lease each, and
-        # letting them go one by one held the renewal of the real ones up.
+        # In one round trip: many may lapse in one beat (tables unloaded together), and
+        # letting them go one by one held the renewal of the others up.
         await self.link.release_many(idle)
         for table_id in await self.link.renew(list(self.held)):
             self._lost(table_id)
