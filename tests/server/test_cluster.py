@@ -10,6 +10,7 @@ import random
 import signal
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 import redis
@@ -248,6 +249,62 @@ def test_a_killed_nodes_tables_are_taken_before_its_leases_lapse(
     assert len(record["hands"]) == 1 and record["hands"][0]["tricks"]
 
 
+def test_a_turn_timer_runs_on_after_its_node_dies(start_cluster: Any) -> None:
+    """kill -9 of the node that holds a table with a turn timer, its one human connected
+    through another node and never playing: the node that takes the table over runs the timer
+    on (it shows a deadline, and on expiry a bot moves for the seat), so the game ends with
+    every one of that seat's moves, before the kill and after, played by the timer."""
+    timer = 0.5
+    nodes, proxy = start_cluster(3, bot_delay=0.05)
+    body = {"name": "Host", "rules_toml": ONE_HAND, "seats": [HUMAN, BOT, BOT, BOT]}
+    created = nodes[0].ok("POST", "/api/tables", {**body, "turn_timer": timer})
+    table_id, host = created["table_id"], created["token"]
+    nodes[0].ok("POST", f"/api/tables/{table_id}/start", token=host)
+    assert holder(nodes) == [0]
+
+    def hosts_turn(m: dict[str, Any]) -> bool:
+        view = m["view"]
+        return view is not None and view["phase"] == "play" and view["to_move"] == 0
+
+    async def watch_idle() -> tuple[int, list[float], dict[str, Any]]:
+        """The moves when the node died, the host's deadlines seen after, the final state."""
+        sock = await connect(nodes[1], table_id, host)
+        await sock.until(lambda m: hosts_turn(m) and m["moves"] >= 8, timeout=60)
+        nodes[0].kill()
+        killed = sock.state["moves"] if sock.state else 0
+        deadlines: list[float] = []
+        end = asyncio.get_running_loop().time() + 45
+        while asyncio.get_running_loop().time() < end:
+            try:
+                m = await sock.recv(30)
+            except Exception:  # the relay to the dead node closed: reconnect, as a client does
+                await asyncio.sleep(0.2)
+                with contextlib.suppress(Exception):
+                    sock = await connect(proxy, table_id, host)
+                continue
+            if m["type"] != "state" or m["view"] is None:
+                continue
+            if m["view"]["phase"] == "over":
+                return killed, deadlines, m
+            if hosts_turn(m) and m["moves"] > killed:
+                assert m["deadline"] is not None, "no turn timer on the node that took over"
+                deadlines.append(m["deadline"] - time.time())
+        raise AssertionError(f"the game did not end within 45 s of the kill ({killed} moves)")
+
+    killed, deadlines, final = asyncio.run(watch_idle())
+    assert len(holder(nodes[1:])) == 1
+    # The timer ran for the host's turns after the takeover, each half a second at most.
+    assert deadlines and all(d <= timer + 0.5 for d in deadlines), deadlines
+    record = through(proxy, f"/api/tables/{table_id}/record")
+    game, moves = moves_of(record)
+    seats = []
+    for move in moves:
+        seats.append(game.to_move)
+        game.play(move)
+    assert game.is_over() and final["moves"] == len(moves)
+    assert seats[killed:].count(0) >= 3, "the host's seat did not move after the takeover"
+
+
 def _joined(socks: list[Any]) -> Any:
     """One socket's worth of states from several connections, in order."""
 
@@ -391,8 +448,6 @@ def test_a_node_frozen_for_a_while(start_cluster: Any, frozen: int) -> None:
 def test_postgresql_briefly_unreachable(start_cluster: Any, pg_url: str, tmp_path: Any) -> None:
     """The database is cut off for a moment: moves that cannot be stored are refused (503),
     bots retry, and play resumes when it is back, with nothing lost."""
-    from urllib.parse import urlsplit
-
     target = urlsplit(pg_url)
     assert target.port is not None
     cut = TcpProxy(target.port, tmp_path)
