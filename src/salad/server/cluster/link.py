@@ -8,6 +8,10 @@ id, set only if absent and expiring after :data:`LEASE_MS` unless its holder ren
 ``salad:alive:{node}`` expires the same way and tells the other nodes whether a node is still
 there. Each node reads its own pub/sub channel ``salad:node:{node}``; what the
 nodes say on it is :mod:`salad.server.cluster.bridge`'s.
+
+A table's talk (its chat, :mod:`salad.server.tables.talk`) is ``salad:talk:{table}``, written
+only by the node holding the table's lease (checked in the same script), recalled by the next
+holder, and deleted with the lease when the table leaves memory for being idle.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from typing import Any, cast
 
 import redis.asyncio as aioredis
 
-__all__ = ["BEAT", "LEASE_MS", "Link", "channel"]
+__all__ = ["BEAT", "LEASE_MS", "TALK_MS", "Link", "channel"]
 
 LEASE_MS = 3000
 """A lease's life without renewal (milliseconds): the longest a dead node holds its tables."""
@@ -28,6 +32,10 @@ MAX_CONNECTIONS = 64
 
 BEAT = 0.5
 """Seconds between renewals of a node's leases and liveness."""
+
+TALK_MS = 7 * 24 * 3600 * 1000
+"""How long a table's talk is kept after its last change (a table that leaves memory idle
+deletes it sooner)."""
 
 # Keep the lease if it is ours (or take it back if it expired, e.g. after a Redis restart);
 # 0 if another node holds it now.
@@ -52,9 +60,19 @@ end
 return 0
 """
 
+# Let the lease go if it is ours (and the table's talk with it, if KEYS[2] is given).
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
+  return redis.call('DEL', unpack(KEYS))
+end
+return 0
+"""
+
+# Keep a table's talk if its lease is ours: a node that lost the table writes nothing.
+_KEEP_TALK = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+  return 1
 end
 return 0
 """
@@ -67,6 +85,10 @@ def channel(node: str) -> str:
 
 def _lease(table_id: str) -> str:
     return f"salad:lease:{table_id}"
+
+
+def _talk(table_id: str) -> str:
+    return f"salad:talk:{table_id}"
 
 
 def _alive(node: str) -> str:
@@ -93,6 +115,7 @@ class Link:
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
         self._take = self.redis.register_script(_TAKE)
+        self._keep_talk = self.redis.register_script(_KEEP_TALK)
 
     async def close(self) -> None:
         await self.redis.aclose()
@@ -128,8 +151,10 @@ class Link:
             results = await pipe.execute()
         return [t for t, kept in zip(table_ids, results[1:], strict=True) if not kept]
 
-    async def release(self, table_id: str) -> None:
-        await self._release(keys=[_lease(table_id)], args=[self.node])
+    async def release(self, table_id: str, forget_talk: bool = False) -> None:
+        """Let the table's lease go, if this node holds it (``forget_talk``: its talk too)."""
+        keys = [_lease(table_id)] + ([_talk(table_id)] if forget_talk else [])
+        await self._release(keys=keys, args=[self.node])
 
     async def release_many(self, table_ids: Sequence[str]) -> None:
         """:meth:`release` of many leases, in one round trip."""
@@ -153,6 +178,15 @@ class Link:
         return {
             n for n, v in zip(nodes, found, strict=True) if v is not None and channel(n) in reading
         }
+
+    # -- a table's talk (salad.server.tables.talk.TalkKeeper) -------------------------------
+    async def keep_talk(self, table_id: str, text: str) -> None:
+        await self._keep_talk(
+            keys=[_lease(table_id), _talk(table_id)], args=[self.node, text, TALK_MS]
+        )
+
+    async def recall_talk(self, table_id: str) -> str | None:
+        return cast(str | None, await self.redis.get(_talk(table_id)))
 
     # -- messages -------------------------------------------------------------------------
     async def send_many(self, node: str, messages: list[dict[str, Any]]) -> bool:

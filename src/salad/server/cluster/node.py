@@ -71,6 +71,7 @@ class Cluster:
         manager.fencing = True  # a node frozen past its lease stores nothing after a takeover
         manager.resume = False  # the keeper takes the tables no node holds, one node each
         manager.on_unload = self._unloaded
+        manager.talk.keeper = self.link  # a table's chat follows it to the next node
 
     # -- leases ---------------------------------------------------------------------------
     def owns(self, table_id: str) -> bool:
@@ -195,13 +196,15 @@ class Cluster:
         self.held.pop(table_id, None)
         self.manager.drop(table_id, AWAY, MOVED)
 
-    def _unloaded(self, table_id: str) -> None:
+    def _unloaded(self, table_id: str, idle: bool) -> None:
         if self.held.pop(table_id, None) is not None:
-            self._spawn(self._release(table_id))
+            self._spawn(self._release(table_id, idle))
 
-    async def _release(self, table_id: str) -> None:
+    async def _release(self, table_id: str, idle: bool) -> None:
+        """Let the lease of a table that left memory go; with it the table's talk, if it left
+        for being idle (as one server forgets it)."""
         with contextlib.suppress(RedisError):
-            await self.link.release(table_id)
+            await self.link.release(table_id, forget_talk=idle)
 
     def _spawn(self, coro: Any) -> None:
         self._tasks.append(asyncio.get_running_loop().create_task(coro))

@@ -145,8 +145,9 @@ class TableManager:
         self.resume = True
         """Load every table with a game in progress at start (a cluster node does not: it
         takes those no node holds, one by one)."""
-        self.on_unload: Callable[[str], None] = lambda _table_id: None
-        """Told the id of each table that leaves memory."""
+        self.on_unload: Callable[[str, bool], None] = lambda _table_id, _idle: None
+        """Told the id of each table that leaves memory, and whether it left for being idle
+        (nobody at it: its talk is forgotten) rather than for another server to play it."""
 
     def busy(self, table_id: str) -> bool:
         """Whether the table is in memory or being loaded."""
@@ -225,6 +226,7 @@ class TableManager:
             table.moves = len(moves)
             table.game_players = game_row.players
             table.resume_hand_end()
+        await self.talk.recall(table)  # on a cluster, the chat of the table's last holder
         now = asyncio.get_running_loop().time()
         for s in table.seats:
             s.away_since = now
@@ -261,7 +263,7 @@ class TableManager:
             del self.tables[table_id]
             self._used.pop(table_id, None)
             self.talk.rooms.pop(table_id, None)  # its chat was for those at the table
-            self.on_unload(table_id)
+            self.on_unload(table_id, True)
         if gone:
             log.info("unloaded %d idle table(s); %d in memory", len(gone), len(self.tables))
         return gone
@@ -285,7 +287,7 @@ class TableManager:
         """Drop a copy of a table that another server may play now (its connections close
         with :data:`STALE` and ``reason``), and say it left memory."""
         self.drop(table_id, STALE, reason)
-        self.on_unload(table_id)
+        self.on_unload(table_id, False)
 
     async def _sweep_forever(self) -> None:
         assert self.unload_after is not None
@@ -578,7 +580,7 @@ class TableManager:
             elif isinstance(message, NextIn):
                 await self.next_hand(table, conn)
             elif isinstance(message, TalkIn):  # chat (tables/talk.py)
-                self.talk.handle(table, conn, message)
+                await self.talk.handle(table, conn, message)
             elif isinstance(message, AssistIn):  # hint and undo (tables/assist.py)
                 await assist.handle(table, conn, message, self.store, self.turns)
             else:

@@ -6,16 +6,23 @@ never written to the database nor to a game's record. Each table keeps its last
 them). Spectators read; they write only once the host allows it (``chat_settings``, in memory
 too: a restarted server forgets it). Each seat (or spectator connection) has a ``chat`` token
 bucket (:mod:`salad.server.ratelimit`).
+
+On a cluster the talk follows its table from node to node: the node holding a table keeps its
+room in Redis (a :class:`TalkKeeper`) before it sends a line out, and a node that takes the
+table over (its holder died, or let it go) recalls it when it loads the table. A table that
+leaves memory because nobody is at it forgets its talk, as one server does.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import math
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from salad.server.errors import ActionError
 from salad.server.ratelimit import RateLimits
@@ -24,10 +31,26 @@ from salad.server.tables.connection import Conn
 from salad.server.tables.table import Table
 from salad.view import SPECTATOR
 
-__all__ = ["KEPT_LINES", "Talk"]
+__all__ = ["KEPT_LINES", "Talk", "TalkKeeper"]
+
+log = logging.getLogger("salad.server")
 
 KEPT_LINES = 50
 """The recent lines a table keeps for connections that come later."""
+
+KEEP_TIMEOUT = 2.0
+"""Seconds a line waits to be kept (:class:`TalkKeeper`); past them it goes out unkept."""
+
+
+class TalkKeeper(Protocol):
+    """Where a table's talk outlives this server's copy of the table: a cluster's Redis.
+
+    A room is kept as one JSON text (``{"lines": [...], "spectators": bool}``), only while this
+    node holds the table (a node that lost it keeps nothing)."""
+
+    async def keep_talk(self, table_id: str, text: str) -> None: ...
+
+    async def recall_talk(self, table_id: str) -> str | None: ...
 
 
 @dataclass
@@ -36,6 +59,8 @@ class Room:
 
     lines: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=KEPT_LINES))
     spectators: bool = False
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held while a change is kept and sent: changes go out in the order they are kept."""
 
 
 class Talk:
@@ -45,6 +70,8 @@ class Talk:
         self.rates = rates if rates is not None else RateLimits()
         """Set by ``create_app`` to the app's limits (``SALAD_RATE_LIMITS``)."""
         self.rooms: dict[str, Room] = {}
+        self.keeper: TalkKeeper | None = None
+        """A cluster node's Redis (salad.server.cluster); None: in memory only."""
 
     def room(self, table: Table) -> Room:
         room = self.rooms.get(table.id)
@@ -64,13 +91,40 @@ class Talk:
             )
         )
 
-    def handle(self, table: Table, conn: Conn, message: TalkIn) -> None:
+    async def handle(self, table: Table, conn: Conn, message: TalkIn) -> None:
         if isinstance(message, ChatSettingsIn):
-            self.settings(table, conn, message)
+            await self.settings(table, conn, message)
         else:
-            self.say(table, conn, message)
+            await self.say(table, conn, message)
 
-    def say(self, table: Table, conn: Conn, message: ChatIn) -> None:
+    async def recall(self, table: Table) -> None:
+        """The table's talk as its last holder kept it (a table being loaded on a cluster
+        node); none if it cannot be had."""
+        if self.keeper is None:
+            return
+        try:
+            text = await asyncio.wait_for(self.keeper.recall_talk(table.id), KEEP_TIMEOUT)
+            kept = json.loads(text) if text else None
+            lines = [line for line in kept["lines"] if isinstance(line, dict)] if kept else []
+            spectators = bool(kept["spectators"]) if kept else False
+        except Exception as exc:  # Redis away, or a text not of ours: the table starts afresh
+            log.warning("table %s: its chat could not be recalled (%s)", table.id, exc)
+            return
+        if lines or spectators:
+            self.rooms[table.id] = Room(deque(lines, maxlen=KEPT_LINES), spectators)
+
+    async def _keep(self, table: Table, lines: list[dict[str, Any]], spectators: bool) -> None:
+        """Keep the room as it will be (the room's lock is held); a keeper that does not
+        answer is logged, and the change goes out anyway."""
+        if self.keeper is None:
+            return
+        text = json.dumps({"lines": lines[-KEPT_LINES:], "spectators": spectators})
+        try:
+            await asyncio.wait_for(self.keeper.keep_talk(table.id, text), KEEP_TIMEOUT)
+        except Exception as exc:  # chat is not worth refusing for: said, and sent unkept
+            log.warning("table %s: a chat change was not kept (%s)", table.id, exc)
+
+    async def say(self, table: Table, conn: Conn, message: ChatIn) -> None:
         room = self.room(table)
         seat = conn.seat
         if seat == SPECTATOR and not room.spectators:
@@ -94,16 +148,20 @@ class Talk:
             line["text"] = message.text
         else:
             line["emote"] = message.emote
-        room.lines.append(line)
         text = json.dumps({"type": "chat", **line})
-        for c in table.connections():
-            c.push(text)
+        async with room.lock:
+            await self._keep(table, [*room.lines, line], room.spectators)
+            room.lines.append(line)
+            for c in table.connections():
+                c.push(text)
 
-    def settings(self, table: Table, conn: Conn, message: ChatSettingsIn) -> None:
+    async def settings(self, table: Table, conn: Conn, message: ChatSettingsIn) -> None:
         if conn.seat != 0:
             raise ActionError("chat_settings: only the host (seat 0) may change who can chat", 403)
         room = self.room(table)
-        room.spectators = message.spectators
-        text = json.dumps({"type": "chat_settings", "spectators": room.spectators})
-        for c in table.connections():
-            c.push(text)
+        text = json.dumps({"type": "chat_settings", "spectators": message.spectators})
+        async with room.lock:
+            await self._keep(table, list(room.lines), message.spectators)
+            room.spectators = message.spectators
+            for c in table.connections():
+                c.push(text)

@@ -1,0 +1,123 @@
+"""A table's talk on a cluster: its chat lines and chat settings follow the table to the node
+that takes it over, a node that no longer holds a table keeps nothing of its talk, and a table
+that leaves memory for being idle forgets its talk, as one server does."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from salad.formats.rules import load_ruleset
+from salad.server.cluster import Cluster
+from salad.server.storage import Storage
+from salad.server.tables import Conn, TableManager
+from salad.view import SPECTATOR
+
+from .conftest import connect
+from .test_cluster import HUMAN, holder
+from .test_talk import next_of
+
+
+def test_the_chat_follows_its_table_when_the_node_dies(start_cluster: Any) -> None:
+    """kill -9 of the node holding a table whose host and a spectator have chatted (the
+    spectator through another node, allowed by the host): both reconnect through the balancer
+    to the node that takes the table over, which gives them every line and the setting back,
+    and the spectator may still write."""
+    nodes, proxy = start_cluster(3)
+    body = {"name": "Host", "seats": [HUMAN, HUMAN, {"kind": "bot"}]}
+    created = nodes[0].ok("POST", "/api/tables", body)
+    table_id, host_token = created["table_id"], created["token"]
+
+    async def go() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        host = await connect(nodes[0], table_id, host_token)
+        spectator = await connect(nodes[2], table_id, None)
+        for sock in (host, spectator):
+            await sock.until(lambda m: True)
+        await host.send({"type": "chat_settings", "spectators": True})
+        await next_of(spectator, "chat_settings")
+        await host.send({"type": "chat", "text": "hello"})
+        await spectator.send({"type": "chat", "emote": "gg"})
+        for _ in range(2):
+            await next_of(host, "chat")
+        nodes[0].kill()
+        logs = []
+        for token in (host_token, None):
+            for _ in range(50):  # until the balancer has a node that takes the table over
+                try:
+                    sock = await connect(proxy, table_id, token)  # type: ignore[arg-type]
+                    logs.append(await next_of(sock, "chat_log"))
+                    break
+                except TimeoutError:
+                    raise AssertionError("the node that took the table over has no chat") from None
+                except (OSError, InvalidStatus, ConnectionClosed):  # no node for it yet
+                    await asyncio.sleep(0.2)
+            else:
+                raise AssertionError("no node took the table over")
+        await sock.send({"type": "chat", "text": "still here"})  # the spectator, on the new node
+        return logs[0], logs[1], await next_of(sock, "chat")
+
+    host_log, spectator_log, line = asyncio.run(go())
+    assert host_log == spectator_log
+    assert host_log["spectators"] is True
+    said = [(m["seat"], m.get("text") or m.get("emote")) for m in host_log["lines"]]
+    assert said == [(0, "hello"), (SPECTATOR, "gg")]
+    assert (line["seat"], line["text"]) == (SPECTATOR, "still here")
+    assert len(holder(nodes[1:])) == 1
+
+
+class _Socket:
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    async def send_text(self, data: str) -> None:
+        self.texts.append(data)
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        pass
+
+
+def test_only_the_holder_keeps_the_talk_and_an_idle_table_forgets_it(
+    redis_server: Any, tmp_path: Path
+) -> None:
+    """In process, two nodes on one Redis: the node holding a table keeps its chat, another
+    writes none of it (a node that lost the table, say frozen past its lease); the next holder
+    recalls it when it loads the table; a table let go for being idle deletes it."""
+
+    async def run() -> None:
+        storage = Storage(str(tmp_path / "t.db"))
+        a = Cluster(redis_server.url, TableManager(storage))
+        b = Cluster(redis_server.url, TableManager(storage))
+        try:
+            made = await a.manager.create(load_ruleset("canadian"), "Host", [("open", None)] * 3)
+            t1 = made.table_id
+            assert await a.link.owner(t1) == a.node
+            table = await a.manager.get(t1)
+            host = Conn(_Socket(), 0)
+            await a.manager.connect(table, host)
+            await a.manager.handle(table, host, json.dumps({"type": "chat", "text": "hi"}))
+            kept = json.loads(await a.link.recall_talk(t1) or "{}")
+            assert [line["text"] for line in kept["lines"]] == ["hi"]
+            # b does not hold the table: what it would keep is not kept.
+            await b.link.keep_talk(t1, json.dumps({"lines": [], "spectators": True}))
+            assert json.loads(await a.link.recall_talk(t1) or "{}") == kept
+            # a lets the table go (not idle: another node plays it now); b takes it and
+            # finds the line.
+            await a.link.release(t1)
+            assert await b.owner_for(t1) == b.node
+            again = await b.manager.get(t1)
+            assert [line["text"] for line in b.manager.talk.rooms[t1].lines] == ["hi"]
+            # Idle, b lets it go: its talk goes with the lease.
+            b._unloaded(again.id, True)
+            await asyncio.gather(*b._tasks)
+            assert await b.link.owner(t1) is None
+            assert await b.link.recall_talk(t1) is None
+        finally:
+            for node in (a, b):
+                await node.link.close()
+            storage.close()
+
+    asyncio.run(run())
