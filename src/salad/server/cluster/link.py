@@ -9,9 +9,10 @@ id, set only if absent and expiring after :data:`LEASE_MS` unless its holder ren
 there. Each node reads its own pub/sub channel ``salad:node:{node}``; what the
 nodes say on it is :mod:`salad.server.cluster.bridge`'s.
 
-A table's talk (its chat, :mod:`salad.server.tables.talk`) is ``salad:talk:{table}``, written
-only by the node holding the table's lease (checked in the same script), recalled by the next
-holder, and deleted with the lease when the table leaves memory for being idle.
+What a table keeps outside a node's memory (:mod:`salad.server.tables.keeper`: its talk, who
+has pressed Next hand) is ``salad:{part}:{table}``, written only by the node holding the
+table's lease (checked in the same script), recalled by the next holder, and deleted with the
+lease when the table leaves memory for being idle.
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ from typing import Any, cast
 
 import redis.asyncio as aioredis
 
-__all__ = ["BEAT", "LEASE_MS", "TALK_MS", "Link", "channel"]
+from salad.server.tables.keeper import PARTS
+
+__all__ = ["BEAT", "KEPT_MS", "LEASE_MS", "Link", "channel"]
 
 LEASE_MS = 3000
 """A lease's life without renewal (milliseconds): the longest a dead node holds its tables."""
@@ -33,8 +36,8 @@ MAX_CONNECTIONS = 64
 BEAT = 0.5
 """Seconds between renewals of a node's leases and liveness."""
 
-TALK_MS = 7 * 24 * 3600 * 1000
-"""How long a table's talk is kept after its last change (a table that leaves memory idle
+KEPT_MS = 7 * 24 * 3600 * 1000
+"""How long what a table keeps lasts after its last change (a table that leaves memory idle
 deletes it sooner)."""
 
 # Keep the lease if it is ours (or take it back if it expired, e.g. after a Redis restart);
@@ -60,7 +63,7 @@ end
 return 0
 """
 
-# Let the lease go if it is ours (and the table's talk with it, if KEYS[2] is given).
+# Let the lease go if it is ours (and what the table keeps with it, if those keys are given).
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('DEL', unpack(KEYS))
@@ -68,8 +71,8 @@ end
 return 0
 """
 
-# Keep a table's talk if its lease is ours: a node that lost the table writes nothing.
-_KEEP_TALK = """
+# Keep a part of a table if its lease is ours: a node that lost the table writes nothing.
+_KEEP = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
   return 1
@@ -87,8 +90,8 @@ def _lease(table_id: str) -> str:
     return f"salad:lease:{table_id}"
 
 
-def _talk(table_id: str) -> str:
-    return f"salad:talk:{table_id}"
+def _kept(table_id: str, part: str) -> str:
+    return f"salad:{part}:{table_id}"
 
 
 def _alive(node: str) -> str:
@@ -115,7 +118,7 @@ class Link:
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
         self._take = self.redis.register_script(_TAKE)
-        self._keep_talk = self.redis.register_script(_KEEP_TALK)
+        self._keep = self.redis.register_script(_KEEP)
 
     async def close(self) -> None:
         await self.redis.aclose()
@@ -151,9 +154,9 @@ class Link:
             results = await pipe.execute()
         return [t for t, kept in zip(table_ids, results[1:], strict=True) if not kept]
 
-    async def release(self, table_id: str, forget_talk: bool = False) -> None:
-        """Let the table's lease go, if this node holds it (``forget_talk``: its talk too)."""
-        keys = [_lease(table_id)] + ([_talk(table_id)] if forget_talk else [])
+    async def release(self, table_id: str, forget: bool = False) -> None:
+        """Let the table's lease go, if this node holds it (``forget``: and what it keeps)."""
+        keys = [_lease(table_id)] + ([_kept(table_id, p) for p in PARTS] if forget else [])
         await self._release(keys=keys, args=[self.node])
 
     async def release_many(self, table_ids: Sequence[str]) -> None:
@@ -179,14 +182,13 @@ class Link:
             n for n, v in zip(nodes, found, strict=True) if v is not None and channel(n) in reading
         }
 
-    # -- a table's talk (salad.server.tables.talk.TalkKeeper) -------------------------------
-    async def keep_talk(self, table_id: str, text: str) -> None:
-        await self._keep_talk(
-            keys=[_lease(table_id), _talk(table_id)], args=[self.node, text, TALK_MS]
-        )
+    # -- what a table keeps (salad.server.tables.keeper.Keeper) ----------------------------
+    async def keep(self, table_id: str, part: str, text: str) -> None:
+        keys = [_lease(table_id), _kept(table_id, part)]
+        await self._keep(keys=keys, args=[self.node, text, KEPT_MS])
 
-    async def recall_talk(self, table_id: str) -> str | None:
-        return cast(str | None, await self.redis.get(_talk(table_id)))
+    async def recall(self, table_id: str, part: str) -> str | None:
+        return cast(str | None, await self.redis.get(_kept(table_id, part)))
 
     # -- messages -------------------------------------------------------------------------
     async def send_many(self, node: str, messages: list[dict[str, Any]]) -> bool:

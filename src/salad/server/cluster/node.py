@@ -71,7 +71,8 @@ class Cluster:
         manager.fencing = True  # a node frozen past its lease stores nothing after a takeover
         manager.resume = False  # the keeper takes the tables no node holds, one node each
         manager.on_unload = self._unloaded
-        manager.talk.keeper = self.link  # a table's chat follows it to the next node
+        # A table's chat, and who has pressed Next hand, follow it to the next node.
+        manager.keeper = manager.talk.keeper = self.link
 
     # -- leases ---------------------------------------------------------------------------
     def owns(self, table_id: str) -> bool:
@@ -201,10 +202,10 @@ class Cluster:
             self._spawn(self._release(table_id, idle))
 
     async def _release(self, table_id: str, idle: bool) -> None:
-        """Let the lease of a table that left memory go; with it the table's talk, if it left
-        for being idle (as one server forgets it)."""
+        """Let the lease of a table that left memory go; with it what the table keeps (its
+        talk, its presses of Next hand), if it left for being idle (as one server forgets)."""
         with contextlib.suppress(RedisError):
-            await self.link.release(table_id, forget_talk=idle)
+            await self.link.release(table_id, forget=idle)
 
     def _spawn(self, coro: Any) -> None:
         self._tasks.append(asyncio.get_running_loop().create_task(coro))

@@ -39,6 +39,7 @@ from salad.server.storage import (
 )
 from salad.server.tables import assist
 from salad.server.tables.connection import Conn
+from salad.server.tables.keeper import PRESSED, Keeper, keep, recall
 from salad.server.tables.table import (
     BOT,
     HUMAN,
@@ -145,6 +146,8 @@ class TableManager:
         self.resume = True
         """Load every table with a game in progress at start (a cluster node does not: it
         takes those no node holds, one by one)."""
+        self.keeper: Keeper | None = None
+        """Where a cluster node keeps who has pressed Next hand (salad.server.tables.keeper)."""
         self.on_unload: Callable[[str, bool], None] = lambda _table_id, _idle: None
         """Told the id of each table that leaves memory, and whether it left for being idle
         (nobody at it: its talk is forgotten) rather than for another server to play it."""
@@ -227,6 +230,7 @@ class TableManager:
             table.game_players = game_row.players
             table.resume_hand_end()
         await self.talk.recall(table)  # on a cluster, the chat of the table's last holder
+        await self._recall_presses(table)
         now = asyncio.get_running_loop().time()
         for s in table.seats:
             s.away_since = now
@@ -602,10 +606,37 @@ class TableManager:
                 return
             if not table.waits_for(conn.seat):
                 return
+            await self._keep_presses(table, conn.seat)
             if table.press_next(conn.seat):
                 table.turn_start = asyncio.get_running_loop().time()
                 self.turns.schedule(table)
             table.broadcast_soon()
+
+    async def _keep_presses(self, table: Table, seat: int) -> None:
+        """On a cluster, keep who is still waited for once ``seat`` has pressed (the table's
+        lock is held), before the press is made: a node that takes the table over waits for
+        those only (a player who pressed is not asked again)."""
+        end = table.hand_end
+        if self.keeper is None or end is None:
+            return
+        waiting = sorted(end.waiting - {seat})
+        kept = {"game": table.game_number, "moves": table.moves, "waiting": waiting}
+        await keep(self.keeper, table.id, PRESSED, kept)
+
+    async def _recall_presses(self, table: Table) -> None:
+        """A table loaded at a hand's end (it waits for every human seat again) waits only for
+        those its last holder still waited for, if it kept them for this very hand end."""
+        end = table.hand_end
+        if self.keeper is None or end is None or not end.waiting:
+            return
+        kept = await recall(self.keeper, table.id, PRESSED)
+        if not isinstance(kept, dict) or not isinstance(kept.get("waiting"), list):
+            return
+        if (kept.get("game"), kept.get("moves")) != (table.game_number, table.moves):
+            return  # kept at an earlier hand's end
+        end.waiting &= {s for s in kept["waiting"] if isinstance(s, int)}
+        if not end.waiting:
+            table.hand_end = None  # everyone had pressed: the next hand had begun
 
     # -- moves ----------------------------------------------------------------------------
     async def play(self, table: Table, seat: int, text: str, conn: Conn | None = None) -> None:

@@ -8,7 +8,7 @@ too: a restarted server forgets it). Each seat (or spectator connection) has a `
 bucket (:mod:`salad.server.ratelimit`).
 
 On a cluster the talk follows its table from node to node: the node holding a table keeps its
-room in Redis (a :class:`TalkKeeper`) before it sends a line out, and a node that takes the
+room (:mod:`salad.server.tables.keeper`) before it sends a change out, and a node that takes the
 table over (its holder died, or let it go) recalls it when it loads the table. A table that
 leaves memory because nobody is at it forgets its talk, as one server does.
 """
@@ -17,40 +17,24 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 import math
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from salad.server.errors import ActionError
 from salad.server.ratelimit import RateLimits
 from salad.server.schemas import ChatIn, ChatSettingsIn, TalkIn
 from salad.server.tables.connection import Conn
+from salad.server.tables.keeper import TALK, Keeper, keep, recall
 from salad.server.tables.table import Table
 from salad.view import SPECTATOR
 
-__all__ = ["KEPT_LINES", "Talk", "TalkKeeper"]
-
-log = logging.getLogger("salad.server")
+__all__ = ["KEPT_LINES", "Talk"]
 
 KEPT_LINES = 50
 """The recent lines a table keeps for connections that come later."""
-
-KEEP_TIMEOUT = 2.0
-"""Seconds a line waits to be kept (:class:`TalkKeeper`); past them it goes out unkept."""
-
-
-class TalkKeeper(Protocol):
-    """Where a table's talk outlives this server's copy of the table: a cluster's Redis.
-
-    A room is kept as one JSON text (``{"lines": [...], "spectators": bool}``), only while this
-    node holds the table (a node that lost it keeps nothing)."""
-
-    async def keep_talk(self, table_id: str, text: str) -> None: ...
-
-    async def recall_talk(self, table_id: str) -> str | None: ...
 
 
 @dataclass
@@ -70,7 +54,7 @@ class Talk:
         self.rates = rates if rates is not None else RateLimits()
         """Set by ``create_app`` to the app's limits (``SALAD_RATE_LIMITS``)."""
         self.rooms: dict[str, Room] = {}
-        self.keeper: TalkKeeper | None = None
+        self.keeper: Keeper | None = None
         """A cluster node's Redis (salad.server.cluster); None: in memory only."""
 
     def room(self, table: Table) -> Room:
@@ -99,30 +83,19 @@ class Talk:
 
     async def recall(self, table: Table) -> None:
         """The table's talk as its last holder kept it (a table being loaded on a cluster
-        node); none if it cannot be had."""
-        if self.keeper is None:
+        node): ``{"lines": [...], "spectators": bool}``."""
+        kept = await recall(self.keeper, table.id, TALK)
+        if not isinstance(kept, dict) or not isinstance(kept.get("lines"), list):
             return
-        try:
-            text = await asyncio.wait_for(self.keeper.recall_talk(table.id), KEEP_TIMEOUT)
-            kept = json.loads(text) if text else None
-            lines = [line for line in kept["lines"] if isinstance(line, dict)] if kept else []
-            spectators = bool(kept["spectators"]) if kept else False
-        except Exception as exc:  # Redis away, or a text not of ours: the table starts afresh
-            log.warning("table %s: its chat could not be recalled (%s)", table.id, exc)
-            return
+        lines = [line for line in kept["lines"] if isinstance(line, dict)]
+        spectators = kept.get("spectators") is True
         if lines or spectators:
             self.rooms[table.id] = Room(deque(lines, maxlen=KEPT_LINES), spectators)
 
     async def _keep(self, table: Table, lines: list[dict[str, Any]], spectators: bool) -> None:
-        """Keep the room as it will be (the room's lock is held); a keeper that does not
-        answer is logged, and the change goes out anyway."""
-        if self.keeper is None:
-            return
-        text = json.dumps({"lines": lines[-KEPT_LINES:], "spectators": spectators})
-        try:
-            await asyncio.wait_for(self.keeper.keep_talk(table.id, text), KEEP_TIMEOUT)
-        except Exception as exc:  # chat is not worth refusing for: said, and sent unkept
-            log.warning("table %s: a chat change was not kept (%s)", table.id, exc)
+        """Keep the room as it will be (its lock held), before the change goes out."""
+        room = {"lines": lines[-KEPT_LINES:], "spectators": spectators}
+        await keep(self.keeper, table.id, TALK, room)
 
     async def say(self, table: Table, conn: Conn, message: ChatIn) -> None:
         room = self.room(table)

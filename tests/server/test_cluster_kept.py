@@ -1,11 +1,13 @@
-"""A table's talk on a cluster: its chat lines and chat settings follow the table to the node
-that takes it over, a node that no longer holds a table keeps nothing of its talk, and a table
-that leaves memory for being idle forgets its talk, as one server does."""
+"""What a table keeps on a cluster besides its game (salad.server.tables.keeper): its chat
+lines and chat setting, and who has pressed Next hand, follow the table to the node that takes
+it over; a node that no longer holds a table keeps nothing of it; a table that leaves memory for
+being idle forgets them, as one server does."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -15,10 +17,11 @@ from salad.formats.rules import load_ruleset
 from salad.server.cluster import Cluster
 from salad.server.storage import Storage
 from salad.server.tables import Conn, TableManager
+from salad.server.tables.keeper import PRESSED, TALK
 from salad.view import SPECTATOR
 
 from .conftest import connect
-from .test_cluster import HUMAN, holder
+from .test_cluster import BOT, HUMAN, holder
 from .test_talk import next_of
 
 
@@ -69,6 +72,71 @@ def test_the_chat_follows_its_table_when_the_node_dies(start_cluster: Any) -> No
     assert len(holder(nodes[1:])) == 1
 
 
+TWO_HANDS = 'preset = "canadian"\nhands = ["no-tricks", "no-hearts"]\n'
+
+
+async def _reconnect(proxy: Any, table_id: str, token: str) -> Any:
+    """A websocket through the balancer once a node serves the table again; its first state."""
+    for _ in range(50):
+        try:
+            sock = await connect(proxy, table_id, token)
+            await sock.until(lambda m: m["view"] is not None)
+            return sock
+        except TimeoutError:
+            raise AssertionError("no state from the node that took the table over") from None
+        except (OSError, InvalidStatus, ConnectionClosed):  # no node for it yet
+            await asyncio.sleep(0.2)
+    raise AssertionError("no node took the table over")
+
+
+def test_who_pressed_next_hand_is_not_asked_again_after_the_node_dies(
+    start_cluster: Any,
+) -> None:
+    """Two humans on different nodes play a hand to its end; one presses Next hand; the node
+    holding the table is killed. Reconnected through the balancer, both find the summary still
+    waiting for the other one only, and once that one presses, the next hand is played."""
+    nodes, proxy = start_cluster(3, bot_delay=0.02)
+    body = {"name": "Host", "rules_toml": TWO_HANDS, "seats": [HUMAN, BOT, HUMAN, BOT]}
+    created = nodes[0].ok("POST", "/api/tables", body)
+    table_id, host = created["table_id"], created["token"]
+    guest = nodes[1].ok("POST", f"/api/tables/{table_id}/join", {"name": "Guest"})["token"]
+    nodes[1].ok("POST", f"/api/tables/{table_id}/start", token=host)
+    assert holder(nodes) == [0]
+
+    async def to_hand_end(sock: Any, seed: int) -> None:
+        """Play the seat at random until the first hand's summary waits."""
+        rng, sent_for = random.Random(seed), -1
+        while True:
+            m = await sock.recv(30)
+            if m["type"] != "state" or m["view"] is None:
+                continue
+            if m["hand_end"] is not None and m["hand_end"]["waiting"]:
+                return
+            view = m["view"]
+            if view["to_move"] == m["you"] and view["legal"] and m["moves"] != sent_for:
+                sent_for = m["moves"]
+                await sock.send({"type": "play", "move": rng.choice(view["legal"])})
+
+    async def go() -> tuple[list[int], list[int], dict[str, Any]]:
+        a = await connect(nodes[0], table_id, host)
+        b = await connect(nodes[1], table_id, guest)
+        await asyncio.gather(to_hand_end(a, 1), to_hand_end(b, 2))
+        await a.send({"type": "next"})
+        await b.until(lambda m: (m["hand_end"] or {}).get("waiting") == [2])
+        nodes[0].kill()
+        a, b = await _reconnect(proxy, table_id, host), await _reconnect(proxy, table_id, guest)
+        waiting = [sock.state["hand_end"]["waiting"] for sock in (a, b)]
+        assert waiting == [[2], [2]], f"the host is asked again: waiting {waiting}"
+        await b.send({"type": "next"})
+        dealt = await a.until(lambda m: m["hand_end"] is None and m["view"]["hand"] == 2)
+        return waiting[0], waiting[1], dealt
+
+    seen_by_host, seen_by_guest, dealt = asyncio.run(go())
+    assert seen_by_host == seen_by_guest == [2]
+    assert dealt["view"]["phase"] in ("pass", "play")
+    assert len(holder(nodes[1:])) == 1
+
+
 class _Socket:
     def __init__(self) -> None:
         self.texts: list[str] = []
@@ -99,22 +167,23 @@ def test_only_the_holder_keeps_the_talk_and_an_idle_table_forgets_it(
             host = Conn(_Socket(), 0)
             await a.manager.connect(table, host)
             await a.manager.handle(table, host, json.dumps({"type": "chat", "text": "hi"}))
-            kept = json.loads(await a.link.recall_talk(t1) or "{}")
+            kept = json.loads(await a.link.recall(t1, TALK) or "{}")
             assert [line["text"] for line in kept["lines"]] == ["hi"]
             # b does not hold the table: what it would keep is not kept.
-            await b.link.keep_talk(t1, json.dumps({"lines": [], "spectators": True}))
-            assert json.loads(await a.link.recall_talk(t1) or "{}") == kept
+            await b.link.keep(t1, TALK, json.dumps({"lines": [], "spectators": True}))
+            assert json.loads(await a.link.recall(t1, TALK) or "{}") == kept
             # a lets the table go (not idle: another node plays it now); b takes it and
             # finds the line.
             await a.link.release(t1)
             assert await b.owner_for(t1) == b.node
             again = await b.manager.get(t1)
             assert [line["text"] for line in b.manager.talk.rooms[t1].lines] == ["hi"]
-            # Idle, b lets it go: its talk goes with the lease.
+            await b.link.keep(t1, PRESSED, "{}")
+            # Idle, b lets it go: what it kept goes with the lease.
             b._unloaded(again.id, True)
             await asyncio.gather(*b._tasks)
             assert await b.link.owner(t1) is None
-            assert await b.link.recall_talk(t1) is None
+            assert [await b.link.recall(t1, part) for part in (TALK, PRESSED)] == [None, None]
         finally:
             for node in (a, b):
                 await node.link.close()
