@@ -1,7 +1,8 @@
 """A node's leases on a real Redis: a request for a made-up table takes none (it is answered
 404 from a look-up in the database, and costs the writer nothing), and the leases a node lets
 go are let go together, so that however many there are they cannot hold the renewal of the
-others up (a lease not renewed for 3 s passes to another node, which takes the table)."""
+others up (a lease not renewed for 3 s passes to another node, which takes the table); and a
+node told to stop stops, though the cancellation of one of its loops is lost."""
 
 from __future__ import annotations
 
@@ -10,11 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from redis.exceptions import RedisError
 from sqlalchemy import text
 
 from salad.formats.rules import load_ruleset
 from salad.server.cluster import Cluster
 from salad.server.cluster.link import BEAT
+from salad.server.cluster.node import STOP_WAIT
 from salad.server.errors import ActionError
 from salad.server.storage import Storage, TableRow
 from salad.server.tables import TableManager
@@ -92,3 +95,38 @@ def test_a_made_up_table_takes_no_lease_and_a_real_one_does(
             storage.close()
 
     asyncio.run(run())
+
+
+def test_a_node_stops_though_a_cancellation_is_lost(redis_server: Any, tmp_path: Path) -> None:
+    """A node told to stop stops: its loops end even when the cancellation of one is lost
+    (on Python 3.11, ``asyncio.wait_for`` inside the Redis client may swallow it, and the
+    renewal loop carried on, holding the node's exit up until it was killed)."""
+
+    async def run() -> tuple[float, list[bool]]:
+        storage = Storage(str(tmp_path / "t.db"))
+        cluster = Cluster(redis_server.url, TableManager(storage))
+        await cluster.start()
+        renewing = asyncio.Event()
+
+        async def renew_losing_the_cancel() -> None:
+            renewing.set()
+            try:
+                await asyncio.sleep(60)
+            except asyncio.CancelledError:  # what the client did with it
+                raise RedisError("Timeout reading from the socket") from None
+
+        cluster._renew = renew_losing_the_cancel  # type: ignore[method-assign]
+        await asyncio.wait_for(renewing.wait(), 5)
+        tasks = list(cluster._tasks)
+        started = asyncio.get_running_loop().time()
+        await cluster.stop()
+        took = asyncio.get_running_loop().time() - started
+        done = [t.done() for t in tasks]
+        cluster._stopping = True  # so that a loop that carried on ends, for the test to end
+        await asyncio.wait(tasks, timeout=2)
+        storage.close()
+        return took, done
+
+    took, done = asyncio.run(run())
+    assert all(done), "a loop of the node carried on after it stopped"
+    assert took < STOP_WAIT, f"stopping took {took:.1f} s"

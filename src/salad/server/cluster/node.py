@@ -35,6 +35,9 @@ log = logging.getLogger("salad.server.cluster")
 ADOPT_EVERY = 2
 """Beats between two looks for tables with a game in progress that no node holds."""
 
+STOP_WAIT = 2.0
+"""Seconds each step of a node's stop may take (its loops ending, its leases let go)."""
+
 
 class Cluster:
     """This node's part in the cluster on Redis at ``url``, for the tables of ``manager``.
@@ -63,6 +66,9 @@ class Cluster:
         """Peers whose liveness was missing at the last look."""
         self._deaf: set[str] = set()
         """Holders of tables in play that read no channel at the last look for tables to adopt."""
+        self._stopping = False
+        """Set by :meth:`stop`: the loops end at their next turn (a cancellation can be lost:
+        on Python 3.11 ``asyncio.wait_for``, which the Redis client uses, may swallow one)."""
         self._outlasting: dict[str, asyncio.Future[bool]] = {}
         """Tables whose dead holder's lease is being waited out (see :meth:`owner_for`)."""
         manager.owns = self.owns
@@ -224,15 +230,23 @@ class Cluster:
         log.info("cluster node %s on %s", self.node, self.link.url)
 
     async def stop(self) -> None:
+        """Stop this node's loops, let its leases go and close its link to Redis, each step
+        within :data:`STOP_WAIT` seconds: a node told to stop stops (a step that takes longer
+        is left behind, in one warning; leases not let go lapse in :data:`LEASE_MS`)."""
+        self._stopping = True
         for task in self._tasks:
             task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        if self._tasks:
+            _, pending = await asyncio.wait(self._tasks, timeout=STOP_WAIT)
+            if pending:
+                names = ", ".join(sorted(t.get_coro().__qualname__ for t in pending))  # type: ignore[union-attr]
+                log.warning("cluster: stopping, %s did not end in %g s", names, STOP_WAIT)
         await self.bridge.close()
-        with contextlib.suppress(RedisError, OSError):
-            await self.link.release_many(list(self.held))
-        await self.link.close()
+        for step in (self.link.release_many(list(self.held)), self.link.close()):
+            try:
+                await asyncio.wait_for(step, STOP_WAIT)
+            except (RedisError, OSError) as exc:  # TimeoutError is an OSError
+                log.warning("cluster: stopping, Redis does not answer (%s)", exc or "timeout")
 
     async def healthy(self) -> str:
         """``ok``, or why Redis cannot be used."""
@@ -247,13 +261,13 @@ class Cluster:
     # -- the loops ----------------------------------------------------------------------------
     async def _listen(self, ready: asyncio.Future[None]) -> None:
         """Read this node's channel; after a break (Redis restarted), start afresh."""
-        while True:
+        while not self._stopping:
             pubsub = self.link.redis.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(channel(self.node))
                 if not ready.done():
                     ready.set_result(None)
-                while True:
+                while not self._stopping:
                     message = await pubsub.get_message(timeout=1.0)
                     if message is not None and message["type"] == "message":
                         self.bridge.receive(message["data"])
@@ -270,7 +284,7 @@ class Cluster:
     async def _keep(self) -> None:
         """Renew the leases and this node's liveness every beat, and nothing else: a slow
         database never holds a renewal up (see :meth:`_watch`)."""
-        while True:
+        while not self._stopping:
             await asyncio.sleep(BEAT)
             try:
                 await self._renew()
@@ -283,7 +297,7 @@ class Cluster:
         """Every beat, end what this node has with nodes that are gone; every
         :data:`ADOPT_EVERY` beats, take over the tables no node holds."""
         beat = 0
-        while True:
+        while not self._stopping:
             await asyncio.sleep(BEAT)
             beat += 1
             try:
