@@ -25,6 +25,20 @@ from .test_cluster import BOT, HUMAN, holder
 from .test_talk import next_of
 
 
+async def _reconnect(proxy: Any, table_id: str, token: str | None, first: str) -> Any:
+    """A websocket through the balancer once a node serves the table again, and the first
+    message of type ``first`` it gets: ``(socket, message)``."""
+    for _ in range(50):
+        try:
+            sock = await connect(proxy, table_id, token)
+            return sock, await next_of(sock, first)
+        except TimeoutError:
+            raise AssertionError(f"no {first} from the node that took the table over") from None
+        except (OSError, InvalidStatus, ConnectionClosed):  # no node for it yet
+            await asyncio.sleep(0.2)
+    raise AssertionError("no node took the table over")
+
+
 def test_the_chat_follows_its_table_when_the_node_dies(start_cluster: Any) -> None:
     """kill -9 of the node holding a table whose host and a spectator have chatted (the
     spectator through another node, allowed by the host): both reconnect through the balancer
@@ -47,21 +61,10 @@ def test_the_chat_follows_its_table_when_the_node_dies(start_cluster: Any) -> No
         for _ in range(2):
             await next_of(host, "chat")
         nodes[0].kill()
-        logs = []
-        for token in (host_token, None):
-            for _ in range(50):  # until the balancer has a node that takes the table over
-                try:
-                    sock = await connect(proxy, table_id, token)  # type: ignore[arg-type]
-                    logs.append(await next_of(sock, "chat_log"))
-                    break
-                except TimeoutError:
-                    raise AssertionError("the node that took the table over has no chat") from None
-                except (OSError, InvalidStatus, ConnectionClosed):  # no node for it yet
-                    await asyncio.sleep(0.2)
-            else:
-                raise AssertionError("no node took the table over")
+        _, host_log = await _reconnect(proxy, table_id, host_token, "chat_log")
+        sock, spectator_log = await _reconnect(proxy, table_id, None, "chat_log")
         await sock.send({"type": "chat", "text": "still here"})  # the spectator, on the new node
-        return logs[0], logs[1], await next_of(sock, "chat")
+        return host_log, spectator_log, await next_of(sock, "chat")
 
     host_log, spectator_log, line = asyncio.run(go())
     assert host_log == spectator_log
@@ -73,20 +76,6 @@ def test_the_chat_follows_its_table_when_the_node_dies(start_cluster: Any) -> No
 
 
 TWO_HANDS = 'preset = "canadian"\nhands = ["no-tricks", "no-hearts"]\n'
-
-
-async def _reconnect(proxy: Any, table_id: str, token: str) -> Any:
-    """A websocket through the balancer once a node serves the table again; its first state."""
-    for _ in range(50):
-        try:
-            sock = await connect(proxy, table_id, token)
-            await sock.until(lambda m: m["view"] is not None)
-            return sock
-        except TimeoutError:
-            raise AssertionError("no state from the node that took the table over") from None
-        except (OSError, InvalidStatus, ConnectionClosed):  # no node for it yet
-            await asyncio.sleep(0.2)
-    raise AssertionError("no node took the table over")
 
 
 def test_who_pressed_next_hand_is_not_asked_again_after_the_node_dies(
@@ -124,7 +113,7 @@ def test_who_pressed_next_hand_is_not_asked_again_after_the_node_dies(
         await a.send({"type": "next"})
         await b.until(lambda m: (m["hand_end"] or {}).get("waiting") == [2])
         nodes[0].kill()
-        a, b = await _reconnect(proxy, table_id, host), await _reconnect(proxy, table_id, guest)
+        (a, _), (b, _) = [await _reconnect(proxy, table_id, t, "state") for t in (host, guest)]
         waiting = [sock.state["hand_end"]["waiting"] for sock in (a, b)]
         assert waiting == [[2], [2]], f"the host is asked again: waiting {waiting}"
         await b.send({"type": "next"})

@@ -54,10 +54,13 @@ end
 return 0
 """
 
-# Take the lease from a node found dead, if that node still holds it.
-_TAKE = """
+# Set KEYS[2] to ARGV[2] (expiring after ARGV[3] ms) if KEYS[1] holds ARGV[1]; 1 if set. It
+# takes the lease of a node found dead if that node still holds it (KEYS[2] is the lease
+# itself), and keeps a part of a table only while its lease is ours (a node that lost the
+# table writes nothing).
+_SET_IF = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+  redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
   return 1
 end
 return 0
@@ -67,15 +70,6 @@ return 0
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('DEL', unpack(KEYS))
-end
-return 0
-"""
-
-# Keep a part of a table if its lease is ours: a node that lost the table writes nothing.
-_KEEP = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
-  return 1
 end
 return 0
 """
@@ -117,8 +111,7 @@ class Link:
         self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
-        self._take = self.redis.register_script(_TAKE)
-        self._keep = self.redis.register_script(_KEEP)
+        self._set_if = self.redis.register_script(_SET_IF)
 
     async def close(self) -> None:
         await self.redis.aclose()
@@ -134,7 +127,8 @@ class Link:
     async def take(self, table_id: str, dead: str) -> bool:
         """Take the table's lease from ``dead`` (a node that reads no channel: killed), rather
         than wait for it to lapse; False if that node no longer holds it."""
-        return bool(await self._take(keys=[_lease(table_id)], args=[dead, self.node, LEASE_MS]))
+        lease = _lease(table_id)
+        return bool(await self._set_if(keys=[lease, lease], args=[dead, self.node, LEASE_MS]))
 
     async def owner(self, table_id: str) -> str | None:
         """The node holding the table's lease, if any."""
@@ -185,7 +179,7 @@ class Link:
     # -- what a table keeps (salad.server.tables.keeper.Keeper) ----------------------------
     async def keep(self, table_id: str, part: str, text: str) -> None:
         keys = [_lease(table_id), _kept(table_id, part)]
-        await self._keep(keys=keys, args=[self.node, text, KEPT_MS])
+        await self._set_if(keys=keys, args=[self.node, text, KEPT_MS])
 
     async def recall(self, table_id: str, part: str) -> str | None:
         return cast(str | None, await self.redis.get(_kept(table_id, part)))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import secrets
@@ -78,7 +79,7 @@ class Cluster:
         manager.resume = False  # the keeper takes the tables no node holds, one node each
         manager.on_unload = self._unloaded
         # A table's chat, and who has pressed Next hand, follow it to the next node.
-        manager.keeper = manager.talk.keeper = self.link
+        manager.keeper = self.link
 
     # -- leases ---------------------------------------------------------------------------
     def owns(self, table_id: str) -> bool:
@@ -242,11 +243,11 @@ class Cluster:
                 names = ", ".join(sorted(t.get_coro().__qualname__ for t in pending))  # type: ignore[union-attr]
                 log.warning("cluster: stopping, %s did not end in %g s", names, STOP_WAIT)
         await self.bridge.close()
-        for step in (self.link.release_many(list(self.held)), self.link.close()):
+        for step in (functools.partial(self.link.release_many, list(self.held)), self.link.close):
             try:
-                await asyncio.wait_for(step, STOP_WAIT)
+                await asyncio.wait_for(step(), STOP_WAIT)
             except (RedisError, OSError) as exc:  # TimeoutError is an OSError
-                log.warning("cluster: stopping, Redis does not answer (%s)", exc or "timeout")
+                log.warning("cluster: stopping, Redis does not answer (%s)", str(exc) or "timeout")
 
     async def healthy(self) -> str:
         """``ok``, or why Redis cannot be used."""

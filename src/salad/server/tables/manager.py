@@ -146,11 +146,20 @@ class TableManager:
         self.resume = True
         """Load every table with a game in progress at start (a cluster node does not: it
         takes those no node holds, one by one)."""
-        self.keeper: Keeper | None = None
-        """Where a cluster node keeps who has pressed Next hand (salad.server.tables.keeper)."""
         self.on_unload: Callable[[str, bool], None] = lambda _table_id, _idle: None
         """Told the id of each table that leaves memory, and whether it left for being idle
         (nobody at it: its talk is forgotten) rather than for another server to play it."""
+
+    @property
+    def keeper(self) -> Keeper | None:
+        """Where a cluster node keeps what a table holds besides its game, its talk and who
+        has pressed Next hand (salad.server.tables.keeper); None on one server. The talk's
+        keeper: one for both."""
+        return self.talk.keeper
+
+    @keeper.setter
+    def keeper(self, keeper: Keeper | None) -> None:
+        self.talk.keeper = keeper
 
     def busy(self, table_id: str) -> bool:
         """Whether the table is in memory or being loaded."""
