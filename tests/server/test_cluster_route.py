@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import random
 import subprocess
 import sys
@@ -180,3 +181,36 @@ def test_a_client_meets_one_limit_through_every_node(
         said = "too many new tables from this address (at most 4 per 60 s): retry in "
         assert refused.json()["error"].startswith(said)
         assert 1 <= int(refused.headers["Retry-After"]) <= 15
+
+
+def test_a_websocket_is_counted_once_where_it_connects(
+    monkeypatch: pytest.MonkeyPatch, start_cluster: Any
+) -> None:
+    """The rate of new websockets from one address counts each once, on the node it reached:
+    one relayed to the table's node, and one to a table that does not exist (which the node
+    answers from a Redis look-up and a database read). Past the rate, the next is refused
+    4429 before any of that."""
+    monkeypatch.setenv(ENV, "sockets=4/60")  # tests run without limits
+    nodes, _ = start_cluster(2)
+    table_id, _tokens = table_on(nodes, 3)  # held by node0: node1 relays it
+    assert holder(nodes) == [0]
+
+    async def close_of(url: str) -> tuple[int | None, dict[str, Any]]:
+        async with websockets.connect(url) as ws:
+            first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            if first["type"] == "error":
+                await asyncio.wait_for(ws.wait_closed(), 10)
+        return ws.close_code, first
+
+    async def run() -> list[tuple[int | None, dict[str, Any]]]:
+        base = nodes[1].ws_base
+        answers = [await close_of(f"{base}/ws/tables/{table_id}") for _ in range(2)]
+        answers += [await close_of(f"{base}/ws/tables/nosuchtab") for _ in range(3)]
+        return answers
+
+    answers = asyncio.run(run())
+    assert [first["type"] for _, first in answers[:2]] == ["state", "state"]  # relayed
+    assert answers[2:4] == [(4404, {"type": "error", "message": "no table 'nosuchtab'"})] * 2
+    code, refused = answers[4]
+    assert code == 4429, answers[4]
+    assert refused["message"].startswith("too many websocket connections from this address")

@@ -21,7 +21,7 @@ from salad.server import logmask
 from salad.server.errors import ActionError, one_line
 from salad.server.ratelimit import RateLimits
 from salad.server.routes import health, howto, options, pages, reviews, sheets, tables
-from salad.server.sockets import TableSockets
+from salad.server.sockets import SocketGate, TableSockets
 from salad.server.storage import Storage
 from salad.server.tables import TableManager
 from salad.server.tables.manager import UNLOAD_AFTER
@@ -116,6 +116,8 @@ def create_app(
     if cluster is not None:  # a table's requests go to the node holding it
         cluster.bridge.app = app
         app.add_middleware(ClusterRouter, cluster=cluster)
+    # Outside the router: every websocket is admitted (or refused) once, where it connected.
+    app.add_middleware(SocketGate, rates=rates)
     app.add_middleware(BodyLimit, limit=BODY_LIMIT)
     pages.mount_static(app)
     return app

@@ -31,7 +31,7 @@ from salad.server.tables.manager import NO_TABLE, STALE
 from salad.server.tables.wire import error_message
 from salad.view import SPECTATOR
 
-__all__ = ["PATH", "TableSockets"]
+__all__ = ["PATH", "SocketGate", "TableSockets", "refuse"]
 
 PATH = re.compile(r"/ws/tables/([^/]*)")
 
@@ -88,8 +88,67 @@ class Reader:
             self._task.cancel()
 
 
+class SocketGate:
+    """ASGI middleware: every new websocket of a client address is admitted or refused here,
+    before anything else looks at it: the rate of new ones (``sockets``) and the cap on those
+    held open (``RateLimits.open``). A refused one gets one ``error`` that says so, then close
+    4429.
+
+    It sits outside everything that serves a websocket. On a cluster that is outside the
+    router (:class:`~salad.server.cluster.ClusterRouter`), so a websocket is counted once, on
+    the node whose connection it holds, whether that node serves it or relays it to the
+    table's node; and one to a table that does not exist is counted like any other, before the
+    router spends a Redis look-up and a database read to find it has no node.
+    """
+
+    def __init__(self, app: ASGIApp, rates: RateLimits) -> None:
+        self.app = app
+        self.rates = rates
+        self.open: dict[str, int] = {}
+        """Each client address's open websockets (capped: ``RateLimits.open``)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "websocket":
+            await self.app(scope, receive, send)
+            return
+        client = scope.get("client")
+        address = str(client[0]) if client else ""
+        cap = self.rates.open
+        if cap is not None and self.open.get(address, 0) >= cap:
+            said = f"too many open websocket connections from this address (at most {cap})"
+            await refuse(said + ": close one first", receive, send)
+            return
+        wait = await self.rates.take("sockets", address)
+        if wait > 0:
+            seconds = max(1, math.ceil(wait))
+            said = f"too many websocket connections from this address: retry in {seconds} s"
+            await refuse(said, receive, send)
+            return
+        self.open[address] = self.open.get(address, 0) + 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            left = self.open[address] - 1
+            if left:
+                self.open[address] = left
+            else:
+                del self.open[address]
+
+
+async def refuse(said: str, receive: Receive, send: Send) -> None:
+    """A websocket refused for its address: one ``error`` that says why, then close 4429."""
+    message = await receive()
+    if message["type"] != "websocket.connect":
+        return
+    await send({"type": "websocket.accept"})
+    ws = RawSocket(send)
+    await ws.send_text(error_message(said))
+    await ws.close(code=4429)
+
+
 class TableSockets:
-    """ASGI middleware: the table websockets; everything else goes on to ``app``."""
+    """ASGI middleware: the table websockets; everything else goes on to ``app``. (Which
+    websockets may open at all is :class:`SocketGate`'s, outside it.)"""
 
     def __init__(
         self,
@@ -101,10 +160,9 @@ class TableSockets:
         self.app = app
         self.manager = manager
         self.rates = rates
+        """The per-connection rates (``messages``, ``refused``)."""
         self.accept: Message = {"type": "websocket.accept", "headers": headers or []}
         """The handshake's answer (a cluster's named node says its name in it)."""
-        self.open: dict[str, int] = {}
-        """Each client address's open websockets (capped: ``RateLimits.open``)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         found = PATH.fullmatch(scope["path"]) if scope["type"] == "websocket" else None
@@ -113,39 +171,7 @@ class TableSockets:
             return
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         token = (query.get("token") or [None])[0]
-        client = scope.get("client")
-        address = str(client[0]) if client else ""
-        cap = self.rates.open
-        if cap is not None and self.open.get(address, 0) >= cap:
-            said = f"too many open websocket connections from this address (at most {cap})"
-            await self.refuse(said + ": close one first", receive, send)
-            return
-        wait = await self.rates.take("sockets", address)
-        if wait > 0:
-            seconds = max(1, math.ceil(wait))
-            said = f"too many websocket connections from this address: retry in {seconds} s"
-            await self.refuse(said, receive, send)
-            return
-        self.open[address] = self.open.get(address, 0) + 1
-        try:
-            await self.serve(found.group(1), token, receive, send)
-        finally:
-            left = self.open[address] - 1
-            if left:
-                self.open[address] = left
-            else:
-                del self.open[address]
-
-    @staticmethod
-    async def refuse(said: str, receive: Receive, send: Send) -> None:
-        """Too many connections from one address: one ``error`` that says so, then close 4429."""
-        message = await receive()
-        if message["type"] != "websocket.connect":
-            return
-        await send({"type": "websocket.accept"})
-        ws = RawSocket(send)
-        await ws.send_text(error_message(said))
-        await ws.close(code=4429)
+        await self.serve(found.group(1), token, receive, send)
 
     async def serve(self, table_id: str, token: str | None, receive: Receive, send: Send) -> None:
         """One connection, from the handshake to the disconnect."""
