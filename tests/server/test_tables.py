@@ -10,6 +10,8 @@ from collections.abc import AsyncIterator, MutableMapping
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from salad.engine import Game
 from salad.formats.rules import load_ruleset
 from salad.server.ratelimit import RateLimits
@@ -17,6 +19,7 @@ from salad.server.sockets import TableSockets
 from salad.server.storage import Storage
 from salad.server.tables import Conn, Joined, Table, TableManager
 from salad.server.tables.manager import STALE
+from salad.server.tables.turns import CLOSE_WAIT, Turns
 
 
 class FakeSocket:
@@ -244,3 +247,40 @@ def test_next_hand_presses_together_send_one_state(tmp_path: Path) -> None:
             assert all(got[0]["view"]["hand"] == 2 for got in together)
 
     asyncio.run(run())
+
+
+def test_a_bot_turn_that_loses_its_cancellation_does_not_hold_up_the_close(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A server's shutdown cancels its bot turns and waits for them, but not for ever: a turn
+    whose cancellation was lost (Python 3.11's ``asyncio.wait_for`` can swallow one, as a
+    bot's thinking awaits it) is left behind after CLOSE_WAIT seconds, with a warning."""
+
+    async def accept(*_: Any) -> None:
+        return None
+
+    async def run() -> float:
+        turns = Turns(accept)
+        released = False
+
+        async def deaf() -> None:
+            while not released:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await asyncio.sleep(3600)
+
+        turns.spawn(deaf())
+        await asyncio.sleep(0)
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        closing = asyncio.ensure_future(turns.close())
+        await asyncio.wait([closing], timeout=CLOSE_WAIT + 5)
+        took = loop.time() - start
+        released = True  # the deaf turn, and so the close, end at the next cancellation
+        for task in asyncio.all_tasks() - {asyncio.current_task()}:
+            task.cancel()
+        await asyncio.wait([closing])
+        return took
+
+    took = asyncio.run(run())
+    assert CLOSE_WAIT - 0.1 <= took < CLOSE_WAIT + 1, took
+    assert "1 bot turn(s) still running 2 s after the stop" in caplog.text

@@ -10,7 +10,6 @@ not stored. Every message a seat receives is built from that seat's own view of 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import logging
 import secrets
@@ -52,7 +51,13 @@ from salad.server.tables.table import (
     Table,
 )
 from salad.server.tables.talk import Talk
-from salad.server.tables.turns import Turns, bot_display_name, check_bot, default_bot
+from salad.server.tables.turns import (
+    CLOSE_WAIT,
+    Turns,
+    bot_display_name,
+    check_bot,
+    default_bot,
+)
 from salad.server.tables.wire import TricksCache, error_message, illegal_words
 from salad.settings import from_ref, to_ref
 from salad.view import SPECTATOR, Phase
@@ -185,8 +190,7 @@ class TableManager:
     async def close(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+            await asyncio.wait([self._sweeper], timeout=CLOSE_WAIT)  # as the bot turns
         for table in self.tables.values():
             if table.timer is not None:
                 table.timer.cancel()

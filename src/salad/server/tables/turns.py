@@ -7,7 +7,6 @@ from its name, a seed and the seat's view only; its move is then played like any
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import multiprocessing
 import os
@@ -65,6 +64,9 @@ def default_bot() -> str:
     return "basic" if "basic" in available_bots() else RANDOM
 
 
+CLOSE_WAIT = 2.0
+"""Seconds a closing server waits for its cancelled bot turns to end."""
+
 STORE_RETRY = 0.5
 """Seconds before a bot tries again a move the database could not store."""
 
@@ -80,12 +82,18 @@ class Turns:
         self._tasks: set[asyncio.Task[Any]] = set()
 
     async def close(self) -> None:
-        """Stop every bot turn under way, and the pool."""
-        for task in list(self._tasks):
+        """Stop every bot turn under way, and the pool. A turn is given :data:`CLOSE_WAIT`
+        seconds to end once cancelled: one whose cancellation was lost (Python 3.11's
+        ``asyncio.wait_for`` can swallow one) is left behind, with a warning, rather than hold
+        the server's shutdown up."""
+        tasks = list(self._tasks)
+        for task in tasks:
             task.cancel()
-        for task in list(self._tasks):
-            with contextlib.suppress(BaseException):
-                await task
+        if tasks:
+            _, left = await asyncio.wait(tasks, timeout=CLOSE_WAIT)
+            if left:
+                said = "%d bot turn(s) still running %g s after the stop"
+                log.warning(said, len(left), CLOSE_WAIT)
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
