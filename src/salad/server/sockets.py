@@ -9,7 +9,8 @@ table. As an ASGI middleware it sits outside the framework's routing and excepti
 (which add a wrapper around every message sent); everything it does is plain ASGI
 (``websocket.connect``/``accept``/``receive``/``send``/``close``), so it runs on any ASGI
 server. The protocol is in docs/protocol.md; the game logic is the
-:class:`~salad.server.tables.TableManager`'s.
+:class:`~salad.server.tables.TableManager`'s. Which websockets may open at all (the rate of new
+ones per address, the cap on those held open) is decided before, by :class:`SocketGate`.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from salad.server.tables.manager import NO_TABLE, STALE
 from salad.server.tables.wire import error_message
 from salad.view import SPECTATOR
 
-__all__ = ["PATH", "SocketGate", "TableSockets", "refuse"]
+__all__ = ["PATH", "SocketGate", "TableSockets"]
 
 PATH = re.compile(r"/ws/tables/([^/]*)")
 
@@ -116,13 +117,13 @@ class SocketGate:
         cap = self.rates.open
         if cap is not None and self.open.get(address, 0) >= cap:
             said = f"too many open websocket connections from this address (at most {cap})"
-            await refuse(said + ": close one first", receive, send)
+            await _refuse(said + ": close one first", receive, send)
             return
         wait = await self.rates.take("sockets", address)
         if wait > 0:
             seconds = max(1, math.ceil(wait))
             said = f"too many websocket connections from this address: retry in {seconds} s"
-            await refuse(said, receive, send)
+            await _refuse(said, receive, send)
             return
         self.open[address] = self.open.get(address, 0) + 1
         try:
@@ -135,7 +136,7 @@ class SocketGate:
                 del self.open[address]
 
 
-async def refuse(said: str, receive: Receive, send: Send) -> None:
+async def _refuse(said: str, receive: Receive, send: Send) -> None:
     """A websocket refused for its address: one ``error`` that says why, then close 4429."""
     message = await receive()
     if message["type"] != "websocket.connect":
