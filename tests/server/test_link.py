@@ -7,7 +7,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from salad.server.cluster.link import Link, channel
+from salad.server.cluster.link import LEASE_MS, RENEW_CHUNK, Link, channel
 
 
 async def soon(check: Callable[[], Awaitable[bool]], seconds: float = 2.0) -> bool:
@@ -46,6 +46,37 @@ def test_a_node_that_reads_no_channel_is_not_listening(redis_server: Any) -> Non
             assert await b.owner("t1") == "node-a"
             await a.release("t1")
             assert await b.owner("t1") is None
+        finally:
+            await a.close()
+            await b.close()
+
+    asyncio.run(run())
+
+
+def test_a_renewal_keeps_its_own_leases_and_names_those_lost(redis_server: Any) -> None:
+    """One beat renews every lease of a node in a call per RENEW_CHUNK leases: those it holds
+    are kept (their time to live set again), one that lapsed (a Redis restart) is taken back,
+    and those another node holds now are named, across the calls, in order."""
+
+    async def run() -> None:
+        a, b = Link(redis_server.url, "node-a"), Link(redis_server.url, "node-b")
+        try:
+            ids = [f"t{i:04d}" for i in range(2 * RENEW_CHUNK + 7)]  # three calls
+            for t in ids:
+                assert await a.acquire(t)
+            taken = [ids[3], ids[RENEW_CHUNK + 1], ids[-1]]
+            for t in taken:
+                await a.release(t)
+                assert await b.acquire(t)
+            lapsed = ids[RENEW_CHUNK]
+            await a.redis.delete(f"salad:lease:{lapsed}")
+            await a.redis.pexpire(f"salad:lease:{ids[0]}", 50)
+            assert await a.renew(ids) == taken
+            assert await b.owner(lapsed) == "node-a"
+            assert await a.redis.pttl(f"salad:lease:{ids[0]}") > LEASE_MS - 1000
+            assert [await b.owner(t) for t in taken] == ["node-b"] * 3
+            assert await b.alive(["node-a"]) == set()  # its liveness is set, but no channel read
+            assert await a.redis.pttl("salad:alive:node-a") > 0
         finally:
             await a.close()
             await b.close()
