@@ -1,8 +1,9 @@
 """A node's leases on a real Redis: a request for a made-up table takes none (it is answered
 404 from a look-up in the database, and costs the writer nothing), and the leases a node lets
 go are let go together, so that however many there are they cannot hold the renewal of the
-others up (a lease not renewed for 3 s passes to another node, which takes the table); and a
-node told to stop stops, though the cancellation of one of its loops is lost."""
+others up (a lease not renewed for 3 s passes to another node, which takes the table); a
+node told to stop stops, though the cancellation of one of its loops is lost; and the look
+for tables no node holds keeps off the writer."""
 
 from __future__ import annotations
 
@@ -130,3 +131,46 @@ def test_a_node_stops_though_a_cancellation_is_lost(redis_server: Any, tmp_path:
     took, done = asyncio.run(run())
     assert all(done), "a loop of the node carried on after it stopped"
     assert took < STOP_WAIT, f"stopping took {took:.1f} s"
+
+
+def test_the_look_for_unheld_tables_keeps_off_the_writer(
+    redis_server: Any, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every second each node looks for the tables being played that no node holds. It reads
+    them on a connection of its own, not on the writer, whose batches of moves would wait
+    behind it; and a database that does not answer is one line in the log, not a traceback
+    every second."""
+
+    async def run() -> None:
+        storage = Storage(str(tmp_path / "t.db"))
+        first = TableManager(storage)
+        await first.open()
+        made = await first.create(load_ruleset("canadian"), "Host", [("bot", "random")] * 3)
+        await first.close()  # its node is gone: no lease, and the game stays in the database
+        storage.run(Storage.set_status, made.table_id, "playing", 1)
+        manager = TableManager(storage)
+        cluster = Cluster(redis_server.url, manager)
+        written = manager.writer.call
+
+        async def no_look(fn: Any, *args: Any) -> Any:
+            assert fn is not Storage.active_tables, "the look went through the writer"
+            return await written(fn, *args)
+
+        manager.writer.call = no_look  # type: ignore[method-assign]
+        try:
+            await cluster._adopt()
+            assert await cluster.link.owner(made.table_id) == cluster.node
+            with storage.engine.begin() as conn:
+                conn.execute(text("ALTER TABLE salad_tables RENAME TO gone"))
+            watching = asyncio.ensure_future(cluster._watch())
+            await asyncio.sleep(3 * BEAT)
+            cluster._stopping = True
+            await asyncio.wait([watching], timeout=2 * BEAT)
+        finally:
+            await cluster.link.close()
+            await manager.close()
+            storage.close()
+
+    asyncio.run(run())
+    said = [r for r in caplog.records if "database does not answer" in r.getMessage()]
+    assert said and all(r.exc_info is None and "\n" not in r.getMessage() for r in said), said

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import event, text
+from sqlalchemy import event, inspect, text
 from sqlalchemy.exc import IntegrityError
 
 from salad.engine import Game
@@ -357,3 +357,29 @@ def test_a_load_waits_for_a_move_being_stored(pg_url: str, batch: bool) -> None:
         assert [m.seq for m in storage.run(Storage.moves, "t1", 1)] == [1]
     finally:
         storage.close()
+
+
+def test_the_tables_being_played_are_found_by_an_index(storage: Storage) -> None:
+    """A server resumes the tables being played at start-up, and a cluster node looks for
+    those no node holds every second: by an index on the status, not by reading every table
+    ever made. A database made before the index gets it when it is next opened."""
+    with storage.engine.begin() as conn:
+        conn.execute(text("DROP INDEX ix_salad_tables_status"))
+    again = Storage(storage.url)
+    try:
+        assert "ix_salad_tables_status" in {
+            i["name"] for i in inspect(again.engine).get_indexes("salad_tables")
+        }
+        for i, status in enumerate(["lobby", "playing", "over", "playing"]):
+            row = table_row(f"t{i}")
+            again.run(Storage.create_table, row)
+            again.run(Storage.set_status, row.id, status, 1)
+        assert again.run(Storage.active_tables) == ["t1", "t3"]
+        if again.dialect == "sqlite":  # the plan says so (PostgreSQL's depends on its size)
+            with again.engine.connect() as conn:
+                plan = conn.execute(
+                    text("EXPLAIN QUERY PLAN SELECT id FROM salad_tables WHERE status = 'x'")
+                ).all()
+            assert "USING INDEX ix_salad_tables_status" in str(plan), plan
+    finally:
+        again.close()

@@ -41,6 +41,7 @@ from sqlalchemy import (
     Engine,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -93,6 +94,10 @@ tables_t = Table(
     Column("seed", BigInteger, nullable=True),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
+    # The tables being played, found without reading every table ever made: a server
+    # resumes them at start-up, and each cluster node looks for those no node holds every
+    # second (without it, 14 ms of PostgreSQL's time a look at 300 000 tables, 30 ms on SQLite).
+    Index("ix_salad_tables_status", "status"),
 )
 
 seats_t = Table(
@@ -278,6 +283,8 @@ class Storage:
                 # tables, the others wait for it (else PostgreSQL refuses a duplicate type).
                 conn.execute(text("SELECT pg_advisory_xact_lock(7261)"))
             metadata.create_all(conn)
+            for index in tables_t.indexes:  # those added since a database was made
+                index.create(conn, checkfirst=True)
 
     def close(self) -> None:
         self.engine.dispose()

@@ -307,6 +307,9 @@ class Cluster:
                     await self._adopt()
             except (RedisError, OSError) as exc:
                 log.warning("cluster: Redis does not answer (%s)", exc)
+            except SQLAlchemyError as exc:
+                said = (str(exc).splitlines() or [type(exc).__name__])[0]  # SQL follows
+                log.warning("cluster: the database does not answer (%s)", said)
             except Exception:
                 log.exception("cluster: watching the other nodes failed")
 
@@ -351,7 +354,9 @@ class Cluster:
         stores nothing more (see :meth:`TableManager._load`), and drops its copy when it
         finds its lease gone.
         """
-        ids = await self.manager.writer.call(Storage.active_tables)
+        # Read on a connection of its own, as _must_exist reads: not on the writer, whose
+        # batches of moves would wait behind it.
+        ids = await asyncio.to_thread(self.manager.writer.storage.run, Storage.active_tables)
         ids = [t for t in ids if t not in self.held]
         owners = await self.link.owners(ids)
         others = {o for o in owners if o is not None and o != self.node}
