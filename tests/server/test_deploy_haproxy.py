@@ -1,0 +1,77 @@
+"""deploy/haproxy.cfg as it is written, in front of a real server: an address that floods the
+proxy with requests (reads, which the nodes do not limit) is refused with the API's own 429,
+one line of JSON and Retry-After, while everyone else goes on."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from .conftest import Server, free_port
+
+DEPLOYED = Path(__file__).resolve().parents[2] / "deploy" / "haproxy.cfg"
+
+
+@pytest.fixture
+def deployed(start_server: Callable[..., Server], tmp_path: Path) -> Iterator[tuple[Server, str]]:
+    """A server, and the base URL of deploy/haproxy.cfg in front of it: the file as it is,
+    but for its ports (its three nodes are the one server)."""
+    binary = shutil.which("haproxy")
+    if binary is None:
+        pytest.skip("haproxy is not installed (make system-deps installs it)")
+    server = start_server()
+    port = free_port()
+    config = DEPLOYED.read_text().replace("bind 127.0.0.1:8000", f"bind 127.0.0.1:{port}")
+    config = re.sub(r"127\.0\.0\.1:800[1-3]\b", f"127.0.0.1:{server.port}", config)
+    path = tmp_path / "haproxy.cfg"
+    path.write_text(config)
+    log = (tmp_path / "haproxy.log").open("a")
+    proc = subprocess.Popen([binary, "-db", "-f", str(path)], stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                if httpx.get(base + "/api/options").status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert proc.poll() is None, (tmp_path / "haproxy.log").read_text()
+            assert time.monotonic() < deadline, "haproxy did not answer in 10 s"
+            time.sleep(0.05)
+        yield server, base
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        log.close()
+
+
+def test_a_flood_of_requests_from_one_address_is_refused_at_the_proxy(
+    deployed: tuple[Server, str],
+) -> None:
+    server, base = deployed
+    table_id = server.ok("POST", "/api/tables", {"name": "Host"})["table_id"]
+    codes = []
+    with httpx.Client(base_url=base) as client:  # one keep-alive connection, as a flood sends
+        for _ in range(1_100):
+            answer = client.get(f"/api/tables/{table_id}")
+            codes.append(answer.status_code)
+            if answer.status_code == 429:
+                refused = answer
+    first = codes.index(429)
+    assert 990 <= first <= 1_001, first  # 1 000 in 10 s pass (the fixture's first GET counts)
+    assert set(codes[:first]) == {200} and set(codes[first:]) == {429}
+    assert refused.headers["content-type"] == "application/json"
+    assert refused.headers["retry-after"] == "10"
+    assert refused.json() == {
+        "error": "too many requests from this address (at most 1000 in 10 s): retry in 10 s"
+    }
+    # The server itself was never asked for the refused ones, and answers directly.
+    assert server.http.get(f"/api/tables/{table_id}").status_code == 200
