@@ -16,6 +16,7 @@ from typing import Any
 
 from websockets.frames import Frame, Opcode
 
+from salad.server.app import TABLE_BODY_LIMIT
 from salad.server.process import CONTROL_LIMIT, HEAD_LIMIT, HEAD_TIMEOUT
 
 from .conftest import cpu_seconds, flood, raw_websocket
@@ -135,6 +136,30 @@ def test_a_huge_body_is_refused_before_it_is_read(start_server: Any) -> None:
         headers={"content-type": "application/json"},
     )
     assert r.status_code == 200, r.text
+
+
+def test_a_request_about_one_table_has_a_smaller_body_limit(start_server: Any) -> None:
+    """A request about one table (a join, a seat change) has a body of a few dozen bytes: past
+    TABLE_BODY_LIMIT it gets 413 before it is read (on a cluster, before it is carried over
+    Redis to the table's node), declared or chunked; a new table's rules file keeps the
+    general limit."""
+    srv = start_server()
+    table_id = srv.ok("POST", "/api/tables", {"name": "Host", "players": 3})["table_id"]
+    big = json.dumps({"name": "x" * TABLE_BODY_LIMIT}).encode()
+    said = {"error": f"request body too large: the limit is {TABLE_BODY_LIMIT} bytes"}
+    for content in (big, iter([big[:9000], big[9000:]])):
+        r = srv.http.post(
+            f"/api/tables/{table_id}/join",
+            content=content,
+            headers={"content-type": "application/json"},
+        )
+        assert (r.status_code, r.json()) == (413, said)
+    r = srv.http.put(f"/api/tables/{table_id}/seats/1", content=big)
+    assert (r.status_code, r.json()) == (413, said)
+    rules = "# " + "x" * (2 * TABLE_BODY_LIMIT) + "\n"  # a long comment: read, then checked
+    r = srv.http.post("/api/tables", json={"name": "Host", "rules_toml": rules})
+    assert r.status_code != 413, r.text
+    assert srv.ok("POST", f"/api/tables/{table_id}/join", {"name": "Guest"})["seat"] == 1
 
 
 def test_a_burst_of_connections_from_one_address_is_served(start_server: Any) -> None:

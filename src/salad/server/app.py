@@ -8,6 +8,7 @@ from the routers of :mod:`salad.server.routes` (one per concern) and the websock
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -26,12 +27,19 @@ from salad.server.storage import Storage
 from salad.server.tables import TableManager
 from salad.server.tables.manager import UNLOAD_AFTER
 
-__all__ = ["BODY_LIMIT", "BodyLimit", "create_app"]
+__all__ = ["BODY_LIMIT", "TABLE_BODY_LIMIT", "BodyLimit", "create_app"]
 
 log = logging.getLogger("salad.server")
 
 BODY_LIMIT = 1024 * 1024
 """Bytes a request body may take (the largest real one, a rules file, takes a few KB)."""
+
+TABLE_BODY_LIMIT = 16 * 1024
+"""Bytes the body of a request about one table may take (a join, a seat change: a few dozen).
+On a cluster such a request may be carried over Redis to the table's node, body and all."""
+
+TABLE_REQUEST = re.compile(r"/api/tables/[^/]+/.+")
+"""The paths of the requests about one table that may have a body."""
 
 
 def create_app(
@@ -118,7 +126,7 @@ def create_app(
         app.add_middleware(ClusterRouter, cluster=cluster)
     # Outside the router: every websocket is admitted (or refused) once, where it connected.
     app.add_middleware(SocketGate, rates=rates)
-    app.add_middleware(BodyLimit, limit=BODY_LIMIT)
+    app.add_middleware(BodyLimit, limit=BODY_LIMIT, table_limit=TABLE_BODY_LIMIT)
     pages.mount_static(app)
     return app
 
@@ -147,24 +155,27 @@ def add_error_handlers(app: FastAPI) -> None:
 
 
 class BodyLimit:
-    """ASGI middleware: a request body over ``limit`` bytes gets 413 before it is read whole.
+    """ASGI middleware: a request body over ``limit`` bytes (``table_limit`` for a request about
+    one table, :data:`TABLE_REQUEST`) gets 413 before it is read whole.
 
     A declared ``Content-Length`` over the limit is refused before any of the body is read; a
     body sent in chunks (no length) is read up to the limit, then refused or handed on.
     """
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, table_limit: int | None = None) -> None:
         self.app = app
         self.limit = limit
+        self.table_limit = limit if table_limit is None else table_limit
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.table_limit if TABLE_REQUEST.fullmatch(scope["path"]) else self.limit
         length = dict(scope["headers"]).get(b"content-length")
         if length is not None:
-            if length.isdigit() and int(length) > self.limit:
-                await self.refuse(scope, receive, send)
+            if length.isdigit() and int(length) > limit:
+                await self.refuse(limit, scope, receive, send)
                 return
             await self.app(scope, receive, send)  # the server reads no more than declared
             return
@@ -176,8 +187,8 @@ class BodyLimit:
             if message["type"] != "http.request":
                 break
             size += len(message.get("body", b""))
-            if size > self.limit:
-                await self.refuse(scope, receive, send)
+            if size > limit:
+                await self.refuse(limit, scope, receive, send)
                 return
             if not message.get("more_body", False):
                 break
@@ -187,8 +198,9 @@ class BodyLimit:
 
         await self.app(scope, replay, send)
 
-    async def refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
-        error = f"request body too large: the limit is {self.limit} bytes"
+    @staticmethod
+    async def refuse(limit: int, scope: Scope, receive: Receive, send: Send) -> None:
+        error = f"request body too large: the limit is {limit} bytes"
         # Connection: close, so that the body's unread rest is not taken for a next request.
         response = JSONResponse({"error": error}, status_code=413, headers={"connection": "close"})
         await response(scope, receive, send)
