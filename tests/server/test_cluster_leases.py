@@ -18,10 +18,10 @@ from sqlalchemy import text
 from salad.formats.rules import load_ruleset
 from salad.server.cluster import Cluster
 from salad.server.cluster.link import BEAT
-from salad.server.cluster.node import STOP_WAIT
 from salad.server.errors import ActionError
 from salad.server.storage import Storage, TableRow
 from salad.server.tables import TableManager
+from salad.server.tables.turns import STOP_WAIT
 
 MANY = 10_000
 

@@ -19,7 +19,7 @@ from salad.server.sockets import TableSockets
 from salad.server.storage import Storage
 from salad.server.tables import Conn, Joined, Table, TableManager
 from salad.server.tables.manager import STALE
-from salad.server.tables.turns import CLOSE_WAIT, Turns
+from salad.server.tables.turns import STOP_WAIT, Turns
 
 
 class FakeSocket:
@@ -254,7 +254,7 @@ def test_a_bot_turn_that_loses_its_cancellation_does_not_hold_up_the_close(
 ) -> None:
     """A server's shutdown cancels its bot turns and waits for them, but not for ever: a turn
     whose cancellation was lost (Python 3.11's ``asyncio.wait_for`` can swallow one, as a
-    bot's thinking awaits it) is left behind after CLOSE_WAIT seconds, with a warning."""
+    bot's thinking awaits it) is left behind after STOP_WAIT seconds, with a warning."""
 
     async def accept(*_: Any) -> None:
         return None
@@ -273,7 +273,7 @@ def test_a_bot_turn_that_loses_its_cancellation_does_not_hold_up_the_close(
         loop = asyncio.get_running_loop()
         start = loop.time()
         closing = asyncio.ensure_future(turns.close())
-        await asyncio.wait([closing], timeout=CLOSE_WAIT + 5)
+        await asyncio.wait([closing], timeout=STOP_WAIT + 5)
         took = loop.time() - start
         released = True  # the deaf turn, and so the close, end at the next cancellation
         for task in asyncio.all_tasks() - {asyncio.current_task()}:
@@ -282,5 +282,5 @@ def test_a_bot_turn_that_loses_its_cancellation_does_not_hold_up_the_close(
         return took
 
     took = asyncio.run(run())
-    assert CLOSE_WAIT - 0.1 <= took < CLOSE_WAIT + 1, took
+    assert STOP_WAIT - 0.1 <= took < STOP_WAIT + 1, took
     assert "1 bot turn(s) still running 2 s after the stop" in caplog.text

@@ -283,8 +283,9 @@ class Storage:
                 # tables, the others wait for it (else PostgreSQL refuses a duplicate type).
                 conn.execute(text("SELECT pg_advisory_xact_lock(7261)"))
             metadata.create_all(conn)
-            for index in tables_t.indexes:  # those added since a database was made
-                index.create(conn, checkfirst=True)
+            for table in metadata.sorted_tables:  # indexes added since a database was made
+                for index in table.indexes:
+                    index.create(conn, checkfirst=True)
 
     def close(self) -> None:
         self.engine.dispose()

@@ -28,6 +28,7 @@ from salad.server.cluster.link import BEAT, LEASE_MS, Link, channel
 from salad.server.errors import ActionError
 from salad.server.storage import Storage
 from salad.server.tables import TableManager
+from salad.server.tables.turns import STOP_WAIT
 
 __all__ = ["Cluster"]
 
@@ -35,9 +36,6 @@ log = logging.getLogger("salad.server.cluster")
 
 ADOPT_EVERY = 2
 """Beats between two looks for tables with a game in progress that no node holds."""
-
-STOP_WAIT = 2.0
-"""Seconds each step of a node's stop may take (its loops ending, its leases let go)."""
 
 
 class Cluster:

@@ -52,7 +52,7 @@ from salad.server.tables.table import (
 )
 from salad.server.tables.talk import Talk
 from salad.server.tables.turns import (
-    CLOSE_WAIT,
+    STOP_WAIT,
     Turns,
     bot_display_name,
     check_bot,
@@ -190,7 +190,7 @@ class TableManager:
     async def close(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
-            await asyncio.wait([self._sweeper], timeout=CLOSE_WAIT)  # as the bot turns
+            await asyncio.wait([self._sweeper], timeout=STOP_WAIT)  # as the bot turns
         for table in self.tables.values():
             if table.timer is not None:
                 table.timer.cancel()

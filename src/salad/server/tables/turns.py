@@ -23,7 +23,7 @@ from salad.server.errors import ActionError
 from salad.server.info import available_bots
 from salad.server.tables.table import BOT, HUMAN, PLAYING, Table
 
-__all__ = ["BOT_TIMEOUT", "Turns", "bot_display_name", "check_bot", "default_bot"]
+__all__ = ["BOT_TIMEOUT", "STOP_WAIT", "Turns", "bot_display_name", "check_bot", "default_bot"]
 
 log = logging.getLogger("salad.server")
 
@@ -64,8 +64,9 @@ def default_bot() -> str:
     return "basic" if "basic" in available_bots() else RANDOM
 
 
-CLOSE_WAIT = 2.0
-"""Seconds a closing server waits for its cancelled bot turns to end."""
+STOP_WAIT = 2.0
+"""Seconds each step of a server's stop may take: its cancelled bot turns ending, and on a
+cluster node its loops ending, its leases let go (:meth:`salad.server.cluster.Cluster.stop`)."""
 
 STORE_RETRY = 0.5
 """Seconds before a bot tries again a move the database could not store."""
@@ -82,7 +83,7 @@ class Turns:
         self._tasks: set[asyncio.Task[Any]] = set()
 
     async def close(self) -> None:
-        """Stop every bot turn under way, and the pool. A turn is given :data:`CLOSE_WAIT`
+        """Stop every bot turn under way, and the pool. A turn is given :data:`STOP_WAIT`
         seconds to end once cancelled: one whose cancellation was lost (Python 3.11's
         ``asyncio.wait_for`` can swallow one) is left behind, with a warning, rather than hold
         the server's shutdown up."""
@@ -90,10 +91,10 @@ class Turns:
         for task in tasks:
             task.cancel()
         if tasks:
-            _, left = await asyncio.wait(tasks, timeout=CLOSE_WAIT)
+            _, left = await asyncio.wait(tasks, timeout=STOP_WAIT)
             if left:
                 said = "%d bot turn(s) still running %g s after the stop"
-                log.warning(said, len(left), CLOSE_WAIT)
+                log.warning(said, len(left), STOP_WAIT)
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
