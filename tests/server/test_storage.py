@@ -138,7 +138,6 @@ def test_writer_commits_in_order_and_isolates_failures(storage: Storage, inline:
 
     async def run() -> list[Any]:
         writer = Writer(storage, inline=inline)
-        writer.start()
         try:
             calls: list[Any] = [
                 writer.call(Storage.add_move, "t1", 1, MoveRow(i, 0, i, f"C{i}"), None)
@@ -149,7 +148,7 @@ def test_writer_commits_in_order_and_isolates_failures(storage: Storage, inline:
             calls.append(writer.call(Storage.load_table, "t1"))
             return await asyncio.gather(*calls, return_exceptions=True)
         finally:
-            writer.stop()
+            await writer.close()
 
     results = asyncio.run(run())
     assert results[:200] == [None] * 200
@@ -163,32 +162,42 @@ def test_writer_commits_in_order_and_isolates_failures(storage: Storage, inline:
 
 
 @pytest.mark.parametrize("inline", [True, False], ids=["inline", "thread"])
-def test_the_writer_keeps_one_connection_until_a_call_fails(storage: Storage, inline: bool) -> None:
-    """Batch after batch on one connection from the pool (taking one and giving it back costs
-    as much as a batch of moves on SQLite); a failed call lets it go, and the writer carries
-    on with a new one."""
+def test_the_writer_keeps_one_connection_until_a_call_fails(
+    storage: Storage, inline: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Batch after batch on one connection (taking one from the pool and giving it back costs
+    as much as a batch of moves on SQLite; on PostgreSQL the moves go on the writer's asyncio
+    connection); a failed call lets it go, and the writer carries on with a new one."""
     storage.run(Storage.create_table, table_row())
     storage.run(Storage.start_game, "t1", 1, 5, [])
-    checkouts: list[object] = []
-    event.listen(storage.engine, "checkout", lambda conn, *_: checkouts.append(conn))
+    opened: list[object] = []
+    event.listen(storage.engine, "checkout", lambda conn, *_: opened.append(conn))
+    if storage.dialect == "postgresql":
+        psycopg = pytest.importorskip("psycopg")
+        connect = psycopg.AsyncConnection.connect
+
+        async def connecting(*args: Any, **kwargs: Any) -> Any:
+            opened.append(conn := await connect(*args, **kwargs))
+            return conn
+
+        monkeypatch.setattr(psycopg.AsyncConnection, "connect", connecting)
 
     async def run() -> list[Any]:
         writer = Writer(storage, inline=inline)
-        writer.start()
         try:
             results = []
             for i in range(1, 11):  # ten batches, one move each
                 results.append(await writer.call(Storage.add_move, "t1", 1, MoveRow(i, 0, i, "C")))
-            assert len(checkouts) == 1
+            assert len(opened) == 1
             with pytest.raises(IntegrityError):  # move 3 is stored already
                 await writer.call(Storage.add_move, "t1", 1, MoveRow(3, 0, 3, "dup"))
             results.append(await writer.call(Storage.add_move, "t1", 1, MoveRow(11, 0, 1, "C")))
             return results
         finally:
-            writer.stop()
+            await writer.close()
 
     assert asyncio.run(run()) == [None] * 11
-    assert len(checkouts) >= 2  # a new connection after the failure
+    assert len(opened) >= 3  # the failed batch's, and a new one after the failure
     assert [m.seq for m in storage.run(Storage.moves, "t1", 1)] == list(range(1, 12))
 
 
@@ -234,7 +243,6 @@ def test_the_writer_fences_moves_too(storage: Storage, inline: bool) -> None:
 
     async def run() -> list[Any]:
         writer = Writer(storage, inline=inline)
-        writer.start()
         try:
             return await asyncio.gather(
                 writer.call(Storage.add_move, "t1", 1, first, None, fresh),
@@ -242,7 +250,7 @@ def test_the_writer_fences_moves_too(storage: Storage, inline: bool) -> None:
                 return_exceptions=True,
             )
         finally:
-            writer.stop()
+            await writer.close()
 
     results = asyncio.run(run())
     assert results[0] is None and isinstance(results[1], StaleCopy), results
@@ -281,9 +289,14 @@ def test_a_batch_of_moves_is_stored_whole_or_not_at_all(storage: Storage) -> Non
     assert stored("t2") == [1, 2]
 
 
-def test_the_writer_stores_a_batch_of_moves_in_one_round_trip(pg_url: str) -> None:
+def test_the_writer_stores_a_batch_of_moves_in_one_round_trip(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """PostgreSQL: moves waiting together (none ending a game), of several tables, go in one
-    statement on a connection in autocommit: no BEGIN, no COMMIT, one round trip."""
+    statement on the writer's asyncio connection in autocommit: no BEGIN, no COMMIT, one round
+    trip, and nothing handed to the writer's thread. A batch of moves that fails there (one
+    from a stale copy) is run again on the thread, move by move: the stale one alone fails."""
+    psycopg = pytest.importorskip("psycopg")
     storage = Storage(pg_url)
     try:
         storage.run(Storage.create_table, table_row("t1"))
@@ -291,39 +304,48 @@ def test_the_writer_stores_a_batch_of_moves_in_one_round_trip(pg_url: str) -> No
         storage.run(Storage.start_game, "t1", 1, 5, [])
         storage.run(Storage.start_game, "t2", 1, 6, [])
         epochs = {t: storage.run(Storage.fence, t) for t in ("t1", "t2")}
-        sent: list[tuple[str, bool]] = []
-        psycopg = pytest.importorskip("psycopg")
+        sent: list[tuple[str, str, bool]] = []
 
-        class Recording(psycopg.Cursor):  # type: ignore[misc,name-defined]
-            """Every statement the driver is given, SQLAlchemy's or not."""
+        def recording(cls: Any, kind: str) -> None:
+            """Record every statement the driver is given, SQLAlchemy's or not."""
+            execute = cls.execute
 
-            def execute(self, query: Any, *args: Any, **kwargs: Any) -> Any:
-                sent.append((str(query).split()[0], self.connection.autocommit))
-                return super().execute(query, *args, **kwargs)
+            def record(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+                sent.append((kind, str(query).split()[0], self.connection.autocommit))
+                return execute(self, query, *args, **kwargs)
 
-        def record(dbapi_connection: Any, *_: Any) -> None:
-            dbapi_connection.cursor_factory = Recording
+            monkeypatch.setattr(cls, "execute", record)
 
-        event.listen(storage.engine, "checkout", record)
+        recording(psycopg.Cursor, "thread")
+        recording(psycopg.AsyncCursor, "loop")
 
-        async def run() -> None:
+        def moves(first: int) -> list[tuple[Any, ...]]:
+            return [
+                (t, 1, MoveRow(i, 0, i, "C"), None, epochs[t])
+                for i in (first, first + 1)
+                for t in epochs
+            ]
+
+        async def run() -> list[Any]:
             writer = Writer(storage, inline=False)
-            writer.start()
             try:
-                await asyncio.gather(
-                    *(
-                        writer.call(Storage.add_move, t, 1, MoveRow(i, 0, i, "C"), None, epochs[t])
-                        for i in (1, 2, 3)
-                        for t in ("t1", "t2")
-                    )
+                await asyncio.gather(*(writer.call(Storage.add_move, *m) for m in moves(1)))
+                assert sent == [("loop", "WITH", True)], sent
+                storage.run(Storage.fence, "t2")  # t2 loaded elsewhere: this copy is stale
+                sent.clear()
+                return await asyncio.gather(
+                    *(writer.call(Storage.add_move, *m) for m in moves(3)),
+                    return_exceptions=True,
                 )
             finally:
-                writer.stop()
+                await writer.close()
 
-        asyncio.run(run())
-        assert sent == [("WITH", True)], sent
-        for t in ("t1", "t2"):
-            assert [m.seq for m in storage.run(Storage.moves, t, 1)] == [1, 2, 3]
+        results = asyncio.run(run())
+        assert [isinstance(r, StaleCopy) for r in results] == [False, True, False, True], results
+        assert sent[0] == ("loop", "WITH", True), sent
+        assert sent[1:] and all(kind == "thread" for kind, _, _ in sent[1:]), sent
+        assert [m.seq for m in storage.run(Storage.moves, "t1", 1)] == [1, 2, 3, 4]
+        assert [m.seq for m in storage.run(Storage.moves, "t2", 1)] == [1, 2]
     finally:
         storage.close()
 

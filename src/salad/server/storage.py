@@ -15,8 +15,9 @@ move in order), so nothing else about a game's state is stored.
 
 :class:`Storage` is synchronous; every method takes a SQLAlchemy connection and runs inside a
 transaction the caller opens (:meth:`Storage.run` for one call, :meth:`Storage.batch` for many
-in one commit). The server runs them on one writer thread (:class:`Writer`) that commits many
-waiting calls at once, so that the event loop never waits on the database.
+in one commit). The server runs them through one :class:`Writer`, which commits many waiting
+calls at once and never has the event loop wait on a server database (its moves go over the
+driver's asyncio connection, the rest on the writer's thread).
 """
 
 from __future__ import annotations
@@ -25,10 +26,9 @@ import asyncio
 import contextlib
 import hashlib
 import json
-import queue
-import threading
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -462,28 +462,22 @@ class Storage:
         JSON texts, on the driver's own cursor: for a batch of a few moves, SQLAlchemy's
         execution and the driver's conversion of ten arrays cost twice what the rest does
         (``benchmarks/server_load.py --cluster``); errors are SQLAlchemy's all the same."""
-        held = sorted({(t, e) for t, _, _, e in moves if e is not None})
-        params = [move_params(t, g, m) for t, g, m, _ in moves]
         hot = _hot_writes(conn.dialect)
         if hot.fenced_sql is None:
-            Storage.insert_moves(conn, params)
-            Storage.hold_epochs(conn, set(held))
+            Storage.insert_moves(conn, [move_params(t, g, m) for t, g, m, _ in moves])
+            Storage.hold_epochs(conn, {(t, e) for t, _, _, e in moves if e is not None})
             return
-        rows = {
-            "rows": json.dumps(params, separators=(",", ":")),
-            "held": json.dumps([{"table_id": t, "epoch": e} for t, e in held]),
-            "count": len(held),
-        }
+        sql, rows, held = _fenced_moves(conn.dialect, moves)
         dbapi = conn.dialect.loaded_dbapi
         cursor = conn.connection.cursor()
         try:
-            cursor.execute(hot.fenced_sql, rows)
+            cursor.execute(sql, rows)
             kept = cursor.fetchall()
         except dbapi.Error as exc:
-            raise DBAPIError.instance(hot.fenced_sql, rows, exc, dbapi.Error) from None
+            raise DBAPIError.instance(sql, rows, exc, dbapi.Error) from None
         finally:
             cursor.close()
-        _check_held(set(held), kept)
+        _check_held(held, kept)
 
     @staticmethod
     def finish_game(
@@ -624,6 +618,23 @@ def _arrays(dialect: Dialect) -> bool:
     return dialect.name == "postgresql" and dialect.paramstyle == "pyformat"
 
 
+def _fenced_moves(
+    dialect: Dialect, moves: Sequence[tuple[str, int, MoveRow, int | None]]
+) -> tuple[str, dict[str, Any], set[tuple[str, int]]]:
+    """:meth:`Storage.add_moves`'s one statement (PostgreSQL), its parameters, and the fences
+    it must find held."""
+    held = {(t, e) for t, _, _, e in moves if e is not None}
+    params = [move_params(t, g, m) for t, g, m, _ in moves]
+    rows = {
+        "rows": json.dumps(params, separators=(",", ":")),
+        "held": json.dumps([{"table_id": t, "epoch": e} for t, e in sorted(held)]),
+        "count": len(held),
+    }
+    sql = _hot_writes(dialect).fenced_sql
+    assert sql is not None, "only where the hot writes go as arrays"
+    return sql, rows, held
+
+
 def _check_held(held: set[tuple[str, int]], kept: Any) -> None:
     """:class:`StaleCopy` unless every ``(table_id, epoch)`` of ``held`` came back as held."""
     stale = held - {(str(t), int(e)) for t, e in kept}
@@ -748,7 +759,7 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.close()
 
 
-# -- the writer thread ---------------------------------------------------------------------
+# -- the writer ----------------------------------------------------------------------------
 
 
 class _Call:
@@ -772,14 +783,17 @@ class Writer:
 
     With SQLite (a local file, a commit is a write to the OS, not a network round trip) the
     batch runs on the event loop itself at the end of the turn: no thread hand-over. With a
-    server database it runs on one writer thread, which commits everything that has arrived
-    while it was busy, so the event loop never waits on the network.
+    server database the batches run one after the other, each with everything that arrived
+    while the one before was under way, so the event loop never waits on the network: a batch
+    of moves alone (almost all of them) on the event loop, with the driver's asyncio
+    connection (:meth:`_add_moves`), any other batch on the writer's thread.
 
-    The writer keeps one connection (taking one from the pool and giving it back costs as much
-    as a batch of moves on SQLite); a call that fails lets it go, and the next takes a new one.
-    On PostgreSQL it keeps a second one, in autocommit, for the batches that hold nothing but
-    moves (almost all of them): one statement each (:meth:`Storage.add_moves`), one round trip
-    instead of four, which cost a cluster node more CPU than the moves themselves.
+    The writer keeps its connections (taking one from the pool and giving it back costs as much
+    as a batch of moves on SQLite); a call that fails lets them go, and the next takes new ones.
+    On PostgreSQL a batch of moves alone is one statement (:meth:`Storage.add_moves`) on a
+    connection in autocommit: one round trip instead of four, which cost a cluster node more
+    CPU than the moves themselves; on the event loop, without the hand-over to a thread and
+    back, which cost it as much again.
     """
 
     MAX_BATCH = 1024
@@ -787,20 +801,19 @@ class Writer:
     def __init__(self, storage: Storage, inline: bool | None = None) -> None:
         self.storage = storage
         self.inline = storage.dialect == "sqlite" if inline is None else inline
-        self._queue: queue.SimpleQueue[list[_Call] | None] = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._work, name="salad-storage", daemon=True)
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="salad-storage")
         self._pending: list[_Call] = []
-        self._started = False
+        """The calls of this turn of the event loop."""
+        self._waiting: list[_Call] = []
+        """The calls handed over, not yet run (a server database)."""
+        self._drainer: asyncio.Task[None] | None = None
         self._conn: Connection | None = None
         self._auto: Connection | None = None
-        """PostgreSQL's: a second connection, in autocommit, for batches of moves alone."""
+        """A second connection, in autocommit, for batches of moves alone (on the thread)."""
+        self._aio: Any = None
+        """PostgreSQL's (psycopg): an asyncio connection in autocommit, for batches of moves
+        alone on the event loop."""
         self._one_statement = _arrays(storage.engine.dialect)
-
-    def start(self) -> None:
-        if not self._started:
-            self._started = True
-            if not self.inline:
-                self._thread.start()
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -816,8 +829,51 @@ class Writer:
             return
         if self.inline:
             _settle(calls, self._execute(calls))
-        else:
-            self._queue.put(calls)
+            return
+        self._waiting.extend(calls)
+        if self._drainer is None:
+            self._drainer = asyncio.get_running_loop().create_task(self._drain())
+
+    async def _drain(self) -> None:
+        """Run the calls waiting, a batch at a time, until none is left."""
+        try:
+            while self._waiting:
+                calls = self._waiting[: self.MAX_BATCH]
+                del self._waiting[: len(calls)]
+                _settle(calls, await self._execute_soon(calls))
+        finally:
+            self._drainer = None
+
+    async def _execute_soon(self, calls: list[_Call]) -> list[tuple[bool, Any]]:
+        if self._one_statement:
+            moves = [m for m in map(_move_of, calls) if m is not None]
+            if len(moves) == len(calls):
+                try:
+                    await self._add_moves(moves)
+                    return [(True, None)] * len(calls)
+                except Exception:  # the thread runs them again, one by one if need be
+                    await self._drop_aio()
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, self._execute, calls)
+
+    async def _add_moves(self, moves: list[tuple[str, int, MoveRow, int | None]]) -> None:
+        """:meth:`Storage.add_moves` on the asyncio connection (opened if need be)."""
+        if self._aio is None:
+            engine = self.storage.engine
+            args, kwargs = engine.dialect.create_connect_args(engine.url)
+            connect = engine.dialect.loaded_dbapi.AsyncConnection.connect
+            self._aio = await connect(*args, **kwargs, autocommit=True)
+        sql, rows, held = _fenced_moves(self.storage.engine.dialect, moves)
+        async with self._aio.cursor() as cursor:
+            await cursor.execute(sql, rows)
+            kept = await cursor.fetchall()
+        _check_held(held, kept)
+
+    async def _drop_aio(self) -> None:
+        aio, self._aio = self._aio, None
+        if aio is not None:
+            with contextlib.suppress(Exception):  # a connection already broken
+                await aio.close()
 
     def _run(self, fn: Callable[..., T], *args: Any, auto: bool = False) -> T:
         """``fn(conn, *args)`` in a transaction of its own, on the writer's connection (``auto``:
@@ -861,35 +917,14 @@ class Writer:
                     outcomes.append((False, exc))
             return outcomes
 
-    def stop(self) -> None:
-        if self._started:
-            if not self.inline:
-                self._queue.put(None)
-                self._thread.join(timeout=10)
-            if not self._thread.is_alive():  # else the thread may still be using it
-                self._drop()
-            self._started = False
-
-    def _work(self) -> None:
-        stopping = False
-        while not stopping:
-            first = self._queue.get()
-            if first is None:
-                break
-            calls = list(first)
-            while len(calls) < self.MAX_BATCH:
-                try:
-                    more = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    stopping = True
-                    break
-                calls.extend(more)
-            outcomes = self._execute(calls)
-            loop = calls[0].future.get_loop()
-            with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
-                loop.call_soon_threadsafe(_settle, calls, outcomes)
+    async def close(self, timeout: float = 10.0) -> None:
+        """Run what waits (for at most ``timeout`` seconds), then let the connections go."""
+        if self._drainer is not None:
+            await asyncio.wait([self._drainer], timeout=timeout)
+        await self._drop_aio()
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._pool, self._drop)
+        self._pool.shutdown(wait=False)
 
 
 def _add_move_args(

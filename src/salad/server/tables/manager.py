@@ -172,8 +172,7 @@ class TableManager:
 
     # -- life cycle -----------------------------------------------------------------------
     async def open(self) -> None:
-        """Start the writer and resume every table with a game in progress."""
-        self.writer.start()
+        """Resume every table with a game in progress."""
         # Find the bots that load here now (it imports them), not during a request.
         await asyncio.get_running_loop().run_in_executor(None, available_bots)
         ids = await self.writer.call(Storage.active_tables) if self.resume else []
@@ -197,7 +196,7 @@ class TableManager:
             for c in table.connections():
                 c.stop()
         await self.turns.close()
-        await asyncio.get_running_loop().run_in_executor(None, self.writer.stop)
+        await self.writer.close()
 
     # -- finding tables -------------------------------------------------------------------
     async def get(self, table_id: str) -> Table:
