@@ -179,3 +179,59 @@ def test_only_the_holder_keeps_the_talk_and_an_idle_table_forgets_it(
             storage.close()
 
     asyncio.run(run())
+
+
+def test_presses_that_come_together_are_kept_in_one_write_and_sent_in_one_state(
+    redis_server: Any, tmp_path: Path
+) -> None:
+    """In process, one node: three seats press Next hand in one turn of the event loop. Their
+    presses are kept in one write, which says only the fourth seat is still waited for, and
+    each connection is sent one state for the three, as one server sends it. The fourth
+    seat's press, alone, is kept alone, and the next hand begins."""
+
+    async def run() -> None:
+        storage = Storage(str(tmp_path / "t.db"))
+        node = Cluster(redis_server.url, TableManager(storage))
+        manager = node.manager
+        kept: list[dict[str, Any]] = []
+        keep = node.link.keep
+
+        async def keeping(table_id: str, part: str, text: str) -> None:
+            if part == PRESSED:
+                kept.append(json.loads(text))
+            await keep(table_id, part, text)
+
+        node.link.keep = keeping  # type: ignore[method-assign]
+        try:
+            made = await manager.create(load_ruleset("canadian"), "Host", [("open", None)] * 3)
+            for _ in range(3):
+                await manager.join(made.table_id, "Guest", None)
+            table = await manager.start(made.table_id, made.token)
+            sockets = [_Socket() for _ in range(4)]
+            conns = [Conn(sock, seat) for seat, sock in enumerate(sockets)]
+            for conn in conns:
+                table = await manager.connect(table, conn)
+            while table.hand_end is None:
+                game = table.game
+                assert game is not None
+                seat, move = game.to_move, game.legal_moves()[0]
+                await manager.play(table, seat, game.format_move(move), conns[seat])
+            assert table.hand_end.waiting == {0, 1, 2, 3}
+            sent = [len(sock.texts) for sock in sockets]
+            press = json.dumps({"type": "next"})
+            await asyncio.gather(*(manager.handle(table, conns[s], press) for s in (0, 1, 2)))
+            await asyncio.sleep(0)  # the state of this turn's presses goes at its end
+            assert [k["waiting"] for k in kept] == [[3]]
+            for sock, before in zip(sockets, sent, strict=True):
+                states = [t for t in sock.texts[before:] if t.startswith('{"type":"state"')]
+                assert len(states) == 1, sock.texts[before:]
+                assert json.loads(states[0])["hand_end"]["waiting"] == [3]
+            await manager.handle(table, conns[3], press)
+            assert [k["waiting"] for k in kept] == [[3], []]
+            assert table.hand_end is None
+        finally:
+            await manager.close()
+            await node.link.close()
+            storage.close()
+
+    asyncio.run(run())

@@ -41,7 +41,8 @@ async def keep(keeper: Keeper | None, table_id: str, part: str, value: Any) -> N
     if keeper is None:
         return
     try:
-        await asyncio.wait_for(keeper.keep(table_id, part, json.dumps(value)), KEEP_TIMEOUT)
+        async with asyncio.timeout(KEEP_TIMEOUT):
+            await keeper.keep(table_id, part, json.dumps(value))
     except Exception as exc:  # Redis away: one warning, the change is made unkept
         log.warning("table %s: its %s could not be kept (%s)", table_id, part, exc)
 
@@ -51,7 +52,8 @@ async def recall(keeper: Keeper | None, table_id: str, part: str) -> Any:
     if keeper is None:
         return None
     try:
-        text = await asyncio.wait_for(keeper.recall(table_id, part), KEEP_TIMEOUT)
+        async with asyncio.timeout(KEEP_TIMEOUT):
+            text = await keeper.recall(table_id, part)
         return None if text is None else json.loads(text)
     except Exception as exc:  # Redis away, or not our text: the table goes on without it
         log.warning("table %s: its %s could not be recalled (%s)", table_id, part, exc)

@@ -612,28 +612,54 @@ class TableManager:
 
         A press that changes nothing (pressed already, or no summary waits for the seat) tells
         nobody anything: it is a double click, or a client that would have every seat sent a
-        whole state for each message it sends."""
-        async with table.lock:
-            if conn.closed or conn.seat == SPECTATOR or conn not in table.seats[conn.seat].conns:
-                return
-            if not table.waits_for(conn.seat):
-                return
-            await self._keep_presses(table, conn.seat)
-            if table.press_next(conn.seat):
-                table.turn_start = asyncio.get_running_loop().time()
-                self.turns.schedule(table)
-            table.broadcast_soon()
+        whole state for each message it sends.
 
-    async def _keep_presses(self, table: Table, seat: int) -> None:
-        """On a cluster, keep who is still waited for once ``seat`` has pressed (the table's
-        lock is held), before the press is made: a node that takes the table over waits for
-        those only (a player who pressed is not asked again)."""
-        end = table.hand_end
-        if self.keeper is None or end is None:
-            return
-        waiting = sorted(end.waiting - {seat})
-        kept = {"game": table.game_number, "moves": table.moves, "waiting": waiting}
-        await keep(self.keeper, table.id, PRESSED, kept)
+        On a cluster a press is kept before it is made (:meth:`_keep_presses`); the presses
+        that come in one turn of the event loop, or while those before them are being kept, are
+        kept in one write and shown in one state, as one server shows them."""
+        async with table.lock:
+            if not self._may_press(table, conn.seat, conn):
+                return
+            if self.keeper is None:
+                self._press(table, [conn.seat])
+                return
+            table.pressing[conn.seat] = conn
+            if table.keeping is None:
+                table.keeping = asyncio.get_running_loop().create_task(self._keep_presses(table))
+            keeping = table.keeping
+        await asyncio.shield(keeping)
+
+    @staticmethod
+    def _may_press(table: Table, seat: int, conn: Conn) -> bool:
+        """Whether ``conn`` holds ``seat`` and the table waits for it to press Next hand."""
+        if conn.closed or seat == SPECTATOR or conn not in table.seats[seat].conns:
+            return False
+        return table.waits_for(seat)
+
+    def _press(self, table: Table, seats: list[int]) -> None:
+        """Make the presses of ``seats`` (the table's lock is held)."""
+        started = False
+        for seat in seats:
+            started = table.press_next(seat) or started
+        if started:
+            table.turn_start = asyncio.get_running_loop().time()
+            self.turns.schedule(table)
+        table.broadcast_soon()
+
+    async def _keep_presses(self, table: Table) -> None:
+        """On a cluster, keep who is still waited for once the presses waiting have been made,
+        then make them: a node that takes the table over waits for those only (a player who
+        pressed is not asked again). Presses that come while this one keeps wait for the next."""
+        async with table.lock:
+            pressing, table.pressing, table.keeping = table.pressing, {}, None
+            seats = sorted(s for s, conn in pressing.items() if self._may_press(table, s, conn))
+            end = table.hand_end
+            if end is None or not seats:
+                return
+            waiting = sorted(end.waiting.difference(seats))
+            kept = {"game": table.game_number, "moves": table.moves, "waiting": waiting}
+            await keep(self.keeper, table.id, PRESSED, kept)
+            self._press(table, seats)
 
     async def _recall_presses(self, table: Table) -> None:
         """A table loaded at a hand's end (it waits for every human seat again) waits only for

@@ -144,6 +144,10 @@ class Table:
         self.codes: JsonCodes | None = None
         self._drawing: tuple[int, dict[str, Any], list[dict[str, Any]]] | None = None
         self.hand_end: HandEnd | None = None
+        self.pressing: dict[int, Conn] = {}
+        """Next-hand presses waiting to be kept together, by seat (a cluster node's: see
+        TableManager.next_hand), and the task that keeps them."""
+        self.keeping: asyncio.Task[None] | None = None
         self._soon = False
         """A :meth:`broadcast_soon` waits for the end of this turn of the event loop."""
 
