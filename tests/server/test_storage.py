@@ -4,11 +4,16 @@ test functions, parametrized by backend."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import random
+import signal
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from sqlalchemy import event, inspect, text
@@ -21,11 +26,14 @@ from salad.server.storage import (
     SeatRow,
     StaleCopy,
     Storage,
+    StoreTimeout,
     TableRow,
     Writer,
     database_url,
     hash_token,
 )
+
+from .conftest import TcpProxy
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -405,3 +413,49 @@ def test_the_tables_being_played_are_found_by_an_index(storage: Storage) -> None
             assert "USING INDEX ix_salad_tables_status" in str(plan), plan
     finally:
         again.close()
+
+
+def test_a_batch_of_moves_the_database_does_not_answer_is_refused_in_time(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """PostgreSQL frozen (here the TCP proxy in front of it, stopped: its connections stay
+    open and nothing answers, as when a network cuts off without a word): a move waits for
+    ``store_timeout`` and the driver's cancellation (about ten seconds), then is refused,
+    where it waited for ever. Once the database answers again, moves are stored, each once:
+    the refused one was stored after all or not at all."""
+    target = urlsplit(pg_url)
+    assert target.port is not None
+    cut = TcpProxy(target.port, tmp_path)
+    storage = Storage(pg_url.replace(f":{target.port}/", f":{cut.port}/"))
+    try:
+        storage.run(Storage.create_table, table_row("t1"))
+        storage.run(Storage.start_game, "t1", 1, 5, [])
+        assert cut.proc is not None
+
+        async def run() -> float:
+            writer = Writer(storage, store_timeout=1.0)
+            try:
+                await writer.call(Storage.add_move, "t1", 1, MoveRow(1, 0, 1, "C"))
+                os.kill(cut.proc.pid, signal.SIGSTOP)
+                started = time.monotonic()
+                try:
+                    with pytest.raises(StoreTimeout):  # not a TimeoutError of this test's own
+                        stored = writer.call(Storage.add_move, "t1", 1, MoveRow(2, 0, 2, "C"))
+                        await asyncio.wait_for(stored, 30)
+                    waited = time.monotonic() - started
+                finally:
+                    os.kill(cut.proc.pid, signal.SIGCONT)
+                # Stored after all (the proxy passed it on once it went on), or not.
+                with contextlib.suppress(IntegrityError):
+                    await writer.call(Storage.add_move, "t1", 1, MoveRow(2, 0, 2, "C"))
+                await writer.call(Storage.add_move, "t1", 1, MoveRow(3, 0, 3, "C"))
+                return waited
+            finally:
+                await writer.close()
+
+        waited = asyncio.run(run())
+        assert 1.0 <= waited < 15.0, waited
+        assert [m.seq for m in storage.run(Storage.moves, "t1", 1)] == [1, 2, 3]
+    finally:
+        storage.close()
+        cut.stop()

@@ -66,8 +66,10 @@ __all__ = [
     "GameRow",
     "MoveRow",
     "SeatRow",
+    "STORE_TIMEOUT",
     "StaleCopy",
     "Storage",
+    "StoreTimeout",
     "TableRow",
     "Writer",
     "check_database",
@@ -150,6 +152,17 @@ a move is stored only with the epoch its copy was loaded with (see :meth:`Storag
 
 class StaleCopy(Exception):
     """A move from a copy of a table that another server has loaded since: not stored."""
+
+
+class StoreTimeout(Exception):
+    """A batch of moves the database did not answer in time: refused, though it may have
+    been stored after all (the next move at its table finds out: see TableManager)."""
+
+
+STORE_TIMEOUT = 10.0
+"""Seconds a batch of moves may wait for a server database (frozen, or cut off without a word:
+its connection hangs rather than fails) before its moves are refused. The driver then takes
+up to about ten seconds more to cancel the statement."""
 
 
 def hash_token(token: str) -> str:
@@ -798,9 +811,13 @@ class Writer:
 
     MAX_BATCH = 1024
 
-    def __init__(self, storage: Storage, inline: bool | None = None) -> None:
+    def __init__(
+        self, storage: Storage, inline: bool | None = None, store_timeout: float = STORE_TIMEOUT
+    ) -> None:
         self.storage = storage
         self.inline = storage.dialect == "sqlite" if inline is None else inline
+        self.store_timeout = store_timeout
+        """Seconds a batch of moves on the event loop may take (:data:`STORE_TIMEOUT`)."""
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="salad-storage")
         self._pending: list[_Call] = []
         """The calls of this turn of the event loop."""
@@ -849,8 +866,13 @@ class Writer:
             moves = [m for m in map(_move_of, calls) if m is not None]
             if len(moves) == len(calls):
                 try:
-                    await self._add_moves(moves)
+                    async with asyncio.timeout(self.store_timeout):
+                        await self._add_moves(moves)
                     return [(True, None)] * len(calls)
+                except TimeoutError:  # the thread would wait as long: refused, all of them
+                    await self._drop_aio()
+                    said = f"the database did not answer in {self.store_timeout:g} s"
+                    return [(False, StoreTimeout(said))] * len(calls)
                 except Exception:  # the thread runs them again, one by one if need be
                     await self._drop_aio()
         loop = asyncio.get_running_loop()

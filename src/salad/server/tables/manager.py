@@ -32,6 +32,7 @@ from salad.server.storage import (
     SeatRow,
     StaleCopy,
     Storage,
+    StoreTimeout,
     TableRow,
     Writer,
     hash_token,
@@ -742,6 +743,9 @@ class TableManager:
             # Move ``seq`` is in the database already, or another server loaded this table
             # since this copy was.
             self._stale(table, f"move {seq}")
+        except StoreTimeout as exc:  # the database froze or was cut off: one line, no trace
+            log.warning("table %s: move %d could not be stored: %s", table.id, seq, exc)
+            raise ActionError("the server could not store that move; try again", 503) from None
         except BaseException:
             log.exception("table %s: move %d could not be stored", table.id, seq)
             raise ActionError("the server could not store that move; try again", 503) from None
