@@ -421,8 +421,9 @@ def test_a_batch_of_moves_the_database_does_not_answer_is_refused_in_time(
     """PostgreSQL frozen (here the TCP proxy in front of it, stopped: its connections stay
     open and nothing answers, as when a network cuts off without a word): a move waits for
     ``store_timeout`` and the driver's cancellation (about ten seconds), then is refused,
-    where it waited for ever. Once the database answers again, moves are stored, each once:
-    the refused one was stored after all or not at all."""
+    where it waited for ever; so does a call on the writer's thread (without the
+    cancellation: the thread stays stuck), and a move after it. Once the database answers
+    again, moves are stored, each once: a refused one was stored after all or not at all."""
     target = urlsplit(pg_url)
     assert target.port is not None
     cut = TcpProxy(target.port, tmp_path)
@@ -443,6 +444,15 @@ def test_a_batch_of_moves_the_database_does_not_answer_is_refused_in_time(
                         stored = writer.call(Storage.add_move, "t1", 1, MoveRow(2, 0, 2, "C"))
                         await asyncio.wait_for(stored, 30)
                     waited = time.monotonic() - started
+                    # Any other call too, on the writer's thread (which stays stuck until
+                    # the database answers), and the moves after it.
+                    started = time.monotonic()
+                    with pytest.raises(StoreTimeout):
+                        await asyncio.wait_for(writer.call(Storage.load_table, "t1"), 30)
+                    with pytest.raises(StoreTimeout):
+                        stored = writer.call(Storage.add_move, "t1", 1, MoveRow(2, 0, 2, "C"))
+                        await asyncio.wait_for(stored, 30)
+                    waited = max(waited, time.monotonic() - started)
                 finally:
                     os.kill(cut.proc.pid, signal.SIGCONT)
                 # Stored after all (the proxy passed it on once it went on), or not.

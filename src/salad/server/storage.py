@@ -155,14 +155,18 @@ class StaleCopy(Exception):
 
 
 class StoreTimeout(Exception):
-    """A batch of moves the database did not answer in time: refused, though it may have
-    been stored after all (the next move at its table finds out: see TableManager)."""
+    """A batch the database did not answer in time (:data:`STORE_TIMEOUT`): refused, though
+    it may have been stored after all (a move: the next move at its table finds out, see
+    TableManager)."""
 
 
 STORE_TIMEOUT = 10.0
-"""Seconds a batch of moves may wait for a server database (frozen, or cut off without a word:
-its connection hangs rather than fails) before its moves are refused. The driver then takes
-up to about ten seconds more to cancel the statement."""
+"""Seconds a batch may wait for a server database (frozen, or cut off without a word: its
+connection hangs rather than fails) before its calls are refused (:class:`StoreTimeout`), so
+that one batch stuck does not hold up every table's. A batch of moves on the event loop then
+has its statement cancelled (the driver takes up to about ten seconds more when nothing
+answers); one on the writer's thread is left to end when the database answers, and the
+batches after it wait for the thread in turn, each as long at most."""
 
 
 def hash_token(token: str) -> str:
@@ -817,7 +821,7 @@ class Writer:
         self.storage = storage
         self.inline = storage.dialect == "sqlite" if inline is None else inline
         self.store_timeout = store_timeout
-        """Seconds a batch of moves on the event loop may take (:data:`STORE_TIMEOUT`)."""
+        """Seconds a batch may wait for the database (:data:`STORE_TIMEOUT`)."""
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="salad-storage")
         self._pending: list[_Call] = []
         """The calls of this turn of the event loop."""
@@ -871,12 +875,19 @@ class Writer:
                     return [(True, None)] * len(calls)
                 except TimeoutError:  # the thread would wait as long: refused, all of them
                     await self._drop_aio()
-                    said = f"the database did not answer in {self.store_timeout:g} s"
-                    return [(False, StoreTimeout(said))] * len(calls)
+                    return self._refused(calls)
                 except Exception:  # the thread runs them again, one by one if need be
                     await self._drop_aio()
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, self._execute, calls)
+        running = asyncio.get_running_loop().run_in_executor(self._pool, self._execute, calls)
+        try:
+            async with asyncio.timeout(self.store_timeout):
+                return await asyncio.shield(running)
+        except TimeoutError:  # the thread goes on with it; what it stores is stored
+            return self._refused(calls)
+
+    def _refused(self, calls: list[_Call]) -> list[tuple[bool, Any]]:
+        said = f"the database did not answer in {self.store_timeout:g} s"
+        return [(False, StoreTimeout(said))] * len(calls)
 
     async def _add_moves(self, moves: list[tuple[str, int, MoveRow, int | None]]) -> None:
         """:meth:`Storage.add_moves` on the asyncio connection (opened if need be)."""
