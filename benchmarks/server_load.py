@@ -38,6 +38,10 @@ backoff, nothing sent until a state comes, play on from it). Reported: the moves
 move a client saw acknowledged, i.e. a state with that many moves, must be in the table's final
 record) and the longest stall (from the kill to a table's next new state, max over tables).
 
+The server runs with its limits per connection (each websocket's messages, and those refused)
+as a server has them, counted at every message; its limits per address are raised out of the
+way, since one address here opens every table (``cluster_procs.PER_ADDRESS``).
+
 The clients run in this one process (asyncio, uvloop when installed), by default on the
 sans-I/O core of the ``websockets`` library, each message handled in the callback that reads
 it (``--client aiohttp`` or ``websockets`` for the libraries' own asyncio clients, which need
