@@ -422,8 +422,9 @@ def test_a_batch_of_moves_the_database_does_not_answer_is_refused_in_time(
     open and nothing answers, as when a network cuts off without a word): a move waits for
     ``store_timeout`` and the driver's cancellation (about ten seconds), then is refused,
     where it waited for ever; so does a call on the writer's thread (without the
-    cancellation: the thread stays stuck), and a move after it. Once the database answers
-    again, moves are stored, each once: a refused one was stored after all or not at all."""
+    cancellation: the thread stays stuck), and a move after it, and the writer closes without
+    waiting for the thread. Once the database answers again, moves are stored, each once: a
+    refused one was stored after all or not at all."""
     target = urlsplit(pg_url)
     assert target.port is not None
     cut = TcpProxy(target.port, tmp_path)
@@ -433,38 +434,44 @@ def test_a_batch_of_moves_the_database_does_not_answer_is_refused_in_time(
         storage.run(Storage.start_game, "t1", 1, 5, [])
         assert cut.proc is not None
 
-        async def run() -> float:
+        async def run() -> tuple[float, float]:
             writer = Writer(storage, store_timeout=1.0)
+            await writer.call(Storage.add_move, "t1", 1, MoveRow(1, 0, 1, "C"))
+            os.kill(cut.proc.pid, signal.SIGSTOP)
+            started = time.monotonic()
             try:
-                await writer.call(Storage.add_move, "t1", 1, MoveRow(1, 0, 1, "C"))
-                os.kill(cut.proc.pid, signal.SIGSTOP)
+                with pytest.raises(StoreTimeout):  # not a TimeoutError of this test's own
+                    stored = writer.call(Storage.add_move, "t1", 1, MoveRow(2, 0, 2, "C"))
+                    await asyncio.wait_for(stored, 30)
+                waited = time.monotonic() - started
+                # Any other call too, on the writer's thread (which stays stuck until the
+                # database answers), and the moves after it.
                 started = time.monotonic()
-                try:
-                    with pytest.raises(StoreTimeout):  # not a TimeoutError of this test's own
-                        stored = writer.call(Storage.add_move, "t1", 1, MoveRow(2, 0, 2, "C"))
-                        await asyncio.wait_for(stored, 30)
-                    waited = time.monotonic() - started
-                    # Any other call too, on the writer's thread (which stays stuck until
-                    # the database answers), and the moves after it.
-                    started = time.monotonic()
-                    with pytest.raises(StoreTimeout):
-                        await asyncio.wait_for(writer.call(Storage.load_table, "t1"), 30)
-                    with pytest.raises(StoreTimeout):
-                        stored = writer.call(Storage.add_move, "t1", 1, MoveRow(2, 0, 2, "C"))
-                        await asyncio.wait_for(stored, 30)
-                    waited = max(waited, time.monotonic() - started)
-                finally:
-                    os.kill(cut.proc.pid, signal.SIGCONT)
+                with pytest.raises(StoreTimeout):
+                    await asyncio.wait_for(writer.call(Storage.load_table, "t1"), 30)
+                with pytest.raises(StoreTimeout):
+                    stored = writer.call(Storage.add_move, "t1", 1, MoveRow(2, 0, 2, "C"))
+                    await asyncio.wait_for(stored, 30)
+                waited = max(waited, time.monotonic() - started)
+                # A server stopping meanwhile stops: the stuck thread is left behind.
+                started = time.monotonic()
+                await asyncio.wait_for(writer.close(timeout=1.0), 30)
+                closing = time.monotonic() - started
+            finally:
+                os.kill(cut.proc.pid, signal.SIGCONT)
+            writer = Writer(storage)
+            try:
                 # Stored after all (the proxy passed it on once it went on), or not.
                 with contextlib.suppress(IntegrityError):
                     await writer.call(Storage.add_move, "t1", 1, MoveRow(2, 0, 2, "C"))
                 await writer.call(Storage.add_move, "t1", 1, MoveRow(3, 0, 3, "C"))
-                return waited
             finally:
                 await writer.close()
+            return waited, closing
 
-        waited = asyncio.run(run())
+        waited, closing = asyncio.run(run())
         assert 1.0 <= waited < 15.0, waited
+        assert closing < 5.0, closing
         assert [m.seq for m in storage.run(Storage.moves, "t1", 1)] == [1, 2, 3]
     finally:
         storage.close()

@@ -951,12 +951,13 @@ class Writer:
             return outcomes
 
     async def close(self, timeout: float = 10.0) -> None:
-        """Run what waits (for at most ``timeout`` seconds), then let the connections go."""
+        """Run what waits (for at most ``timeout`` seconds), then let the connections go (the
+        thread's once it is free: it may wait on a database that does not answer)."""
         if self._drainer is not None:
             await asyncio.wait([self._drainer], timeout=timeout)
         await self._drop_aio()
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._pool, self._drop)
+        dropping = asyncio.get_running_loop().run_in_executor(self._pool, self._drop)
+        await asyncio.wait([dropping], timeout=timeout)
         self._pool.shutdown(wait=False)
 
 
