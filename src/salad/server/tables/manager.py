@@ -626,7 +626,7 @@ class TableManager:
                 return
             table.pressing[conn.seat] = conn
             if table.keeping is None:
-                table.keeping = asyncio.get_running_loop().create_task(self._keep_presses(table))
+                table.keeping = self.turns.spawn(self._keep_presses(table))
             keeping = table.keeping
         await asyncio.shield(keeping)
 

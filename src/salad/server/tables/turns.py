@@ -99,10 +99,12 @@ class Turns:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 
-    def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """A task of the table's, held until it ends and cancelled by :meth:`close`."""
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     def _bot_pool(self) -> Executor:
         if self._pool is None:
