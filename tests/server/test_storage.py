@@ -19,7 +19,9 @@ import pytest
 from sqlalchemy import event, inspect, text
 from sqlalchemy.exc import IntegrityError
 
+import salad.server.storage as storage_module
 from salad.engine import Game
+from salad.errors import SaladError
 from salad.formats.rules import load_ruleset
 from salad.server.storage import (
     MoveRow,
@@ -29,6 +31,7 @@ from salad.server.storage import (
     StoreTimeout,
     TableRow,
     Writer,
+    check_database,
     database_url,
     hash_token,
 )
@@ -476,3 +479,39 @@ def test_a_batch_of_moves_the_database_does_not_answer_is_refused_in_time(
     finally:
         storage.close()
         cut.stop()
+
+
+def test_a_database_that_never_answers_is_an_error_not_a_wait(
+    pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A PostgreSQL that takes the connection and never answers (here the TCP proxy in front
+    of it, stopped) is one line saying so after ``CONNECT_TIMEOUT`` seconds (2 here), as
+    ``salad serve`` checks the database when it starts; it waited for ever."""
+    monkeypatch.setattr(storage_module, "CONNECT_TIMEOUT", 2)
+    target = urlsplit(pg_url)
+    assert target.port is not None
+    cut = TcpProxy(target.port, tmp_path)
+    assert cut.proc is not None
+    os.kill(cut.proc.pid, signal.SIGSTOP)
+    outcome: list[BaseException | None] = []
+
+    def check() -> None:
+        try:
+            check_database(pg_url.replace(f":{target.port}/", f":{cut.port}/"))
+            outcome.append(None)
+        except BaseException as exc:  # handed to the test
+            outcome.append(exc)
+
+    try:
+        started = time.monotonic()
+        checking = threading.Thread(target=check, daemon=True)
+        checking.start()
+        checking.join(30)
+        waited = time.monotonic() - started
+    finally:
+        os.kill(cut.proc.pid, signal.SIGCONT)
+        cut.stop()
+    assert outcome, "still waiting after 30 s"
+    assert isinstance(outcome[0], SaladError), outcome
+    assert "cannot be opened (connection timeout expired)" in str(outcome[0])
+    assert "\n" not in str(outcome[0]) and 2.0 <= waited < 15.0, waited

@@ -66,6 +66,7 @@ __all__ = [
     "GameRow",
     "MoveRow",
     "SeatRow",
+    "CONNECT_TIMEOUT",
     "STORE_TIMEOUT",
     "StaleCopy",
     "Storage",
@@ -167,6 +168,13 @@ that one batch stuck does not hold up every table's. A batch of moves on the eve
 has its statement cancelled (the driver takes up to about ten seconds more when nothing
 answers); one on the writer's thread is left to end when the database answers, and the
 batches after it wait for the thread in turn, each as long at most."""
+
+
+CONNECT_TIMEOUT = 10
+"""Seconds a new connection to a server database may take (libpq's ``connect_timeout``,
+unless the URL names one): a server that accepts the connection and never answers, frozen or
+behind a network that drops its packets, is an error instead of a wait for ever, when the
+server starts (``salad serve`` says so in one line) as when a connection is made again."""
 
 
 def hash_token(token: str) -> str:
@@ -286,6 +294,8 @@ class Storage:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
             if parsed.database in (None, "", ":memory:"):
                 kwargs["poolclass"] = StaticPool
+        elif "connect_timeout" not in parsed.query:  # a server that never answers: an error
+            kwargs["connect_args"] = {"connect_timeout": CONNECT_TIMEOUT}
         # No pre-ping on PostgreSQL: it costs a round trip per transaction (about 5% of
         # a cluster node's CPU per move). A connection the server dropped fails its first
         # statement instead, which makes the pool let go of its connections; every call
@@ -894,6 +904,7 @@ class Writer:
         if self._aio is None:
             engine = self.storage.engine
             args, kwargs = engine.dialect.create_connect_args(engine.url)
+            kwargs.setdefault("connect_timeout", CONNECT_TIMEOUT)
             connect = engine.dialect.loaded_dbapi.AsyncConnection.connect
             self._aio = await connect(*args, **kwargs, autocommit=True)
         sql, rows, held = _fenced_moves(self.storage.engine.dialect, moves)
