@@ -290,12 +290,16 @@ class Storage:
         parsed = make_url(self.url)
         self.dialect = parsed.get_backend_name()
         kwargs: dict[str, Any] = {}
+        self.connect_args: dict[str, Any] = {}
+        """What each new connection is given besides the URL (the writer's asyncio one too)."""
         if self.dialect == "sqlite":
-            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+            self.connect_args = {"check_same_thread": False, "timeout": 30}
             if parsed.database in (None, "", ":memory:"):
                 kwargs["poolclass"] = StaticPool
         elif "connect_timeout" not in parsed.query:  # a server that never answers: an error
-            kwargs["connect_args"] = {"connect_timeout": CONNECT_TIMEOUT}
+            self.connect_args = {"connect_timeout": CONNECT_TIMEOUT}
+        if self.connect_args:
+            kwargs["connect_args"] = self.connect_args
         # No pre-ping on PostgreSQL: it costs a round trip per transaction (about 5% of
         # a cluster node's CPU per move). A connection the server dropped fails its first
         # statement instead, which makes the pool let go of its connections; every call
@@ -875,19 +879,26 @@ class Writer:
         finally:
             self._drainer = None
 
+    def _moves_alone(self, calls: list[_Call]) -> list[tuple[str, int, MoveRow, int | None]] | None:
+        """The calls' moves if the calls are moves alone, none ending its game, and go in one
+        statement (:meth:`Storage.add_moves` on PostgreSQL); else None."""
+        if not self._one_statement:
+            return None
+        moves = [m for m in map(_move_of, calls) if m is not None]
+        return moves if len(moves) == len(calls) else None
+
     async def _execute_soon(self, calls: list[_Call]) -> list[tuple[bool, Any]]:
-        if self._one_statement:
-            moves = [m for m in map(_move_of, calls) if m is not None]
-            if len(moves) == len(calls):
-                try:
-                    async with asyncio.timeout(self.store_timeout):
-                        await self._add_moves(moves)
-                    return [(True, None)] * len(calls)
-                except TimeoutError:  # the thread would wait as long: refused, all of them
-                    await self._drop_aio()
-                    return self._refused(calls)
-                except Exception:  # the thread runs them again, one by one if need be
-                    await self._drop_aio()
+        moves = self._moves_alone(calls)
+        if moves is not None:
+            try:
+                async with asyncio.timeout(self.store_timeout):
+                    await self._add_moves(moves)
+                return [(True, None)] * len(calls)
+            except TimeoutError:  # the thread would wait as long: refused, all of them
+                await self._drop_aio()
+                return self._refused(calls)
+            except Exception:  # the thread runs them again, one by one if need be
+                await self._drop_aio()
         running = asyncio.get_running_loop().run_in_executor(self._pool, self._execute, calls)
         try:
             async with asyncio.timeout(self.store_timeout):
@@ -904,7 +915,7 @@ class Writer:
         if self._aio is None:
             engine = self.storage.engine
             args, kwargs = engine.dialect.create_connect_args(engine.url)
-            kwargs.setdefault("connect_timeout", CONNECT_TIMEOUT)
+            kwargs.update(self.storage.connect_args)
             connect = engine.dialect.loaded_dbapi.AsyncConnection.connect
             self._aio = await connect(*args, **kwargs, autocommit=True)
         sql, rows, held = _fenced_moves(self.storage.engine.dialect, moves)
@@ -946,11 +957,10 @@ class Writer:
 
     def _execute(self, calls: list[_Call]) -> list[tuple[bool, Any]]:
         try:
-            if self._one_statement:
-                moves = [m for m in map(_move_of, calls) if m is not None]
-                if len(moves) == len(calls):
-                    self._run(Storage.add_moves, moves, auto=True)
-                    return [(True, None)] * len(calls)
+            moves = self._moves_alone(calls)
+            if moves is not None:
+                self._run(Storage.add_moves, moves, auto=True)
+                return [(True, None)] * len(calls)
             return [(True, r) for r in self._run(_batch, calls)]
         except Exception:
             outcomes: list[tuple[bool, Any]] = []
