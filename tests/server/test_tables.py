@@ -213,6 +213,45 @@ class FakeApp:
         raise AssertionError("a table websocket went past TableSockets")
 
 
+def test_a_table_websocket_is_served_in_a_task_of_its_own(tmp_path: Path) -> None:
+    """Each table websocket is served in a task of its own, so that its wake-ups (each message,
+    each move stored) resume its own few frames, not the ASGI stack's; cancelling the ASGI call
+    (the server stopping) still ends it, and its seat is let go."""
+
+    async def run() -> None:
+        async with lobby(tmp_path, 3) as (manager, joined):
+            table = await manager.get(joined.table_id)
+            sockets = TableSockets(FakeApp(), manager, RateLimits({}))
+            inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+            inbox.put_nowait({"type": "websocket.connect"})
+            readers: set[asyncio.Task[Any] | None] = set()
+
+            async def receive() -> dict[str, Any]:
+                readers.add(asyncio.current_task())
+                return await inbox.get()
+
+            async def send(message: MutableMapping[str, Any]) -> None:
+                pass
+
+            query = f"token={joined.token}".encode()
+            path = f"/ws/tables/{joined.table_id}"
+            scope = {"type": "websocket", "path": path, "query_string": query, "client": ("a", 1)}
+            call = asyncio.create_task(sockets(scope, receive, send))
+            for _ in range(100):
+                if table.seats[joined.seat].conns:
+                    break
+                await asyncio.sleep(0)
+            assert table.seats[joined.seat].conns, "the seat's websocket never connected"
+            assert len(readers) == 1 and call not in readers
+            call.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await call
+            assert not table.seats[joined.seat].conns
+            assert all(task is not None and task.done() for task in readers)
+
+    asyncio.run(run())
+
+
 def test_next_hand_presses_together_send_one_state(tmp_path: Path) -> None:
     """Presses of Next hand that arrive in one turn of the event loop (at a hand end every
     client shows the summary at once) send every connection one state, not one per press; a
