@@ -28,6 +28,7 @@ from salad.server.errors import ActionError
 from salad.server.ratelimit import WHAT, RateLimits
 from salad.server.schemas import read_hello
 from salad.server.tables import Conn, Table, TableManager
+from salad.server.tables.connection import TurnWrites
 from salad.server.tables.manager import NO_TABLE, STALE
 from salad.server.tables.wire import error_message
 from salad.view import SPECTATOR
@@ -164,6 +165,8 @@ class TableSockets:
         """The per-connection rates (``messages``, ``refused``)."""
         self.accept: Message = {"type": "websocket.accept", "headers": headers or []}
         """The handshake's answer (a cluster's named node says its name in it)."""
+        self.writes = TurnWrites()
+        """Every connection's messages of a turn of the event loop, written at its end."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         found = PATH.fullmatch(scope["path"]) if scope["type"] == "websocket" else None
@@ -203,7 +206,7 @@ class TableSockets:
                 return
             seat = found
         reader = Reader(receive)
-        conn = Conn(ws, seat)
+        conn = Conn(ws, seat, self.writes)
         conn.on_kick = reader.stop
         table = await manager.connect(table, conn)
         first = not token
@@ -232,7 +235,7 @@ class TableSockets:
                         found = await self.seat_of(table, hello.token, ws)
                         if found is None:
                             return
-                        conn = Conn(ws, found)
+                        conn = Conn(ws, found, self.writes)
                         conn.on_kick = reader.stop
                         table = await manager.connect(table, conn)
                         continue
