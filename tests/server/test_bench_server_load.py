@@ -54,6 +54,33 @@ def test_record_moves_and_missing_moves() -> None:
     assert bench.missing_moves(acked, played[:-2]) == 2
 
 
+def test_the_targets_are_checked_against_every_run_of_theirs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue #16's targets: each line gives the figures it is checked against and says met only
+    if every one meets it (one node's CPU a move counts the node and Redis, not HAProxy)."""
+    bench = load_script()
+
+    def run(nodes_cpu: int, p99: float, **more: Any) -> dict[str, Any]:
+        return {"tables": 200, "p99_ms": p99, "nodes_cpu_us_per_move": nodes_cpu, **more}
+
+    one, three = "1 node on PostgreSQL + Redis, via HAProxy", "3 nodes on PostgreSQL + Redis"
+    killed = {"failover": {"longest_stall_s": 2.5, "moves_lost": 0}}
+    runs = [(one, run(120, 50.0)), (three, run(160, 60.0)), (one, run(149, 99.0))]
+    bench.show_targets([*runs, (three + ", one killed", run(170, 70.0, **killed))], 1.3)
+    out = capsys.readouterr().out
+    assert "1 node, CPU a move <= 150 us: 120, 149: met" in out
+    assert "1 node, p99 <= 100 ms: 50.0, 99.0: met" in out
+    assert "more nodes, CPU a move <= 1.5x one node's: x1.3 (median): met" in out
+    assert "failover, moves lost = 0: 0: met" in out and "NOT MET" not in out
+    bench.show_targets([(one, run(151, 50.0)), (three, run(160, 60.0))], 1.6)
+    out = capsys.readouterr().out
+    assert "1 node, CPU a move <= 150 us: 151: NOT MET" in out
+    assert "x1.6 (median): NOT MET" in out and "failover" not in out
+    bench.show_targets([(one, {**run(120, 50.0), "tables": 4})], None)
+    assert "targets are for 200 tables; this run had 4" in capsys.readouterr().out
+
+
 def test_a_cluster_run_with_a_node_killed_loses_no_move() -> None:
     if not os.environ.get(PG_ENV):
         pytest.skip(f"PostgreSQL is not available ({PG_ENV} is not set; see scripts/postgres.sh)")
