@@ -75,6 +75,38 @@ def test_the_chat_follows_its_table_when_the_node_dies(start_cluster: Any) -> No
     assert len(holder(nodes[1:])) == 1
 
 
+def test_a_seats_chat_count_follows_its_table_when_the_node_dies(
+    start_cluster: Any, monkeypatch: Any
+) -> None:
+    """The host says as many chat lines as its bucket holds; its table's node is killed. On the
+    node that takes the table over it is still refused (its count is in Redis), where that node
+    counting on its own would have given it a full bucket."""
+    monkeypatch.setenv("SALAD_RATE_LIMITS", "chat=2/60")  # the nodes are started with it
+    nodes, proxy = start_cluster(2)
+    body = {"name": "Host", "seats": [HUMAN, HUMAN, {"kind": "bot"}]}
+    created = nodes[0].ok("POST", "/api/tables", body)
+    table_id, host_token = created["table_id"], created["token"]
+
+    async def go() -> dict[str, Any]:
+        host = await connect(nodes[0], table_id, host_token)
+        await host.until(lambda m: True)
+        for text in ("one", "two"):
+            await host.send({"type": "chat", "text": text})
+            await next_of(host, "chat")
+        nodes[0].kill()
+        sock, _ = await _reconnect(proxy, table_id, host_token, "chat_log")
+        await sock.send({"type": "chat", "text": "three"})
+        while True:  # its answer: the line said, or an error
+            m: dict[str, Any] = await sock.recv(10)
+            if m["type"] in ("chat", "error"):
+                return m
+
+    answer = asyncio.run(go())
+    assert answer["type"] == "error", f"the line was said: {answer}"
+    assert answer["message"].startswith("chat: too many messages (at most 2 per 60 s)")
+    assert holder(nodes[1:]) == [0]
+
+
 TWO_HANDS = 'preset = "canadian"\nhands = ["no-tricks", "no-hearts"]\n'
 
 

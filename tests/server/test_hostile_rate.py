@@ -260,8 +260,9 @@ def test_nodes_share_the_counts_in_redis(redis_server: Any, caplog: Any) -> None
     async def run() -> None:
         client = Redis.from_url(redis_server.url, socket_connect_timeout=1, socket_timeout=1)
         now = [0.0]
-        a = RateLimits({"tables": Rate(3, 60), "chat": Rate(1, 60)}, clock=lambda: now[0])
-        b = RateLimits({"tables": Rate(3, 60), "chat": Rate(1, 60)})
+        rates = {"tables": Rate(3, 60), "chat": Rate(1, 60), "messages": Rate(1, 60)}
+        a = RateLimits(rates, clock=lambda: now[0])
+        b = RateLimits(rates)
         a.share(client)
         b.share(client)
         try:
@@ -277,8 +278,10 @@ def test_nodes_share_the_counts_in_redis(redis_server: Any, caplog: Any) -> None
             keys = [k.decode() for k in await client.keys("salad:rate:*") if isinstance(k, bytes)]
             assert len(keys) == 2 and not any("10.0.0" in k for k in keys)
             assert 0 < await client.pttl(keys[0]) <= 120_000  # gone once refilled
-            # Chat is per node (a table's chat is on its node).
-            assert await a.take("chat", "t:0") == 0 and await b.take("chat", "t:0") == 0
+            # A seat's chat too: a node taking its table over goes on with its count.
+            assert await a.take("chat", "t:0") == 0 and await b.take("chat", "t:0") > 0
+            # The kinds counted per connection are not shared.
+            assert await a.take("messages", "c") == 0 and await b.take("messages", "c") == 0
             # Redis away: counted per node, with one warning.
             redis_server.stop()
             with caplog.at_level(logging.WARNING, logger="salad.server"):

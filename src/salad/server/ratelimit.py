@@ -57,9 +57,11 @@ ENV = "SALAD_RATE_LIMITS"
 MAX_KEYS = 10_000
 """Buckets kept per kind before the full (idle) ones are forgotten."""
 
-SHARED = frozenset({"tables", "joins", "host", "sockets"})
-"""The kinds counted in Redis on a cluster. The others need not be: a table's chat is on the
-node holding the table, and a connection's refused messages on the node serving it."""
+SHARED = frozenset({"tables", "joins", "host", "sockets", "chat"})
+"""The kinds counted in Redis on a cluster. A seat's chat is said on the node holding its table,
+but counted in Redis too, so that a node taking the table over (its holder died) goes on with
+the seat's count instead of a full bucket. The others need not be: a connection's messages
+and refusals are counted on the node serving it, and end with it."""
 
 LOCAL_AFTER_FAILURE = 5.0
 """Seconds a node counts on its own after Redis did not answer, before it asks Redis again

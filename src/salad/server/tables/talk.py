@@ -5,7 +5,7 @@ never written to the database nor to a game's record. Each table keeps its last
 :data:`KEPT_LINES` lines, sent to a connection when it connects (a client that reconnects sees
 them). Spectators read; they write only once the host allows it (``chat_settings``, in memory
 too: a restarted server forgets it). Each seat (or spectator connection) has a ``chat`` token
-bucket (:mod:`salad.server.ratelimit`).
+bucket (:mod:`salad.server.ratelimit`; in Redis on a cluster).
 
 On a cluster the talk follows its table from node to node: the node holding a table keeps its
 room (:mod:`salad.server.tables.keeper`) before it sends a change out, and a node that takes the
@@ -107,7 +107,7 @@ class Talk:
         if (message.text is None) == (message.emote is None):
             raise ActionError('chat: send either "text" or "emote"')
         key = f"{table.id}:{seat}" if seat != SPECTATOR else f"{table.id}:spectator:{id(conn)}"
-        wait = self.rates.wait("chat", key)
+        wait = await self.rates.take("chat", key)  # in Redis on a cluster: it follows the table
         if wait > 0:
             rate = self.rates.rates["chat"]
             raise ActionError(
