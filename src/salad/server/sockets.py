@@ -8,7 +8,11 @@ This is the server's hot path: every move is one message in and one out per conn
 table. As an ASGI middleware it sits outside the framework's routing and exception layers
 (which add a wrapper around every message sent); everything it does is plain ASGI
 (``websocket.connect``/``accept``/``receive``/``send``/``close``), so it runs on any ASGI
-server. The protocol is in docs/protocol.md; the game logic is the
+server; on salad's own (uvicorn with :class:`~salad.server.process.GuardedWebSocket`), a
+message that can go at once is written by the protocol itself (:class:`RawSocket`). Each
+connection is served in a task of its own, and its messages of one turn of the event loop are
+written at its end (:class:`~salad.server.tables.connection.TurnWrites`). The protocol is in
+docs/protocol.md; the game logic is the
 :class:`~salad.server.tables.TableManager`'s. Which websockets may open at all (the rate of new
 ones per address, the cap on those held open) is decided before, by :class:`SocketGate`.
 """
@@ -18,13 +22,14 @@ from __future__ import annotations
 import asyncio
 import math
 import re
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any, cast
 from urllib.parse import parse_qs
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from salad.server.errors import ActionError
+from salad.server.process import GuardedWebSocket
 from salad.server.ratelimit import WHAT, RateLimits
 from salad.server.schemas import read_hello
 from salad.server.tables import Conn, Table, TableManager
@@ -42,12 +47,19 @@ CLOSE_WAIT = 5.0
 
 
 class RawSocket:
-    """What a :class:`~salad.server.tables.Conn` needs of a websocket, on the ASGI ``send``."""
+    """What a :class:`~salad.server.tables.Conn` needs of a websocket, on the ASGI ``send``;
+    and, where the ASGI server is salad's own uvicorn protocol, its ``write_now`` (see
+    :meth:`~salad.server.process.GuardedWebSocket.write_text`)."""
 
-    __slots__ = ("_send",)
+    __slots__ = ("_send", "write_now")
 
     def __init__(self, send: Send) -> None:
         self._send = send
+        protocol = getattr(send, "__self__", None)
+        self.write_now: Callable[[str], bool] | None = (
+            protocol.write_text if isinstance(protocol, GuardedWebSocket) else None
+        )
+        """Write a text message at once; False where the ASGI ``send`` must be used."""
 
     def send_text(self, data: str) -> Coroutine[Any, Any, None]:
         # The ASGI server's own coroutine, not one wrapped around it: a Conn steps it at once.

@@ -71,6 +71,7 @@ class Conn:
         "coalesce",
         "writes",
         "held",
+        "write_now",
     )
 
     def __init__(self, ws: Socket, seat: int, writes: TurnWrites | None = None) -> None:
@@ -80,6 +81,8 @@ class Conn:
         """Where the messages pushed wait for the end of the turn (None: written at once)."""
         self.held: list[str] = []
         """The messages pushed in this turn of the event loop, not written yet (``writes``)."""
+        self.write_now: Callable[[str], bool] | None = getattr(ws, "write_now", None)
+        """The socket's way to write a message at once, if it has one (False: it cannot now)."""
         self.version = -1
         """The version of the table's lobby this connection was last sent."""
         self.tricks: tuple[int, TrickKey | None] | None = None
@@ -166,6 +169,9 @@ class Conn:
 
     def _send_now(self, text: str) -> bool:
         """Send without a task if the send does not have to wait; False if it would."""
+        write = self.write_now
+        if write is not None and write(text):
+            return True
         coro = self.ws.send_text(text)
         try:
             coro.send(None)
