@@ -1,12 +1,10 @@
 """The websocket protocol, written once: every message a client sends (``*In``) and every
 message the server sends (``*Out``), as pydantic models (docs/protocol.md).
 
-These models are the protocol. ``python -m salad.server.protocol_schema`` writes their JSON
-Schema to ``docs/protocol.schema.json`` and the web client's type declarations (and its
-:data:`KEPT` keys) to ``js/messages.js``; a test fails when either is stale. The server reads a
-client's message with :func:`read_client_message` (a refusal is one line); it writes its
-``state`` messages with the fast string builder of :mod:`salad.server.tables.wire`, and a test
-validates that output against :class:`StateOut` after every move of many games.
+These models are the protocol: :mod:`salad.server.protocol_schema` generates their JSON Schema
+and the web client's declarations from them. The server reads a client's message with
+:func:`read_client_message` (a refusal is one line); its ``state`` messages are written by the
+fast :mod:`salad.server.tables.wire`, whose output a test validates against :class:`StateOut`.
 
 A ``state`` leaves out what its connection already has: the fields marked :data:`KEPT_FIELD`
 (``table``, ``last_trick``, ``hand_rounds``, ``winners`` of :class:`StateOut`, ``tricks`` of
@@ -296,6 +294,8 @@ class HandInfoOut(_Out):
 
 
 class SeatOut(_Out):
+    """A seat of the lobby: who sits there, and whether they are connected."""
+
     seat: int
     kind: Literal["human", "bot", "open"]
     name: str | None
@@ -385,6 +385,8 @@ class HandRoundOut(_Out):
 
 
 class PenaltyOut(_Out):
+    """A penalty of a hand's summary: its id (the key of its points) and its name."""
+
     id: str
     name: str
 
@@ -428,6 +430,8 @@ class ErrorMessageOut(_Out):
 
 
 class PongOut(_Out):
+    """``pong``: the answer to a ``ping``."""
+
     type: Literal["pong"]
 
 
@@ -442,6 +446,8 @@ class ChatLineOut(_Out):
 
 
 class ChatOut(ChatLineOut):
+    """``chat``: a line or reaction said at the table, to every connection of it."""
+
     type: Literal["chat"]
 
 
@@ -454,6 +460,8 @@ class ChatLogOut(_Out):
 
 
 class ChatSettingsOut(_Out):
+    """``chat_settings``: whether spectators may write, as the host just set it."""
+
     type: Literal["chat_settings"]
     spectators: bool
 
