@@ -13,46 +13,32 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from salad.server.messages import (
-    CHAT_LIMIT,
-    EMOTES,
     MESSAGE_LIMIT,
-    MESSAGE_TYPES,
     AssistIn,
     ChatIn,
     ChatSettingsIn,
-    HelloIn,
     HintIn,
-    Incoming,
     LobbyOut,
     NextIn,
     PingIn,
     PlayIn,
-    SeatOut,
     TalkIn,
-    UndoIn,
     read_client_message,
     read_hello,
     tidy_line,
 )
 
-__all__ = [  # the websocket's names, as the modules that read them here know them
-    "CHAT_LIMIT",
-    "EMOTES",
+__all__ = [  # the websocket's names that other modules read from here
     "MESSAGE_LIMIT",
-    "MESSAGE_TYPES",
     "AssistIn",
     "ChatIn",
     "ChatSettingsIn",
-    "HelloIn",
     "HintIn",
-    "Incoming",
     "LobbyOut",
     "NextIn",
     "PingIn",
     "PlayIn",
-    "SeatOut",
     "TalkIn",
-    "UndoIn",
     "read_client_message",
     "read_hello",
 ]
