@@ -7,16 +7,14 @@ and the web client's declarations from them. The server reads a client's message
 fast :mod:`salad.server.tables.wire`, whose output a test validates against :class:`StateOut`.
 
 A ``state`` leaves out what its connection already has: the fields marked :data:`KEPT_FIELD`
-(``table``, ``last_trick``, ``hand_rounds``, ``winners`` of :class:`StateOut`, ``tricks`` of
-:class:`ViewOut`) may be absent, and a client keeps the last of each
-(:func:`salad.server.protocol.complete_state`; the web client's ``complete``). Which they are
-is said here only: :func:`kept_keys` reads it off the models.
+(said here only; :func:`kept_keys` reads them off the models) may be absent, and a client keeps
+the last of each (:func:`salad.server.protocol.complete_state`, the web client's ``complete``).
 """
 
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import (
     MISSING,
@@ -34,7 +32,8 @@ MESSAGE_LIMIT = 4096
 """The longest websocket message a client may send, in characters."""
 CHAT_LIMIT = 200
 """The longest chat line, in characters."""
-EMOTES = ("nice", "haha", "wow", "ouch", "gg", "oops")
+Emote = Literal["nice", "haha", "wow", "ouch", "gg", "oops"]
+EMOTES: tuple[str, ...] = get_args(Emote)
 """The quick reactions a client may send (each page draws its own picture of them)."""
 
 KEPT_FIELD = "kept"
@@ -85,9 +84,6 @@ def clean_chat_text(value: str) -> str:
     'well played'
     """
     return tidy_line(value, CHAT_LIMIT)
-
-
-Emote = Literal["nice", "haha", "wow", "ouch", "gg", "oops"]
 
 
 class _In(BaseModel):
@@ -155,14 +151,17 @@ class UndoIn(_In):
 
 TalkIn = ChatIn | ChatSettingsIn
 AssistIn = HintIn | UndoIn
-Incoming = PingIn | PlayIn | NextIn | ChatIn | ChatSettingsIn | HintIn | UndoIn
+Incoming = PlayIn | PingIn | NextIn | ChatIn | ChatSettingsIn | HintIn | UndoIn
 
 ClientMessage = Annotated[Incoming, Field(discriminator="type")]
 """A message after the first: a ``hello`` then is an unknown type."""
 AnyClientMessage = Annotated[HelloIn | Incoming, Field(discriminator="type")]
 """Every message a client may send (the first may be a ``hello``)."""
 _CLIENT_MESSAGE: TypeAdapter[Incoming] = TypeAdapter(ClientMessage)
-MESSAGE_TYPES = ("play", "ping", "next", "chat", "chat_settings", "hint", "undo")
+MESSAGE_TYPES: tuple[str, ...] = tuple(
+    get_args(model.model_fields["type"].annotation)[0] for model in get_args(Incoming)
+)
+"""The ``type`` of each message after the first: ``play``, ``ping``, ``next``, ..."""
 
 
 def read_client_message(text: str | None) -> Incoming:

@@ -55,7 +55,7 @@
 
 /**
  * Every message a client sends (hello as the first only).
- * @typedef {HelloIn | PingIn | PlayIn | NextIn | ChatIn | ChatSettingsIn | HintIn | UndoIn} ClientMessage
+ * @typedef {HelloIn | PlayIn | PingIn | NextIn | ChatIn | ChatSettingsIn | HintIn | UndoIn} ClientMessage
  */
 
 /**
