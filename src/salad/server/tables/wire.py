@@ -34,6 +34,7 @@ from salad.errors import IllegalMoveError
 from salad.events import PLAY, TRICK
 from salad.moves import Move, format_move, move_label
 from salad.scoring import MOON, hand_breakdown, standings
+from salad.server.messages import ErrorMessageOut
 from salad.view import SPECTATOR, Phase
 
 __all__ = [
@@ -63,8 +64,12 @@ _PHASES = {phase: json.dumps(phase.name.lower()) for phase in Phase}
 
 
 def error_message(message: str) -> str:
-    """The ``error`` message: one line."""
-    return json.dumps({"type": "error", "message": " ".join(message.split())})
+    """The ``error`` message (:class:`~salad.server.messages.ErrorMessageOut`): one line.
+
+    >>> error_message(" seat 2   cannot play 6D ")
+    '{"type":"error","message":"seat 2 cannot play 6D"}'
+    """
+    return ErrorMessageOut(type="error", message=" ".join(message.split())).model_dump_json()
 
 
 _WHY = {
