@@ -12,10 +12,12 @@ from typing import Any
 
 import jsonschema
 import pytest
+from pydantic_core import PydanticSerializationError
 
 from salad.engine import Game
 from salad.formats.rules import load_ruleset
 from salad.server import protocol_schema
+from salad.server.messages import ErrorMessageOut
 from salad.server.protocol import KEPT, VIEW_KEPT
 from salad.server.storage import SeatRow, TableRow
 from salad.server.tables import Conn, Table
@@ -84,3 +86,12 @@ def test_the_schema_describes_what_the_server_sends() -> None:
     client = jsonschema.Draft202012Validator({**schema, "$ref": "#/$defs/ClientMessage"})
     client.validate({"type": "play", "move": "QS"})
     assert not client.is_valid({"type": "dance"})
+
+
+def test_an_error_message_takes_any_text_a_client_sent() -> None:
+    """A lone surrogate (valid in JSON text, not in UTF-8) quoted in an error is escaped, and
+    the error is still an ErrorMessageOut; pydantic's own encoder would refuse it."""
+    text = error_message("cannot read 'Q\ud800'")
+    assert ErrorMessageOut.model_validate(json.loads(text)).message == "cannot read 'Q\ud800'"
+    with pytest.raises(PydanticSerializationError):
+        ErrorMessageOut(type="error", message="Q\ud800").model_dump_json()

@@ -34,7 +34,6 @@ from salad.errors import IllegalMoveError
 from salad.events import PLAY, TRICK
 from salad.moves import Move, format_move, move_label
 from salad.scoring import MOON, hand_breakdown, standings
-from salad.server.messages import ErrorMessageOut
 from salad.view import SPECTATOR, Phase
 
 __all__ = [
@@ -66,10 +65,11 @@ _PHASES = {phase: json.dumps(phase.name.lower()) for phase in Phase}
 def error_message(message: str) -> str:
     """The ``error`` message (:class:`~salad.server.messages.ErrorMessageOut`): one line.
 
-    >>> error_message(" seat 2   cannot play 6D ")
-    '{"type":"error","message":"seat 2 cannot play 6D"}'
+    Written by ``json.dumps``, not by the model: an error may quote what a client sent, and a
+    lone surrogate there (valid in JSON text) is escaped by ``json.dumps`` where pydantic's
+    encoder refuses it (tests/server/test_protocol_schema.py).
     """
-    return ErrorMessageOut(type="error", message=" ".join(message.split())).model_dump_json()
+    return json.dumps({"type": "error", "message": " ".join(message.split())})
 
 
 _WHY = {
