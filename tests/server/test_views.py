@@ -4,28 +4,41 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from salad.engine import Game
 from salad.formats.rules import load_ruleset
+from salad.server.messages import LobbyOut, StateOut
 from salad.server.protocol import complete_state
-from salad.server.tables.wire import TricksCache, common_view_json, last_trick, view_json
+from salad.server.storage import SeatRow, TableRow
+from salad.server.tables import Table
+from salad.server.tables.wire import (
+    JsonCodes,
+    TricksCache,
+    common_view_json,
+    hand_summary,
+    last_trick,
+    state_messages,
+    view_json,
+)
 from salad.view import SPECTATOR
 
+TABLES = [
+    ("canadian", None, 4),
+    ("fruit-salad", None, 3),
+    ("extended", None, 7),
+    ("skip-the-salad", {"toppings": "all"}, 5),
+    ("skip-the-salad", {"toppings": ["pass-the-veggies"], "swap": ["3=no-royalty"]}, 8),
+    ("canadian", {"jokers": 2, "passing": 3}, 4),
+]
+"""(preset, settings, players): every kind of deck, round and topping a view can show."""
 
-@pytest.mark.parametrize(
-    ("preset", "settings", "players"),
-    [
-        ("canadian", None, 4),
-        ("fruit-salad", None, 3),
-        ("extended", None, 7),
-        ("skip-the-salad", {"toppings": "all"}, 5),
-        ("skip-the-salad", {"toppings": ["pass-the-veggies"], "swap": ["3=no-royalty"]}, 8),
-        ("canadian", {"jokers": 2, "passing": 3}, 4),
-    ],
-)
+
+@pytest.mark.parametrize(("preset", "settings", "players"), TABLES)
 def test_view_json_is_the_view(preset: str, settings: Any, players: int) -> None:
     game = Game(load_ruleset(preset, settings), players, seed=17)
     cache = TricksCache()
@@ -61,8 +74,7 @@ def test_last_trick_follows_the_game() -> None:
 
 def test_state_messages_after_every_move() -> None:
     """The whole state message of each seat: the cached parts always match the game."""
-    from salad.server.storage import SeatRow, TableRow
-    from salad.server.tables import Conn, Table
+    from salad.server.tables import Conn
     from salad.server.tables.wire import hand_rounds
 
     rs = load_ruleset("skip-the-salad", {"toppings": "all"})
@@ -82,7 +94,9 @@ def test_state_messages_after_every_move() -> None:
             # The tricks and what goes with them are sent when a trick ends, else left out.
             trick = (number, game.hand_index, game.trick_no, game.phase)
             for conn in conns:
-                raw = json.loads(message(conn))
+                text = message(conn)
+                raw = json.loads(text)
+                assert StateOut.model_validate_json(text).model_dump(mode="json") == raw
                 assert ("tricks" in raw["view"]) == (trick != before), (trick, before)
                 assert ("hand_rounds" in raw) == (trick != before)
                 assert ("table" in raw) == (table.moves == 1 and number == 1)
@@ -98,3 +112,66 @@ def test_state_messages_after_every_move() -> None:
             if game.is_over():
                 break
             game.play(rng.choice(game.legal_moves()))
+
+
+@dataclass
+class Receiver:
+    seat: int
+    version: int = 0
+    tricks: Any = None
+
+
+@pytest.mark.parametrize(("preset", "settings", "players"), TABLES)
+def test_the_wire_is_the_protocol(preset: str, settings: Any, players: int) -> None:
+    """Every state wire.py writes, whole or with the kept parts left out, is a ``StateOut``
+    of the protocol's models, key for key (nothing the models do not say, nothing missing),
+    after every move of games of every kind of table, with a hand's summary and the lobby."""
+    rs = load_ruleset(preset, settings)
+    game = Game(rs, players, seed=29)
+    row = TableRow("t", rs.preset, rs.settings, players, 30.0, None, "playing", 1)
+    row.seats = [SeatRow(i, "human", f"P{i}") for i in range(players)]
+    lobby = Table(row, rs).lobby()
+    assert LobbyOut.model_validate(lobby).model_dump() == lobby
+    conns = [Receiver(seat) for seat in [SPECTATOR, *range(players)]]
+    cache, codes = TricksCache(), JsonCodes(game.deck)
+    rng = random.Random(5)
+    moves, left_out = 0, 0
+    while True:
+        hands = len(game.hand_points)
+        summary = hand_summary(game, hands - 1) if hands else None
+        message = state_messages(
+            game,
+            game_number=1,
+            moves=moves,
+            deadline=1712345678.5 if moves % 2 else None,
+            lobby_json=json.dumps(lobby),
+            version=1 + moves // 100,
+            cache=cache,
+            codes=codes,
+            hand_end=None if summary is None else json.dumps({**summary, "waiting": [0]}),
+        )
+        for conn in conns:
+            text = message(conn)
+            state = StateOut.model_validate_json(text)
+            assert state.model_dump(mode="json") == json.loads(text), (moves, conn.seat)
+            left_out += "tricks" not in json.loads(text)["view"]
+        if game.is_over():
+            break
+        game.play(rng.choice(game.legal_moves()))
+        moves += 1
+    assert moves > 100 and left_out > moves  # the short form was checked too
+
+
+def test_the_models_refuse_what_the_protocol_does_not_say() -> None:
+    """The check above can fail: a key the models do not know, or one missing, is refused."""
+    game = Game(load_ruleset("canadian"), 4, seed=1)
+    state = {"type": "state", "you": 0, "view": game.view(0).to_dict(), "deadline": None}
+    state |= {"moves": 0, "hand_end": None}
+    StateOut.model_validate(state)
+    with pytest.raises(ValidationError):
+        StateOut.model_validate({**state, "news": 1})
+    with pytest.raises(ValidationError):
+        StateOut.model_validate({**state, "view": {**state["view"], "suits": []}})
+    del state["moves"]
+    with pytest.raises(ValidationError):
+        StateOut.model_validate(state)

@@ -2,7 +2,9 @@
 
 A ``state`` message leaves out what its connection already has: the lobby (``table``) while it
 has not changed, and, within a trick, the parts that change only when a trick ends: the view's
-``tricks``, ``last_trick``, ``hand_rounds`` and ``winners``. A client keeps the last of each:
+``tricks``, ``last_trick``, ``hand_rounds`` and ``winners``. Which keys those are is said by the
+models of :mod:`salad.server.messages` (``StateOut``, ``ViewOut``), and read off them here. A
+client keeps the last of each:
 
 >>> first = {"type": "state", "table": {"title": "T"}, "view": {"tricks": []},
 ...          "last_trick": None, "hand_rounds": [], "winners": []}
@@ -15,10 +17,14 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["KEPT", "complete_state"]
+from salad.server.messages import StateOut, ViewOut, kept_keys
 
-KEPT = ("table", "last_trick", "hand_rounds", "winners")
-"""The top-level keys a ``state`` may leave out (besides the view's ``tricks``)."""
+__all__ = ["KEPT", "VIEW_KEPT", "complete_state"]
+
+KEPT = kept_keys(StateOut)
+"""The top-level keys a ``state`` may leave out (besides the view's :data:`VIEW_KEPT`)."""
+VIEW_KEPT = kept_keys(ViewOut)
+"""The keys of a ``state``'s view it may leave out (``tricks``)."""
 
 
 def complete_state(message: dict[str, Any], last: dict[str, Any] | None) -> dict[str, Any]:
@@ -29,17 +35,20 @@ def complete_state(message: dict[str, Any], last: dict[str, Any] | None) -> dict
     view = message.get("view")
     if last is None:
         missing = [k for k in KEPT if k not in message]
-        if view is not None and "tricks" not in view:
-            missing.append("view.tricks")
+        if view is not None:
+            missing += [f"view.{k}" for k in VIEW_KEPT if k not in view]
         if missing:
             raise ValueError(f"state: the first state must hold {', '.join(missing)}")
         return message
     for key in KEPT:
         if key not in message:
             message[key] = last[key]
-    if view is not None and "tricks" not in view:
-        before = last.get("view")
-        if before is None:
-            raise ValueError("state: a view without tricks after a state without a view")
-        view["tricks"] = before["tricks"]
+    if view is None:
+        return message
+    for key in VIEW_KEPT:
+        if key not in view:
+            before = last.get("view")
+            if before is None:
+                raise ValueError(f"state: a view without {key} after a state without a view")
+            view[key] = before[key]
     return message

@@ -1,25 +1,51 @@
-"""What the server reads and answers, as pydantic models: the REST bodies and answers (they
-make the OpenAPI description) and the websocket messages a client sends (docs/protocol.md).
+"""What the server reads and answers over REST, as pydantic models (they make the OpenAPI
+description). The websocket's messages, and the lobby both share, are those of
+:mod:`salad.server.messages`; they are named here too, for the modules that read them here.
 
-Every check of what a client sends is made here, by the models; a refusal is one line
-(:func:`salad.server.errors.one_line`, or the websocket's own words in
-:func:`read_client_message`).
+Every check of what a client sends is made by the models; a refusal is one line
+(:func:`salad.server.errors.one_line`).
 """
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from salad.server.errors import ActionError, one_line
+from salad.server.messages import (
+    MESSAGE_LIMIT,
+    AssistIn,
+    ChatIn,
+    ChatSettingsIn,
+    HintIn,
+    LobbyOut,
+    NextIn,
+    PingIn,
+    PlayIn,
+    TalkIn,
+    read_client_message,
+    read_hello,
+    tidy_line,
+)
+
+__all__ = [  # the websocket's names that other modules read from here
+    "MESSAGE_LIMIT",
+    "AssistIn",
+    "ChatIn",
+    "ChatSettingsIn",
+    "HintIn",
+    "LobbyOut",
+    "NextIn",
+    "PingIn",
+    "PlayIn",
+    "TalkIn",
+    "read_client_message",
+    "read_hello",
+]
 
 MAX_SECONDS = 24 * 3600
 NAME_LIMIT = 32
 """The longest display name at a table (the score sheet has its own limit)."""
-MESSAGE_LIMIT = 4096
-"""The longest websocket message a client may send, in characters."""
 
 
 def clean_player_name(value: str) -> str:
@@ -28,14 +54,7 @@ def clean_player_name(value: str) -> str:
     >>> clean_player_name("  Ann   Lee ")
     'Ann Lee'
     """
-    name = " ".join(value.split())
-    if not name:
-        raise ValueError("must not be empty")
-    if len(name) > NAME_LIMIT:
-        raise ValueError(f"at most {NAME_LIMIT} characters, not {len(name)}")
-    if any(not ch.isprintable() for ch in name):
-        raise ValueError("must not hold control characters")
-    return name
+    return tidy_line(value, NAME_LIMIT)
 
 
 PlayerName = Annotated[
@@ -122,42 +141,6 @@ class JoinedOut(BaseModel):
     url: str
 
 
-class SeatOut(BaseModel):
-    seat: int
-    kind: Literal["human", "bot", "open"]
-    name: str | None
-    bot: str | None
-    connected: bool
-    takeover: bool = Field(description="A bot is playing for this away seat")
-
-
-class LobbyOut(BaseModel):
-    table_id: str
-    status: Literal["lobby", "playing", "over"]
-    rules: str
-    title: str
-    players: int
-    seats: list[SeatOut]
-    host: int
-    turn_timer: float | None
-    bot_takeover: float | None
-    game_number: int
-    min_players: int
-    max_players: int
-    deck: dict[str, Any]
-    hands: list[dict[str, Any]]
-    highest_wins: bool
-    toppings: list[str]
-    passing: int
-    pass_direction: str
-    topping_text: list[str] = Field(
-        default_factory=list, description="Each topping in play: its name, then what it does"
-    )
-    marker: str | None = Field(
-        None, description="The name of the piece a seat may hold for a penalty (a token)"
-    )
-
-
 class GameOut(BaseModel):
     game_number: int
     status: Literal["playing", "over"]
@@ -196,162 +179,3 @@ class HealthOut(BaseModel):
     """A cluster node's id."""
     tables_in_memory: int
     connections: int
-
-
-# -- the websocket: what a client sends (docs/protocol.md) --------------------------------------
-
-
-class _Message(BaseModel):
-    model_config = ConfigDict(extra="ignore", strict=True)
-
-
-class PingIn(_Message):
-    """``{"type": "ping"}``: answered ``{"type": "pong"}``."""
-
-    type: Literal["ping"]
-
-
-class PlayIn(_Message):
-    """``{"type": "play", "move": "QS"}``: the seat's move as text (``QS``, ``W+``, ``trump:H``)."""
-
-    type: Literal["play"]
-    move: str
-
-
-class NextIn(_Message):
-    """``{"type": "next"}``: this seat has seen the hand's summary; the next hand starts once
-    every connected human seat has sent it (or the turn timer runs out)."""
-
-    type: Literal["next"]
-
-
-class HelloIn(_Message):
-    """``{"type": "hello", "token": "..."}``, a connection's first message: the seat's token
-    (sent here rather than in the URL, which servers and proxies write to their logs)."""
-
-    type: Literal["hello"]
-    token: str = Field(max_length=256)
-
-
-# -- table talk and help against bots (salad.server.tables.talk, .assist) --
-
-CHAT_LIMIT = 200
-"""The longest chat line, in characters."""
-EMOTES = ("nice", "haha", "wow", "ouch", "gg", "oops")
-"""The quick reactions a client may send (each page draws its own picture of them)."""
-
-
-def clean_chat_text(value: str) -> str:
-    """A chat line with its spaces tidied; ValueError saying what is wrong.
-
-    >>> clean_chat_text("  well   played ")
-    'well played'
-    """
-    text = " ".join(value.split())
-    if not text:
-        raise ValueError("must not be empty")
-    if len(text) > CHAT_LIMIT:
-        raise ValueError(f"at most {CHAT_LIMIT} characters, not {len(text)}")
-    if any(not ch.isprintable() for ch in text):
-        raise ValueError("must not hold control characters")
-    return text
-
-
-class ChatIn(_Message):
-    """``{"type": "chat", "text": "nice one"}`` or ``{"type": "chat", "emote": "gg"}``."""
-
-    type: Literal["chat"]
-    text: Annotated[str, AfterValidator(clean_chat_text)] | None = None
-    emote: Literal["nice", "haha", "wow", "ouch", "gg", "oops"] | None = None
-
-
-class ChatSettingsIn(_Message):
-    """``{"type": "chat_settings", "spectators": true}`` (the host): may spectators write?"""
-
-    type: Literal["chat_settings"]
-    spectators: bool
-
-
-class HintIn(_Message):
-    """``{"type": "hint"}``: the expert's move for this seat, and why (tables of bots)."""
-
-    type: Literal["hint"]
-
-
-class UndoIn(_Message):
-    """``{"type": "undo"}``: take back this seat's last move and the bots' after it."""
-
-    type: Literal["undo"]
-
-
-TalkIn = ChatIn | ChatSettingsIn
-AssistIn = HintIn | UndoIn
-Incoming = PingIn | PlayIn | NextIn | ChatIn | ChatSettingsIn | HintIn | UndoIn
-
-ClientMessage = Annotated[Incoming, Field(discriminator="type")]
-_CLIENT_MESSAGE: TypeAdapter[Incoming] = TypeAdapter(ClientMessage)
-MESSAGE_TYPES = ("play", "ping", "next", "chat", "chat_settings", "hint", "undo")
-
-
-def read_client_message(text: str | None) -> Incoming:
-    """A websocket message from a client; ActionError (one line) if it is not one.
-
-    >>> read_client_message('{"type": "play", "move": "QS"}')
-    PlayIn(type='play', move='QS')
-    >>> read_client_message('{"type": "play", "move": 12}')
-    Traceback (most recent call last):
-    ...
-    salad.server.errors.ActionError: play: "move" must be a card or choice as text, such as "QS"
-    """
-    data = _load(text)
-    try:
-        return _CLIENT_MESSAGE.validate_python(data)
-    except ValidationError as exc:
-        raise ActionError(_message_problem(data, exc)) from None
-
-
-def read_hello(text: str | None) -> HelloIn | None:
-    """A connection's first message as a ``hello`` (its seat's token); None if it is another
-    message, ActionError (one line) if it is a bad ``hello`` or no message at all.
-
-    >>> read_hello('{"type": "hello", "token": "abc"}')
-    HelloIn(type='hello', token='abc')
-    >>> read_hello('{"type": "ping"}') is None
-    True
-    """
-    data = _load(text)
-    if not isinstance(data, dict) or data.get("type") != "hello":
-        return None
-    try:
-        return HelloIn.model_validate(data)
-    except ValidationError:
-        raise ActionError('hello: "token" must be the seat\'s token as text') from None
-
-
-def _load(text: str | None) -> Any:
-    """A websocket message's JSON; ActionError (one line) if it is none."""
-    if text is None:
-        raise ActionError("binary messages are not understood; send JSON text")
-    if len(text) > MESSAGE_LIMIT:
-        raise ActionError(f"message too long ({len(text)} characters)")
-    try:
-        return json.loads(text)
-    except RecursionError:
-        raise ActionError("not JSON that a message can be: nested too deeply") from None
-    except ValueError as exc:
-        raise ActionError(f"not JSON: {exc}") from None
-
-
-def _message_problem(data: Any, exc: ValidationError) -> str:
-    """What pydantic found wrong with a websocket message, in the protocol's own words."""
-    err = exc.errors()[0]
-    if err["type"] == "model_attributes_type":
-        return 'a message must be a JSON object such as {"type": "ping"}'
-    if err["type"] in ("union_tag_invalid", "union_tag_not_found"):
-        known = ", ".join(MESSAGE_TYPES)
-        return f"unknown message type {data.get('type')!r} (known: {known})"
-    if err["loc"][:2] == ("play", "move"):
-        return 'play: "move" must be a card or choice as text, such as "QS"'
-    if err["loc"][:2] == ("chat", "emote"):
-        return f"chat: emote must be one of {', '.join(EMOTES)}"
-    return one_line([err])

@@ -5,10 +5,10 @@
 
 import { html, trusted } from "./dom.js";
 
-/** @typedef {import("./types.js").Suit} Suit */
-/** @typedef {import("./types.js").Rank} Rank */
-/** @typedef {import("./types.js").Wild} Wild */
-/** @typedef {import("./types.js").DeckSpec} DeckSpec */
+/** @typedef {import("./messages.js").Suit} Suit */
+/** @typedef {import("./messages.js").Rank} Rank */
+/** @typedef {import("./messages.js").Wild} Wild */
+/** @typedef {import("./messages.js").Deck} DeckSpec */
 /** @typedef {import("./dom.js").Html} Html */
 
 /**

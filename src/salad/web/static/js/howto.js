@@ -9,7 +9,7 @@ import { $, html, setHTML } from "./dom.js";
 import { loadPrefs, mountLogo } from "./ui.js";
 
 /** @typedef {import("./types.js").Options} Options */
-/** @typedef {import("./types.js").DeckSpec} DeckSpec */
+/** @typedef {import("./messages.js").Deck} DeckSpec */
 
 /**
  * The answer of GET /api/howto (salad.formats.howto).

@@ -5,7 +5,7 @@ import { api, errorText, store, tableIdFromPath } from "./api.js";
 import { $, html, setHTML, toast } from "./dom.js";
 import { loadPrefs, mountLogo } from "./ui.js";
 
-/** @typedef {import("./types.js").Table} Table */
+/** @typedef {import("./messages.js").Lobby} Table */
 
 const tableId = tableIdFromPath() || "";
 const enc = encodeURIComponent(tableId || "");

@@ -11,7 +11,7 @@ import { clampPlates, loadPrefs, mountLogo, trickPlace, wireDialogs } from "./ui
 
 /** @typedef {import("./types.js").GameRecord} GameRecord */
 /** @typedef {import("./types.js").RecordHand} RecordHand */
-/** @typedef {import("./types.js").Table} Table */
+/** @typedef {import("./messages.js").Lobby} Table */
 /** @typedef {import("./dom.js").Html} Html */
 /**
  * A step of the replay: hand h; k = -1: its deal (pass: the cards passed), else trick k with

@@ -6,7 +6,7 @@ import { html } from "./dom.js";
 
 /** @typedef {import("./dom.js").Html} Html */
 /** @typedef {import("./cards.js").Deck} Deck */
-/** @typedef {import("./types.js").Mark} Mark */
+/** @typedef {import("./messages.js").Mark} Mark */
 /**
  * A row of the score sheet: a hand of the game, with its points once played, and the suits or
  * cards its round names (the lobby's `hands[].marks`).

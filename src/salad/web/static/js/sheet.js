@@ -23,7 +23,7 @@ import { loadPrefs, mountLogo, trophy } from "./ui.js";
  * @property {string} question
  * @property {number} points
  * @property {boolean} per_player a count for each player, else one player picked
- * @property {import("./types.js").Mark | null} [mark] the suit or card it counts, to draw
+ * @property {import("./messages.js").Mark | null} [mark] the suit or card it counts, to draw
  */
 
 /**
@@ -66,8 +66,8 @@ import { loadPrefs, mountLogo, trophy } from "./ui.js";
  * @property {Summary} summary
  * @property {string[]} rounds
  * @property {Field[][]} fields
- * @property {import("./types.js").DeckSpec} [deck]
- * @property {import("./types.js").Mark[][]} [marks]
+ * @property {import("./messages.js").Deck} [deck]
+ * @property {import("./messages.js").Mark[][]} [marks]
  */
 
 const STORE_KEY = "salad.scoresheet"; // the browser key of saved sheets: kept as first published

@@ -6,9 +6,9 @@
 import { $ } from "../dom.js";
 import { key, S, seatName } from "./state.js";
 
-/** @typedef {import("../types.js").View} View */
-/** @typedef {import("../types.js").LastTrick} LastTrick */
-/** @typedef {import("../types.js").HandEnd} HandEnd */
+/** @typedef {import("../messages.js").CompleteView} View */
+/** @typedef {import("../messages.js").LastTrick} LastTrick */
+/** @typedef {import("../messages.js").HandEnd} HandEnd */
 
 /** @param {number} seat @param {string} code */
 function played(seat, code) {

@@ -7,7 +7,7 @@
 import { html, maybe, setHTML, toast, trusted } from "../dom.js";
 import { myTurn, S, seatName } from "./state.js";
 
-/** @typedef {{move: string, reason: string, moves: number}} HintAnswer */
+/** @typedef {import("../messages.js").Hint} HintAnswer */
 
 const A = {
   /** @type {HintAnswer | null} */
@@ -85,12 +85,12 @@ function askUndo() {
 
 /**
  * A message of the table's websocket, if it is help's; true when it was.
- * @param {{type: string} & Record<string, any>} msg
+ * @param {import("../messages.js").ServerMessage} msg
  */
 export function onAssistMessage(msg) {
   if (msg.type === "hint") {
     A.asking = false;
-    A.hint = msg.moves === movesNow() ? /** @type {HintAnswer} */ (/** @type {unknown} */ (msg)) : null;
+    A.hint = msg.moves === movesNow() ? msg : null;
     afterRender();
     return true;
   }

@@ -8,10 +8,7 @@ import { store } from "../api.js";
 import { $, html, maybe, setHTML, toast, trusted } from "../dom.js";
 import { isHost, S } from "./state.js";
 
-/**
- * A chat line as the server sends it.
- * @typedef {{seat: number, name: string, text?: string, emote?: string, at?: number}} ChatLine
- */
+/** @typedef {import("../messages.js").ChatLine} ChatLine a chat line as the server sends it */
 
 /** The quick reactions (the server's EMOTES) and how this page draws them. */
 export const EMOTES = /** @type {const} */ ([
@@ -193,11 +190,11 @@ function sendChat(what) {
 
 /**
  * A message of the table's websocket, if it is the chat's; true when it was.
- * @param {{type: string} & Record<string, any>} msg
+ * @param {import("../messages.js").ServerMessage} msg
  */
 export function onChatMessage(msg) {
   if (msg.type === "chat") {
-    const line = /** @type {ChatLine} */ (/** @type {unknown} */ (msg));
+    const line = msg;
     T.lines.push(line);
     if (T.lines.length > KEEP) T.lines.splice(0, T.lines.length - KEEP);
     if (!T.muted) {

@@ -21,7 +21,7 @@ import {
   view,
 } from "./state.js";
 
-/** @typedef {import("../types.js").Table} Table */
+/** @typedef {import("../messages.js").Lobby} Table */
 
 /**
  * What the server says about this table's rules in words (GET /api/tables/{id}/howto): the

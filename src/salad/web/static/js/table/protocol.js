@@ -5,27 +5,27 @@
 import { store } from "../api.js";
 import { Deck } from "../cards.js";
 import { $, toast } from "../dom.js";
+import { KEPT, VIEW_KEPT } from "../messages.js";
 import { announceChanges } from "./announce.js";
 import { onAssistMessage } from "./assist.js";
 import { onChatMessage } from "./chat.js";
 import { chime, sweepTo } from "./motion.js";
 import { key, myTurn, prunePasses, redraw, S, waitingNext } from "./state.js";
 
-/** @typedef {import("../types.js").Message} Message */
-/** @typedef {import("../types.js").StateMessage} StateMessage */
+/** @typedef {import("../messages.js").ServerMessage} Message */
+/** @typedef {import("../messages.js").CompleteState} StateMessage */
 
 const HOLD_MS = 1100;
 
 // A state leaves out what this connection already has: the lobby (`table`) when it has not
 // changed, and the parts that change only when a trick ends (the view's `tricks`,
-// `last_trick`, `hand_rounds`, `winners`) within a trick. Fill them in from the last state.
-/** @type {ReadonlyArray<"table" | "last_trick" | "hand_rounds" | "winners">} */
-const KEPT = ["table", "last_trick", "hand_rounds", "winners"];
+// `last_trick`, `hand_rounds`, `winners`) within a trick: the keys KEPT and VIEW_KEPT of
+// messages.js, generated from the server's models. Fill them in from the last state.
 
 /**
  * `msg` with what it left out filled in from the last state (changed in place); it becomes
  * the last state.
- * @param {Message} msg
+ * @param {import("../messages.js").State} msg
  * @returns {StateMessage}
  */
 export function complete(msg) {
@@ -34,9 +34,11 @@ export function complete(msg) {
   const into = msg;
   if (last) {
     for (const k of KEPT) if (!(k in msg)) into[k] = last[k];
-    /** @type {Record<string, unknown> | null | undefined} */
+    /** @type {Record<string, unknown> | null} */
     const view = msg.view;
-    if (view && !("tricks" in view)) view.tricks = (last.view && last.view.tricks) || [];
+    /** @type {Record<string, unknown> | null} */
+    const before = last.view;
+    if (view) for (const k of VIEW_KEPT) if (!(k in view)) view[k] = (before && before[k]) || [];
   }
   const done = /** @type {StateMessage} */ (msg);
   S.received = done;

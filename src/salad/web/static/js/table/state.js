@@ -7,12 +7,12 @@ import { api, errorText, tableIdFromPath } from "../api.js";
 import { Deck } from "../cards.js";
 import { toast } from "../dom.js";
 
-/** @typedef {import("../types.js").Table} Table */
-/** @typedef {import("../types.js").View} View */
-/** @typedef {import("../types.js").LastTrick} LastTrick */
-/** @typedef {import("../types.js").HandRound} HandRound */
-/** @typedef {import("../types.js").HandEnd} HandEnd */
-/** @typedef {import("../types.js").StateMessage} StateMessage */
+/** @typedef {import("../messages.js").Lobby} Table */
+/** @typedef {import("../messages.js").CompleteView} View */
+/** @typedef {import("../messages.js").LastTrick} LastTrick */
+/** @typedef {import("../messages.js").HandRound} HandRound */
+/** @typedef {import("../messages.js").HandEnd} HandEnd */
+/** @typedef {import("../messages.js").CompleteState} StateMessage */
 /** @typedef {import("../api.js").Socket} Socket */
 
 export const S = {
@@ -154,8 +154,7 @@ export function gameWinners() {
 
 /** How many more cards this seat passes (0: no passing, or any number). */
 export function passNeeded() {
-  const count = S.table && S.table.passing;
-  const n = typeof count === "number" ? count : count && count.count;
+  const n = S.table && S.table.passing;
   if (!n) return 0;
   return Math.max(0, n - ((S.view && S.view.passed.length) || 0));
 }
@@ -163,7 +162,7 @@ export function passNeeded() {
 export function passDirection() {
   const t = S.table;
   if (!t) return "";
-  return t.pass_direction || (typeof t.passing === "object" && t.passing.direction) || "";
+  return t.pass_direction || "";
 }
 
 /** @param {ReadonlyArray<string>} list @param {string} code */

@@ -7,7 +7,7 @@ import { $, html, maybe } from "../dom.js";
 import { sendNext } from "./protocol.js";
 import { listNames, mustPressNext, players, S, seatName, table } from "./state.js";
 
-/** @typedef {import("../types.js").HandEnd} HandEnd */
+/** @typedef {import("../messages.js").HandEnd} HandEnd */
 
 /** @param {number} place */
 function ordinal(place) {

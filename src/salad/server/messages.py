@@ -1,0 +1,498 @@
+"""The websocket protocol, written once: every message a client sends (``*In``) and every
+message the server sends (``*Out``), as pydantic models (docs/protocol.md).
+
+These models are the protocol: :mod:`salad.server.protocol_schema` generates their JSON Schema
+and the web client's declarations from them. The server reads a client's message with
+:func:`read_client_message` (a refusal is one line); its ``state`` messages are written by the
+fast :mod:`salad.server.tables.wire`, whose output a test validates against :class:`StateOut`.
+
+A ``state`` leaves out what its connection already has: the fields marked :data:`KEPT_FIELD`
+(said here only; :func:`kept_keys` reads them off the models) may be absent, and a client keeps
+the last of each (:func:`salad.server.protocol.complete_state`, the web client's ``complete``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal, get_args
+
+from pydantic import (
+    MISSING,
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+)
+
+from salad.server.errors import ActionError, one_line
+
+MESSAGE_LIMIT = 4096
+"""The longest websocket message a client may send, in characters."""
+CHAT_LIMIT = 200
+"""The longest chat line, in characters."""
+Emote = Literal["nice", "haha", "wow", "ouch", "gg", "oops"]
+EMOTES: tuple[str, ...] = get_args(Emote)
+"""The quick reactions a client may send (each page draws its own picture of them)."""
+
+KEPT_FIELD = "kept"
+"""The JSON Schema keyword (true) of a field a ``state`` leaves out when its connection
+already has it: the client keeps the last one it got."""
+
+
+def kept(description: str) -> Any:
+    """A field a ``state`` may leave out (absent, never null, when left out)."""
+    return Field(MISSING, description=description, json_schema_extra={KEPT_FIELD: True})
+
+
+def kept_keys(model: type[BaseModel]) -> tuple[str, ...]:
+    """The keys of ``model`` marked as kept, in the model's order.
+
+    >>> kept_keys(StateOut)
+    ('table', 'last_trick', 'hand_rounds', 'winners')
+    >>> kept_keys(ViewOut)
+    ('tricks',)
+    """
+    return tuple(
+        name
+        for name, field in model.model_fields.items()
+        if isinstance(field.json_schema_extra, dict) and field.json_schema_extra.get(KEPT_FIELD)
+    )
+
+
+# -- what a client sends ------------------------------------------------------------------------
+
+
+def tidy_line(value: str, limit: int) -> str:
+    """One line of text a person wrote, its spaces tidied, at most ``limit`` characters;
+    ValueError saying what is wrong."""
+    text = " ".join(value.split())
+    if not text:
+        raise ValueError("must not be empty")
+    if len(text) > limit:
+        raise ValueError(f"at most {limit} characters, not {len(text)}")
+    if any(not ch.isprintable() for ch in text):
+        raise ValueError("must not hold control characters")
+    return text
+
+
+def clean_chat_text(value: str) -> str:
+    """A chat line with its spaces tidied; ValueError saying what is wrong.
+
+    >>> clean_chat_text("  well   played ")
+    'well played'
+    """
+    return tidy_line(value, CHAT_LIMIT)
+
+
+class _In(BaseModel):
+    # Unknown keys are ignored: a newer client still works with an older server. Types are
+    # strict: "4" is not a move and 1 is not true (JSON has its own).
+    model_config = ConfigDict(extra="ignore", strict=True)
+
+
+class HelloIn(_In):
+    """``{"type": "hello", "token": "..."}``, a connection's first message: the seat's token
+    (sent here rather than in the URL, which servers and proxies write to their logs)."""
+
+    type: Literal["hello"]
+    token: str = Field(max_length=256)
+
+
+class PingIn(_In):
+    """``{"type": "ping"}``: answered ``{"type": "pong"}``."""
+
+    type: Literal["ping"]
+
+
+class PlayIn(_In):
+    """``{"type": "play", "move": "QS"}``: the seat's move as text (``QS``, ``W+``, ``trump:H``)."""
+
+    type: Literal["play"]
+    move: str = Field(description="As in the view's legal; any spelling salad.moves reads")
+
+
+class NextIn(_In):
+    """``{"type": "next"}``: this seat has seen the hand's summary; the next hand starts once
+    every connected human seat has sent it (or the turn timer runs out)."""
+
+    type: Literal["next"]
+
+
+class ChatIn(_In):
+    """``{"type": "chat", "text": "nice one"}`` or ``{"type": "chat", "emote": "gg"}``."""
+
+    type: Literal["chat"]
+    text: Annotated[str, AfterValidator(clean_chat_text)] | None = Field(
+        None, description=f"At most {CHAT_LIMIT} characters once its spaces are tidied"
+    )
+    emote: Emote | None = None
+
+
+class ChatSettingsIn(_In):
+    """``{"type": "chat_settings", "spectators": true}`` (the host): may spectators write?"""
+
+    type: Literal["chat_settings"]
+    spectators: bool
+
+
+class HintIn(_In):
+    """``{"type": "hint"}``: the expert's move for this seat, and why (tables of bots)."""
+
+    type: Literal["hint"]
+
+
+class UndoIn(_In):
+    """``{"type": "undo"}``: take back this seat's last move and the bots' after it."""
+
+    type: Literal["undo"]
+
+
+TalkIn = ChatIn | ChatSettingsIn
+AssistIn = HintIn | UndoIn
+Incoming = PlayIn | PingIn | NextIn | ChatIn | ChatSettingsIn | HintIn | UndoIn
+
+ClientMessage = Annotated[Incoming, Field(discriminator="type")]
+"""A message after the first: a ``hello`` then is an unknown type."""
+AnyClientMessage = Annotated[HelloIn | Incoming, Field(discriminator="type")]
+"""Every message a client may send (the first may be a ``hello``)."""
+_CLIENT_MESSAGE: TypeAdapter[Incoming] = TypeAdapter(ClientMessage)
+MESSAGE_TYPES: tuple[str, ...] = tuple(
+    get_args(model.model_fields["type"].annotation)[0] for model in get_args(Incoming)
+)
+"""The ``type`` of each message after the first: ``play``, ``ping``, ``next``, ..."""
+
+
+def read_client_message(text: str | None) -> Incoming:
+    """A websocket message from a client; ActionError (one line) if it is not one.
+
+    >>> read_client_message('{"type": "play", "move": "QS"}')
+    PlayIn(type='play', move='QS')
+    >>> read_client_message('{"type": "play", "move": 12}')
+    Traceback (most recent call last):
+    ...
+    salad.server.errors.ActionError: play: "move" must be a card or choice as text, such as "QS"
+    """
+    data = _load(text)
+    try:
+        return _CLIENT_MESSAGE.validate_python(data)
+    except ValidationError as exc:
+        raise ActionError(_message_problem(data, exc)) from None
+
+
+def read_hello(text: str | None) -> HelloIn | None:
+    """A connection's first message as a ``hello`` (its seat's token); None if it is another
+    message, ActionError (one line) if it is a bad ``hello`` or no message at all.
+
+    >>> read_hello('{"type": "hello", "token": "abc"}')
+    HelloIn(type='hello', token='abc')
+    >>> read_hello('{"type": "ping"}') is None
+    True
+    """
+    data = _load(text)
+    if not isinstance(data, dict) or data.get("type") != "hello":
+        return None
+    try:
+        return HelloIn.model_validate(data)
+    except ValidationError:
+        raise ActionError('hello: "token" must be the seat\'s token as text') from None
+
+
+def _load(text: str | None) -> Any:
+    """A websocket message's JSON; ActionError (one line) if it is none."""
+    if text is None:
+        raise ActionError("binary messages are not understood; send JSON text")
+    if len(text) > MESSAGE_LIMIT:
+        raise ActionError(f"message too long ({len(text)} characters)")
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ActionError("not JSON that a message can be: nested too deeply") from None
+    except ValueError as exc:
+        raise ActionError(f"not JSON: {exc}") from None
+
+
+def _message_problem(data: Any, exc: ValidationError) -> str:
+    """What pydantic found wrong with a websocket message, in the protocol's own words."""
+    err = exc.errors()[0]
+    if err["type"] == "model_attributes_type":
+        return 'a message must be a JSON object such as {"type": "ping"}'
+    if err["type"] in ("union_tag_invalid", "union_tag_not_found"):
+        known = ", ".join(MESSAGE_TYPES)
+        return f"unknown message type {data.get('type')!r} (known: {known})"
+    if err["loc"][:2] == ("play", "move"):
+        return 'play: "move" must be a card or choice as text, such as "QS"'
+    if err["loc"][:2] == ("chat", "emote"):
+        return f"chat: emote must be one of {', '.join(EMOTES)}"
+    return one_line([err])
+
+
+# -- what the server sends ----------------------------------------------------------------------
+
+
+class _Out(BaseModel):
+    # What the server sends holds nothing the models do not say (a test checks every state
+    # of many games against them).
+    model_config = ConfigDict(extra="forbid")
+
+
+class SuitOut(_Out):
+    """A suit of the deck: its letter in card codes (``S``), its name and its symbol (``♠``)."""
+
+    letter: str
+    name: str
+    symbol: str
+    art: str | MISSING = Field(MISSING, description="A drawing's name (Skip the Salad's)")
+
+
+class RankOut(_Out):
+    """A rank (low to high): its letter in card codes, its name, and its card face."""
+
+    letter: str
+    name: str
+    label: str = Field(description="What a card shows: 10 for T")
+    text: str | MISSING = Field(
+        MISSING, description="How a person reads the rank where the label misleads"
+    )
+
+
+class WildOut(_Out):
+    """A wild card of the table's deck."""
+
+    code: str
+    name: str
+    symbol: str
+    declare: bool = Field(description="Its player declares it high (W+) or low")
+
+
+class DeckOut(_Out):
+    """The concrete deck for the table's player count (salad.server.info.deck_info)."""
+
+    suits: list[SuitOut]
+    ranks: list[RankOut]
+    wilds: list[WildOut]
+    cards_each: int
+
+
+class MarkOut(_Out):
+    """A suit, or one card, that a round names itself: ``suit`` indexes the deck's suits."""
+
+    suit: int
+    card: str | MISSING = MISSING
+
+
+class HandInfoOut(_Out):
+    """A round of the game in playing order, its penalties in words."""
+
+    number: int
+    round: str
+    penalties: list[str]
+    total: int
+    marks: list[MarkOut]
+
+
+class SeatOut(_Out):
+    """A seat of the lobby: who sits there, and whether they are connected."""
+
+    seat: int
+    kind: Literal["human", "bot", "open"]
+    name: str | None
+    bot: str | None
+    connected: bool
+    takeover: bool = Field(description="A bot is playing for this away seat")
+
+
+class LobbyOut(_Out):
+    """The lobby: ``GET /api/tables/{id}`` and the ``table`` of a ``state``."""
+
+    table_id: str
+    status: Literal["lobby", "playing", "over"]
+    rules: str
+    title: str
+    players: int
+    seats: list[SeatOut]
+    host: int
+    turn_timer: float | None
+    bot_takeover: float | None
+    game_number: int
+    min_players: int
+    max_players: int
+    deck: DeckOut
+    hands: list[HandInfoOut]
+    highest_wins: bool
+    toppings: list[str]
+    passing: int = Field(description="How many cards each seat passes before a hand (0: none)")
+    pass_direction: str
+    topping_text: list[str] = Field(
+        default_factory=list, description="Each topping in play: its name, then what it does"
+    )
+    marker: str | None = Field(
+        None, description="The name of the piece a seat may hold for a penalty (a token)"
+    )
+
+
+class TrickOut(_Out):
+    """A finished trick of the hand: its cards in the order played."""
+
+    leader: int
+    cards: list[str]
+    winner: int
+
+
+class ViewOut(_Out):
+    """What a seat (or a spectator, seat -1) sees of the game: ``View.to_dict()``."""
+
+    seat: int
+    players: int
+    phase: Literal["deal", "pass", "trump", "play", "over"]
+    hand: int = Field(description="From 1")
+    round: str
+    dealer: int
+    to_move: int
+    cards: list[str] = Field(description="The seat's own cards (none for a spectator)")
+    legal: list[str] = Field(description="The seat's legal moves now")
+    leader: int
+    trick: list[tuple[int, str]] = Field(description="Seat and card of each card of this trick")
+    led_suit: str | None
+    trump: str | None
+    tricks: list[TrickOut] | MISSING = kept("This hand's finished tricks")
+    hand_sizes: list[int]
+    tricks_won: list[int]
+    running: list[int] = Field(description="This hand's penalties so far, seat by seat")
+    token: int | None
+    hand_points: list[list[int]]
+    totals: list[int]
+    passed: list[str]
+    received: list[str]
+
+
+class LastTrickOut(_Out):
+    """The game's last finished trick (it may be of the previous hand)."""
+
+    leader: int
+    cards: list[tuple[int, str]]
+    winner: int
+
+
+class HandRoundOut(_Out):
+    """A finished hand: its round and each seat's points."""
+
+    number: int
+    round: str
+    points: list[int]
+
+
+class PenaltyOut(_Out):
+    """A penalty of a hand's summary: its id (the key of its points) and its name."""
+
+    id: str
+    name: str
+
+
+class HandEndOut(_Out):
+    """The summary of the hand just finished while the table waits for Next hand (and of the
+    last hand once the game is over; salad.server.tables.wire.hand_summary)."""
+
+    hand: int
+    round: str
+    penalties: list[PenaltyOut]
+    seats: list[dict[str, int]] = Field(description="Each seat's points by penalty id, and moon")
+    moon: int = Field(description="The seat that shot the moon, or -1")
+    points: list[int]
+    totals: list[int]
+    standings: list[int]
+    waiting: list[int] = Field(description="The seats whose Next hand the table waits for")
+
+
+class StateOut(_Out):
+    """``state``: the table as one seat (``you``, -1 for a spectator) sees it, sent on connect
+    and after every change; the kept fields are left out when the connection has them."""
+
+    type: Literal["state"]
+    you: int
+    view: ViewOut | None = Field(description="null before the game starts")
+    deadline: float | None = Field(description="When the turn timer runs out (Unix seconds)")
+    moves: int = Field(description="The moves of the current game so far")
+    hand_end: HandEndOut | None
+    table: LobbyOut | MISSING = kept("The lobby, when it changed since the last one sent")
+    last_trick: LastTrickOut | None | MISSING = kept("The game's last finished trick")
+    hand_rounds: list[HandRoundOut] | MISSING = kept("Every finished hand")
+    winners: list[int] | MISSING = kept("The winning seats once the game is over")
+
+
+class ErrorMessageOut(_Out):
+    """``error``: one line saying what was refused; nothing changed."""
+
+    type: Literal["error"]
+    message: str
+
+
+class PongOut(_Out):
+    """``pong``: the answer to a ``ping``."""
+
+    type: Literal["pong"]
+
+
+class ChatLineOut(_Out):
+    """A chat line or reaction (``text`` or ``emote``) and who said it when."""
+
+    seat: int = Field(description="-1: a spectator")
+    name: str
+    at: float = Field(description="Unix seconds")
+    text: str | MISSING = MISSING
+    emote: Emote | MISSING = MISSING
+
+
+class ChatOut(ChatLineOut):
+    """``chat``: a line or reaction said at the table, to every connection of it."""
+
+    type: Literal["chat"]
+
+
+class ChatLogOut(_Out):
+    """The table's recent lines, oldest first, and whether spectators may write: on connect."""
+
+    type: Literal["chat_log"]
+    lines: list[ChatLineOut]
+    spectators: bool
+
+
+class ChatSettingsOut(_Out):
+    """``chat_settings``: whether spectators may write, as the host just set it."""
+
+    type: Literal["chat_settings"]
+    spectators: bool
+
+
+class HintOut(_Out):
+    """The expert's move for the seat and why; ``moves`` says for which state."""
+
+    type: Literal["hint"]
+    move: str
+    reason: str
+    bot: str
+    moves: int
+
+
+class UndoneOut(_Out):
+    """A seat took back ``count`` moves (its own and the bots' after it); ``moves`` are left."""
+
+    type: Literal["undone"]
+    seat: int
+    count: int
+    moves: int
+
+
+Outgoing = (
+    StateOut
+    | ErrorMessageOut
+    | PongOut
+    | ChatOut
+    | ChatLogOut
+    | ChatSettingsOut
+    | HintOut
+    | UndoneOut
+)
+ServerMessage = Annotated[Outgoing, Field(discriminator="type")]
+"""Every message the server sends."""

@@ -1,0 +1,183 @@
+"""The websocket protocol's generated files, from the models of :mod:`salad.server.messages`:
+
+* ``docs/protocol.schema.json``: their JSON Schema (pydantic's), every message in ``$defs``
+  with ``ServerMessage`` and ``ClientMessage``, the unions of what each side sends; a field a
+  ``state`` may leave out carries ``"kept": true``.
+* ``src/salad/web/static/js/messages.js``: the same as JSDoc type declarations that the
+  ``// @ts-check`` web client is checked against (``npm run typecheck``), a model's name without
+  its ``Out`` (``View``, ``Lobby``, ``State``), and the kept keys (``KEPT``, ``VIEW_KEPT``) that
+  the client's ``complete`` fills in, read from the schema.
+
+Run from the repository's root::
+
+    python -m salad.server.protocol_schema           # write both files
+    python -m salad.server.protocol_schema --check   # exit 1 naming a stale one
+
+The JavaScript is made by this module from the schema: it is our schema, and it uses a known
+small part of JSON Schema (objects, arrays and tuples, unions, constants, references); anything
+else is a ValueError here, not a wrong type there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from salad.server.messages import KEPT_FIELD, AnyClientMessage, ServerMessage
+
+SCHEMA_PATH = Path("docs/protocol.schema.json")
+JS_PATH = Path("src/salad/web/static/js/messages.js")
+_REF = "#/$defs/"
+
+
+def protocol_schema() -> dict[str, Any]:
+    """The JSON Schema of every websocket message: what the server writes (serialization) and
+    what it reads from a client (validation)."""
+    server = TypeAdapter(ServerMessage).json_schema(mode="serialization")
+    client = TypeAdapter(AnyClientMessage).json_schema(mode="validation")
+    defs = {**server.pop("$defs"), **client.pop("$defs")}
+    defs["ServerMessage"] = {"description": "Every message the server sends.", **server}
+    defs["ClientMessage"] = {
+        "description": "Every message a client sends (hello as the first only).",
+        **client,
+    }
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "salad's websocket protocol (/ws/tables/{id})",
+        "description": "Generated from salad.server.messages by python -m "
+        "salad.server.protocol_schema: do not edit. docs/protocol.md says how they are used.",
+        "$defs": dict(sorted(defs.items())),
+    }
+
+
+def js_name(name: str) -> str:
+    """The client's name of a model: ``ViewOut`` is ``View``; ``PlayIn`` stays."""
+    return name.removesuffix("Out")
+
+
+def js_type(node: dict[str, Any]) -> str:
+    """The TypeScript type (as JSDoc takes it) of a JSON Schema node."""
+    if "$ref" in node:
+        return js_name(node["$ref"].removeprefix(_REF))
+    if "const" in node:
+        return json.dumps(node["const"])
+    if "enum" in node:
+        return " | ".join(json.dumps(v) for v in node["enum"])
+    for union in ("anyOf", "oneOf"):
+        if union in node:
+            return " | ".join(js_type(n) for n in node[union])
+    kind = node.get("type")
+    if kind in ("integer", "number"):
+        return "number"
+    if kind in ("string", "boolean", "null"):
+        return str(kind)
+    if kind == "array":
+        if "prefixItems" in node:
+            return "[" + ", ".join(js_type(n) for n in node["prefixItems"]) + "]"
+        item = js_type(node["items"])
+        return f"({item})[]" if " | " in item else f"{item}[]"
+    if kind == "object" and "properties" not in node and "additionalProperties" in node:
+        return f"Record<string, {js_type(node['additionalProperties'])}>"
+    raise ValueError(f"protocol schema: no JavaScript type for {json.dumps(node)[:80]}")
+
+
+def _comment(text: str, indent: str = " * ") -> list[str]:
+    return [indent + line.strip().replace("``", "`") for line in text.strip().splitlines()]
+
+
+def js_typedef(name: str, node: dict[str, Any]) -> list[str]:
+    """One ``@typedef`` of the declarations."""
+    lines = ["/**", *_comment(node.get("description", name))]
+    if "properties" not in node:
+        return [*lines, f" * @typedef {{{js_type(node)}}} {js_name(name)}", " */"]
+    lines.append(f" * @typedef {{object}} {js_name(name)}")
+    required = set(node.get("required", ()))
+    for key, prop in node["properties"].items():
+        shown = key if key in required else f"[{key}]"
+        words = prop.get("description", "").replace("\n", " ").replace("``", "`")
+        kept = " (kept: left out when the connection has it)" if prop.get(KEPT_FIELD) else ""
+        lines.append(f" * @property {{{js_type(prop)}}} {shown} {words}{kept}".rstrip())
+    return [*lines, " */"]
+
+
+def kept_of(schema: dict[str, Any], model: str) -> list[str]:
+    """The keys of a model the schema marks as kept."""
+    props = schema["$defs"][model]["properties"]
+    return [key for key, prop in props.items() if prop.get(KEPT_FIELD)]
+
+
+def javascript(schema: dict[str, Any]) -> str:
+    """The client's declarations of the protocol, and its kept keys, from the schema."""
+    kept, view_kept = kept_of(schema, "StateOut"), kept_of(schema, "ViewOut")
+    left_out = " | ".join(json.dumps(k) for k in [*kept, "view"])
+    whole = " | ".join(json.dumps(k) for k in kept)
+    whole_view = " | ".join(json.dumps(k) for k in view_kept)
+    lines = [
+        "// @ts-check",
+        "// Generated from salad.server.messages by `python -m salad.server.protocol_schema`:",
+        "// do not edit. The websocket's messages (docs/protocol.md, docs/protocol.schema.json).",
+        "",
+    ]
+    for name, node in schema["$defs"].items():
+        lines += [*js_typedef(name, node), ""]
+    lines += [
+        "/**",
+        " * A `state`'s view once completed: every kept key is there.",
+        f" * @typedef {{View & Required<Pick<View, {whole_view}>>}} CompleteView",
+        " */",
+        "",
+        "/**",
+        " * A `state` once completed (table/protocol.js, `complete`): every kept key is there.",
+        f" * @typedef {{Omit<State, {left_out}> & Required<Pick<State, {whole}>> & "
+        "{view: CompleteView | null}} CompleteState",
+        " */",
+        "",
+        "/** The keys a `state` leaves out when its connection already has them. */",
+        f"export const KEPT = /** @type {{const}} */ ({json.dumps(kept)});",
+        "/** The keys of a `state`'s view it leaves out likewise. */",
+        f"export const VIEW_KEPT = /** @type {{const}} */ ({json.dumps(view_kept)});",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def generated() -> dict[Path, str]:
+    """Each generated file's path (from the repository's root) and text."""
+    schema = protocol_schema()
+    return {
+        SCHEMA_PATH: json.dumps(schema, indent=2, ensure_ascii=False) + "\n",
+        JS_PATH: javascript(schema),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m salad.server.protocol_schema", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument("--check", action="store_true", help="exit 1 if a file is stale")
+    parser.add_argument("--root", type=Path, default=Path(), help="the repository's root")
+    args = parser.parse_args(argv)
+    if not (args.root / "docs").is_dir():
+        print(f"error: {args.root.resolve()} is not the repository's root", file=sys.stderr)
+        return 2
+    stale = []
+    for path, text in generated().items():
+        target = args.root / path
+        if target.exists() and target.read_text(encoding="utf-8") == text:
+            continue
+        stale.append(str(path))
+        if not args.check:
+            target.write_text(text, encoding="utf-8")
+    if args.check and stale:
+        print(f"stale: {', '.join(stale)}; run python -m salad.server.protocol_schema")
+        return 1
+    print(("wrote " if stale else "up to date: ") + ", ".join(str(p) for p in generated()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
