@@ -214,7 +214,9 @@ def test_a_flood_of_pings_or_pongs_is_cut(start_server: Any) -> None:
     """Websocket pings and pongs never reach the app, so its limits cannot count them: uvicorn
     answered every ping and read on, and a client sending pings without reading kept a core
     busy while the pongs it did not read piled up (340 MB in 10 s). Past the limit of them,
-    the connection is cut, with one line in the log; other clients are served as ever."""
+    the connection is cut, with one line in the log; other clients are served as ever.
+    (On uvicorn's websockets-sansio protocol, with no guard of salad's own since #32: a
+    10 s flood of pings was never cut and cost the server 1.5 s of CPU and 35 MB.)"""
     srv = start_server()
     table_id = srv.ok("POST", "/api/tables", {"name": "Host", "players": 4})["table_id"]
     for kind in ("ping", "pong"):
