@@ -249,6 +249,8 @@ def test_presses_that_come_together_are_kept_in_one_write_and_sent_in_one_state(
                 seat, move = game.to_move, game.legal_moves()[0]
                 await manager.play(table, seat, game.format_move(move), conns[seat])
             assert table.hand_end.waiting == {0, 1, 2, 3}
+            for _ in range(3):  # what the moves sent goes out (each outbox's task writes it)
+                await asyncio.sleep(0)
             sent = [len(sock.texts) for sock in sockets]
             press = json.dumps({"type": "next"})
             await asyncio.gather(*(manager.handle(table, conns[s], press) for s in (0, 1, 2)))

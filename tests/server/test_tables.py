@@ -33,6 +33,12 @@ class FakeSocket:
         pass
 
 
+async def written() -> None:
+    """Let what the connections were sent go out (a task of each writes its outbox)."""
+    for _ in range(3):
+        await asyncio.sleep(0)
+
+
 @contextlib.asynccontextmanager
 async def lobby(
     tmp_path: Path, guests: int = 3, **options: Any
@@ -97,6 +103,7 @@ def test_a_move_is_invisible_until_it_is_stored(tmp_path: Path) -> None:
             release.set()
             await playing
             await connecting
+            await written()
             assert table.moves == 1 and table.game is not None and len(table.game.log) == before + 1
             assert [m["moves"] for m in sock.sent if m["type"] == "state"] == [1]
             assert sock.sent[-1]["view"]["trick"] == [[mover, card]]
@@ -271,6 +278,7 @@ def test_next_hand_presses_together_send_one_state(tmp_path: Path) -> None:
                 await manager.play(table, seat, move, conns[seat])
 
             async def after(*pressing: Conn) -> list[list[dict[str, Any]]]:
+                await written()
                 for sock in socks:
                     sock.sent.clear()
                 await asyncio.gather(*(manager.next_hand(table, c) for c in pressing))

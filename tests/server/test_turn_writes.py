@@ -31,6 +31,12 @@ class Socket:
         self.closed = (code, reason)
 
 
+async def turn_ends() -> None:
+    """Past the end of the turn: its flush, then the step of the task that writes."""
+    for _ in range(2):
+        await asyncio.sleep(0)
+
+
 def state(n: int) -> str:
     return STATE_PREFIX + f',"moves":{n}' + "}"
 
@@ -44,11 +50,11 @@ def test_the_messages_of_a_turn_are_written_at_its_end_a_connection_at_a_time() 
         b.push(state(1))
         a.push('{"type":"pong"}')
         assert written == []  # nothing is written during the turn
-        await asyncio.sleep(0)
+        await turn_ends()
         assert written == [("a", state(1)), ("a", '{"type":"pong"}'), ("b", state(1))]
         b.push(state(2))  # the next turn's: written at its end
         assert len(written) == 3
-        await asyncio.sleep(0)
+        await turn_ends()
         assert written[3:] == [("b", state(2))]
 
     asyncio.run(run())
@@ -65,14 +71,14 @@ def test_messages_held_for_a_full_socket_wait_in_order_none_in_place_of_another(
         conn = Conn(sock, 0, TurnWrites())
         conn.push(state(1))
         conn.push(state(2))
-        await asyncio.sleep(0)
+        await turn_ends()
         assert written == [] and len(conn.outbox) == 2
         sock.open.set()
         for _ in range(5):
             await asyncio.sleep(0)
         assert written == [("a", state(1)), ("a", state(2))]
         conn.push(state(3))  # the socket takes it at once again
-        await asyncio.sleep(0)
+        await turn_ends()
         assert written[-1] == ("a", state(3))
         conn.stop()
 

@@ -8,37 +8,39 @@ This is the server's hot path: every move is one message in and one out per conn
 table. As an ASGI middleware it sits outside the framework's routing and exception layers
 (which add a wrapper around every message sent); everything it does is plain ASGI
 (``websocket.connect``/``accept``/``receive``/``send``/``close``), so it runs on any ASGI
-server; on salad's own (uvicorn with :class:`~salad.server.process.GuardedWebSocket`), a
-message that can go at once is written by the protocol itself (:class:`RawSocket`). Each
-connection is served in a task of its own, and its messages of one turn of the event loop are
-written at its end (:class:`~salad.server.tables.connection.TurnWrites`). The protocol is in
-docs/protocol.md; the game logic is the
-:class:`~salad.server.tables.TableManager`'s. Which websockets may open at all (the rate of new
-ones per address, the cap on those held open) is decided before, by :class:`SocketGate`.
+server, and every message goes out through the ASGI ``send``. Each connection is served in a
+task of its own, and its messages of one turn of the event loop are written at its end
+(:class:`~salad.server.tables.connection.TurnWrites`). The protocol is in docs/protocol.md;
+the game logic is the :class:`~salad.server.tables.TableManager`'s. Which websockets may open
+at all (the rate of new ones per address, the cap on those held open) is decided before, by
+:class:`SocketGate`. An error that ends a connection, other than its client going away, is
+logged with the table's id.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
 import re
-from collections.abc import Callable, Coroutine
-from typing import Any, cast
+from collections.abc import Awaitable
+from typing import Any
 from urllib.parse import parse_qs
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from salad.server.errors import ActionError
-from salad.server.process import GuardedWebSocket
 from salad.server.ratelimit import WHAT, RateLimits
 from salad.server.schemas import read_hello
 from salad.server.tables import Conn, Table, TableManager
-from salad.server.tables.connection import TurnWrites
+from salad.server.tables.connection import GONE, TurnWrites
 from salad.server.tables.manager import NO_TABLE, STALE
 from salad.server.tables.wire import error_message
 from salad.view import SPECTATOR
 
 __all__ = ["PATH", "SocketGate", "TableSockets"]
+
+log = logging.getLogger("salad.server")
 
 PATH = re.compile(r"/ws/tables/([^/]*)")
 
@@ -47,23 +49,15 @@ CLOSE_WAIT = 5.0
 
 
 class RawSocket:
-    """What a :class:`~salad.server.tables.Conn` needs of a websocket, on the ASGI ``send``;
-    and, where the ASGI server is salad's own uvicorn protocol, its ``write_now`` (see
-    :meth:`~salad.server.process.GuardedWebSocket.write_text`)."""
+    """What a :class:`~salad.server.tables.Conn` needs of a websocket, on the ASGI ``send``."""
 
-    __slots__ = ("_send", "write_now")
+    __slots__ = ("_send",)
 
     def __init__(self, send: Send) -> None:
         self._send = send
-        protocol = getattr(send, "__self__", None)
-        self.write_now: Callable[[str], bool] | None = (
-            protocol.write_text if isinstance(protocol, GuardedWebSocket) else None
-        )
-        """Write a text message at once; False where the ASGI ``send`` must be used."""
 
-    def send_text(self, data: str) -> Coroutine[Any, Any, None]:
-        # The ASGI server's own coroutine, not one wrapped around it: a Conn steps it at once.
-        return cast(Coroutine[Any, Any, None], self._send({"type": "websocket.send", "text": data}))
+    def send_text(self, data: str) -> Awaitable[None]:
+        return self._send({"type": "websocket.send", "text": data})
 
     async def close(self, code: int = 1000, reason: str | None = None) -> None:
         await self._send({"type": "websocket.close", "code": code, "reason": reason or ""})
@@ -253,8 +247,10 @@ class TableSockets:
                         continue
                 if not await manager.handle(table, conn, text):
                     self.count_refused(conn)
-        except Exception:  # the connection broke
+        except GONE:  # the client went away
             pass
+        except Exception:
+            log.exception("table %s: a websocket ended by an error", table.id)
         finally:
             self.rates.forget("messages", key)
             self.rates.forget("refused", str(id(conn)))

@@ -1,17 +1,24 @@
 """One websocket of a table: its seat and an outbox, so that a slow client never holds up a
 table, and a client that never reads never holds more than :data:`OUTBOX_BYTES` of it; and
-the writes of one turn of the event loop, made together at its end (:class:`TurnWrites`)."""
+the writes of one turn of the event loop, made together at its end (:class:`TurnWrites`).
+Every message goes out through the socket's ``send_text`` (on a server, the ASGI ``send``)."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import deque
-from collections.abc import Callable, Coroutine
-from typing import Any, Protocol
+from collections.abc import Awaitable, Callable
+from typing import Protocol
 
+from websockets.exceptions import ConnectionClosed
+
+from salad.server.soon import Soon
 from salad.server.tables.wire import STATE_PREFIX, TrickKey, error_message
 
-__all__ = ["BEHIND", "OUTBOX_BYTES", "OUTBOX_LIMIT", "Conn", "Socket", "TurnWrites"]
+__all__ = ["BEHIND", "GONE", "OUTBOX_BYTES", "OUTBOX_LIMIT", "Conn", "Socket", "TurnWrites"]
+
+log = logging.getLogger("salad.server")
 
 OUTBOX_LIMIT = 512
 """A connection this many messages behind is dropped (the client reconnects and catches up)."""
@@ -23,11 +30,15 @@ coalesced (only the latest waits), so only a client that stopped reading gets th
 BEHIND = 4408
 """The close code of a connection dropped for falling behind: reconnect for a fresh state."""
 
+GONE: tuple[type[Exception], ...] = (OSError, ConnectionClosed)
+"""What a websocket's send or receive raises when its client went away: an ASGI server's
+``OSError`` (uvicorn's ``ClientDisconnected`` is one) or the websockets library's close."""
+
 
 class Socket(Protocol):
     """What a connection needs of a websocket (Starlette's ``WebSocket`` has it)."""
 
-    def send_text(self, data: str) -> Coroutine[Any, Any, None]: ...
+    def send_text(self, data: str) -> Awaitable[None]: ...
 
     async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
 
@@ -46,14 +57,16 @@ class _State:
 class Conn:
     """One websocket: a seat (or ``SPECTATOR``) and an outbox.
 
-    A message to an idle connection is written at once, or at the end of the turn of the event
-    loop with ``writes`` (a server's connections: :class:`TurnWrites`), without waiting (the
-    websocket's send completes at once while the socket takes data); only when the socket is
-    full does the message go to the outbox, which a task of the connection drains in order.
-    A slow client needs the latest state, not every one: while a state waits in the outbox, a
-    newer one takes its place (whole: the connection is made to know nothing until the waiting
-    one is sent). A connection too far behind (:data:`OUTBOX_LIMIT`, :data:`OUTBOX_BYTES`)
-    loses what it had not read and is closed with :data:`BEHIND`.
+    With ``writes`` (a server's connections: :class:`TurnWrites`), the messages pushed in one
+    turn of the event loop are written at its end, in order, by a task that writes every
+    connection's in turn (a socket that takes data takes them without the task waiting). A
+    connection whose send has to wait (its socket is full) gets that task to itself, and the
+    messages pushed meanwhile go to its outbox, which it drains in order; without ``writes``
+    every message goes through the outbox, drained by a task of the connection's. A slow
+    client needs the latest state, not every one: while a state waits in the outbox, a newer
+    one takes its place (whole: the connection is made to know nothing until the waiting one
+    is sent). A connection too far behind (:data:`OUTBOX_LIMIT`, :data:`OUTBOX_BYTES`) loses
+    what it had not read and is closed with :data:`BEHIND`.
     """
 
     __slots__ = (
@@ -71,18 +84,15 @@ class Conn:
         "coalesce",
         "writes",
         "held",
-        "write_now",
     )
 
     def __init__(self, ws: Socket, seat: int, writes: TurnWrites | None = None) -> None:
         self.ws = ws
         self.seat = seat
         self.writes = writes
-        """Where the messages pushed wait for the end of the turn (None: written at once)."""
+        """Where the messages pushed wait for the end of the turn (None: the outbox)."""
         self.held: list[str] = []
         """The messages pushed in this turn of the event loop, not written yet (``writes``)."""
-        self.write_now: Callable[[str], bool] | None = getattr(ws, "write_now", None)
-        """The socket's way to write a message at once, if it has one (False: it cannot now)."""
         self.version = -1
         """The version of the table's lobby this connection was last sent."""
         self.tricks: tuple[int, TrickKey | None] | None = None
@@ -94,6 +104,8 @@ class Conn:
         self.size = 0
         """The characters of the messages in the outbox."""
         self.task: asyncio.Task[None] | None = None
+        """The task writing to the socket while one does (its sends wait for the socket):
+        what is pushed meanwhile waits in the outbox, which that task drains."""
         self.closed = False
         self.kicked = False
         """Closed by the server: the outbox still sends an error and the close."""
@@ -111,39 +123,42 @@ class Conn:
                 self.writes.add(self)
             self.held.append(text)
             return
-        self._deliver(text)
+        self._queue([text])
 
     def release(self) -> None:
-        """Write the messages held for the end of the turn (:class:`TurnWrites` calls it).
+        """Move the messages held for the end of the turn to the outbox now (what was pushed
+        before an error or a close goes before it)."""
+        held, self.held = self.held, []
+        if not self.closed and held:
+            self._queue(held)
 
-        One message goes as a message pushed goes without ``writes``. Of several (a move and a
-        chat line in one turn), each was built knowing the one before: if the socket fills
-        before they are all written, the rest wait in the outbox in order, none in place of
-        another."""
+    async def write_held(self) -> None:
+        """Write the messages held for the end of the turn (:class:`TurnWrites` awaits it),
+        in order, through the outbox: at once, unless a task already writes to the socket
+        (then they wait there after what waits before them). A send that waits makes the task
+        awaiting this the connection's writer until its outbox is empty."""
         held, self.held = self.held, []
         if self.closed or not held:
             return
-        if len(held) == 1:
-            self._deliver(held[0])
+        if self.task is not None:
+            self._queue(held)
             return
-        for i, text in enumerate(held):
-            if self.task is None and self._send_now(text):
-                continue
-            for rest in held[i:]:
-                self.outbox.append(rest)
-                self.size += len(rest)
-            self._start()
-            self._check_behind()
-            return
-
-    def _deliver(self, text: str) -> None:
-        if self.task is None and self._send_now(text):
-            return
-        if self.coalesce and text.startswith(STATE_PREFIX):
-            self._push_state(text)
-        else:
+        for text in held:
             self.outbox.append(text)
             self.size += len(text)
+        self.task = asyncio.current_task()
+        await self._drain()
+
+    def _queue(self, texts: list[str]) -> None:
+        """Messages for the outbox, written by its task. One alone may be a state that takes
+        the place of one waiting; of several (a move and a chat line in one turn) each was
+        built knowing the one before, so they wait in order, none in place of another."""
+        if len(texts) == 1 and self.coalesce and texts[0].startswith(STATE_PREFIX):
+            self._push_state(texts[0])
+        else:
+            for text in texts:
+                self.outbox.append(text)
+                self.size += len(text)
             self._start()
         self._check_behind()
 
@@ -166,22 +181,6 @@ class Conn:
             waiting.text, waiting.known = text, known
         self.size += len(text)
         self.version, self.tricks = -1, None
-
-    def _send_now(self, text: str) -> bool:
-        """Send without a task if the send does not have to wait; False if it would."""
-        write = self.write_now
-        if write is not None and write(text):
-            return True
-        coro = self.ws.send_text(text)
-        try:
-            coro.send(None)
-        except StopIteration:
-            return True
-        except Exception:  # the client went away; the receive loop notices too
-            self.closed = True
-            return True
-        coro.close()  # it waits for the socket to drain: nothing was sent, the outbox sends it
-        return False
 
     def _start(self) -> None:
         if self.task is None:
@@ -225,23 +224,35 @@ class Conn:
             self.on_kick()
 
     async def _drain(self) -> None:
+        """Send what the outbox holds, in order (the connection's ``task`` runs it)."""
+        me = asyncio.current_task()
         try:
             while self.outbox:
-                item = self.outbox.popleft()
+                item = self.outbox[0]
                 if isinstance(item, tuple):
+                    self.outbox.popleft()
                     self.closed = True
                     await self.ws.close(code=item[0], reason=item[1])
                     return
                 if isinstance(item, _State):
+                    self.outbox.popleft()  # sent from now on: a newer state waits after it
                     self.waiting = None
                     self.version, self.tricks = item.known
-                    item = item.text
-                self.size -= len(item)
+                    self.size -= len(item.text)
+                    await self.ws.send_text(item.text)
+                    continue
+                # It stays in the outbox until the socket takes it (a send that waits
+                # is cancelled when the connection is dropped, with the outbox emptied).
                 await self.ws.send_text(item)
-        except Exception:  # the client went away; the receive loop notices too
+                self.outbox.popleft()
+                self.size -= len(item)
+        except GONE:  # the client went away; the receive loop notices too
+            self.closed = True
+        except Exception:
+            log.exception("a websocket's send failed (seat %s)", self.seat)
             self.closed = True
         finally:
-            if self.task is asyncio.current_task():
+            if self.task is me:
                 self.task = None
 
     async def finish(self, timeout: float) -> None:
@@ -272,28 +283,61 @@ class Conn:
 
 class TurnWrites:
     """The messages pushed to connections during one turn of the event loop, written at its
-    end, one connection after another.
+    end, one connection after another, through each socket's own send.
 
     A write to a socket wakes the process that reads it (on a cluster, HAProxy) if it sleeps,
     and on a busy server it has gone back to sleep between one write and the next: waking it
-    was the largest part of a write's cost. A turn's writes made together wake it once: a node
-    behind HAProxy spent about 10 us less a move (see ``benchmarks/server_load.py``). The
-    messages are written within the turn's callbacks already under way (a few milliseconds at
-    most); each connection's stay in the order they were pushed.
+    was the largest part of a write's cost. A turn's writes made together wake it once (see
+    ``benchmarks/server_load.py``). Each connection's messages stay in the order they were
+    pushed.
+
+    One task writes them all: a send to a socket that takes data completes without waiting,
+    so the whole turn's writes take one step of it. A check scheduled right behind that step
+    finds the task still running only if a send waited (a full socket): the connections not
+    written yet then go to a new task, and the one whose send waits keeps the first to
+    itself, its later messages waiting in its outbox (:class:`Conn`). One slow client never
+    holds up the others.
     """
 
-    __slots__ = ("_conns",)
+    __slots__ = ("_soon",)
 
     def __init__(self) -> None:
-        self._conns: list[Conn] = []
+        self._soon: Soon[Conn] = Soon(self._flush)
 
     def add(self, conn: Conn) -> None:
         """``conn`` holds messages for the end of the turn."""
-        if not self._conns:
-            asyncio.get_running_loop().call_soon(self.flush)
-        self._conns.append(conn)
+        self._soon.add(conn)
 
-    def flush(self) -> None:
-        conns, self._conns = self._conns, []
-        for conn in conns:
-            conn.release()
+    def _flush(self, conns: list[Conn]) -> None:
+        loop = asyncio.get_running_loop()
+        turn = _Turn(conns)
+        turn.task = loop.create_task(self._write(turn))
+        loop.call_soon(self._check, turn)
+
+    @staticmethod
+    async def _write(turn: _Turn) -> None:
+        conns = turn.conns
+        while turn.next < len(conns):
+            conn = conns[turn.next]
+            turn.next += 1
+            await conn.write_held()
+
+    def _check(self, turn: _Turn) -> None:
+        """Right after the task's first step: if a send waits, the rest go to a new task."""
+        task = turn.task
+        if task is None or task.done() or turn.next >= len(turn.conns):
+            return
+        rest = turn.conns[turn.next :]
+        del turn.conns[turn.next :]
+        self._flush(rest)
+
+
+class _Turn:
+    """One turn's connections to write, and how far the task writing them is."""
+
+    __slots__ = ("conns", "next", "task")
+
+    def __init__(self, conns: list[Conn]) -> None:
+        self.conns = conns
+        self.next = 0
+        self.task: asyncio.Task[None] | None = None

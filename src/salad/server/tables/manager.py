@@ -50,6 +50,7 @@ from salad.server.tables.table import (
     TABLE_ID,
     Seat,
     Table,
+    TableStatus,
 )
 from salad.server.tables.talk import Talk
 from salad.server.tables.turns import (
@@ -77,7 +78,7 @@ STALE = 1012
 NO_TABLE = 4404
 """The close code of a connection to a table that does not exist: the web client stops."""
 
-DROPPED = "dropped"
+DROPPED = TableStatus.DROPPED
 """The status of a table this server let go of (another holds it): nothing more happens to it."""
 
 UNLOAD_AFTER = 600.0

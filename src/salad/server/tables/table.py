@@ -7,6 +7,7 @@ import hmac
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from salad.engine import Game
@@ -14,6 +15,7 @@ from salad.events import DEAL, END, SCORE, TRUMP
 from salad.moves import Move, parse_move
 from salad.ruleset import Kind, Ruleset
 from salad.server.info import deck_info, hands_info, toppings_of
+from salad.server.soon import Soon
 from salad.server.storage import SeatRow, TableRow, hash_token
 from salad.server.tables.connection import Conn
 from salad.server.tables.wire import (
@@ -37,11 +39,32 @@ __all__ = [
     "PLAYING",
     "TABLE_ID",
     "Seat",
+    "SeatKind",
     "Table",
+    "TableStatus",
 ]
 
-HUMAN, BOT, OPEN = "human", "bot", "open"
-LOBBY, PLAYING, OVER = "lobby", "playing", "over"
+
+class SeatKind(StrEnum):
+    """Who sits in a seat (the value is what the database stores and the lobby sends)."""
+
+    HUMAN = "human"
+    BOT = "bot"
+    OPEN = "open"
+
+
+class TableStatus(StrEnum):
+    """Where a table is (the value is what the database stores and the lobby sends)."""
+
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    OVER = "over"
+    DROPPED = "dropped"
+    """Let go by this server (another holds it): never stored, nothing more happens to it."""
+
+
+HUMAN, BOT, OPEN = SeatKind.HUMAN, SeatKind.BOT, SeatKind.OPEN
+LOBBY, PLAYING, OVER = TableStatus.LOBBY, TableStatus.PLAYING, TableStatus.OVER
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
@@ -70,7 +93,7 @@ def just_scored(log: list[tuple[object, ...]]) -> bool:
 
 @dataclass
 class Seat:
-    kind: str
+    kind: SeatKind
     name: str | None = None
     bot: str | None = None
     token_hash: str | None = None
@@ -123,10 +146,10 @@ class Table:
         self.ruleset = ruleset
         self.turn_timer = row.turn_timer
         self.bot_takeover = row.bot_takeover
-        self.status = row.status
+        self.status = TableStatus(row.status)
         self.game_number = row.game_number
         self.first_seed = row.seed
-        self.seats = [Seat(s.kind, s.name, s.bot, s.token_hash) for s in row.seats]
+        self.seats = [Seat(SeatKind(s.kind), s.name, s.bot, s.token_hash) for s in row.seats]
         self.game: Game | None = None
         self.moves = 0
         self.epoch: int | None = None
@@ -150,6 +173,7 @@ class Table:
         self.keeping: asyncio.Task[None] | None = None
         self._soon = False
         """A :meth:`broadcast_soon` waits for the end of this turn of the event loop."""
+        self._later: Soon[Table] = Soon(Table._broadcast_if_soon)
 
     @property
     def players(self) -> int:
@@ -336,8 +360,10 @@ class Table:
         state. A broadcast meanwhile sends the same state and makes this one nothing."""
         if not self._soon:
             self._soon = True
-            asyncio.get_running_loop().call_soon(self._broadcast_if_soon)
+            self._later.add(self)
 
-    def _broadcast_if_soon(self) -> None:
-        if self._soon:
-            self.broadcast()
+    @staticmethod
+    def _broadcast_if_soon(tables: list[Table]) -> None:
+        for table in tables:
+            if table._soon:
+                table.broadcast()
