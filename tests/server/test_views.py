@@ -61,7 +61,7 @@ def test_last_trick_follows_the_game() -> None:
 
 def test_state_messages_after_every_move() -> None:
     """The whole state message of each seat: the cached parts always match the game."""
-    from salad.server.storage import SeatRow, TableRow
+    from salad.server.store import SeatRow, TableRow
     from salad.server.tables import Conn, Table
     from salad.server.tables.wire import hand_rounds
 
