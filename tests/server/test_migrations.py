@@ -17,7 +17,7 @@ from sqlalchemy import Connection, create_engine, inspect, text
 
 from salad.engine import Game
 from salad.formats.rules import load_ruleset
-from salad.server.store import SqlStore, database_url, hash_token
+from salad.server.store import SqlStore, check_database, database_url, hash_token
 from salad.settings import to_ref
 
 from .conftest import Server, connect
@@ -169,16 +169,9 @@ def test_a_database_made_before_the_migrations_is_upgraded_and_play_goes_on(
 
 
 def test_a_new_database_gets_the_newest_revision_once(url: str) -> None:
-    async def opened() -> None:
-        store = SqlStore(url)
-        try:
-            await store.open()
-        finally:
-            await store.close()
-
-    asyncio.run(opened())
+    check_database(url)  # as salad serve opens it, before it listens
     assert revision(url) == ["0001"]
-    asyncio.run(opened())  # again: nothing to do, nothing changed
+    check_database(url)  # again: nothing to do, nothing changed
     assert revision(url) == ["0001"]
     engine = create_engine(database_url(url))
     try:
