@@ -16,6 +16,7 @@ import pytest
 from sqlalchemy import Connection, create_engine, inspect, text
 
 from salad.engine import Game
+from salad.errors import SaladError
 from salad.formats.rules import load_ruleset
 from salad.server.store import SqlStore, check_database, database_url, hash_token
 from salad.settings import to_ref
@@ -196,3 +197,20 @@ def test_nodes_starting_together_upgrade_one_after_the_other(pg_url: str) -> Non
 
     asyncio.run(together())
     assert revision(pg_url) == ["0001"]
+
+
+def test_a_database_of_a_newer_salad_is_one_line(tmp_path: Path) -> None:
+    """A database at a revision this salad does not know (made by a newer one) is refused in
+    one line when the server starts, not with a traceback."""
+    url = f"sqlite:///{tmp_path / 'newer.db'}"
+    check_database(url)
+    engine = create_engine(url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text("UPDATE alembic_version SET version_num = '9999'"))
+    finally:
+        engine.dispose()
+    with pytest.raises(SaladError) as refused:
+        check_database(url)
+    said = str(refused.value)
+    assert "cannot be opened" in said and "9999" in said and "\n" not in said, said

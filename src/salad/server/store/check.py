@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+from alembic.util import CommandError
 from sqlalchemy.exc import SQLAlchemyError
 
 from salad.errors import SaladError
@@ -15,7 +16,8 @@ __all__ = ["check_database"]
 
 def check_database(url: str) -> str:
     """Open the database at ``url`` once (bringing its schema up to date) and return it as
-    shown to people (no password); any problem is a one-line :class:`SaladError` naming it.
+    shown to people (no password); any problem is a one-line :class:`SaladError` naming it (a
+    database of a newer salad, at a revision this one does not know, too).
     Called where no event loop runs (``salad serve`` before it listens).
 
     >>> check_database("garbage://x")  # doctest: +ELLIPSIS
@@ -34,7 +36,7 @@ def check_database(url: str) -> str:
 
     try:
         asyncio.run(opened())
-    except (SQLAlchemyError, ImportError, OSError) as exc:
+    except (SQLAlchemyError, CommandError, ImportError, OSError) as exc:
         reason = " ".join(str(getattr(exc, "orig", None) or exc).split())
         raise SaladError(f"database {shown}: cannot be opened ({reason})") from None
     return shown
