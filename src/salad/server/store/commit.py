@@ -118,9 +118,8 @@ class GroupCommit(Generic[Op]):
     async def _outcomes(self, ops: list[Op]) -> list[Outcome]:
         try:
             return [(True, r) for r in await self.run_batch(ops)]
-        except Exception as exc:
-            if len(ops) == 1:
-                return [(False, exc)]
+        except Exception as exc:  # again one by one (a call alone too: on a new connection)
+            log.debug("store: a batch of %d call(s) failed (%r): one by one", len(ops), exc)
         outcomes: list[Outcome] = []
         for op in ops:
             try:
