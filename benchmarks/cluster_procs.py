@@ -235,7 +235,7 @@ def fresh_database(pg_url: str) -> str:
     from sqlalchemy import create_engine, text  # the server extra, as salad serve needs it
     from sqlalchemy.exc import SQLAlchemyError
 
-    from salad.server.storage import database_url
+    from salad.server.store import database_url
 
     admin = create_engine(database_url(pg_url), isolation_level="AUTOCOMMIT")
     name = f"salad_bench_{uuid.uuid4().hex[:8]}"

@@ -40,7 +40,7 @@ import websockets
 
 from salad.formats.rules import load_ruleset
 from salad.server.process import UVICORN_OPTIONS
-from salad.server.storage import Storage
+from salad.server.store import SqlStore
 from salad.server.tables import Conn, Table, TableManager
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -73,7 +73,7 @@ async def _done() -> None:
 
 async def _salad(tables: int, seed: int, directory: str) -> tuple[float, int, int]:
     """CPU seconds, moves, and characters sent, for ``tables`` games played out at random."""
-    manager = TableManager(Storage(f"sqlite:///{directory}/share-{seed}.db"))
+    manager = TableManager(SqlStore(f"sqlite:///{directory}/share-{seed}.db"))
     await manager.open()
     rules = load_ruleset("canadian")
     socket = _TakesAll()

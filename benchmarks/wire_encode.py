@@ -49,7 +49,7 @@ from salad.server.messages import (
     StateOut,
     ViewOut,
 )
-from salad.server.storage import SeatRow, TableRow
+from salad.server.store import SeatRow, TableRow
 from salad.server.tables import Table
 from salad.server.tables.wire import JsonCodes, TricksCache, hand_rounds, last_trick, state_messages
 from salad.view import SPECTATOR

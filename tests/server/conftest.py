@@ -274,7 +274,7 @@ def pg_url() -> Iterator[str]:
         pytest.skip(f"PostgreSQL is not available ({PG_ENV} is not set; see scripts/postgres.sh)")
     from sqlalchemy import create_engine, text
 
-    from salad.server.storage import database_url
+    from salad.server.store import database_url
 
     admin = create_engine(database_url(url), isolation_level="AUTOCOMMIT")
     name = f"salad_{uuid.uuid4().hex[:12]}"

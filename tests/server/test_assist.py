@@ -16,7 +16,7 @@ from salad.engine import Game
 from salad.errors import RecordError
 from salad.formats.records import game_from_record, record_from_game
 from salad.formats.rules import load_ruleset
-from salad.server.storage import Storage
+from salad.server.store import GameRow, MemoryStore, MoveRow, SqlStore
 from salad.server.tables import Conn, TableManager
 
 from .conftest import Server, connect
@@ -40,7 +40,7 @@ class CountingPool(ThreadPoolExecutor):
 
 def test_a_hint_is_thought_out_on_the_bot_pool_and_names_a_legal_move(tmp_path: Path) -> None:
     async def run() -> None:
-        manager = TableManager(Storage(str(tmp_path / "t.db")))
+        manager = TableManager(MemoryStore())
         pool = CountingPool()
         manager.turns.pool = lambda: pool  # type: ignore[method-assign]
         await manager.open()
@@ -158,9 +158,16 @@ def test_undo_at_a_table_of_bots_rewinds_the_game_and_its_stored_moves(
         return await me.until(lambda x, k=note["moves"]: x["moves"] == k)
 
     back = asyncio.run(play())
-    rows = Storage(srv.database).run(Storage.moves, table_id, 1)
+
+    async def stored() -> tuple[list[MoveRow], GameRow | None]:
+        store = SqlStore(srv.database)
+        try:
+            return await store.moves(table_id, 1), await store.game(table_id, 1)
+        finally:
+            await store.close()
+
+    rows, game_row = asyncio.run(stored())
     assert len(rows) == back["moves"]
-    game_row = Storage(srv.database).run(Storage.game, table_id, 1)
     assert game_row is not None and game_row.players[0]["undos"] == 2
     srv.stop()
     again = start_server(srv.database)

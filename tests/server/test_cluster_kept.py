@@ -15,7 +15,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from salad.formats.rules import load_ruleset
 from salad.server.cluster import Cluster
-from salad.server.storage import Storage
+from salad.server.store import MemoryStore
 from salad.server.tables import Conn, TableManager
 from salad.server.tables.keeper import PRESSED, TALK
 from salad.view import SPECTATOR
@@ -177,7 +177,7 @@ def test_only_the_holder_keeps_the_talk_and_an_idle_table_forgets_it(
     recalls it when it loads the table; a table let go for being idle deletes it."""
 
     async def run() -> None:
-        storage = Storage(str(tmp_path / "t.db"))
+        storage = MemoryStore()  # one database for both nodes
         a = Cluster(redis_server.url, TableManager(storage))
         b = Cluster(redis_server.url, TableManager(storage))
         try:
@@ -208,7 +208,6 @@ def test_only_the_holder_keeps_the_talk_and_an_idle_table_forgets_it(
         finally:
             for node in (a, b):
                 await node.link.close()
-            storage.close()
 
     asyncio.run(run())
 
@@ -222,7 +221,7 @@ def test_presses_that_come_together_are_kept_in_one_write_and_sent_in_one_state(
     seat's press, alone, is kept alone, and the next hand begins."""
 
     async def run() -> None:
-        storage = Storage(str(tmp_path / "t.db"))
+        storage = MemoryStore()
         node = Cluster(redis_server.url, TableManager(storage))
         manager = node.manager
         kept: list[dict[str, Any]] = []
@@ -266,6 +265,5 @@ def test_presses_that_come_together_are_kept_in_one_write_and_sent_in_one_state(
         finally:
             await manager.close()
             await node.link.close()
-            storage.close()
 
     asyncio.run(run())

@@ -13,25 +13,34 @@ from typing import Any
 
 import pytest
 from redis.exceptions import RedisError
-from sqlalchemy import text
+from sqlalchemy import create_engine, text
 
 from salad.formats.rules import load_ruleset
 from salad.server.cluster import Cluster
 from salad.server.cluster.link import BEAT
 from salad.server.errors import ActionError
-from salad.server.storage import Storage, TableRow
+from salad.server.store import MemoryStore, SqlStore, TableRow, database_url
 from salad.server.tables import TableManager
 from salad.server.tables.turns import STOP_WAIT
 
 MANY = 10_000
 
 
+def rename_tables(url: str) -> None:
+    """The tables gone from the database (as if it did not answer)."""
+    engine = create_engine(database_url(url))
+    try:
+        with engine.begin() as conn:
+            conn.execute(text("ALTER TABLE salad_tables RENAME TO gone"))
+    finally:
+        engine.dispose()
+
+
 def test_many_leases_let_go_do_not_hold_the_renewal_up(redis_server: Any, tmp_path: Path) -> None:
     ids = [f"unloaded-{i}" for i in range(MANY)]
 
     async def run() -> tuple[float, list[str | None], dict[str, float], str | None]:
-        storage = Storage(str(tmp_path / "t.db"))
-        cluster = Cluster(redis_server.url, TableManager(storage))
+        cluster = Cluster(redis_server.url, TableManager(MemoryStore()))
         try:
             # Leases of tables this node no longer has in memory, past two beats.
             assert all(await asyncio.gather(*(cluster.claim(t) for t in ids)))
@@ -50,7 +59,6 @@ def test_many_leases_let_go_do_not_hold_the_renewal_up(redis_server: Any, tmp_pa
             )
         finally:
             await cluster.link.close()
-            storage.close()
 
     took, owners, held, real = asyncio.run(run())
     assert set(owners) == {None}  # every such lease let go
@@ -63,10 +71,11 @@ def test_a_made_up_table_takes_no_lease_and_a_real_one_does(
     redis_server: Any, tmp_path: Path
 ) -> None:
     async def run() -> None:
-        storage = Storage(str(tmp_path / "t.db"))
+        storage = SqlStore(str(tmp_path / "t.db"))
+        await storage.open()
         rs = load_ruleset("canadian")
         row = TableRow("real", rs.preset, rs.settings, 4, None, None, "lobby", 1)
-        storage.run(Storage.create_table, row)
+        await storage.create_table(row)
         manager = TableManager(storage)
         cluster = Cluster(redis_server.url, manager)
         try:
@@ -82,8 +91,7 @@ def test_a_made_up_table_takes_no_lease_and_a_real_one_does(
             assert await cluster.owner_for("real") == cluster.node
             assert await cluster.link.owner("real") == cluster.node
             # The database not answering is the 503 a client tries again after; no lease.
-            with storage.engine.begin() as conn:
-                conn.execute(text("ALTER TABLE salad_tables RENAME TO gone"))
+            rename_tables(storage.url)
             with pytest.raises(ActionError) as away:
                 await cluster.owner_for("other")
             assert (away.value.status, away.value.message) == (
@@ -93,7 +101,7 @@ def test_a_made_up_table_takes_no_lease_and_a_real_one_does(
             assert await cluster.link.owner("other") is None
         finally:
             await cluster.link.close()
-            storage.close()
+            await storage.close()
 
     asyncio.run(run())
 
@@ -104,8 +112,7 @@ def test_a_node_stops_though_a_cancellation_is_lost(redis_server: Any, tmp_path:
     renewal loop carried on, holding the node's exit up until it was killed)."""
 
     async def run() -> tuple[float, list[bool]]:
-        storage = Storage(str(tmp_path / "t.db"))
-        cluster = Cluster(redis_server.url, TableManager(storage))
+        cluster = Cluster(redis_server.url, TableManager(MemoryStore()))
         await cluster.start()
         renewing = asyncio.Event()
 
@@ -125,7 +132,6 @@ def test_a_node_stops_though_a_cancellation_is_lost(redis_server: Any, tmp_path:
         done = [t.done() for t in tasks]
         cluster._stopping = True  # so that a loop that carried on ends, for the test to end
         await asyncio.wait(tasks, timeout=2)
-        storage.close()
         return took, done
 
     took, done = asyncio.run(run())
@@ -133,35 +139,44 @@ def test_a_node_stops_though_a_cancellation_is_lost(redis_server: Any, tmp_path:
     assert took < STOP_WAIT, f"stopping took {took:.1f} s"
 
 
-def test_the_look_for_unheld_tables_keeps_off_the_writer(
+def test_the_look_for_unheld_tables_keeps_off_the_batches(
     redis_server: Any, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Every second each node looks for the tables being played that no node holds. It reads
-    them on a connection of its own, not on the writer, whose batches of moves would wait
+    them on a connection of its own, not in the store's batches, whose moves would wait
     behind it; and a database that does not answer is one line in the log, not a traceback
     every second."""
 
     async def run() -> None:
-        storage = Storage(str(tmp_path / "t.db"))
-        first = TableManager(storage)
+        first = TableManager(SqlStore(str(tmp_path / "t.db")))
         await first.open()
         made = await first.create(load_ruleset("canadian"), "Host", [("bot", "random")] * 3)
+        await first.storage.set_status(made.table_id, "playing", 1)
         await first.close()  # its node is gone: no lease, and the game stays in the database
-        storage.run(Storage.set_status, made.table_id, "playing", 1)
+        storage = SqlStore(str(tmp_path / "t.db"))
         manager = TableManager(storage)
         cluster = Cluster(redis_server.url, manager)
-        written = manager.writer.call
+        batched, look = storage.commit.call, storage.active_tables
+        looking = False
 
-        async def no_look(fn: Any, *args: Any) -> Any:
-            assert fn is not Storage.active_tables, "the look went through the writer"
-            return await written(fn, *args)
+        async def no_look(op: Any) -> Any:
+            assert not looking, "the look went through the batches"
+            return await batched(op)
 
-        manager.writer.call = no_look  # type: ignore[method-assign]
+        async def looked() -> list[str]:
+            nonlocal looking
+            looking = True
+            try:
+                return await look()
+            finally:
+                looking = False
+
+        storage.commit.call = no_look  # type: ignore[method-assign]
+        storage.active_tables = looked  # type: ignore[method-assign]
         try:
             await cluster._adopt()
             assert await cluster.link.owner(made.table_id) == cluster.node
-            with storage.engine.begin() as conn:
-                conn.execute(text("ALTER TABLE salad_tables RENAME TO gone"))
+            rename_tables(storage.url)
             watching = asyncio.ensure_future(cluster._watch())
             await asyncio.sleep(3 * BEAT)
             cluster._stopping = True
@@ -169,7 +184,6 @@ def test_the_look_for_unheld_tables_keeps_off_the_writer(
         finally:
             await cluster.link.close()
             await manager.close()
-            storage.close()
 
     asyncio.run(run())
     said = [r for r in caplog.records if "database does not answer" in r.getMessage()]

@@ -14,14 +14,14 @@ import pytest
 
 from salad.formats.rules import load_ruleset
 from salad.server.errors import ActionError
-from salad.server.storage import Storage
+from salad.server.store import MemoryStore
 from salad.server.tables import Conn, TableManager, assist
 
 from .test_tables import FakeSocket
 
 
 def fenced_manager(tmp_path: Path) -> TableManager:
-    manager = TableManager(Storage(str(tmp_path / "t.db")))
+    manager = TableManager(MemoryStore())
     manager.fencing = True  # as a cluster node's
     return manager
 
@@ -29,7 +29,7 @@ def fenced_manager(tmp_path: Path) -> TableManager:
 async def stale(manager: TableManager, table_id: str, change: Callable[[], Awaitable[Any]]) -> None:
     """Another node loads the table (its epoch goes up); then ``change`` from this copy is
     refused with 409 and this copy is let go."""
-    manager.storage.run(Storage.fence, table_id)
+    await manager.storage.fence(table_id)
     with pytest.raises(ActionError) as caught:
         await change()
     assert caught.value.status == 409, caught.value.message
@@ -44,7 +44,7 @@ def test_a_seat_change_from_a_stale_copy_is_refused(tmp_path: Path) -> None:
             joined = await manager.create(load_ruleset("canadian"), "Host", [("open", None)] * 3)
             tid = joined.table_id
             await stale(manager, tid, lambda: manager.join(tid, "Guest", None))
-            row = manager.storage.run(Storage.load_table, tid)
+            row = await manager.storage.load_table(tid)
             assert row is not None and [s.kind for s in row.seats[1:]] == ["open"] * 3
             # Loaded again (a new epoch), the table takes the seat.
             assert (await manager.join(tid, "Guest", None)).seat == 1
@@ -62,8 +62,8 @@ def test_a_start_from_a_stale_copy_is_refused(tmp_path: Path) -> None:
             joined = await manager.create(load_ruleset("canadian"), "Host", [("bot", "random")] * 3)
             tid = joined.table_id
             await stale(manager, tid, lambda: manager.start(tid, joined.token))
-            assert manager.storage.run(Storage.games, tid) == []
-            row = manager.storage.run(Storage.load_table, tid)
+            assert await manager.storage.games(tid) == []
+            row = await manager.storage.load_table(tid)
             assert row is not None and row.status == "lobby"
         finally:
             await manager.close()
@@ -99,13 +99,11 @@ def test_an_undo_from_a_stale_copy_is_refused(tmp_path: Path) -> None:
             assert game is not None
             await manager.play(table, 0, game.format_move(game.legal_moves()[0]), conn)
             await hosts_turn()  # nothing under way now: only the undo is under test
-            stored = len(manager.storage.run(Storage.moves, tid, 1))
+            stored = len(await manager.storage.moves(tid, 1))
             assert stored >= 4
 
-            await stale(
-                manager, tid, lambda: assist.undo(table, conn, manager.store, manager.turns)
-            )
-            assert len(manager.storage.run(Storage.moves, tid, 1)) == stored
+            await stale(manager, tid, lambda: assist.undo(table, conn, manager, manager.turns))
+            assert len(await manager.storage.moves(tid, 1)) == stored
         finally:
             await manager.close()
 

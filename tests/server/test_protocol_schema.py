@@ -19,7 +19,7 @@ from salad.formats.rules import load_ruleset
 from salad.server import protocol_schema
 from salad.server.messages import ErrorMessageOut
 from salad.server.protocol import KEPT, VIEW_KEPT
-from salad.server.storage import SeatRow, TableRow
+from salad.server.store import SeatRow, TableRow
 from salad.server.tables import Conn, Table
 from salad.server.tables.wire import error_message
 from salad.view import SPECTATOR

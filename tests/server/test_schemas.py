@@ -14,7 +14,7 @@ from salad.moves import format_move
 from salad.server.app import create_app
 from salad.server.errors import ActionError
 from salad.server.schemas import PingIn, PlayIn, clean_player_name, read_client_message
-from salad.server.storage import SeatRow, TableRow
+from salad.server.store import SeatRow, TableRow
 from salad.server.tables import Table
 
 with warnings.catch_warnings():  # starlette's note on which httpx it would like

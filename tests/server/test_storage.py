@@ -1,5 +1,5 @@
-"""Storage on SQLite (always) and PostgreSQL (when scripts/postgres.sh provides one): the same
-test functions, parametrized by backend."""
+"""The SQL store on SQLite (always) and PostgreSQL (when scripts/postgres.sh provides one): the
+same test functions, parametrized by backend."""
 
 from __future__ import annotations
 
@@ -10,44 +10,67 @@ import random
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import pytest
-from sqlalchemy import event, inspect, text
+from sqlalchemy import Engine, create_engine, event, inspect, text
 from sqlalchemy.exc import IntegrityError
 
-import salad.server.storage as storage_module
+import salad.server.store.sql as sql_module
 from salad.engine import Game
 from salad.errors import SaladError
 from salad.formats.rules import load_ruleset
-from salad.server.storage import (
+from salad.server.store import (
     MoveRow,
     SeatRow,
+    SqlStore,
     StaleCopy,
-    Storage,
     StoreTimeout,
     TableRow,
-    Writer,
     check_database,
     database_url,
     hash_token,
 )
+from salad.server.store.statements import Op as StoreOp
+from salad.server.store.statements import batch, fenced_moves
 
 from .conftest import TcpProxy
 
+T = TypeVar("T")
+
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def storage(request: Any, tmp_path: Path) -> Iterator[Storage]:
+def url(request: Any, tmp_path: Path) -> str:
     if request.param == "postgresql":
-        url = request.getfixturevalue("pg_url")
-    else:
-        url = f"sqlite:///{tmp_path / 'salad.db'}"
-    st = Storage(url)
-    yield st
-    st.close()
+        return str(request.getfixturevalue("pg_url"))
+    return f"sqlite:///{tmp_path / 'salad.db'}"
+
+
+def with_store(url: str, body: Callable[[SqlStore], Awaitable[T]], **kwargs: Any) -> T:
+    """``body(store)`` on an opened store of ``url``, closed afterwards."""
+
+    async def run() -> T:
+        store = SqlStore(url, **kwargs)
+        await store.open()
+        try:
+            return await body(store)
+        finally:
+            await store.close()
+
+    return asyncio.run(run())
+
+
+@contextlib.contextmanager
+def raw(url: str) -> Iterator[Engine]:
+    """A synchronous engine on the database (for looking at it from outside the store)."""
+    engine = create_engine(database_url(url))
+    try:
+        yield engine
+    finally:
+        engine.dispose()
 
 
 def table_row(table_id: str = "t1", players: int = 4) -> TableRow:
@@ -76,259 +99,244 @@ def test_database_urls(tmp_path: Path) -> None:
     assert database_url(None).startswith("sqlite:///") and database_url(None).endswith("salad.db")
 
 
-def test_tables_and_seats(storage: Storage) -> None:
-    row = table_row()
-    storage.run(Storage.create_table, row)
-    loaded = storage.run(Storage.load_table, "t1")
-    assert loaded is not None
-    assert (loaded.preset, loaded.settings, loaded.players) == (row.preset, row.settings, 4)
-    assert (loaded.turn_timer, loaded.bot_takeover, loaded.seed) == (30.0, None, 2**63 - 1)
-    assert loaded.seats == row.seats
-    assert storage.run(Storage.load_table, "nope") is None
-    # The token itself is never stored, only its hash.
-    with storage.engine.connect() as conn:
-        dump = str(conn.execute(text("SELECT * FROM salad_seats")).fetchall())
-    assert "secret-0" not in dump and hash_token("secret-0") in dump
+def test_tables_and_seats(url: str) -> None:
+    async def body(store: SqlStore) -> None:
+        row = table_row()
+        await store.create_table(row)
+        loaded = await store.load_table("t1")
+        assert loaded is not None
+        assert (loaded.preset, loaded.settings, loaded.players) == (row.preset, row.settings, 4)
+        assert (loaded.turn_timer, loaded.bot_takeover, loaded.seed) == (30.0, None, 2**63 - 1)
+        assert loaded.seats == row.seats
+        assert await store.load_table("nope") is None
+        # The token itself is never stored, only its hash.
+        with raw(url) as engine, engine.connect() as conn:
+            dump = str(conn.execute(text("SELECT * FROM salad_seats")).fetchall())
+        assert "secret-0" not in dump and hash_token("secret-0") in dump
 
-    seats = [s for s in row.seats if s.seat != 1]
-    for i, s in enumerate(seats):
-        s.seat = i
-    storage.run(Storage.save_seats, "t1", seats)
-    loaded = storage.run(Storage.load_table, "t1")
-    assert loaded is not None and loaded.players == 3
-    assert [s.kind for s in loaded.seats] == ["human", "bot", "open"]
-    assert storage.run(Storage.active_tables) == []
+        seats = [s for s in row.seats if s.seat != 1]
+        for i, s in enumerate(seats):
+            s.seat = i
+        await store.save_seats("t1", seats)
+        loaded = await store.load_table("t1")
+        assert loaded is not None and loaded.players == 3
+        assert [s.kind for s in loaded.seats] == ["human", "bot", "open"]
+        assert await store.active_tables() == []
+
+    with_store(url, body)
 
 
-def test_games_moves_and_resume(storage: Storage) -> None:
+def test_games_moves_and_resume(url: str) -> None:
     """A game stored move by move rebuilds exactly from its seed and moves."""
-    row = table_row(players=4)
-    storage.run(Storage.create_table, row)
-    rs = load_ruleset(row.preset, row.settings)
-    game = Game(rs, 4, seed=row.seed)
-    players = [{"name": s.name or f"Seat {s.seat}"} for s in row.seats]
-    storage.run(Storage.start_game, "t1", 1, row.seed, players)
-    assert storage.run(Storage.active_tables) == ["t1"]
-    rng = random.Random(1)
-    seq = 0
-    while not game.is_over():
-        seat = game.to_move
-        move = rng.choice(game.legal_moves())
-        game.play(move)
-        seq += 1
-        over = (list(game.totals), game.winners()) if game.is_over() else None
-        storage.run(
-            Storage.add_move, "t1", 1, MoveRow(seq, seat, move, game.format_move(move)), over
-        )
-        if seq == 50:
-            moves = storage.run(Storage.moves, "t1", 1)
-            half = Game(rs, 4, seed=row.seed)
-            for m in moves:
-                half.play(m.move)
-            assert half.log == game.log
-    table = storage.run(Storage.load_table, "t1")
-    assert table is not None and table.status == "over" and table.game_number == 1
-    games = storage.run(Storage.games, "t1")
-    assert len(games) == 1
-    assert games[0].totals == game.totals and games[0].winners == game.winners()
-    assert games[0].players == players and games[0].seed == row.seed
-    moves = storage.run(Storage.moves, "t1", 1)
-    assert [m.seq for m in moves] == list(range(1, seq + 1))
-    again = Game(rs, 4, seed=row.seed)
-    for m in moves:
-        assert again.format_move(m.move) == m.code
-        again.play(m.move)
-    assert again.log == game.log and again.totals == game.totals
-    assert storage.run(Storage.active_tables) == []
+
+    async def body(store: SqlStore) -> None:
+        row = table_row(players=4)
+        await store.create_table(row)
+        rs = load_ruleset(row.preset, row.settings)
+        game = Game(rs, 4, seed=row.seed)
+        players = [{"name": s.name or f"Seat {s.seat}"} for s in row.seats]
+        await store.start_game("t1", 1, row.seed or 0, players)
+        assert await store.active_tables() == ["t1"]
+        rng = random.Random(1)
+        seq = 0
+        while not game.is_over():
+            seat = game.to_move
+            move = rng.choice(game.legal_moves())
+            game.play(move)
+            seq += 1
+            over = (list(game.totals), game.winners()) if game.is_over() else None
+            await store.add_move("t1", 1, MoveRow(seq, seat, move, game.format_move(move)), over)
+            if seq == 50:
+                half = Game(rs, 4, seed=row.seed)
+                for m in await store.moves("t1", 1):
+                    half.play(m.move)
+                assert half.log == game.log
+        table = await store.load_table("t1")
+        assert table is not None and table.status == "over" and table.game_number == 1
+        games = await store.games("t1")
+        assert len(games) == 1
+        assert games[0].totals == game.totals and games[0].winners == game.winners()
+        assert games[0].players == players and games[0].seed == row.seed
+        moves = await store.moves("t1", 1)
+        assert [m.seq for m in moves] == list(range(1, seq + 1))
+        again = Game(rs, 4, seed=row.seed)
+        for m in moves:
+            assert again.format_move(m.move) == m.code
+            again.play(m.move)
+        assert again.log == game.log and again.totals == game.totals
+        assert await store.active_tables() == []
+
+    with_store(url, body)
 
 
-@pytest.mark.parametrize("inline", [True, False], ids=["inline", "thread"])
-def test_writer_commits_in_order_and_isolates_failures(storage: Storage, inline: bool) -> None:
-    storage.run(Storage.create_table, table_row())
-    storage.run(Storage.start_game, "t1", 1, 5, [])
+def test_group_commit_commits_in_order_and_isolates_failures(url: str) -> None:
+    async def body(store: SqlStore) -> list[Any]:
+        await store.create_table(table_row())
+        await store.start_game("t1", 1, 5, [])
+        calls: list[Awaitable[Any]] = [
+            store.add_move("t1", 1, MoveRow(i, 0, i, f"C{i}"), None) for i in range(1, 201)
+        ]
+        calls.append(store.add_move("t1", 1, MoveRow(7, 0, 7, "dup"), None))
+        calls.append(store.set_status("t1", "over", 1))
+        calls.append(store.load_table("t1"))
+        results = await asyncio.gather(*calls, return_exceptions=True)
+        moves = await store.moves("t1", 1)
+        assert [m.seq for m in moves] == list(range(1, 201))
+        assert moves[6].code == "C7"
+        return results
 
-    async def run() -> list[Any]:
-        writer = Writer(storage, inline=inline)
-        try:
-            calls: list[Any] = [
-                writer.call(Storage.add_move, "t1", 1, MoveRow(i, 0, i, f"C{i}"), None)
-                for i in range(1, 201)
-            ]
-            calls.append(writer.call(Storage.add_move, "t1", 1, MoveRow(7, 0, 7, "dup"), None))
-            calls.append(writer.call(Storage.set_status, "t1", "over", 1))
-            calls.append(writer.call(Storage.load_table, "t1"))
-            return await asyncio.gather(*calls, return_exceptions=True)
-        finally:
-            await writer.close()
-
-    results = asyncio.run(run())
+    results = with_store(url, body)
     assert results[:200] == [None] * 200
     assert isinstance(results[200], Exception)  # the duplicate move, alone
     assert results[201] is None
     loaded = results[202]
     assert loaded is not None and loaded.status == "over"
-    moves = storage.run(Storage.moves, "t1", 1)
-    assert [m.seq for m in moves] == list(range(1, 201))
-    assert moves[6].code == "C7"
 
 
-@pytest.mark.parametrize("inline", [True, False], ids=["inline", "thread"])
-def test_the_writer_keeps_one_connection_until_a_call_fails(
-    storage: Storage, inline: bool, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_store_keeps_one_connection_until_a_call_fails(url: str) -> None:
     """Batch after batch on one connection (taking one from the pool and giving it back costs
-    as much as a batch of moves on SQLite; on PostgreSQL the moves go on the writer's asyncio
-    connection); a failed call lets it go, and the writer carries on with a new one."""
-    storage.run(Storage.create_table, table_row())
-    storage.run(Storage.start_game, "t1", 1, 5, [])
+    as much as a batch of moves on SQLite); a failed call lets it go, and the store carries on
+    with a new one."""
     opened: list[object] = []
-    event.listen(storage.engine, "checkout", lambda conn, *_: opened.append(conn))
-    if storage.dialect == "postgresql":
-        psycopg = pytest.importorskip("psycopg")
-        connect = psycopg.AsyncConnection.connect
 
-        async def connecting(*args: Any, **kwargs: Any) -> Any:
-            opened.append(conn := await connect(*args, **kwargs))
-            return conn
+    kept = 2 if url.startswith("postgresql") else 1  # PostgreSQL: one for moves, autocommit
 
-        monkeypatch.setattr(psycopg.AsyncConnection, "connect", connecting)
+    async def body(store: SqlStore) -> list[Any]:
+        event.listen(store.engine.sync_engine, "checkout", lambda conn, *_: opened.append(conn))
+        await store.create_table(table_row())
+        await store.start_game("t1", 1, 5, [])
+        results = []
+        for i in range(1, 11):  # ten batches, one move each
+            results.append(await store.add_move("t1", 1, MoveRow(i, 0, i, "C")))
+        assert len(opened) == kept
+        with pytest.raises(IntegrityError):  # move 3 is stored already
+            await store.add_move("t1", 1, MoveRow(3, 0, 3, "dup"))
+        results.append(await store.add_move("t1", 1, MoveRow(11, 0, 1, "C")))
+        assert [m.seq for m in await store.moves("t1", 1)] == list(range(1, 12))
+        return results
 
-    async def run() -> list[Any]:
-        writer = Writer(storage, inline=inline)
-        try:
-            results = []
-            for i in range(1, 11):  # ten batches, one move each
-                results.append(await writer.call(Storage.add_move, "t1", 1, MoveRow(i, 0, i, "C")))
-            assert len(opened) == 1
-            with pytest.raises(IntegrityError):  # move 3 is stored already
-                await writer.call(Storage.add_move, "t1", 1, MoveRow(3, 0, 3, "dup"))
-            results.append(await writer.call(Storage.add_move, "t1", 1, MoveRow(11, 0, 1, "C")))
-            return results
-        finally:
-            await writer.close()
-
-    assert asyncio.run(run()) == [None] * 11
+    assert with_store(url, body) == [None] * 11
     assert len(opened) >= 3  # the failed batch's, and a new one after the failure
-    assert [m.seq for m in storage.run(Storage.moves, "t1", 1)] == list(range(1, 12))
 
 
-def _first_move(storage: Storage) -> tuple[Game, MoveRow]:
+async def _first_move(store: SqlStore) -> tuple[Game, MoveRow]:
     row = table_row(players=4)
-    storage.run(Storage.create_table, row)
+    await store.create_table(row)
     players = [{"name": s.name or f"Seat {s.seat}"} for s in row.seats]
-    storage.run(Storage.start_game, "t1", 1, row.seed, players)
+    await store.start_game("t1", 1, row.seed or 0, players)
     game = Game(load_ruleset(row.preset, row.settings), 4, seed=row.seed)
     move = game.legal_moves()[0]
     return game, MoveRow(1, game.to_move, move, game.format_move(move))
 
 
-def test_a_move_from_a_copy_loaded_before_another_is_refused(storage: Storage) -> None:
+def test_a_move_from_a_copy_loaded_before_another_is_refused(url: str) -> None:
     """Fencing (a cluster node frozen past its lease): each load raises the table's epoch, and
     a move stored with an older epoch is refused, stored nothing."""
-    _, move = _first_move(storage)
-    old = storage.run(Storage.fence, "t1")
-    new = storage.run(Storage.fence, "t1")
-    assert new == old + 1
-    with pytest.raises(StaleCopy):
-        storage.run(Storage.add_move, "t1", 1, move, None, old)
-    assert storage.run(Storage.moves, "t1", 1) == []
-    storage.run(Storage.add_move, "t1", 1, move, None, new)
-    assert [m.seq for m in storage.run(Storage.moves, "t1", 1)] == [1]
-    # A made-up table id writes nothing (a request for it must not fill the database).
-    assert storage.run(Storage.fence, "nope") == 0
-    with storage.engine.connect() as conn:
-        assert conn.execute(text("SELECT count(*) FROM salad_fences")).scalar() == 1
+
+    async def body(store: SqlStore) -> None:
+        _, move = await _first_move(store)
+        old = await store.fence("t1")
+        new = await store.fence("t1")
+        assert new == old + 1
+        with pytest.raises(StaleCopy):
+            await store.add_move("t1", 1, move, None, old)
+        assert await store.moves("t1", 1) == []
+        await store.add_move("t1", 1, move, None, new)
+        assert [m.seq for m in await store.moves("t1", 1)] == [1]
+        # A made-up table id writes nothing (a request for it must not fill the database).
+        assert await store.fence("nope") == 0
+        with raw(url) as engine, engine.connect() as conn:
+            assert conn.execute(text("SELECT count(*) FROM salad_fences")).scalar() == 1
+
+    with_store(url, body)
 
 
-@pytest.mark.parametrize("inline", [True, False], ids=["inline", "thread"])
-def test_the_writer_fences_moves_too(storage: Storage, inline: bool) -> None:
-    """Moves stored through the writer (the server's way, a batch per turn of the event loop)
-    are fenced like :meth:`Storage.add_move`: one from a stale copy is refused alone, and the
-    others of its batch are stored."""
-    game, first = _first_move(storage)
-    stale = storage.run(Storage.fence, "t1")
-    fresh = storage.run(Storage.fence, "t1")
-    game.play(first.move)
-    second = game.legal_moves()[0]
-    row2 = MoveRow(2, game.to_move, second, game.format_move(second))
+def test_the_group_commit_fences_moves_too(url: str) -> None:
+    """Moves stored together (the server's way, a batch per turn of the event loop) are fenced
+    like one alone: one from a stale copy is refused alone, and the others of its batch are
+    stored."""
 
-    async def run() -> list[Any]:
-        writer = Writer(storage, inline=inline)
-        try:
-            return await asyncio.gather(
-                writer.call(Storage.add_move, "t1", 1, first, None, fresh),
-                writer.call(Storage.add_move, "t1", 1, row2, None, stale),
-                return_exceptions=True,
-            )
-        finally:
-            await writer.close()
+    async def body(store: SqlStore) -> list[Any]:
+        game, first = await _first_move(store)
+        stale = await store.fence("t1")
+        fresh = await store.fence("t1")
+        game.play(first.move)
+        second = game.legal_moves()[0]
+        row2 = MoveRow(2, game.to_move, second, game.format_move(second))
+        results = await asyncio.gather(
+            store.add_move("t1", 1, first, None, fresh),
+            store.add_move("t1", 1, row2, None, stale),
+            return_exceptions=True,
+        )
+        assert [m.seq for m in await store.moves("t1", 1)] == [1]
+        return results
 
-    results = asyncio.run(run())
+    results = with_store(url, body)
     assert results[0] is None and isinstance(results[1], StaleCopy), results
-    assert [m.seq for m in storage.run(Storage.moves, "t1", 1)] == [1]
 
 
-def test_a_batch_of_moves_is_stored_whole_or_not_at_all(storage: Storage) -> None:
-    """Storage.add_moves (the writer's batch of moves; one statement on PostgreSQL): moves of
-    several tables, each fenced; one table loaded elsewhere since its copy was, and nothing of
-    the batch is stored; a duplicate move, the same; else all of them are."""
-    storage.run(Storage.create_table, table_row("t1"))
-    storage.run(Storage.create_table, table_row("t2"))
-    storage.run(Storage.start_game, "t1", 1, 5, [])
-    storage.run(Storage.start_game, "t2", 1, 6, [])
-    e1, e2 = storage.run(Storage.fence, "t1"), storage.run(Storage.fence, "t2")
+def test_a_batch_of_moves_is_stored_whole_or_not_at_all(url: str) -> None:
+    """add_moves (a batch of moves; one statement on PostgreSQL): moves of several tables,
+    each fenced; one table loaded elsewhere since its copy was, and nothing of the batch is
+    stored; a duplicate move, the same; else all of them are."""
 
-    def moves(epoch2: int, first: int = 1) -> list[tuple[str, int, MoveRow, int | None]]:
-        return [
-            ("t1", 1, MoveRow(first, 0, 3, "C"), e1),
-            ("t2", 1, MoveRow(first, 1, 4, "D"), epoch2),
-            ("t1", 1, MoveRow(first + 1, 1, 5, "E"), e1),
-        ]
+    async def body(store: SqlStore) -> None:
+        await store.create_table(table_row("t1"))
+        await store.create_table(table_row("t2"))
+        await store.start_game("t1", 1, 5, [])
+        await store.start_game("t2", 1, 6, [])
+        e1, e2 = await store.fence("t1"), await store.fence("t2")
 
-    def stored(table_id: str) -> list[int]:
-        return [m.seq for m in storage.run(Storage.moves, table_id, 1)]
+        def moves(epoch2: int, first: int = 1) -> list[tuple[str, int, MoveRow, int | None]]:
+            return [
+                ("t1", 1, MoveRow(first, 0, 3, "C"), e1),
+                ("t2", 1, MoveRow(first, 1, 4, "D"), epoch2),
+                ("t1", 1, MoveRow(first + 1, 1, 5, "E"), e1),
+            ]
 
-    with pytest.raises(StaleCopy, match="t2"):
-        storage.run(Storage.add_moves, moves(e2 - 1))
-    assert stored("t1") == stored("t2") == []
-    storage.run(Storage.add_moves, moves(e2))
-    assert stored("t1") == [1, 2] and stored("t2") == [1]
-    with pytest.raises(IntegrityError):  # t1's move 2 is stored already
-        storage.run(Storage.add_moves, moves(e2, first=2))
-    assert stored("t1") == [1, 2] and stored("t2") == [1]
-    storage.run(Storage.add_moves, [("t2", 1, MoveRow(2, 2, 6, "F"), None)])  # not fenced
-    assert stored("t2") == [1, 2]
+        async def stored(table_id: str) -> list[int]:
+            return [m.seq for m in await store.moves(table_id, 1)]
+
+        with pytest.raises(StaleCopy, match="t2"):
+            await store.add_moves(moves(e2 - 1))
+        assert await stored("t1") == await stored("t2") == []
+        await store.add_moves(moves(e2))
+        assert await stored("t1") == [1, 2] and await stored("t2") == [1]
+        with pytest.raises(IntegrityError):  # t1's move 2 is stored already
+            await store.add_moves(moves(e2, first=2))
+        assert await stored("t1") == [1, 2] and await stored("t2") == [1]
+        await store.add_moves([("t2", 1, MoveRow(2, 2, 6, "F"), None)])  # not fenced
+        assert await stored("t2") == [1, 2]
+
+    with_store(url, body)
 
 
-def test_the_writer_stores_a_batch_of_moves_in_one_round_trip(
+def test_a_batch_of_moves_goes_in_one_round_trip(
     pg_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """PostgreSQL: moves waiting together (none ending a game), of several tables, go in one
-    statement on the writer's asyncio connection in autocommit: no BEGIN, no COMMIT, one round
-    trip, and nothing handed to the writer's thread. A batch of moves that fails there (one
-    from a stale copy) is run again on the thread, move by move: the stale one alone fails."""
+    statement on the store's connection in autocommit: no BEGIN, no COMMIT, one round trip. A
+    batch of moves that fails there (one from a stale copy) is run again move by move, each in
+    a transaction: the stale one alone fails."""
     psycopg = pytest.importorskip("psycopg")
-    storage = Storage(pg_url)
-    try:
-        storage.run(Storage.create_table, table_row("t1"))
-        storage.run(Storage.create_table, table_row("t2"))
-        storage.run(Storage.start_game, "t1", 1, 5, [])
-        storage.run(Storage.start_game, "t2", 1, 6, [])
-        epochs = {t: storage.run(Storage.fence, t) for t in ("t1", "t2")}
-        sent: list[tuple[str, str, bool]] = []
+    sent: list[tuple[str, bool]] = []
 
-        def recording(cls: Any, kind: str) -> None:
-            """Record every statement the driver is given, SQLAlchemy's or not."""
-            execute = cls.execute
+    def recording(name: str) -> None:
+        """Record every statement the driver is given."""
+        execute = getattr(psycopg.AsyncCursor, name)
 
-            def record(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
-                sent.append((kind, str(query).split()[0], self.connection.autocommit))
-                return execute(self, query, *args, **kwargs)
+        async def record(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+            sent.append((str(query).split()[0], self.connection.autocommit))
+            return await execute(self, query, *args, **kwargs)
 
-            monkeypatch.setattr(cls, "execute", record)
+        monkeypatch.setattr(psycopg.AsyncCursor, name, record)
 
-        recording(psycopg.Cursor, "thread")
-        recording(psycopg.AsyncCursor, "loop")
+    async def body(store: SqlStore) -> list[Any]:
+        await store.create_table(table_row("t1"))
+        await store.create_table(table_row("t2"))
+        await store.start_game("t1", 1, 5, [])
+        await store.start_game("t2", 1, 6, [])
+        epochs = {t: await store.fence(t) for t in ("t1", "t2")}
 
         def moves(first: int) -> list[tuple[Any, ...]]:
             return [
@@ -337,85 +345,86 @@ def test_the_writer_stores_a_batch_of_moves_in_one_round_trip(
                 for t in epochs
             ]
 
-        async def run() -> list[Any]:
-            writer = Writer(storage, inline=False)
-            try:
-                await asyncio.gather(*(writer.call(Storage.add_move, *m) for m in moves(1)))
-                assert sent == [("loop", "WITH", True)], sent
-                storage.run(Storage.fence, "t2")  # t2 loaded elsewhere: this copy is stale
-                sent.clear()
-                return await asyncio.gather(
-                    *(writer.call(Storage.add_move, *m) for m in moves(3)),
-                    return_exceptions=True,
-                )
-            finally:
-                await writer.close()
+        recording("execute")
+        recording("executemany")
+        await asyncio.gather(*(store.add_move(*m) for m in moves(1)))
+        assert sent == [("WITH", True)], sent
+        await store.fence("t2")  # t2 loaded elsewhere: this copy is stale
+        sent.clear()
+        results = await asyncio.gather(
+            *(store.add_move(*m) for m in moves(3)), return_exceptions=True
+        )
+        assert sent[0] == ("WITH", True), sent
+        assert sent[1:] and not any(auto for _, auto in sent[1:]), sent
+        assert [m.seq for m in await store.moves("t1", 1)] == [1, 2, 3, 4]
+        assert [m.seq for m in await store.moves("t2", 1)] == [1, 2]
+        return results
 
-        results = asyncio.run(run())
-        assert [isinstance(r, StaleCopy) for r in results] == [False, True, False, True], results
-        assert sent[0] == ("loop", "WITH", True), sent
-        assert sent[1:] and all(kind == "thread" for kind, _, _ in sent[1:]), sent
-        assert [m.seq for m in storage.run(Storage.moves, "t1", 1)] == [1, 2, 3, 4]
-        assert [m.seq for m in storage.run(Storage.moves, "t2", 1)] == [1, 2]
-    finally:
-        storage.close()
+    results = with_store(pg_url, body)
+    assert [isinstance(r, StaleCopy) for r in results] == [False, True, False, True], results
 
 
-@pytest.mark.parametrize("batch", [False, True], ids=["add_move", "add_moves"])
-def test_a_load_waits_for_a_move_being_stored(pg_url: str, batch: bool) -> None:
+@pytest.mark.parametrize("together", [False, True], ids=["add_move", "add_moves"])
+def test_a_load_waits_for_a_move_being_stored(pg_url: str, together: bool) -> None:
     """PostgreSQL: a node loading the table while another is storing a move (its transaction
     open, e.g. its process stopped mid-commit) waits for it, and reads the move; and the same
-    with the writer's one statement for a batch of moves (its fences' row locks are held as
-    the longer transaction holds them). A move of the copy loaded before then stores nothing."""
-    storage = Storage(pg_url)
-    try:
-        _, move = _first_move(storage)
-        epoch = storage.run(Storage.fence, "t1")
-        with storage.engine.begin() as conn:
-            if batch:
-                Storage.add_moves(conn, [("t1", 1, move, epoch)])  # not committed yet
+    with the one statement of a batch of moves (its fences' row locks are held as the longer
+    transaction holds them). A move of the copy loaded before then stores nothing."""
+
+    async def body(store: SqlStore) -> None:
+        _, move = await _first_move(store)
+        epoch = await store.fence("t1")
+        async with store.engine.connect() as conn:
+            await conn.begin()
+            if together:  # not committed yet
+                await fenced_moves(conn, [("t1", 1, move, epoch)])
             else:
-                Storage.add_move(conn, "t1", 1, move, None, epoch)
-            fenced: list[int] = []
-            load = lambda: fenced.append(storage.run(Storage.fence, "t1"))  # noqa: E731
-            loader = threading.Thread(target=load)
-            loader.start()
-            loader.join(0.5)
-            assert loader.is_alive() and not fenced  # waiting on the row lock
-        loader.join(5)
-        assert fenced == [epoch + 1]
+                await batch(conn, [StoreOp(move=("t1", 1, move, None, epoch))])
+            load = asyncio.ensure_future(store.fence("t1"))
+            done, _ = await asyncio.wait([load], timeout=0.5)
+            assert not done  # waiting on the row lock
+            await conn.commit()
+        assert await asyncio.wait_for(load, 5) == epoch + 1
         second = MoveRow(2, move.seat, move.move, move.code)
         with pytest.raises(StaleCopy):
-            storage.run(Storage.add_moves, [("t1", 1, second, epoch)])
-        assert [m.seq for m in storage.run(Storage.moves, "t1", 1)] == [1]
-    finally:
-        storage.close()
+            await store.add_moves([("t1", 1, second, epoch)])
+        assert [m.seq for m in await store.moves("t1", 1)] == [1]
+
+    with_store(pg_url, body)
 
 
-def test_the_tables_being_played_are_found_by_an_index(storage: Storage) -> None:
+def test_the_tables_being_played_are_found_by_an_index(url: str) -> None:
     """A server resumes the tables being played at start-up, and a cluster node looks for
     those no node holds every second: by an index on the status, not by reading every table
-    ever made. A database made before the index gets it when it is next opened."""
-    with storage.engine.begin() as conn:
+    ever made. A database made before the index (and before the migrations) gets it when it
+    is next opened."""
+
+    async def nothing(_store: SqlStore) -> None:
+        return None
+
+    with_store(url, nothing)
+    with raw(url) as engine, engine.begin() as conn:
         conn.execute(text("DROP INDEX ix_salad_tables_status"))
-    again = Storage(storage.url)
-    try:
-        assert "ix_salad_tables_status" in {
-            i["name"] for i in inspect(again.engine).get_indexes("salad_tables")
-        }
+        conn.execute(text("DROP TABLE alembic_version"))
+
+    async def body(store: SqlStore) -> None:
         for i, status in enumerate(["lobby", "playing", "over", "playing"]):
             row = table_row(f"t{i}")
-            again.run(Storage.create_table, row)
-            again.run(Storage.set_status, row.id, status, 1)
-        assert again.run(Storage.active_tables) == ["t1", "t3"]
-        if again.dialect == "sqlite":  # the plan says so (PostgreSQL's depends on its size)
-            with again.engine.connect() as conn:
+            await store.create_table(row)
+            await store.set_status(row.id, status, 1)
+        assert await store.active_tables() == ["t1", "t3"]
+
+    with_store(url, body)
+    with raw(url) as engine:
+        assert "ix_salad_tables_status" in {
+            i["name"] for i in inspect(engine).get_indexes("salad_tables")
+        }
+        if engine.dialect.name == "sqlite":  # the plan says so (PostgreSQL's depends on its size)
+            with engine.connect() as conn:
                 plan = conn.execute(
                     text("EXPLAIN QUERY PLAN SELECT id FROM salad_tables WHERE status = 'x'")
                 ).all()
             assert "USING INDEX ix_salad_tables_status" in str(plan), plan
-    finally:
-        again.close()
 
 
 def test_a_batch_of_moves_the_database_does_not_answer_is_refused_in_time(
@@ -423,62 +432,59 @@ def test_a_batch_of_moves_the_database_does_not_answer_is_refused_in_time(
 ) -> None:
     """PostgreSQL frozen (here the TCP proxy in front of it, stopped: its connections stay
     open and nothing answers, as when a network cuts off without a word): a move waits for
-    ``store_timeout`` and the driver's cancellation (about ten seconds), then is refused,
-    where it waited for ever; so does a call on the writer's thread (without the
-    cancellation: the thread stays stuck), and a move after it, and the writer closes without
-    waiting for the thread. Once the database answers again, moves are stored, each once: a
-    refused one was stored after all or not at all."""
+    ``store_timeout``, then is refused, where it waited for ever; so does any other call, and
+    a move after it, and the store closes without waiting for the batch stuck. Once the
+    database answers again, moves are stored, each once: a refused one was stored after all or
+    not at all."""
     target = urlsplit(pg_url)
     assert target.port is not None
     cut = TcpProxy(target.port, tmp_path)
-    storage = Storage(pg_url.replace(f":{target.port}/", f":{cut.port}/"))
-    try:
-        storage.run(Storage.create_table, table_row("t1"))
-        storage.run(Storage.start_game, "t1", 1, 5, [])
-        assert cut.proc is not None
+    assert cut.proc is not None
+    proc = cut.proc
+    through = pg_url.replace(f":{target.port}/", f":{cut.port}/")
 
-        async def run() -> tuple[float, float]:
-            writer = Writer(storage, store_timeout=1.0)
-            await writer.call(Storage.add_move, "t1", 1, MoveRow(1, 0, 1, "C"))
-            os.kill(cut.proc.pid, signal.SIGSTOP)
+    async def run() -> tuple[float, float]:
+        store = SqlStore(through, store_timeout=1.0)
+        await store.open()
+        await store.create_table(table_row("t1"))
+        await store.start_game("t1", 1, 5, [])
+        await store.add_move("t1", 1, MoveRow(1, 0, 1, "C"))
+        os.kill(proc.pid, signal.SIGSTOP)
+        started = time.monotonic()
+        try:
+            with pytest.raises(StoreTimeout):  # not a TimeoutError of this test's own
+                await asyncio.wait_for(store.add_move("t1", 1, MoveRow(2, 0, 2, "C")), 30)
+            waited = time.monotonic() - started
+            # Any other call too, and the moves after it.
             started = time.monotonic()
-            try:
-                with pytest.raises(StoreTimeout):  # not a TimeoutError of this test's own
-                    stored = writer.call(Storage.add_move, "t1", 1, MoveRow(2, 0, 2, "C"))
-                    await asyncio.wait_for(stored, 30)
-                waited = time.monotonic() - started
-                # Any other call too, on the writer's thread (which stays stuck until the
-                # database answers), and the moves after it.
-                started = time.monotonic()
-                with pytest.raises(StoreTimeout):
-                    await asyncio.wait_for(writer.call(Storage.load_table, "t1"), 30)
-                with pytest.raises(StoreTimeout):
-                    stored = writer.call(Storage.add_move, "t1", 1, MoveRow(2, 0, 2, "C"))
-                    await asyncio.wait_for(stored, 30)
-                waited = max(waited, time.monotonic() - started)
-                # A server stopping meanwhile stops: the stuck thread is left behind.
-                started = time.monotonic()
-                await asyncio.wait_for(writer.close(timeout=1.0), 30)
-                closing = time.monotonic() - started
-            finally:
-                os.kill(cut.proc.pid, signal.SIGCONT)
-            writer = Writer(storage)
-            try:
-                # Stored after all (the proxy passed it on once it went on), or not.
-                with contextlib.suppress(IntegrityError):
-                    await writer.call(Storage.add_move, "t1", 1, MoveRow(2, 0, 2, "C"))
-                await writer.call(Storage.add_move, "t1", 1, MoveRow(3, 0, 3, "C"))
-            finally:
-                await writer.close()
-            return waited, closing
+            with pytest.raises(StoreTimeout):
+                await asyncio.wait_for(store.load_table("t1"), 30)
+            with pytest.raises(StoreTimeout):
+                await asyncio.wait_for(store.add_move("t1", 1, MoveRow(2, 0, 2, "C")), 30)
+            waited = max(waited, time.monotonic() - started)
+            # A server stopping meanwhile stops: the batch stuck is left behind.
+            started = time.monotonic()
+            await asyncio.wait_for(store.close(timeout=1.0), 30)
+            closing = time.monotonic() - started
+        finally:
+            os.kill(proc.pid, signal.SIGCONT)
+        store = SqlStore(through)
+        try:
+            # Stored after all (the proxy passed it on once it went on), or not.
+            with contextlib.suppress(IntegrityError):
+                await store.add_move("t1", 1, MoveRow(2, 0, 2, "C"))
+            await store.add_move("t1", 1, MoveRow(3, 0, 3, "C"))
+            assert [m.seq for m in await store.moves("t1", 1)] == [1, 2, 3]
+        finally:
+            await store.close()
+        return waited, closing
 
+    try:
         waited, closing = asyncio.run(run())
-        assert 1.0 <= waited < 15.0, waited
-        assert closing < 5.0, closing
-        assert [m.seq for m in storage.run(Storage.moves, "t1", 1)] == [1, 2, 3]
     finally:
-        storage.close()
         cut.stop()
+    assert 1.0 <= waited < 15.0, waited
+    assert closing < 5.0, closing
 
 
 def test_a_database_that_never_answers_is_an_error_not_a_wait(
@@ -487,7 +493,7 @@ def test_a_database_that_never_answers_is_an_error_not_a_wait(
     """A PostgreSQL that takes the connection and never answers (here the TCP proxy in front
     of it, stopped) is one line saying so after ``CONNECT_TIMEOUT`` seconds (2 here), as
     ``salad serve`` checks the database when it starts; it waited for ever."""
-    monkeypatch.setattr(storage_module, "CONNECT_TIMEOUT", 2)
+    monkeypatch.setattr(sql_module, "CONNECT_TIMEOUT", 2)
     target = urlsplit(pg_url)
     assert target.port is not None
     cut = TcpProxy(target.port, tmp_path)

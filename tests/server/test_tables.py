@@ -16,7 +16,7 @@ from salad.engine import Game
 from salad.formats.rules import load_ruleset
 from salad.server.ratelimit import RateLimits
 from salad.server.sockets import TableSockets
-from salad.server.storage import Storage
+from salad.server.store import MemoryStore
 from salad.server.tables import Conn, Joined, Table, TableManager
 from salad.server.tables.manager import STALE
 from salad.server.tables.turns import STOP_WAIT, Turns
@@ -43,9 +43,9 @@ async def written() -> None:
 async def lobby(
     tmp_path: Path, guests: int = 3, **options: Any
 ) -> AsyncIterator[tuple[TableManager, Joined]]:
-    """A table manager on a fresh SQLite file, with a table in its lobby (the host and
+    """A table manager on a store in memory, with a table in its lobby (the host and
     ``guests`` open seats); closed after."""
-    manager = TableManager(Storage(str(tmp_path / "t.db")))
+    manager = TableManager(MemoryStore())
     await manager.open()
     try:
         seats: list[tuple[str, str | None]] = [("open", None)] * guests
@@ -83,13 +83,13 @@ def test_a_move_is_invisible_until_it_is_stored(tmp_path: Path) -> None:
 
             # Hold the storage of the move until told.
             release = asyncio.Event()
-            real_call = manager.writer.call
+            real_add = manager.storage.add_move
 
-            async def slow_call(fn: Any, *args: Any) -> Any:
+            async def slow_add(*args: Any) -> Any:
                 await release.wait()
-                return await real_call(fn, *args)
+                return await real_add(*args)
 
-            manager.writer.call = slow_call  # type: ignore[method-assign]
+            manager.storage.add_move = slow_add  # type: ignore[method-assign]
             playing = asyncio.ensure_future(manager.play(table, mover, card))
             await asyncio.sleep(0.05)
             assert not playing.done()
@@ -107,7 +107,7 @@ def test_a_move_is_invisible_until_it_is_stored(tmp_path: Path) -> None:
             assert table.moves == 1 and table.game is not None and len(table.game.log) == before + 1
             assert [m["moves"] for m in sock.sent if m["type"] == "state"] == [1]
             assert sock.sent[-1]["view"]["trick"] == [[mover, card]]
-            rows = await real_call(Storage.moves, table.id, 1)
+            rows = await manager.storage.moves(table.id, 1)
             assert [(r.seq, r.seat, r.code) for r in rows] == [(1, mover, card)]
 
     asyncio.run(run())
@@ -124,12 +124,12 @@ def test_a_failed_store_changes_nothing(tmp_path: Path) -> None:
             assert game is not None
             sock = FakeSocket()
             await manager.connect(table, Conn(sock, game.to_move))
-            real_call = manager.writer.call
+            real_add = manager.storage.add_move
 
-            async def failing(fn: Any, *args: Any) -> Any:
+            async def failing(*args: Any) -> Any:
                 raise OSError("disk full")
 
-            manager.writer.call = failing  # type: ignore[method-assign]
+            manager.storage.add_move = failing  # type: ignore[method-assign]
             await manager.handle(
                 table,
                 table.seats[game.to_move].conns[0],
@@ -139,8 +139,8 @@ def test_a_failed_store_changes_nothing(tmp_path: Path) -> None:
             assert sock.sent[-1]["type"] == "error"
             assert "could not store" in sock.sent[-1]["message"]
             assert table.game is game and table.moves == 0
-            manager.writer.call = real_call  # type: ignore[method-assign]
-            assert await real_call(Storage.moves, table.id, 1) == []
+            manager.storage.add_move = real_add  # type: ignore[method-assign]
+            assert await manager.storage.moves(table.id, 1) == []
 
     asyncio.run(run())
 
@@ -153,15 +153,14 @@ def test_a_seat_back_while_a_bot_move_for_it_is_stored_is_sent_that_move(tmp_pat
         async with lobby(tmp_path, 3, bot_takeover=0.05) as (manager, joined):
             table = await seated(manager, joined, start=False)
             storing, release = asyncio.Event(), asyncio.Event()
-            real_call = manager.writer.call
+            real_add = manager.storage.add_move
 
-            async def held_move(fn: Any, *args: Any) -> Any:
-                if fn is Storage.add_move:
-                    storing.set()
-                    await release.wait()
-                return await real_call(fn, *args)
+            async def held_move(*args: Any) -> Any:
+                storing.set()
+                await release.wait()
+                return await real_add(*args)
 
-            manager.writer.call = held_move  # type: ignore[method-assign]
+            manager.storage.add_move = held_move  # type: ignore[method-assign]
             await manager.start(joined.table_id, joined.token)
             game = table.game
             assert game is not None

@@ -14,7 +14,7 @@ from salad.engine import Game
 from salad.formats.rules import load_ruleset
 from salad.server.messages import LobbyOut, StateOut
 from salad.server.protocol import complete_state
-from salad.server.storage import SeatRow, TableRow
+from salad.server.store import SeatRow, TableRow
 from salad.server.tables import Table
 from salad.server.tables.wire import (
     JsonCodes,

@@ -5,11 +5,11 @@
 - :mod:`~salad.server.app`: the app factory :func:`~salad.server.app.create_app`, built from
   :mod:`~salad.server.routes` (one router per concern) and :mod:`~salad.server.sockets`;
 - :mod:`~salad.server.tables`: tables in memory, their games, bots and timers, and what is
-  sent (:mod:`~salad.server.tables.wire`); :mod:`~salad.server.storage`: the database;
+  sent (:mod:`~salad.server.tables.wire`); :mod:`~salad.server.store`: the database;
 - :mod:`~salad.server.schemas`: what clients send and get, as pydantic models;
   :mod:`~salad.server.protocol`: a Python client's side of the websocket.
 
->>> from salad.server.storage import database_url
+>>> from salad.server.store import database_url
 >>> database_url("postgresql://u@localhost/salad")
 'postgresql+psycopg://u@localhost/salad'
 """

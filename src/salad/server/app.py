@@ -23,7 +23,7 @@ from salad.server.errors import ActionError, one_line
 from salad.server.ratelimit import RateLimits
 from salad.server.routes import health, howto, options, pages, reviews, sheets, tables
 from salad.server.sockets import SocketGate, TableSockets
-from salad.server.storage import Storage
+from salad.server.store import SqlStore
 from salad.server.tables import TableManager
 from salad.server.tables.manager import UNLOAD_AFTER
 
@@ -68,7 +68,7 @@ def create_app(
     """
     rates = rates if rates is not None else RateLimits.from_env()
     logmask.install()  # no seat token in uvicorn's log lines
-    storage = Storage(database_url or "")
+    storage = SqlStore(database_url or "")
     manager = TableManager(
         storage,
         bot_delay=bot_delay,
@@ -97,7 +97,6 @@ def create_app(
             await manager.close()
             if cluster is not None:
                 await cluster.stop()
-            storage.close()
 
     app = FastAPI(
         title="salad",

@@ -3,7 +3,7 @@
 ``POST /api/tables/{id}/games/{n}/review?seat=S`` starts the review of seat S of finished
 game n (:func:`salad.lab.review.review_one`, one decision per pool task, so bot moves at other
 tables keep their turn between them and the event loop never computes); ``GET`` answers its
-progress, then the review. A finished review is stored (:func:`salad.server.storage.save_review`)
+progress, then the review. A finished review is stored (:meth:`TableStore.save_review`)
 and every later look, by anyone, gets the same stored JSON. The worlds per decision are
 :data:`salad.lab.review.DEFAULT_WORLDS` (``SALAD_REVIEW_WORLDS`` overrides it), so the page
 shows what ``salad review RECORD --seat S`` prints.
@@ -36,7 +36,6 @@ from salad.lab.review import (
 )
 from salad.lab.review_model import Decision
 from salad.server.errors import ActionError
-from salad.server.storage import load_review, save_review
 from salad.server.tables import TableManager
 from salad.server.tables.table import OVER, PLAYING
 
@@ -112,9 +111,7 @@ class Reviews:
 
     async def _stored(self, key: Key) -> str | None:
         table_id, number, seat = key
-        return await self.manager.writer.call(
-            load_review, table_id, number, seat, self.options.worlds
-        )
+        return await self.manager.storage.load_review(table_id, number, seat, self.options.worlds)
 
     async def status(self, table_id: str, number: int, seat: int, token: str | None) -> str:
         """The review's progress or the review itself, as JSON text."""
@@ -156,8 +153,8 @@ class Reviews:
             names = player_names(record)
             seats = [seat_review(game, seat, names[seat], decisions, False)]
             review = game_review(record, game, seats, self.options, number)
-            await self.manager.writer.call(
-                save_review, table_id, number, seat, self.options.worlds, review.model_dump_json()
+            await self.manager.storage.save_review(
+                table_id, number, seat, self.options.worlds, review.model_dump_json()
             )
         except asyncio.CancelledError:
             raise

@@ -26,7 +26,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from salad.server.cluster.bridge import AWAY, MOVED, NODE_HEADER, Bridge
 from salad.server.cluster.link import BEAT, LEASE_MS, Link, channel
 from salad.server.errors import ActionError
-from salad.server.storage import Storage
+from salad.server.store import StoreTimeout
 from salad.server.tables import TableManager
 from salad.server.tables.turns import STOP_WAIT
 
@@ -139,14 +139,13 @@ class Cluster:
         """Raise the 404 of a table that is not in the database.
 
         Asked before a table no node holds is taken: a request for a made-up id then takes
-        no lease and costs the writer nothing (loading a table raises its fence, a write, on
-        the thread that stores every table's moves). Read on a connection of its own.
+        no lease and costs the store's batches nothing (loading a table raises its fence, a
+        write, in the batches that store every table's moves). Read aside from the batches
+        (:meth:`TableStore.table_exists`).
         """
         try:
-            found = await asyncio.to_thread(
-                self.manager.writer.storage.run, Storage.table_exists, table_id
-            )
-        except SQLAlchemyError as exc:
+            found = await self.manager.storage.table_exists(table_id)
+        except (SQLAlchemyError, StoreTimeout) as exc:
             log.warning("cluster: the database did not answer a look-up: %s", exc)
             raise ActionError("the database does not answer: retry", 503) from None
         if not found:
@@ -305,7 +304,7 @@ class Cluster:
                     await self._adopt()
             except (RedisError, OSError) as exc:
                 log.warning("cluster: Redis does not answer (%s)", exc)
-            except SQLAlchemyError as exc:
+            except (SQLAlchemyError, StoreTimeout) as exc:
                 said = (str(exc).splitlines() or [type(exc).__name__])[0]  # SQL follows
                 log.warning("cluster: the database does not answer (%s)", said)
             except Exception:
@@ -352,9 +351,9 @@ class Cluster:
         stores nothing more (see :meth:`TableManager._load`), and drops its copy when it
         finds its lease gone.
         """
-        # Read on a connection of its own, as _must_exist reads: not on the writer, whose
-        # batches of moves would wait behind it.
-        ids = await asyncio.to_thread(self.manager.writer.storage.run, Storage.active_tables)
+        # Read aside, as _must_exist reads: not in the store's batches, whose moves would wait
+        # behind it (TableStore.active_tables).
+        ids = await self.manager.storage.active_tables()
         ids = [t for t in ids if t not in self.held]
         owners = await self.link.owners(ids)
         others = {o for o in owners if o is not None and o != self.node}

@@ -15,7 +15,6 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from salad.server import schemas as s
-from salad.server.storage import Storage
 from salad.server.tables import TableManager
 
 __all__ = ["PING_TIMEOUT", "router"]
@@ -37,7 +36,7 @@ async def healthz(request: Request) -> Any:
     manager: TableManager = request.app.state.manager
     database = "ok"
     try:
-        await asyncio.wait_for(manager.writer.call(Storage.ping), PING_TIMEOUT)
+        await asyncio.wait_for(manager.storage.ping(), PING_TIMEOUT)
     except TimeoutError:
         database = f"no answer in {PING_TIMEOUT:g} s"
     except Exception as exc:  # whatever the driver raises: one line of it

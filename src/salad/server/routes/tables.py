@@ -14,7 +14,6 @@ from salad.server import schemas as s
 from salad.server.errors import ActionError
 from salad.server.ratelimit import RateLimits
 from salad.server.rules import build_ruleset, player_count
-from salad.server.storage import Storage
 from salad.server.tables import Joined, TableManager
 from salad.server.tables.table import BOT, OPEN, Table
 from salad.server.tables.turns import check_bot
@@ -258,7 +257,7 @@ async def list_games(table_id: str, manager: Manager) -> list[dict[str, Any]]:
     """Every game played at the table: status, totals and winners (the manager's, live for the
     game being played), with who played and when (the stored rows), for the table page's list."""
     games = await manager.games(table_id)
-    rows = {r.game_number: r for r in await manager.writer.call(Storage.games, table_id)}
+    rows = {r.game_number: r for r in await manager.storage.games(table_id)}
     for game in games:
         row = rows.get(game["game_number"])
         if row is not None:

@@ -3,7 +3,7 @@
 A hint is the expert's move for the seat and why (:func:`salad.bots.assist.hint`), thought out
 in the bot worker pool (never on the event loop) and sent to the asking connection only. An undo
 takes back the seat's last move and the bots' moves after it: the moves are deleted from the
-database first (:meth:`~salad.server.storage.Storage.take_back`), then from the game in memory,
+database first (:meth:`~salad.server.store.TableStore.take_back`), then from the game in memory,
 and the seat's entry in the game's players (its record) counts the undo (``"undos": N``). At a
 table with another human both are refused: nobody takes back a move another person has seen.
 """
@@ -15,14 +15,14 @@ import json
 import logging
 from collections.abc import Awaitable, Callable
 from concurrent.futures import BrokenExecutor
-from typing import Any
+from typing import Any, Protocol
 
 from salad.bots.assist import Hint, hint, takeback_count
 from salad.bots.seeds import bot_seed
 from salad.moves import format_move
 from salad.server.errors import ActionError
 from salad.server.schemas import AssistIn, HintIn
-from salad.server.storage import Storage
+from salad.server.store import TableStore
 from salad.server.tables.connection import Conn
 from salad.server.tables.table import BOT, OVER, PLAYING, Table
 from salad.server.tables.turns import BOT_TIMEOUT, Turns
@@ -49,8 +49,13 @@ def check_alone(table: Table, seat: int, what: str) -> None:
         raise ActionError(f"{what}: the game is {state}", 409)
 
 
-Store = Callable[..., Awaitable[Any]]
-"""Stores a change of a table, fenced (:meth:`TableManager.store`): ``store(table, fn, *args)``."""
+class Store(Protocol):
+    """Where a change of a table is stored, fenced (the :class:`TableManager`)."""
+
+    storage: TableStore
+
+    async def store(self, table: Table, fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
+        """``fn(table.id, *args, epoch=...)``, a method of :attr:`storage`, fenced."""
 
 
 async def handle(table: Table, conn: Conn, message: AssistIn, store: Store, turns: Turns) -> None:
@@ -121,7 +126,7 @@ async def undo(table: Table, conn: Conn, store: Store, turns: Turns) -> None:
         players = [dict(p) for p in table.game_players]
         players[seat]["undos"] = int(players[seat].get("undos", 0)) + 1
         try:
-            await store(table, Storage.take_back, table.game_number, keep, players)
+            await store.store(table, store.storage.take_back, table.game_number, keep, players)
         except ActionError:  # another server holds the table now
             raise
         except BaseException:

@@ -1,7 +1,8 @@
 """The :class:`TableManager`: every table of the server, and the only thing that changes one.
 
 Every change (a move, a seat joining, a game starting) happens under the table's lock, is
-written to the database through the :class:`~salad.server.storage.Writer` and only then applied
+written to the store (:class:`~salad.server.store.TableStore`, which commits the changes of a
+turn of the event loop together) and only then applied
 in memory and broadcast, so a server killed at any moment has told nobody about anything it had
 not stored. Every message a seat receives is built from that seat's own view of the game (see
 :mod:`salad.server.tables.wire`), so it never holds another seat's hidden cards.
@@ -27,14 +28,13 @@ from salad.ruleset import Ruleset
 from salad.server.errors import ActionError
 from salad.server.info import available_bots
 from salad.server.schemas import AssistIn, NextIn, PingIn, TalkIn, read_client_message
-from salad.server.storage import (
+from salad.server.store import (
     MoveRow,
     SeatRow,
     StaleCopy,
-    Storage,
     StoreTimeout,
     TableRow,
-    Writer,
+    TableStore,
     hash_token,
 )
 from salad.server.tables import assist
@@ -123,15 +123,15 @@ class TableManager:
 
     def __init__(
         self,
-        storage: Storage,
+        storage: TableStore,
         bot_delay: float = 0.0,
         bot_workers: int | None = None,
         unload_after: float | None = UNLOAD_AFTER,
     ) -> None:
         self.storage = storage
+        """Where the tables live (opened and closed with the manager)."""
         self.unload_after = unload_after
         """Seconds after which a table no one uses leaves memory (None: never)."""
-        self.writer = Writer(storage)
         self.turns = Turns(self._accept, bot_delay, bot_workers)
         self.talk = Talk()  # chat (tables/talk.py); create_app gives it the app's rate limits
         self.tables: dict[str, Table] = {}
@@ -177,7 +177,8 @@ class TableManager:
         """Resume every table with a game in progress."""
         # Find the bots that load here now (it imports them), not during a request.
         await asyncio.get_running_loop().run_in_executor(None, available_bots)
-        ids = await self.writer.call(Storage.active_tables) if self.resume else []
+        await self.storage.open()
+        ids = await self.storage.active_tables() if self.resume else []
         for table_id in ids:
             try:
                 await self.get(table_id)
@@ -198,7 +199,7 @@ class TableManager:
             for c in table.connections():
                 c.stop()
         await self.turns.close()
-        await self.writer.close()
+        await self.storage.close()
 
     # -- finding tables -------------------------------------------------------------------
     async def get(self, table_id: str) -> Table:
@@ -224,16 +225,16 @@ class TableManager:
     async def _load(self, table_id: str) -> Table | None:
         # The epoch is raised before anything is read: a move stored by a node that loaded the
         # table before is either in what is read below, or refused.
-        epoch = await self.writer.call(Storage.fence, table_id) if self.fencing else None
-        row = await self.writer.call(Storage.load_table, table_id)
+        epoch = await self.storage.fence(table_id) if self.fencing else None
+        row = await self.storage.load_table(table_id)
         if row is None:
             return None
         rs = from_ref({"preset": row.preset, "settings": row.settings}, f"table {table_id}")
         table = Table(row, rs)
         table.epoch = epoch
         if row.status in (PLAYING, OVER):
-            game_row = await self.writer.call(Storage.game, table_id, row.game_number)
-            moves = await self.writer.call(Storage.moves, table_id, row.game_number)
+            game_row = await self.storage.game(table_id, row.game_number)
+            moves = await self.storage.moves(table_id, row.game_number)
             if game_row is None:
                 raise RuntimeError(f"table {table_id}: game {row.game_number} is missing")
             game = Game(rs, len(table.seats), seed=game_row.seed)
@@ -353,10 +354,10 @@ class TableManager:
             seed=seed,
             seats=rows,
         )
-        await self.writer.call(Storage.create_table, row)
+        await self.storage.create_table(row)
         table = Table(row, ruleset)
         if self.fencing:
-            table.epoch = await self.writer.call(Storage.fence, table_id)
+            table.epoch = await self.storage.fence(table_id)
         table.turn_start = now = asyncio.get_running_loop().time()
         for s in table.seats:
             s.away_since = now
@@ -381,13 +382,13 @@ class TableManager:
         return seat
 
     # -- storing a table's changes -----------------------------------------------------------
-    async def store(self, table: Table, fn: Callable[..., T], *args: Any) -> T:
-        """Store a change of ``table`` from this copy, ``fn(conn, table.id, *args)``, unless
-        another server may play the table now (a cluster's; :meth:`Storage.fence`): then this
-        copy is let go and the change refused."""
+    async def store(self, table: Table, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
+        """Store a change of ``table`` from this copy, ``fn(table.id, *args, epoch=...)`` (a
+        method of :attr:`storage`), unless another server may play the table now (a cluster's;
+        :meth:`TableStore.fence`): then this copy is let go and the change refused."""
         await self._check_sure(table)
         try:
-            return await self.writer.call(Storage.fenced, table.epoch, fn, table.id, *args)
+            return await fn(table.id, *args, epoch=table.epoch)
         except StaleCopy:
             self._stale(table, fn.__name__)
 
@@ -407,7 +408,7 @@ class TableManager:
         raise ActionError("the table changed meanwhile: reload it and try again", 409)
 
     async def _save_seats(self, table: Table, seats: list[Seat]) -> None:
-        await self.store(table, Storage.save_seats, [s.row(i) for i, s in enumerate(seats)])
+        await self.store(table, self.storage.save_seats, [s.row(i) for i, s in enumerate(seats)])
         table.seats = seats
         for i, s in enumerate(seats):
             for c in s.conns:
@@ -523,7 +524,7 @@ class TableManager:
         if practice:  # the host chose the deal: the record says so
             players[0]["practice"] = True
         game = Game(table.ruleset, table.players, seed=seed)
-        await self.store(table, Storage.start_game, table.game_number, seed, players)
+        await self.store(table, self.storage.start_game, table.game_number, seed, players)
         table.game = game
         table.hand_end = None
         table.tricks_cache = TricksCache()
@@ -600,7 +601,7 @@ class TableManager:
             elif isinstance(message, TalkIn):  # chat (tables/talk.py)
                 await self.talk.handle(table, conn, message)
             elif isinstance(message, AssistIn):  # hint and undo (tables/assist.py)
-                await assist.handle(table, conn, message, self.store, self.turns)
+                await assist.handle(table, conn, message, self, self.turns)
             else:
                 await self.play(table, conn.seat, message.move, conn)
         except ActionError as exc:
@@ -737,9 +738,7 @@ class TableManager:
         row = MoveRow(seq, seat, move, format_move(game.deck, move), by)
         await self._check_sure(table)
         try:
-            await self.writer.call(
-                Storage.add_move, table.id, table.game_number, row, over, table.epoch
-            )
+            await self.storage.add_move(table.id, table.game_number, row, over, table.epoch)
         except (IntegrityError, StaleCopy):
             # Move ``seq`` is in the database already, or another server loaded this table
             # since this copy was.
@@ -766,7 +765,7 @@ class TableManager:
     # -- reading --------------------------------------------------------------------------
     async def games(self, table_id: str) -> list[dict[str, Any]]:
         table = await self.get(table_id)
-        rows = await self.writer.call(Storage.games, table_id)
+        rows = await self.storage.games(table_id)
         out = []
         for r in rows:
             item: dict[str, Any] = {
@@ -791,10 +790,10 @@ class TableManager:
             if table.status == PLAYING or table.game is None:
                 raise ActionError(f"game {n} is still being played", 409)
             return record_from_game(table.game, table.game_players)
-        row = await self.writer.call(Storage.game, table_id, n)
+        row = await self.storage.game(table_id, n)
         if row is None:
             raise ActionError(f"table {table_id} has no game {n}", 404)
-        moves = await self.writer.call(Storage.moves, table_id, n)
+        moves = await self.storage.moves(table_id, n)
         game = Game(table.ruleset, len(row.players), seed=row.seed)
         for m in moves:
             game.play(m.move)

@@ -16,7 +16,7 @@ from salad.moves import Move, parse_move
 from salad.ruleset import Kind, Ruleset
 from salad.server.info import deck_info, hands_info, toppings_of
 from salad.server.soon import Soon
-from salad.server.storage import SeatRow, TableRow, hash_token
+from salad.server.store import SeatRow, TableRow, hash_token
 from salad.server.tables.connection import Conn
 from salad.server.tables.wire import (
     JsonCodes,
@@ -153,7 +153,7 @@ class Table:
         self.game: Game | None = None
         self.moves = 0
         self.epoch: int | None = None
-        """The fencing epoch this copy was loaded with (a cluster node's; see Storage.fence)."""
+        """The fencing epoch this copy was loaded with (a cluster node's; see TableStore.fence)."""
         self.game_players: list[dict[str, Any]] = []
         self.lock = asyncio.Lock()
         self.spectators: list[Conn] = []

@@ -1,0 +1,124 @@
+"""The :class:`TableStore` protocol: what the server asks of the place its tables live, in the
+spirit of boardgame.io's storage interface. Two stores keep it: :class:`~.sql.SqlStore`
+(SQLite or PostgreSQL) and :class:`~.memory.MemoryStore` (a dict, for tests in one process).
+
+Every method is a coroutine. A write returns once it is stored for good (or raises). The
+writes of a table that a cluster node makes from its copy take that copy's fencing ``epoch``
+(None: not a cluster's copy, not fenced): if another node has loaded the table since
+(:meth:`TableStore.fence` raised its epoch), the write stores nothing and raises
+:class:`~.rows.StaleCopy`. A store that the database does not answer raises
+:class:`~.rows.StoreTimeout` within ``STORE_TIMEOUT`` seconds.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from salad.server.store.rows import GameRow, MoveRow, SeatRow, TableRow
+
+__all__ = ["STORE_TIMEOUT", "Over", "TableStore"]
+
+STORE_TIMEOUT = 10.0
+"""Seconds a batch may wait for a server database (frozen, or cut off without a word: its
+connection hangs rather than fails) before its calls are refused (StoreTimeout), so that one
+batch stuck does not hold up every table's."""
+
+Over = tuple[list[int], list[int]]
+"""A finished game's totals and winners (stored with the move that ended it)."""
+
+
+class TableStore(Protocol):
+    """Tables, seats, games, moves, reviews and fencing epochs."""
+
+    async def open(self) -> None:
+        """Make the store ready (a database: its schema brought up to date). Idempotent."""
+
+    async def close(self) -> None:
+        """Store what waits, then let every connection go."""
+
+    async def ping(self) -> None:
+        """A round trip to the database (the health check's)."""
+
+    # -- writes --------------------------------------------------------------------------
+    async def create_table(self, row: TableRow) -> None:
+        """A new table and its seats."""
+
+    async def save_seats(
+        self, table_id: str, seats: list[SeatRow], *, epoch: int | None = None
+    ) -> None:
+        """Replace every seat of a table (seats are renumbered when one is removed)."""
+
+    async def set_status(self, table_id: str, status: str, game_number: int) -> None:
+        """The table's status and the number of its current game."""
+
+    async def start_game(
+        self,
+        table_id: str,
+        game_number: int,
+        seed: int,
+        players: list[dict[str, Any]],
+        *,
+        epoch: int | None = None,
+    ) -> None:
+        """A new game, and the table marked as playing it."""
+
+    async def add_move(
+        self,
+        table_id: str,
+        game_number: int,
+        move: MoveRow,
+        over: Over | None = None,
+        epoch: int | None = None,
+    ) -> None:
+        """One accepted move; ``over`` (totals, winners) when it ended the game, which is then
+        marked over with the table. A move whose ``seq`` is stored already is refused."""
+
+    async def add_moves(self, moves: list[tuple[str, int, MoveRow, int | None]]) -> None:
+        """Many moves, none ending its game, each ``(table_id, game_number, move, epoch)``:
+        all are stored, or none."""
+
+    async def take_back(
+        self,
+        table_id: str,
+        game_number: int,
+        keep: int,
+        players: list[dict[str, Any]],
+        *,
+        epoch: int | None = None,
+    ) -> None:
+        """Delete the moves of a game after the first ``keep`` (an undo), and store its
+        players' entries (which count the undos, for the record)."""
+
+    async def fence(self, table_id: str) -> int:
+        """Raise the table's epoch (a cluster node loads it): the new epoch (0 for a table that
+        does not exist, and nothing written). Writes with an older epoch are refused from now
+        on; one being stored at this moment is waited for, so it is in what is loaded next."""
+
+    async def save_review(
+        self, table_id: str, game_number: int, seat: int, worlds: int, review: str
+    ) -> None:
+        """Store a game review's JSON (replacing one of the same key: both are the same)."""
+
+    # -- reads ---------------------------------------------------------------------------
+    async def load_table(self, table_id: str) -> TableRow | None:
+        """A table and its seats (None: no such table)."""
+
+    async def table_exists(self, table_id: str) -> bool:
+        """Whether the table exists (read aside from the writes: it never waits for them)."""
+
+    async def active_tables(self) -> list[str]:
+        """The ids of the tables with a game being played, in order (read aside too)."""
+
+    async def games(self, table_id: str) -> list[GameRow]:
+        """Every game of a table, in order."""
+
+    async def game(self, table_id: str, game_number: int) -> GameRow | None:
+        """One game of a table (None: no such game)."""
+
+    async def moves(self, table_id: str, game_number: int) -> list[MoveRow]:
+        """The moves of a game, in order."""
+
+    async def load_review(
+        self, table_id: str, game_number: int, seat: int, worlds: int
+    ) -> str | None:
+        """A stored review's JSON, or None."""

@@ -1,0 +1,149 @@
+"""Group commit: the store calls made during one turn of the event loop go to the database
+together, as one batch (one transaction), so a server playing many tables pays one commit for
+all the moves of a turn rather than one a move.
+
+:class:`GroupCommit` queues the calls and runs the batches one after the other, each with
+everything that arrived while the one before was under way, in the order the calls were made.
+The store says how a batch runs (``run_batch``, all of it or nothing) and how one call runs
+alone (``run_one``): when a batch fails, its calls are run again one by one, so one bad call
+fails alone. A batch the database does not answer within ``timeout`` seconds is refused
+(:class:`~.rows.StoreTimeout` for each of its calls; it may still be stored after all), and is
+left to end on its own while the batches after it go on: one batch stuck does not hold up every
+table's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, Generic, TypeVar
+
+from salad.server.store.rows import StoreTimeout
+
+__all__ = ["GroupCommit"]
+
+log = logging.getLogger("salad.server")
+
+Op = TypeVar("Op")
+
+Outcome = tuple[bool, Any]
+"""A call's outcome: (True, its result) or (False, the exception it raised)."""
+
+
+class _Call(Generic[Op]):
+    __slots__ = ("op", "future")
+
+    def __init__(self, op: Op, future: asyncio.Future[Any]) -> None:
+        self.op = op
+        self.future = future
+
+
+class GroupCommit(Generic[Op]):
+    """Runs a store's calls in batches, one batch per turn of the event loop at most.
+
+    ``run_batch(ops)``: the results of every op, in one transaction (any error: none stored);
+    ``run_one(op)``: one op in a transaction of its own; ``on_timeout()``: told when a batch
+    was refused for taking too long (the store lets go of the connection it was using).
+    """
+
+    MAX_BATCH = 1024
+
+    def __init__(
+        self,
+        run_batch: Callable[[list[Op]], Awaitable[list[Any]]],
+        run_one: Callable[[Op], Awaitable[Any]],
+        timeout: float,
+        on_timeout: Callable[[], object] = lambda: None,
+    ) -> None:
+        self.run_batch = run_batch
+        self.run_one = run_one
+        self.timeout = timeout
+        self.on_timeout = on_timeout
+        self._pending: list[_Call[Op]] = []
+        """The calls of this turn of the event loop."""
+        self._waiting: list[_Call[Op]] = []
+        """The calls handed over, not yet run."""
+        self._drainer: asyncio.Task[None] | None = None
+        self._stuck: set[asyncio.Task[list[Outcome]]] = set()
+        """Batches refused for taking too long, left to end on their own."""
+
+    async def call(self, op: Op) -> Any:
+        """Run ``op`` with the others of this turn; its result once committed (or its error)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        if not self._pending:
+            loop.call_soon(self._hand_over)
+        self._pending.append(_Call(op, future))
+        return await future
+
+    def _hand_over(self) -> None:
+        calls, self._pending = self._pending, []
+        self._waiting.extend(calls)
+        if calls and self._drainer is None:
+            self._drainer = asyncio.get_running_loop().create_task(self._drain())
+
+    async def _drain(self) -> None:
+        """Run the calls waiting, a batch at a time, until none is left."""
+        try:
+            while self._waiting:
+                calls = self._waiting[: self.MAX_BATCH]
+                del self._waiting[: len(calls)]
+                try:
+                    _settle(calls, await self._execute([c.op for c in calls]))
+                except asyncio.CancelledError:  # the store closing: nothing more is run
+                    _settle(calls + self._waiting, self._refused(len(calls) + len(self._waiting)))
+                    self._waiting = []
+                    raise
+        finally:
+            self._drainer = None
+
+    async def _execute(self, ops: list[Op]) -> list[Outcome]:
+        running = asyncio.get_running_loop().create_task(self._outcomes(ops))
+        done, _ = await asyncio.wait([running], timeout=self.timeout)
+        if done:
+            return running.result()
+        # The batch goes on (or is cancelled by its driver) without the callers: refused.
+        running.cancel()
+        self._stuck.add(running)
+        running.add_done_callback(self._stuck.discard)
+        self.on_timeout()
+        log.warning("store: a batch of %d call(s) refused: no answer in time", len(ops))
+        return self._refused(len(ops))
+
+    def _refused(self, count: int) -> list[Outcome]:
+        said = f"the database did not answer in {self.timeout:g} s"
+        return [(False, StoreTimeout(said))] * count
+
+    async def _outcomes(self, ops: list[Op]) -> list[Outcome]:
+        try:
+            return [(True, r) for r in await self.run_batch(ops)]
+        except Exception as exc:  # again one by one (a call alone too: on a new connection)
+            log.debug("store: a batch of %d call(s) failed (%r): one by one", len(ops), exc)
+        outcomes: list[Outcome] = []
+        for op in ops:
+            try:
+                outcomes.append((True, await self.run_one(op)))
+            except Exception as exc:  # handed to the caller
+                outcomes.append((False, exc))
+        return outcomes
+
+    async def close(self, timeout: float = 10.0) -> None:
+        """Run what waits (for at most ``timeout`` seconds); batches still stuck then are
+        cancelled and not waited for."""
+        if self._drainer is not None:
+            await asyncio.wait([self._drainer], timeout=timeout)
+        if self._drainer is not None:
+            self._drainer.cancel()
+        for stuck in list(self._stuck):
+            stuck.cancel()
+
+
+def _settle(calls: list[_Call[Any]], outcomes: list[Outcome]) -> None:
+    for c, (ok, value) in zip(calls, outcomes, strict=True):
+        if c.future.done():
+            continue
+        if ok:
+            c.future.set_result(value)
+        else:
+            c.future.set_exception(value)

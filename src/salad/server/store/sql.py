@@ -1,0 +1,391 @@
+"""The SQL store: SQLite (a file, through aiosqlite) or PostgreSQL (psycopg), on SQLAlchemy's
+asyncio engine and Core.
+
+Every call goes through one :class:`~.commit.GroupCommit`: the calls of a turn of the event
+loop are one transaction, on a connection the store keeps (taking one from the pool and giving
+it back costs as much as a batch of moves on SQLite); a call that fails lets it go, and the next
+batch takes a new one. The looks that must never wait behind the moves (whether a table exists,
+the tables being played) read on a connection of their own.
+
+On PostgreSQL a batch of moves alone (almost every batch of a busy server) is one statement on
+a connection in autocommit: one round trip instead of four (BEGIN, the moves, the fences,
+COMMIT), which cost a cluster node more CPU than the moves themselves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from sqlalchemy import delete, event, insert, select, text, update
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.pool import StaticPool
+
+from salad.server.store.base import STORE_TIMEOUT, Over
+from salad.server.store.commit import GroupCommit
+from salad.server.store.migrate import upgrade
+from salad.server.store.rows import GameRow, MoveRow, SeatRow, StoreTimeout, TableRow
+from salad.server.store.schema import (
+    fences_t,
+    games_t,
+    moves_t,
+    reviews_t,
+    seats_t,
+    tables_t,
+)
+from salad.server.store.statements import (
+    Moves,
+    Op,
+    batch,
+    exists,
+    fenced,
+    fenced_moves,
+    game_row,
+    review_key,
+    save_seats,
+    set_status,
+    sqlite_pragmas,
+)
+from salad.server.store.urls import CONNECT_TIMEOUT, database_url
+
+__all__ = ["SqlStore"]
+
+
+class SqlStore:
+    """Tables, seats, games, moves, reviews and fences in a SQL database (a
+    :class:`~.base.TableStore`); ``url`` as :func:`~.urls.database_url` takes it."""
+
+    def __init__(self, url: str, store_timeout: float = STORE_TIMEOUT) -> None:
+        self.url = database_url(url)
+        parsed = make_url(self.url)
+        self.dialect = parsed.get_backend_name()
+        kwargs: dict[str, Any] = {}
+        connect_args: dict[str, Any] = {}
+        if self.dialect == "sqlite":
+            parsed = parsed.set(drivername="sqlite+aiosqlite")
+            connect_args = {"timeout": 30}
+            if parsed.database in (None, "", ":memory:"):
+                kwargs["poolclass"] = StaticPool
+        elif "connect_timeout" not in parsed.query:  # a server that never answers: an error
+            connect_args = {"connect_timeout": CONNECT_TIMEOUT}
+        # No pre-ping on PostgreSQL: it costs a round trip per transaction. A connection the
+        # server dropped fails its first statement instead, and the pool lets go of it; the
+        # group commit runs a failed batch again call by call, on new connections.
+        self.engine: AsyncEngine = create_async_engine(parsed, connect_args=connect_args, **kwargs)
+        if self.dialect == "sqlite":
+            event.listen(self.engine.sync_engine, "connect", sqlite_pragmas)
+        self.arrays = self.dialect == "postgresql"
+        """Whether a batch of moves alone goes in one statement (:data:`FENCED_MOVES`)."""
+        self.commit: GroupCommit[Op] = GroupCommit(
+            self._run_batch, self._run_one, store_timeout, self._forget_busy
+        )
+        self._conn: AsyncConnection | None = None
+        self._auto: AsyncConnection | None = None
+        """A second connection, in autocommit, for batches of moves alone (PostgreSQL)."""
+        self._busy: AsyncConnection | None = None
+        """The kept connection a batch is running on."""
+        self._opened = False
+
+    # -- life -----------------------------------------------------------------------------
+    async def open(self) -> None:
+        if not self._opened:
+            async with self.engine.begin() as conn:
+                await conn.run_sync(upgrade)
+            self._opened = True
+
+    async def close(self, timeout: float = 10.0) -> None:
+        """Store what waits (``timeout`` seconds at most), then let every connection go."""
+        await self.commit.close(timeout)
+        for conn in (self._conn, self._auto):
+            if conn is not None:
+                self._forget(conn)
+                await conn.invalidate()  # nothing to wait for: no round trip
+        await self.engine.dispose()
+
+    def _forget(self, conn: AsyncConnection) -> None:
+        """Keep ``conn`` no more: the next batch takes a new connection."""
+        if conn is self._auto:
+            self._auto = None
+        elif conn is self._conn:
+            self._conn = None
+
+    def _forget_busy(self) -> None:
+        """A batch stuck (refused for taking too long): the next ones go on without its
+        connection, which the batch lets go of when it ends."""
+        if self._busy is not None:
+            self._forget(self._busy)
+
+    async def _kept(self, auto: bool) -> AsyncConnection:
+        conn = self._auto if auto else self._conn
+        if conn is None:
+            conn = await self.engine.connect()
+            if auto:
+                conn = self._auto = await conn.execution_options(isolation_level="AUTOCOMMIT")
+            else:
+                self._conn = conn
+        return conn
+
+    async def _on_kept(self, auto: bool, fn: Callable[[AsyncConnection], Awaitable[Any]]) -> Any:
+        conn = self._busy = await self._kept(auto)
+        try:
+            if auto:
+                return await fn(conn)
+            async with conn.begin():
+                return await fn(conn)
+        except BaseException:
+            # A call failed (or was cancelled): the next takes a new connection.
+            self._forget(conn)
+            await conn.invalidate()
+            raise
+        finally:
+            if self._busy is conn:
+                self._busy = None
+
+    # -- batches --------------------------------------------------------------------------
+    async def _run_batch(self, ops: list[Op]) -> list[Any]:
+        moves = [op.move for op in ops if op.move is not None and op.move[3] is None]
+        if self.arrays and len(moves) == len(ops):
+            alone = [(t, g, m, e) for t, g, m, _, e in moves]
+            await self._on_kept(True, lambda conn: fenced_moves(conn, alone))
+            return [None] * len(ops)
+        return list(await self._on_kept(False, lambda conn: batch(conn, ops)))
+
+    async def _run_one(self, op: Op) -> Any:
+        return (await self._on_kept(False, lambda conn: batch(conn, [op])))[0]
+
+    async def _call(self, fn: Callable[[AsyncConnection], Awaitable[Any]]) -> Any:
+        return await self.commit.call(Op(fn=fn))
+
+    async def _aside(self, fn: Callable[[AsyncConnection], Awaitable[Any]]) -> Any:
+        """``fn`` on a connection of its own, not behind the batches."""
+        try:
+            async with asyncio.timeout(self.commit.timeout), self.engine.connect() as conn:
+                return await fn(conn)
+        except TimeoutError:
+            raise StoreTimeout(
+                f"the database did not answer in {self.commit.timeout:g} s"
+            ) from None
+
+    async def ping(self) -> None:
+        await self._call(lambda conn: conn.execute(select(1)))
+
+    # -- writes ---------------------------------------------------------------------------
+    async def create_table(self, row: TableRow) -> None:
+        now = time.time()
+        values = {
+            "id": row.id,
+            "preset": row.preset,
+            "settings": json.dumps(row.settings, sort_keys=True),
+            "players": row.players,
+            "turn_timer": row.turn_timer,
+            "bot_takeover": row.bot_takeover,
+            "status": row.status,
+            "game_number": row.game_number,
+            "seed": row.seed,
+            "created_at": now,
+            "updated_at": now,
+        }
+
+        async def create(conn: AsyncConnection) -> None:
+            await conn.execute(insert(tables_t).values(**values))
+            await save_seats(conn, row.id, row.seats)
+
+        await self._call(create)
+
+    async def save_seats(
+        self, table_id: str, seats: list[SeatRow], *, epoch: int | None = None
+    ) -> None:
+        await self._call(fenced(table_id, epoch, lambda conn: save_seats(conn, table_id, seats)))
+
+    async def set_status(self, table_id: str, status: str, game_number: int) -> None:
+        await self._call(lambda conn: set_status(conn, table_id, status, game_number))
+
+    async def start_game(
+        self,
+        table_id: str,
+        game_number: int,
+        seed: int,
+        players: list[dict[str, Any]],
+        *,
+        epoch: int | None = None,
+    ) -> None:
+        async def start(conn: AsyncConnection) -> None:
+            values = {"seed": seed, "players": json.dumps(players), "status": "playing"}
+            await conn.execute(
+                insert(games_t).values(
+                    table_id=table_id, game_number=game_number, started_at=time.time(), **values
+                )
+            )
+            await set_status(conn, table_id, "playing", game_number)
+
+        await self._call(fenced(table_id, epoch, start))
+
+    async def add_move(
+        self,
+        table_id: str,
+        game_number: int,
+        move: MoveRow,
+        over: Over | None = None,
+        epoch: int | None = None,
+    ) -> None:
+        await self.commit.call(Op(move=(table_id, game_number, move, over, epoch)))
+
+    async def add_moves(self, moves: Moves) -> None:
+        if self.arrays:
+            await self._call(lambda conn: fenced_moves(conn, moves))
+        else:
+            await self._call(
+                lambda conn: batch(conn, [Op(move=(*m[:3], None, m[3])) for m in moves])
+            )
+
+    async def take_back(
+        self,
+        table_id: str,
+        game_number: int,
+        keep: int,
+        players: list[dict[str, Any]],
+        *,
+        epoch: int | None = None,
+    ) -> None:
+        async def take_back(conn: AsyncConnection) -> None:
+            game = (moves_t.c.table_id == table_id) & (moves_t.c.game_number == game_number)
+            await conn.execute(delete(moves_t).where(game & (moves_t.c.seq > keep)))
+            await conn.execute(
+                update(games_t)
+                .where((games_t.c.table_id == table_id) & (games_t.c.game_number == game_number))
+                .values(players=json.dumps(players))
+            )
+
+        await self._call(fenced(table_id, epoch, take_back))
+
+    async def fence(self, table_id: str) -> int:
+        async def fence(conn: AsyncConnection) -> int:
+            if conn.dialect.name == "postgresql":  # a move being stored: waited for, 2 s at most
+                await conn.execute(text("SET LOCAL lock_timeout = '2s'"))
+            found = (
+                await conn.execute(
+                    update(fences_t)
+                    .where(fences_t.c.table_id == table_id)
+                    .values(epoch=fences_t.c.epoch + 1)
+                    .returning(fences_t.c.epoch)
+                )
+            ).first()
+            if found is not None:
+                return int(found[0])
+            # The table's first load as a cluster's (only a table that exists: a request for
+            # a made-up id must write nothing).
+            if not await exists(conn, table_id):
+                return 0
+            await conn.execute(insert(fences_t).values(table_id=table_id, epoch=1))
+            return 1
+
+        return int(await self._call(fence))
+
+    async def save_review(
+        self, table_id: str, game_number: int, seat: int, worlds: int, review: str
+    ) -> None:
+        key = {"table_id": table_id, "game_number": game_number, "seat": seat, "worlds": worlds}
+
+        async def save(conn: AsyncConnection) -> None:
+            await conn.execute(delete(reviews_t).where(review_key(key)))
+            await conn.execute(
+                insert(reviews_t).values(**key, review=review, created_at=time.time())
+            )
+
+        await self._call(save)
+
+    # -- reads ----------------------------------------------------------------------------
+    async def load_table(self, table_id: str) -> TableRow | None:
+        async def load(conn: AsyncConnection) -> TableRow | None:
+            found = await conn.execute(select(tables_t).where(tables_t.c.id == table_id))
+            row = found.mappings().first()
+            if row is None:
+                return None
+            seats = await conn.execute(
+                select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
+            )
+            return TableRow(
+                id=row["id"],
+                preset=row["preset"],
+                settings=json.loads(row["settings"]),
+                players=row["players"],
+                turn_timer=row["turn_timer"],
+                bot_takeover=row["bot_takeover"],
+                status=row["status"],
+                game_number=row["game_number"],
+                seed=row["seed"],
+                seats=[
+                    SeatRow(r["seat"], r["kind"], r["name"], r["bot"], r["token_hash"])
+                    for r in seats.mappings()
+                ],
+                created_at=row["created_at"],
+            )
+
+        found: TableRow | None = await self._call(load)
+        return found
+
+    async def table_exists(self, table_id: str) -> bool:
+        return bool(await self._aside(lambda conn: exists(conn, table_id)))
+
+    async def active_tables(self) -> list[str]:
+        async def active(conn: AsyncConnection) -> list[str]:
+            rows = await conn.execute(
+                select(tables_t.c.id).where(tables_t.c.status == "playing").order_by(tables_t.c.id)
+            )
+            return [r[0] for r in rows]
+
+        found: list[str] = await self._aside(active)
+        return found
+
+    async def games(self, table_id: str) -> list[GameRow]:
+        async def games(conn: AsyncConnection) -> list[GameRow]:
+            rows = await conn.execute(
+                select(games_t)
+                .where(games_t.c.table_id == table_id)
+                .order_by(games_t.c.game_number)
+            )
+            return [game_row(r) for r in rows.mappings()]
+
+        found: list[GameRow] = await self._call(games)
+        return found
+
+    async def game(self, table_id: str, game_number: int) -> GameRow | None:
+        async def game(conn: AsyncConnection) -> GameRow | None:
+            rows = await conn.execute(
+                select(games_t).where(
+                    (games_t.c.table_id == table_id) & (games_t.c.game_number == game_number)
+                )
+            )
+            row = rows.mappings().first()
+            return None if row is None else game_row(row)
+
+        found: GameRow | None = await self._call(game)
+        return found
+
+    async def moves(self, table_id: str, game_number: int) -> list[MoveRow]:
+        async def moves(conn: AsyncConnection) -> list[MoveRow]:
+            rows = await conn.execute(
+                select(moves_t.c.seq, moves_t.c.seat, moves_t.c.move, moves_t.c.code, moves_t.c.by)
+                .where((moves_t.c.table_id == table_id) & (moves_t.c.game_number == game_number))
+                .order_by(moves_t.c.seq)
+            )
+            return [MoveRow(r[0], r[1], r[2], r[3], r[4]) for r in rows]
+
+        found: list[MoveRow] = await self._call(moves)
+        return found
+
+    async def load_review(
+        self, table_id: str, game_number: int, seat: int, worlds: int
+    ) -> str | None:
+        key = {"table_id": table_id, "game_number": game_number, "seat": seat, "worlds": worlds}
+
+        async def load(conn: AsyncConnection) -> str | None:
+            row = (await conn.execute(select(reviews_t.c.review).where(review_key(key)))).first()
+            return None if row is None else str(row[0])
+
+        found: str | None = await self._call(load)
+        return found

@@ -1,0 +1,239 @@
+"""The SQL store's statements, on SQLAlchemy Core: each takes the connection of the batch it
+runs in (see :mod:`~.commit`) and runs in that batch's transaction."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete, insert, select, text, tuple_, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from salad.server.store.base import Over
+from salad.server.store.rows import GameRow, MoveRow, SeatRow, StaleCopy
+from salad.server.store.schema import fences_t, games_t, moves_t, reviews_t, seats_t, tables_t
+
+Moves = list[tuple[str, int, MoveRow, int | None]]
+
+FENCED_MOVES = text(
+    """
+    WITH held AS (
+        UPDATE salad_fences SET epoch = epoch
+        WHERE (table_id, epoch) IN (
+            SELECT table_id, epoch
+            FROM json_populate_recordset(NULL::salad_fences, CAST(:held AS json))
+        )
+        RETURNING table_id, epoch
+    ), added AS (
+        INSERT INTO salad_moves (table_id, game_number, seq, seat, move, code, "by", at)
+        SELECT table_id, game_number, seq, seat, move, code, "by", at
+        FROM json_populate_recordset(NULL::salad_moves, CAST(:rows AS json))
+        WHERE (SELECT count(*) FROM held) = :count
+    )
+    SELECT table_id, epoch FROM held
+    """
+)
+"""PostgreSQL: a batch of moves in one statement: their tables' fences held (their row locks,
+until the statement ends), then the moves inserted if every fence was; the fences held come
+back. The rows go as two JSON texts (a few moves' ten arrays cost the driver more)."""
+
+
+@dataclass(slots=True)
+class Op:
+    """A store call waiting for its batch: ``fn(conn)``, or a move (which a batch stores with
+    the moves next to it, in one statement)."""
+
+    fn: Callable[[AsyncConnection], Awaitable[Any]] | None = None
+    move: tuple[str, int, MoveRow, Over | None, int | None] | None = None
+
+
+def fenced(
+    table_id: str, epoch: int | None, fn: Callable[[AsyncConnection], Awaitable[Any]]
+) -> Callable[[AsyncConnection], Awaitable[Any]]:
+    """``fn``, a change of the table from a cluster node's copy of ``epoch``, fenced as a move
+    is (None: not a cluster's copy, not fenced)."""
+
+    async def fenced(conn: AsyncConnection) -> Any:
+        if epoch is not None:
+            await hold_epochs(conn, {(table_id, epoch)})
+        return await fn(conn)
+
+    return fenced
+
+
+async def exists(conn: AsyncConnection, table_id: str) -> bool:
+    found = await conn.execute(select(tables_t.c.id).where(tables_t.c.id == table_id))
+    return found.first() is not None
+
+
+async def set_status(conn: AsyncConnection, table_id: str, status: str, number: int) -> None:
+    await conn.execute(
+        update(tables_t)
+        .where(tables_t.c.id == table_id)
+        .values(status=status, game_number=number, updated_at=time.time())
+    )
+
+
+async def save_seats(conn: AsyncConnection, table_id: str, seats: list[SeatRow]) -> None:
+    await conn.execute(delete(seats_t).where(seats_t.c.table_id == table_id))
+    if seats:
+        await conn.execute(
+            insert(seats_t),
+            [
+                {
+                    "table_id": table_id,
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "name": s.name,
+                    "bot": s.bot,
+                    "token_hash": s.token_hash,
+                }
+                for s in seats
+            ],
+        )
+    await conn.execute(
+        update(tables_t)
+        .where(tables_t.c.id == table_id)
+        .values(players=len(seats), updated_at=time.time())
+    )
+
+
+async def finish_game(
+    conn: AsyncConnection, table_id: str, game_number: int, totals: list[int], winners: list[int]
+) -> None:
+    await conn.execute(
+        update(games_t)
+        .where((games_t.c.table_id == table_id) & (games_t.c.game_number == game_number))
+        .values(
+            status="over",
+            totals=json.dumps(totals),
+            winners=json.dumps(winners),
+            finished_at=time.time(),
+        )
+    )
+    await set_status(conn, table_id, "over", game_number)
+
+
+def move_params(table_id: str, game_number: int, move: MoveRow) -> dict[str, Any]:
+    return {
+        "table_id": table_id,
+        "game_number": game_number,
+        "seq": move.seq,
+        "seat": move.seat,
+        "move": move.move,
+        "code": move.code,
+        "by": move.by,
+        "at": time.time(),
+    }
+
+
+async def insert_moves(conn: AsyncConnection, params: list[dict[str, Any]]) -> None:
+    if params:
+        await conn.execute(insert(moves_t), params)
+
+
+async def hold_epochs(conn: AsyncConnection, held: set[tuple[str, int]]) -> None:
+    """Check that no other node loaded these tables since their copies of these epochs were,
+    and hold their fence rows until the transaction ends (:class:`StaleCopy` otherwise)."""
+    if len(held) == 1:
+        ((table_id, epoch),) = held
+        kept = await conn.execute(
+            update(fences_t)
+            .where((fences_t.c.table_id == table_id) & (fences_t.c.epoch == epoch))
+            .values(epoch=epoch)
+        )
+        if kept.rowcount != 1:
+            raise StaleCopy(f"table {table_id} was loaded by another server")
+    elif held:
+        rows = sorted(held)  # the same order of row locks on every node
+        kept = await conn.execute(
+            update(fences_t)
+            .where(tuple_(fences_t.c.table_id, fences_t.c.epoch).in_(rows))
+            .values(epoch=fences_t.c.epoch)
+            .returning(fences_t.c.table_id, fences_t.c.epoch)
+        )
+        check_held(held, kept.all())
+
+
+def check_held(held: set[tuple[str, int]], kept: Any) -> None:
+    """:class:`StaleCopy` unless every ``(table_id, epoch)`` of ``held`` came back as held."""
+    stale = held - {(str(t), int(e)) for t, e in kept}
+    if stale:
+        tables = ", ".join(sorted({t for t, _ in stale}))
+        raise StaleCopy(f"table(s) {tables} were loaded by another server")
+
+
+async def fenced_moves(conn: AsyncConnection, moves: Moves) -> None:
+    """:data:`FENCED_MOVES`: all the moves stored, or none (:class:`StaleCopy`)."""
+    held = {(t, e) for t, _, _, e in moves if e is not None}
+    params = {
+        "rows": json.dumps([move_params(t, g, m) for t, g, m, _ in moves], separators=(",", ":")),
+        "held": json.dumps([{"table_id": t, "epoch": e} for t, e in sorted(held)]),
+        "count": len(held),
+    }
+    kept = await conn.execute(FENCED_MOVES, params)
+    check_held(held, kept.all())
+
+
+async def batch(conn: AsyncConnection, ops: list[Op]) -> list[Any]:
+    """Every call in order; consecutive moves go in together, with one statement."""
+    results: list[Any] = []
+    moves: list[dict[str, Any]] = []
+    held: set[tuple[str, int]] = set()
+    for op in ops:
+        if op.move is not None:
+            table_id, game_number, move, over, epoch = op.move
+            if epoch is not None:
+                held.add((table_id, epoch))
+            moves.append(move_params(table_id, game_number, move))
+            if over is not None:
+                await insert_moves(conn, moves)
+                moves = []
+                await finish_game(conn, table_id, game_number, *over)
+            results.append(None)
+        else:
+            assert op.fn is not None
+            await insert_moves(conn, moves)
+            moves = []
+            results.append(await op.fn(conn))
+    await insert_moves(conn, moves)
+    # The moves are fenced all in one statement, after everything else of the batch: a load's
+    # fence among it counts too. Checked before the commit, in the same transaction, the rows
+    # stay locked until then, so a load elsewhere either comes before (refused) or waits.
+    await hold_epochs(conn, held)
+    return results
+
+
+def review_key(key: dict[str, Any]) -> Any:
+    return (
+        (reviews_t.c.table_id == key["table_id"])
+        & (reviews_t.c.game_number == key["game_number"])
+        & (reviews_t.c.seat == key["seat"])
+        & (reviews_t.c.worlds == key["worlds"])
+    )
+
+
+def game_row(r: Any) -> GameRow:
+    return GameRow(
+        game_number=r["game_number"],
+        seed=r["seed"],
+        players=json.loads(r["players"]),
+        status=r["status"],
+        totals=None if r["totals"] is None else json.loads(r["totals"]),
+        winners=None if r["winners"] is None else json.loads(r["winners"]),
+        started_at=r["started_at"],
+        finished_at=r["finished_at"],
+    )
+
+
+def sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    # WAL: readers never block the writer; synchronous=NORMAL: a commit survives the process
+    # being killed (the data is in the OS), only a power cut can lose the last commits.
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
