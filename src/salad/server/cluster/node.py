@@ -365,7 +365,7 @@ class Cluster:
             if (owner is None and await self.claim(table_id))
             or (owner in dead and await self._take(table_id, owner))
         ]
-        # All at once: their loads share the writer's commits (a node that died leaves many
+        # All at once: their loads share the store's group commits (a node that died leaves many
         # tables, and one after another they would wait on each other's round trips).
         await asyncio.gather(*(self._take_over(table_id) for table_id in taken))
 
