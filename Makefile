@@ -80,7 +80,7 @@ PYTEST  := $(VENV)/bin/pytest
 define two_passes
 HYPOTHESIS_PROFILE=$(2) scripts/postgres.sh sh -c '\
   $(PYTEST) -n $(WORKERS) --dist loadgroup -m "$(1)not serial" $(ARGS); parallel=$$?; \
-  $(PYTEST) -p no:xdist -m "$(1)serial" $(ARGS); alone=$$?; \
+  $(PYTEST) -m "$(1)serial" $(ARGS); alone=$$?; \
   for s in $$parallel $$alone; do [ $$s -eq 0 ] || [ $$s -eq 5 ] || exit $$s; done'
 endef
 # (5: a pass that ARGS left without tests.)

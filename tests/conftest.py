@@ -44,11 +44,93 @@ CLUSTER_FIXTURES = frozenset({"redis_server", "session_redis", "start_cluster"})
 POSTGRES_FIXTURES = frozenset({"pg_url", "pg_admin"})
 
 SLOW: dict[str, frozenset[str] | None] = {
-    # path under tests/ -> the test functions (by name, all their parameters) that take longest
+    # path under tests/ -> the test functions (by name, all their parameters) that took 8 s or
+    # more in a run (--durations); every test that starts a cluster is slow as well.
+    "test_bots.py": frozenset({"test_skip_the_salad_phases_are_all_met"}),
+    "test_cli.py": frozenset({"test_a_lean_install_runs_the_core_commands"}),
+    "test_plain.py": frozenset(
+        {
+            "test_without_textual_play_names_the_extra_and_plain_still_works",
+            "test_resume_refuses_new_rules_and_reports_bad_files",
+        }
+    ),
+    "test_properties.py": frozenset(
+        {
+            "test_undo_restores_the_exact_state",
+            "test_any_illegal_move_number_is_rejected_and_changes_nothing",
+        }
+    ),
+    "test_review.py": frozenset({"test_passes_and_trump_choices_are_reviewed"}),
+    "test_skip_the_salad.py": frozenset(
+        {
+            "test_property_cards_once_legal_moves_only_fixed_totals",
+            "test_property_records_round_trip_and_verify",
+            "test_cli_simulate_and_verify_every_topping",
+        }
+    ),
+    "test_tournament.py": frozenset(
+        {"test_ray_backend_matches_local", "test_cli_ctrl_c_then_resume"}
+    ),
+    "server/test_hostile_process.py": frozenset(
+        {"test_half_sent_requests_are_closed_and_others_still_answered"}
+    ),
+    "server/test_hostile_wire.py": frozenset(
+        {"test_a_spectator_that_never_reads_gets_the_latest_state"}
+    ),
+    "server/test_openapi_contract.py": frozenset(
+        {"test_openapi_description_holds_under_schemathesis"}
+    ),
+    "server/test_restart.py": frozenset(
+        {"test_kill_and_restart", "test_restart_keeps_lobby_and_finished_games"}
+    ),
+    "server/test_restart_hand_end.py": frozenset(
+        {
+            "test_a_restart_keeps_the_summary_and_the_wait",
+            "test_a_finished_game_keeps_its_last_summary_when_unloaded",
+        }
+    ),
+    "server/test_storage.py": frozenset(
+        {"test_a_batch_of_moves_the_database_does_not_answer_is_refused_in_time"}
+    ),
+    "server/test_unload.py": frozenset(
+        {"test_a_connected_table_stays_and_a_bot_game_keeps_playing"}
+    ),
 }
 
 SERIAL: dict[str, frozenset[str] | None] = {
     # path under tests/ -> the test functions that measure time (None: the whole module)
+    "test_bots.py": frozenset({"test_every_bot_accepts_move_time", "test_basic_is_fast"}),
+    "test_tui.py": frozenset({"test_pages_open_and_close_while_an_expert_thinks"}),
+    "server/test_thinking.py": None,
+    "e2e/test_pickers.py": frozenset({"test_bot_takes_over_an_away_seat_and_hands_it_back"}),
+    "server/test_hostile_process.py": frozenset(
+        {
+            "test_a_flood_of_pings_or_pongs_is_cut",
+            "test_a_burst_of_connections_from_one_address_is_served",  # 300 at once, 20 s each
+        }
+    ),
+    "server/test_hostile_rate.py": frozenset(
+        {
+            "test_a_connection_that_floods_the_server_is_closed",
+            "test_a_connection_flooding_past_its_close_is_cut",
+        }
+    ),
+    "server/test_tables.py": frozenset(
+        {"test_a_bot_turn_that_loses_its_cancellation_does_not_hold_up_the_close"}
+    ),
+    "server/test_cluster_leases.py": frozenset(
+        {
+            "test_many_leases_let_go_do_not_hold_the_renewal_up",
+            "test_a_node_stops_though_a_cancellation_is_lost",
+        }
+    ),
+    "server/test_cluster.py": frozenset(
+        {
+            "test_a_table_survives_losing_its_node",
+            "test_a_killed_nodes_tables_are_taken_before_its_leases_lapse",
+            "test_a_node_that_comes_back_disturbs_no_running_table",
+        }
+    ),
 }
 
 
@@ -65,6 +147,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
     A browser test is also in its module's ``xdist_group``: under ``--dist loadgroup`` a module
     runs on one worker, which starts its Chromium (and any server of the module) once."""
+    grouped = config.pluginmanager.hasplugin("xdist")  # its marker exists only with it
     for item in items:
         try:
             where = item.path.resolve().relative_to(TESTS).as_posix()
@@ -76,12 +159,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         name = getattr(item, "originalname", item.name)
         if where.startswith("e2e/"):
             item.add_marker(pytest.mark.e2e)
-            item.add_marker(pytest.mark.xdist_group(where))
+            if grouped:
+                item.add_marker(pytest.mark.xdist_group(where))
         if fixtures & CLUSTER_FIXTURES:
             item.add_marker(pytest.mark.cluster)
         if fixtures & POSTGRES_FIXTURES or "postgresql" in params:
             item.add_marker(pytest.mark.postgres)
-        if _named(SLOW, where, name):
+        if _named(SLOW, where, name) or "start_cluster" in fixtures:
             item.add_marker(pytest.mark.slow)
         if _named(SERIAL, where, name):
             item.add_marker(pytest.mark.serial)
