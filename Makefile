@@ -74,16 +74,19 @@ node_modules/.stamp: package.json package-lock.json
 # (the server tests mostly wait on the processes they start, so more workers than cores pay;
 # loadgroup keeps each browser module on one worker, tests/conftest.py), then those marked
 # serial, which measure wall or CPU time, alone. Either pass failing fails the target.
-# ARGS: more pytest arguments, e.g. ARGS="-x tests/server"; WORKERS=0: no workers.
+# SELECT: a marker expression more, e.g. SELECT="not slow" (not with -m in ARGS, which would
+# replace the passes' own); ARGS: more pytest arguments, e.g. ARGS="-x tests/server";
+# WORKERS=0: no workers.
 WORKERS ?= 4
 PYTEST  := $(VENV)/bin/pytest
 define two_passes
 HYPOTHESIS_PROFILE=$(2) scripts/postgres.sh sh -c '\
-  $(PYTEST) -n $(WORKERS) --dist loadgroup -m "$(1)not serial" $(ARGS); parallel=$$?; \
-  $(PYTEST) -m "$(1)serial" $(ARGS); alone=$$?; \
+  $(PYTEST) -n $(WORKERS) --dist loadgroup -m "$(SELECTED)$(1)not serial" $(ARGS); parallel=$$?; \
+  $(PYTEST) -m "$(SELECTED)$(1)serial" $(ARGS); alone=$$?; \
   for s in $$parallel $$alone; do [ $$s -eq 0 ] || [ $$s -eq 5 ] || exit $$s; done'
 endef
-# (5: a pass that ARGS left without tests.)
+# (5: a pass that SELECT or ARGS left without tests.)
+SELECTED = $(if $(SELECT),($(SELECT)) and ,)
 
 # Everything, lint first (CI runs this: .ci/run), with Hypothesis's full example counts.
 test: setup system-deps lint

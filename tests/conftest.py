@@ -46,6 +46,18 @@ POSTGRES_FIXTURES = frozenset({"pg_url", "pg_admin"})
 SLOW: dict[str, frozenset[str] | None] = {
     # path under tests/ -> the test functions (by name, all their parameters) that took 8 s or
     # more in a run (--durations); every test that starts a cluster is slow as well.
+    "e2e/test_browser.py": frozenset(
+        {
+            "test_friend_joins_plays_a_hand_reloads_and_is_watched",
+            "test_quick_play_keyboard_illegal_click_and_panels",
+        }
+    ),
+    "e2e/test_table_games.py": frozenset(
+        {"test_the_games_list_replays_and_reviews_a_finished_game"}
+    ),
+    "e2e/test_table_hand_end.py": frozenset({"test_hand_summary_waits_for_next_hand"}),
+    "e2e/test_table_keyboard.py": frozenset({"test_whole_game_by_keyboard"}),
+    "e2e/test_talk.py": frozenset({"test_chat_mute_hint_play_and_undo_at_a_table_of_bots"}),
     "test_bots.py": frozenset({"test_skip_the_salad_phases_are_all_met"}),
     "test_cli.py": frozenset({"test_a_lean_install_runs_the_core_commands"}),
     "test_plain.py": frozenset(
@@ -54,13 +66,22 @@ SLOW: dict[str, frozenset[str] | None] = {
             "test_resume_refuses_new_rules_and_reports_bad_files",
         }
     ),
+    "test_openspiel.py": frozenset({"test_random_sim_test"}),
     "test_properties.py": frozenset(
         {
+            "test_random_games_follow_the_rules",
             "test_undo_restores_the_exact_state",
             "test_any_illegal_move_number_is_rejected_and_changes_nothing",
         }
     ),
+    "test_records.py": frozenset({"test_random_games_round_trip"}),
     "test_review.py": frozenset({"test_passes_and_trump_choices_are_reviewed"}),
+    "test_review_cli.py": frozenset(
+        {
+            "test_the_json_review_is_the_librarys",
+            "test_the_text_review_lists_hands_and_the_costliest_choices",
+        }
+    ),
     "test_skip_the_salad.py": frozenset(
         {
             "test_property_cards_once_legal_moves_only_fixed_totals",
