@@ -8,7 +8,7 @@ PIP       := $(PY) -m pip install -q --disable-pip-version-check
 WEB_STAMP := $(VENV)/.web-stamp
 DEV_STAMP := $(VENV)/.dev-stamp
 
-.PHONY: setup setup-web system-deps run cluster test lint lint-js bench bench-bots bench-server bench-cluster bench-review bench-lab clean
+.PHONY: setup setup-web system-deps run cluster test test-fast test-e2e lint lint-js protocol bench bench-bots bench-server bench-cluster bench-review bench-lab bench-wire clean
 
 # Debian packages the tests need: a real browser, and PostgreSQL, Redis and HAProxy for the
 # cluster (docs/deploy.md).
@@ -53,7 +53,13 @@ lint: setup
 	$(VENV)/bin/ruff format --check src tests benchmarks
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
+	$(PY) -m salad.server.protocol_schema --check
 	@$(MAKE) --no-print-directory lint-js
+
+# The websocket protocol's generated files (docs/protocol.schema.json, js/messages.js), written
+# from the models of salad.server.messages; `make lint` fails while they are stale.
+protocol: setup
+	$(PY) -m salad.server.protocol_schema
 
 # TypeScript comes from the npm registry (package-lock.json); Node.js and npm from Debian when
 # the machine has none.
@@ -69,9 +75,36 @@ node_modules/.stamp: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
 
-# scripts/postgres.sh runs pytest with a throwaway PostgreSQL (SALAD_TEST_POSTGRES_URL).
+# The tests run in two passes under one throwaway PostgreSQL (scripts/postgres.sh sets
+# SALAD_TEST_POSTGRES_URL): those that can share the machine on $(WORKERS) pytest-xdist workers
+# (the server tests mostly wait on the processes they start, so more workers than cores pay;
+# loadgroup keeps each browser module on one worker, tests/conftest.py), then those marked
+# serial, which measure wall or CPU time, alone. Either pass failing fails the target.
+# SELECT: a marker expression more, e.g. SELECT="not slow" (not with -m in ARGS, which would
+# replace the passes' own); ARGS: more pytest arguments, e.g. ARGS="-x tests/server";
+# WORKERS=0: no workers.
+WORKERS ?= 4
+PYTEST  := $(VENV)/bin/pytest
+define two_passes
+HYPOTHESIS_PROFILE=$(2) scripts/postgres.sh sh -c '\
+  $(PYTEST) -n $(WORKERS) --dist loadgroup -m "$(SELECTED)$(1)not serial" $(ARGS); parallel=$$?; \
+  $(PYTEST) -m "$(SELECTED)$(1)serial" $(ARGS); alone=$$?; \
+  for s in $$parallel $$alone; do [ $$s -eq 0 ] || [ $$s -eq 5 ] || exit $$s; done'
+endef
+# (5: a pass that SELECT or ARGS left without tests.)
+SELECTED = $(if $(SELECT),($(SELECT)) and ,)
+
+# Everything, lint first (CI runs this: .ci/run), with Hypothesis's full example counts.
 test: setup system-deps lint
-	scripts/postgres.sh $(VENV)/bin/pytest
+	$(call two_passes,,ci)
+
+# The inner loop: everything but the browser and cluster tests, fewer Hypothesis examples.
+test-fast: setup
+	$(call two_passes,not e2e and not cluster and ,dev)
+
+# Only the browser tests.
+test-e2e: setup
+	$(call two_passes,e2e and ,ci)
 
 bench: setup
 	$(PY) benchmarks/engine_speed.py
@@ -89,6 +122,9 @@ bench-server: setup
 # node, so that most websockets are relayed from node to node.
 bench-cluster: setup
 	scripts/postgres.sh $(PY) benchmarks/server_load.py --nodes 3 --compare --failover $(ARGS)
+
+bench-wire: setup
+	$(PY) benchmarks/wire_encode.py
 
 bench-review: setup
 	$(PY) benchmarks/review_speed.py

@@ -1,15 +1,192 @@
-"""Shared test settings.
+"""Shared test settings: Hypothesis profiles, and the markers every test gets from where it is
+and what it uses.
 
 Helpers live in the test modules themselves (conftest modules are not meant to be imported).
+
+Hypothesis profiles (``HYPOTHESIS_PROFILE=dev`` or ``--hypothesis-profile=dev``):
+
+- ``ci`` (the default, and what ``make test`` uses): Hypothesis's example counts, or those a test
+  sets itself; no deadline (a loaded machine is not a slow test);
+- ``dev`` (``make test-fast``): a fifth of the examples where a test does not set its own count.
+
+Markers (pyproject.toml registers them; ``-m "not e2e and not cluster"`` is ``make test-fast``):
+
+- ``e2e``: everything under ``tests/e2e`` (a real Chromium);
+- ``cluster``: uses Redis (``redis_server``), several nodes (``start_cluster``) or HAProxy;
+- ``postgres``: needs PostgreSQL (``pg_url``, or a ``"postgresql"`` parameter);
+- ``slow``: one of the longest tests (``SLOW`` below, at least ~10 s alone);
+- ``serial``: measures wall or CPU time, so ``make test`` runs it alone after the parallel pass
+  (``SERIAL`` below).
+
+These are applied here by path, fixture and name, so that a test moved or added keeps its
+markers without a line of its own; a test may also carry the marker itself.
 """
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
-    "default",
+    "ci",
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-settings.load_profile("default")
+settings.register_profile("dev", settings.get_profile("ci"), max_examples=20)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+TESTS = Path(__file__).resolve().parent
+
+CLUSTER_FIXTURES = frozenset({"redis_server", "session_redis", "start_cluster"})
+POSTGRES_FIXTURES = frozenset({"pg_url", "pg_admin"})
+
+SLOW: dict[str, frozenset[str] | None] = {
+    # path under tests/ -> the test functions (by name, all their parameters) that took 8 s or
+    # more in a run (--durations); every test that starts a cluster is slow as well.
+    "e2e/test_browser.py": frozenset(
+        {
+            "test_friend_joins_plays_a_hand_reloads_and_is_watched",
+            "test_quick_play_keyboard_illegal_click_and_panels",
+        }
+    ),
+    "e2e/test_table_games.py": frozenset(
+        {"test_the_games_list_replays_and_reviews_a_finished_game"}
+    ),
+    "e2e/test_table_hand_end.py": frozenset({"test_hand_summary_waits_for_next_hand"}),
+    "e2e/test_table_keyboard.py": frozenset({"test_whole_game_by_keyboard"}),
+    "e2e/test_talk.py": frozenset({"test_chat_mute_hint_play_and_undo_at_a_table_of_bots"}),
+    "test_bots.py": frozenset({"test_skip_the_salad_phases_are_all_met"}),
+    "test_cli.py": frozenset({"test_a_lean_install_runs_the_core_commands"}),
+    "test_plain.py": frozenset(
+        {
+            "test_without_textual_play_names_the_extra_and_plain_still_works",
+            "test_resume_refuses_new_rules_and_reports_bad_files",
+        }
+    ),
+    "test_openspiel.py": frozenset({"test_random_sim_test"}),
+    "test_properties.py": frozenset(
+        {
+            "test_random_games_follow_the_rules",
+            "test_undo_restores_the_exact_state",
+            "test_any_illegal_move_number_is_rejected_and_changes_nothing",
+        }
+    ),
+    "test_records.py": frozenset({"test_random_games_round_trip"}),
+    "test_review.py": frozenset({"test_passes_and_trump_choices_are_reviewed"}),
+    "test_review_cli.py": frozenset(
+        {
+            "test_the_json_review_is_the_librarys",
+            "test_the_text_review_lists_hands_and_the_costliest_choices",
+        }
+    ),
+    "test_skip_the_salad.py": frozenset(
+        {
+            "test_property_cards_once_legal_moves_only_fixed_totals",
+            "test_property_records_round_trip_and_verify",
+            "test_cli_simulate_and_verify_every_topping",
+        }
+    ),
+    "test_tournament.py": frozenset(
+        {"test_ray_backend_matches_local", "test_cli_ctrl_c_then_resume"}
+    ),
+    "server/test_hostile_process.py": frozenset(
+        {"test_half_sent_requests_are_closed_and_others_still_answered"}
+    ),
+    "server/test_hostile_wire.py": frozenset(
+        {"test_a_spectator_that_never_reads_gets_the_latest_state"}
+    ),
+    "server/test_openapi_contract.py": frozenset(
+        {"test_openapi_description_holds_under_schemathesis"}
+    ),
+    "server/test_restart.py": frozenset(
+        {"test_kill_and_restart", "test_restart_keeps_lobby_and_finished_games"}
+    ),
+    "server/test_restart_hand_end.py": frozenset(
+        {
+            "test_a_restart_keeps_the_summary_and_the_wait",
+            "test_a_finished_game_keeps_its_last_summary_when_unloaded",
+        }
+    ),
+    "server/test_storage.py": frozenset(
+        {"test_a_batch_of_moves_the_database_does_not_answer_is_refused_in_time"}
+    ),
+    "server/test_unload.py": frozenset(
+        {"test_a_connected_table_stays_and_a_bot_game_keeps_playing"}
+    ),
+}
+
+SERIAL: dict[str, frozenset[str] | None] = {
+    # path under tests/ -> the test functions that measure time (None: the whole module)
+    "test_bots.py": frozenset({"test_every_bot_accepts_move_time", "test_basic_is_fast"}),
+    "test_tui.py": frozenset({"test_pages_open_and_close_while_an_expert_thinks"}),
+    "server/test_thinking.py": None,
+    "e2e/test_pickers.py": frozenset({"test_bot_takes_over_an_away_seat_and_hands_it_back"}),
+    "server/test_hostile_process.py": frozenset(
+        {
+            "test_a_flood_of_pings_or_pongs_is_cut",
+            "test_a_burst_of_connections_from_one_address_is_served",  # 300 at once, 20 s each
+        }
+    ),
+    "server/test_hostile_rate.py": frozenset(
+        {
+            "test_a_connection_that_floods_the_server_is_closed",
+            "test_a_connection_flooding_past_its_close_is_cut",
+        }
+    ),
+    "server/test_tables.py": frozenset(
+        {"test_a_bot_turn_that_loses_its_cancellation_does_not_hold_up_the_close"}
+    ),
+    "server/test_cluster_leases.py": frozenset(
+        {
+            "test_many_leases_let_go_do_not_hold_the_renewal_up",
+            "test_a_node_stops_though_a_cancellation_is_lost",
+        }
+    ),
+    "server/test_cluster.py": frozenset(
+        {
+            "test_a_table_survives_losing_its_node",
+            "test_a_killed_nodes_tables_are_taken_before_its_leases_lapse",
+            "test_a_node_that_comes_back_disturbs_no_running_table",
+        }
+    ),
+}
+
+
+def _named(table: dict[str, frozenset[str] | None], where: str, name: str) -> bool:
+    if where not in table:
+        return False
+    names = table[where]
+    return names is None or name in names
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's, which reads the xdist_group marks
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark each test as e2e, cluster, postgres, slow and serial by what it is (see above).
+
+    A browser test is also in its module's ``xdist_group``: under ``--dist loadgroup`` a module
+    runs on one worker, which starts its Chromium (and any server of the module) once."""
+    grouped = config.pluginmanager.hasplugin("xdist")  # its marker exists only with it
+    for item in items:
+        try:
+            where = item.path.resolve().relative_to(TESTS).as_posix()
+        except ValueError:  # a doctest in src/ or README.md
+            continue
+        fixtures = set(getattr(item, "fixturenames", ()))
+        callspec = getattr(item, "callspec", None)
+        params = set(map(str, callspec.params.values())) if callspec is not None else set()
+        name = getattr(item, "originalname", item.name)
+        if where.startswith("e2e/"):
+            item.add_marker(pytest.mark.e2e)
+            if grouped:
+                item.add_marker(pytest.mark.xdist_group(where))
+        if fixtures & CLUSTER_FIXTURES:
+            item.add_marker(pytest.mark.cluster)
+        if fixtures & POSTGRES_FIXTURES or "postgresql" in params:
+            item.add_marker(pytest.mark.postgres)
+        if _named(SLOW, where, name) or "start_cluster" in fixtures:
+            item.add_marker(pytest.mark.slow)
+        if _named(SERIAL, where, name):
+            item.add_marker(pytest.mark.serial)

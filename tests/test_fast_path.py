@@ -13,6 +13,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_budget import examples
 
 from salad import Game, IllegalMoveError, Phase, View, load_ruleset, sampler
 from salad.cards import NO_SUIT, cards_of
@@ -57,7 +58,7 @@ def checked_outcome(game: Game, move: int | str) -> str:
     return "played"
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     index=st.integers(0, len(RULESETS) - 1),
     players=st.integers(3, 8),

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_budget import examples
 
 from salad import Game, IllegalMoveError, Phase, load_ruleset
 from salad.cards import NO_SUIT, Deck, cards_of
@@ -317,7 +318,7 @@ def play_random_game(case: Case) -> Game:
 # -- properties -----------------------------------------------------------------------------------
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(cases())
 def test_random_games_follow_the_rules(case):
     """Every card in play is played once per hand, only legal cards are played, the highest
@@ -327,14 +328,14 @@ def test_random_games_follow_the_rules(case):
     check_game(game)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(cases(configs=[0]))
 def test_canadian_game_total_is_20_t_plus_860(case):
     game = play_random_game(case)
     assert sum(game.totals) == 20 * game.deck.cards_each + 860 == game.rules.checksum
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(cases())
 def test_illegal_cards_are_rejected_and_change_nothing(case):
     game = case.game()
@@ -357,7 +358,7 @@ def test_illegal_cards_are_rejected_and_change_nothing(case):
     assert tries > 0
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(cases())
 def test_any_illegal_move_number_is_rejected_and_changes_nothing(case):
     """Moves are integers: a card, a card plus deck.size (a Wild declared high), a trump pick.
@@ -378,7 +379,7 @@ def test_any_illegal_move_number_is_rejected_and_changes_nothing(case):
     check_game(game)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(cases())
 def test_undo_restores_the_exact_state(case):
     game = case.game()
@@ -408,7 +409,7 @@ def test_undo_restores_the_exact_state(case):
     check_game(game)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(cases(), st.floats(0, 1))
 def test_copy_is_independent(case, when):
     game = case.game()
@@ -434,7 +435,7 @@ def test_copy_is_independent(case, when):
     check_game(game)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(cases())
 def test_same_seed_same_game(case):
     a = play_random_game(case)
@@ -461,7 +462,7 @@ def strings_in(value) -> set[str]:
     return out
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(cases())
 def test_views_never_show_another_seats_hand(case):
     game = case.game()

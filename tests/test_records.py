@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_budget import examples
 
 from salad import Game, RecordError, RulesError, load_ruleset
 from salad.cards import WildSpec, WildWins, cards_of
@@ -133,7 +134,7 @@ def error(record: Any) -> str:
 # -- round trips --------------------------------------------------------------------------------
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(
     preset=st.sampled_from(ALL_PRESETS),
     data=st.data(),
@@ -253,7 +254,7 @@ def test_plus_on_an_ordinary_card_is_illegal(wild_preset: str) -> None:
 # -- unfinished games ---------------------------------------------------------------------------
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     preset=st.sampled_from(["canadian", "fruit-salad"]),
     players=st.integers(3, 6),
@@ -674,7 +675,7 @@ JSON_VALUES = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     changes=st.lists(
         st.tuples(st.sampled_from(SMALL_PATHS), JSON_VALUES | st.just(DELETE)),

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_budget import examples
 
 from salad import Game, IllegalMoveError, Phase, RulesError, load_ruleset
 from salad.cards import NO_SUIT, CardParseError, Deck, cards_of
@@ -1054,7 +1055,7 @@ def check_hands(game: Game) -> None:
     assert tuple(game.totals) == tuple(map(sum, zip(*game.hand_points, strict=True)))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(setups())
 def test_property_cards_once_legal_moves_only_fixed_totals(setup) -> None:
     rs, players, seed = setup
@@ -1066,7 +1067,7 @@ def test_property_cards_once_legal_moves_only_fixed_totals(setup) -> None:
     assert winners == [s for s in range(players) if game.totals[s] == best]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(setups())
 def test_property_exact_deals_legal_moves_only(setup) -> None:
     rs, players, seed = setup
@@ -1087,7 +1088,7 @@ def test_property_exact_deals_legal_moves_only(setup) -> None:
     check_hands(game)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(setups(), st.booleans())
 def test_property_records_round_trip_and_verify(setup, auto: bool) -> None:
     rs, players, seed = setup

@@ -22,7 +22,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -62,7 +62,8 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _serve_exists(cmd: list[str]) -> bool:
+@cache  # one Python start a session, not one a server (each module of its own starts one)
+def _serve_exists(cmd: tuple[str, ...]) -> bool:
     try:
         done = subprocess.run(
             [*cmd, "serve", "--help"], capture_output=True, text=True, timeout=60, check=False
@@ -84,7 +85,7 @@ def running_server(
         yield given.rstrip("/")
         return
     cmd = _salad_command()
-    if not _serve_exists(cmd):
+    if not _serve_exists(tuple(cmd)):
         pytest.skip("`salad serve` does not exist yet (src/salad/server is not written)")
     port = _free_port()
     db = tmp_path_factory.mktemp("e2e-db") / "salad.sqlite"

@@ -95,7 +95,10 @@ class Server:
         bot_delay: float = 0.0,
         args: tuple[str, ...] = (),
         port: int | None = None,
+        wait: bool = True,
     ) -> None:
+        """Start the process; ``wait``: return once it answers (else call ``wait_ready``, e.g.
+        after starting several, so that they start side by side)."""
         self.database = database
         self.bot_delay = bot_delay
         self.args = args
@@ -109,10 +112,17 @@ class Server:
         self._log = log_path.open("a")
         self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT)
         self.http = httpx.Client(base_url=self.base, timeout=30)
+        if wait:
+            self.wait_ready()
+
+    def wait_ready(self) -> None:
+        """Wait until the server answers ``/api/options`` (at most 60 s; killed if it does not,
+        RuntimeError with its log's end if it exits)."""
         deadline = time.monotonic() + 60
         while True:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited: {log_path.read_text()[-2000:]}")
+                log = self.log_path.read_text(errors="replace")[-2000:]
+                raise RuntimeError(f"the server exited: {log}")
             try:
                 if self.http.get("/api/options").status_code == 200:
                     break
@@ -266,29 +276,44 @@ def start_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
         srv.stop()
 
 
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    """A fresh database on the test PostgreSQL server (dropped afterwards)."""
+@pytest.fixture(scope="session")
+def pg_admin() -> Iterator[tuple[Any, str]]:
+    """The test PostgreSQL server, once a session (a worker's, under xdist): an engine on its
+    database ``salad_test`` that can create and drop databases, and the URL's part before the
+    database name; skipped when ``SALAD_TEST_POSTGRES_URL`` is not set or it cannot be used."""
     url = os.environ.get(PG_ENV)
     if not url:
         pytest.skip(f"PostgreSQL is not available ({PG_ENV} is not set; see scripts/postgres.sh)")
-    from sqlalchemy import create_engine, text
+    from sqlalchemy import create_engine, make_url, text
 
-    from salad.server.store import database_url
-
-    admin = create_engine(database_url(url), isolation_level="AUTOCOMMIT")
-    name = f"salad_{uuid.uuid4().hex[:12]}"
+    # psycopg 3 (the postgres extra), which the servers use too.
+    driver = make_url(url).set(drivername="postgresql+psycopg")
+    admin = create_engine(driver, isolation_level="AUTOCOMMIT")
     try:
         with admin.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
+            conn.execute(text("SELECT 1"))
     except Exception as exc:
         admin.dispose()
         pytest.skip(f"PostgreSQL at {PG_ENV} cannot be used: {exc}")
-    base, _, _ = url.rpartition("/")
+    yield admin, url.rpartition("/")[0]
+    admin.dispose()
+
+
+@pytest.fixture
+def pg_url(pg_admin: tuple[Any, str]) -> Iterator[str]:
+    """A fresh, empty database on the test PostgreSQL server (dropped afterwards), named by a
+    random id so that xdist's workers never share one. Empty on purpose: the servers make
+    their schema at start as on a new deployment (40 ms; copying a template database with
+    the schema made would save nothing, measured, and would leave that path untested)."""
+    from sqlalchemy import text
+
+    admin, base = pg_admin
+    name = f"salad_{uuid.uuid4().hex[:12]}"
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
     yield f"{base}/{name}"
     with admin.connect() as conn:
         conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    admin.dispose()
 
 
 @pytest.fixture
@@ -336,12 +361,31 @@ class RedisServer:
             self.proc.kill()
             self.proc.wait(10)
 
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
 
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    srv = RedisServer(tmp_path / "redis.log")
+
+@pytest.fixture(scope="session")
+def session_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    """One Redis for the session (a worker's own under xdist: pub/sub channels are not
+    separated by database numbers, so workers cannot share a server)."""
+    srv = RedisServer(tmp_path_factory.mktemp("redis") / "redis.log")
     yield srv
     srv.stop()
+
+
+@pytest.fixture
+def redis_server(session_redis: RedisServer) -> RedisServer:
+    """The session's Redis, empty (``FLUSHALL``) and running. A test may stop and start it
+    (``stop``/``start``: the same port, as a restarted Redis); one that leaves it stopped has it
+    started again for the next test."""
+    import redis
+
+    if not session_redis.running():
+        session_redis.start()
+    with redis.Redis.from_url(session_redis.url, socket_timeout=10) as client:
+        client.flushall()
+    return session_redis
 
 
 HAPROXY_CONFIG = """\
@@ -423,10 +467,14 @@ def start_cluster(
     def start(
         n: int = 3, bot_delay: float = 0.0, database: str | None = None
     ) -> tuple[list[Server], HAProxy]:
-        for i in range(n):
+        nodes = []
+        for i in range(n):  # all started, then all waited for: they start side by side
             args = ("--redis", redis_server.url, "--node-name", f"node{i}")
             db = database or pg_url
-            started.append(Server(db, tmp_path / f"node{i}.log", bot_delay, args))
+            nodes.append(Server(db, tmp_path / f"node{i}.log", bot_delay, args, wait=False))
+        started.extend(nodes)
+        for node in nodes:
+            node.wait_ready()
         proxies.append(HAProxy(started[-n:], tmp_path))
         return started[-n:], proxies[-1]
 

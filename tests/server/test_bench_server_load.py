@@ -81,6 +81,9 @@ def test_the_targets_are_checked_against_every_run_of_theirs(
     assert "targets are for 200 tables; this run had 4" in capsys.readouterr().out
 
 
+@pytest.mark.cluster
+@pytest.mark.postgres
+@pytest.mark.timeout(400)  # its own limit on the benchmark is 300 s
 def test_a_cluster_run_with_a_node_killed_loses_no_move() -> None:
     if not os.environ.get(PG_ENV):
         pytest.skip(f"PostgreSQL is not available ({PG_ENV} is not set; see scripts/postgres.sh)")
