@@ -121,6 +121,10 @@ def test_a_node_name_needs_a_cluster_and_a_plain_name() -> None:
     assert serve("--node-name", "node1") == [
         "error: serve: --node-name names a node of a cluster: it needs --redis"
     ]
+    assert serve("--redis", "redis://127.0.0.1:1/0") == [
+        "error: serve: --redis needs --node-name NAME, this node's server name in the load "
+        "balancer: the other nodes send the requests for its tables there"
+    ]
     assert serve("--node-name", "node 1", "--redis", "redis://127.0.0.1:1/0") == [
         "error: serve: --node-name 'node 1' is not a server name: use 1 to 64 letters, "
         "digits, '.', '_' or '-'"

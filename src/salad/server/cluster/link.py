@@ -140,7 +140,7 @@ class Link:
         return bool(await self.redis.set(_lease(table_id), self.node, nx=True, px=LEASE_MS))
 
     async def take(self, table_id: str, dead: str) -> bool:
-        """Take the table's lease from ``dead`` (a node that reads no channel: killed), rather
+        """Take the table's lease from ``dead`` (a node that left its channel: killed), rather
         than wait for it to lapse; False if that node no longer holds it."""
         lease = _lease(table_id)
         return bool(await self._set_if(keys=[lease, lease], args=[dead, self.node, LEASE_MS]))
