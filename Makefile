@@ -118,8 +118,9 @@ bench-server: setup
 
 # Three nodes through HAProxy on a throwaway PostgreSQL and Redis, against one node on the same
 # setup (three pairs of runs side by side, their ratios' median), then a three-node run with one
-# node killed (kill -9) in its middle. ARGS="--relay": clients that do not name their table's
-# node, so that most websockets are relayed from node to node.
+# node killed (kill -9) in its middle. ARGS="--unnamed": clients that do not name their
+# table's node: HAProxy routes them by the table's hash, and a node that does not hold the table
+# redirects them (4307) to the one that does.
 bench-cluster: setup
 	scripts/postgres.sh $(PY) benchmarks/server_load.py --nodes 3 --compare --failover $(ARGS)
 

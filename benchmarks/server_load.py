@@ -19,15 +19,18 @@ last line is one JSON object with ``tables``, ``moves_per_s``, ``p50_ms`` and ``
 
 Cluster runs (``--nodes N`` with N > 1, or ``--cluster``) start a redis-server, N nodes on a
 fresh database of the PostgreSQL server at ``--database`` (default ``$SALAD_TEST_POSTGRES_URL``,
-which ``scripts/postgres.sh`` sets) and HAProxy in front (round robin, no sticky sessions); the
-clients connect through HAProxy only. As the web client does, each table's clients name the node
-holding it (the ``salad-node`` header of the table's answers, ``?node=`` in the websocket's
-URL), and HAProxy sends them there; ``--relay`` leaves the name out, so most websockets reach
-another node and are relayed over Redis. The server CPU per move is then the nodes' and Redis's
-together, as issue #16 counts a cluster's CPU ("all nodes and Redis together"), each listed;
-HAProxy's and PostgreSQL's are listed besides, and the sum with HAProxy's is printed too. A
-cluster run ends with issue #16's targets, each with the figures of this run it is checked
-against (at 200 tables, the default).
+which ``scripts/postgres.sh`` sets) and HAProxy in front (a table's requests by a hash of its id,
+the rest round robin); the clients connect through HAProxy only. As the web client does, each
+table's clients name the node holding it (the ``salad-node`` header of the table's answers,
+``?node=`` in the websocket's URL), and HAProxy sends them there; ``--unnamed`` (or its old name
+``--relay``) leaves the name out, so each websocket goes where the table's hash sends it, and is
+redirected (close 4307, ``node=NAME``: the client reconnects at once naming it) when that node
+does not hold the table (a table is held where it was made, round robin: about two thirds of
+them at 3 nodes). Every HTTP request follows the nodes' 307s. The server CPU per move is then
+the nodes' and Redis's together, as issue #16 counts a cluster's CPU ("all nodes and Redis
+together"), each listed; HAProxy's and PostgreSQL's are listed besides, and the sum with
+HAProxy's is printed too. A cluster run ends with issue #16's targets, each with the figures of
+this run it is checked against (at 200 tables, the default).
 ``--compare`` runs one node on the same PostgreSQL, Redis and HAProxy, then the N nodes,
 ``--rounds`` times (3), and prints the N-node figures as ratios to the one-node run just before,
 and their median: absolute figures move with the machine's load, and on a shared machine its
@@ -67,6 +70,7 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import h11
 import httpx
@@ -80,6 +84,8 @@ from websockets.uri import parse_uri
 from salad.events import PASS, PLAY, TRUMP
 from salad.formats.records import game_from_record
 from salad.moves import format_move
+from salad.server.cluster.router import MAX_HOPS as MAX_REDIRECTS
+from salad.server.cluster.router import MOVED_TO, REDIRECT, redirect_target
 
 sys.path.insert(0, str(Path(__file__).parent))
 from cluster_procs import (  # noqa: E402  (a sibling file, not a package)
@@ -145,7 +151,9 @@ class TableRun:
         self.seat_seen = [0] * SEATS
         self.over = False
         self.reconnects = 0
-        """The last hand each seat pressed "Next hand" after."""
+        self.redirects = 0
+        """Connections a cluster node closed with a redirect, and opened again on the node it
+        named."""
 
     def on_message(self, seat: int, text: str, sent_for: list[int]) -> str | None:
         """Account for one message a seat received; the play to send, if it is to move.
@@ -154,6 +162,8 @@ class TableRun:
         whose Next hand it pressed (a message sent on a connection whose server died may be
         lost: a new connection sends again what the server's state asks for)."""
         message = json.loads(text)
+        if message["type"] == "error" and message["message"].startswith(MOVED_TO):
+            return None  # a cluster node's redirect: its close follows
         if message["type"] == "error":
             self.stats.errors.append(message["message"])
             return None
@@ -196,9 +206,12 @@ class TableRun:
             return '{"type":"play","move":"' + card + '"}'
         return None
 
-    def url(self, ws_base: str, seat: int) -> str:
+    def url(self, ws_base: str, seat: int, node: str | None = None) -> str:
+        """The seat's websocket URL, naming ``node`` (default: the node the table's answers
+        named, if the clients name it)."""
         url = f"{ws_base}/ws/tables/{self.table_id}?token={self.tokens[seat]}"
-        return url + f"&node={self.node}" if self.node else url
+        node = node or self.node
+        return url + f"&node={node}" if node else url
 
     async def client(self, ws_base: str, seat: int, connected: list[int]) -> None:
         """A seat's client on the `websockets` library."""
@@ -226,12 +239,15 @@ class TableRun:
         through the same address (the balancer) after a short backoff, as the web client does:
         it first asks which node holds the table now (``ask``, when the table's answers name
         one), and the new connection sends nothing until it gets a state, and plays on from
-        it."""
+        it. A connection a cluster node closes with a redirect (4307, ``node=NAME``) is opened
+        again at once naming that node, reconnect or not (at most :data:`MAX_REDIRECTS` in a
+        row)."""
         url = self.url(ws_base, seat)
         loop = asyncio.get_running_loop()
         host, port = url.split("/")[2].split(":")
         first = True
         give_up = 0.0
+        redirects = 0
         while True:
             client = SansIOClient(self, seat, url, loop, wait=first)
             try:
@@ -252,6 +268,12 @@ class TableRun:
                 await client.done
                 return
             except Exception:
+                moved = client.redirect()
+                if moved is not None and redirects < MAX_REDIRECTS and not self.over:
+                    redirects += 1
+                    self.redirects += 1
+                    url = self.url(ws_base, seat, moved)
+                    continue
                 if not reconnect or self.over:
                     raise
                 self.reconnects += 1
@@ -308,7 +330,12 @@ class HolderQuestion(asyncio.Protocol):
         self.http.receive_data(data)
         event = self.http.next_event()
         if isinstance(event, h11.Response):
-            found = dict(event.headers).get(b"salad-node")
+            headers = dict(event.headers)
+            found = headers.get(b"salad-node")
+            if event.status_code == 307:  # asked a node that does not hold it: it names one
+                query = parse_qs(urlsplit(headers.get(b"location", b"").decode()).query)
+                self._answer((query.get("node") or [None])[0])
+                return
             self._answer(found.decode() if found and event.status_code == 200 else None)
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -398,6 +425,11 @@ class SansIOClient(asyncio.Protocol):
         for future in (self.opened, self.done):
             if not future.done():
                 future.set_exception(exc or ConnectionError("the server closed the connection"))
+
+    def redirect(self) -> str | None:
+        """The node a cluster node's redirect named, if it closed this connection with one."""
+        close = self.ws.close_rcvd
+        return redirect_target(close.reason) if close and close.code == REDIRECT else None
 
 
 SESSION: list[Any] = []
@@ -501,14 +533,17 @@ async def run(
     client_kind: str,
     meter: Meter | None,
     failover: Failover | None = None,
-    relay: bool = False,
+    unnamed: bool = False,
 ) -> dict[str, Any]:
-    """One run; ``relay``: the clients do not name the table's node, so the balancer spreads
-    them (most of a cluster's websockets are then relayed by a node to another)."""
+    """One run; ``unnamed``: the clients do not name the table's node, so the balancer sends
+    them by the table's hash, and the node there redirects those it does not hold (only the
+    sans-I/O client follows a websocket's redirect)."""
     stats = Stats()
     ws_base = "ws" + base[len("http") :]
     limits = httpx.Limits(max_connections=32)
-    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as http:
+    async with httpx.AsyncClient(
+        base_url=base, limits=limits, timeout=60, follow_redirects=True
+    ) as http:
         sem = asyncio.Semaphore(32)
 
         async def one(i: int) -> tuple[str, list[str], str | None]:
@@ -522,7 +557,7 @@ async def run(
 
         SESSION.append(aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)))
     runs = [
-        TableRun(tid, toks, stats, random.Random(seed + i), None if relay else node)
+        TableRun(tid, toks, stats, random.Random(seed + i), None if unnamed else node)
         for i, (tid, toks, node) in enumerate(made)
     ]
     # After a failover the clients ask which node holds their table now, as the web client
@@ -604,12 +639,13 @@ async def run(
         "errors": len(errors) + len(failures),
         "first_error": next(iter(errors + [repr(f) for f in failures]), None),
         "reconnect_notices": len(stats.errors) - len(errors),
+        "redirects": sum(r.redirects for r in runs),
         "tables_naming_their_node": sum(1 for r in runs if r.node),
     }
     if failover is not None and failover.killed_at:
         hit = [r for r in runs if r.killed_at is not None]
         stalls = [r.stall for r in hit if r.progress_at]
-        async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        async with httpx.AsyncClient(base_url=base, timeout=60, follow_redirects=True) as http:
             lost, unreadable = await lost_moves(http, runs)
         out["failover"] = {
             "killed": failover.victim,
@@ -798,10 +834,12 @@ def main() -> None:
         "--compare, a run of its own after the rounds)",
     )
     parser.add_argument(
+        "--unnamed",
         "--relay",
         action="store_true",
         help="clients do not name the node holding their table (as a client that ignores the "
-        "salad-node header): round robin spreads them and nodes relay their messages",
+        "salad-node header): HAProxy sends them by the table's hash, and a node that does not "
+        "hold the table redirects them (4307) to the one that does",
     )
     parser.add_argument(
         "--database",
@@ -844,7 +882,7 @@ def main() -> None:
     def measure(base: str, meter: Meter | None, failover: Failover | None = None) -> dict[str, Any]:
         load0 = os.getloadavg()[0]
         result: dict[str, Any] = runner(
-            run(base, args.tables, args.seed, args.client, meter, failover, args.relay)
+            run(base, args.tables, args.seed, args.client, meter, failover, args.unnamed)
         )
         result["client"] = args.client
         result["load_before"] = round(load0, 2)
@@ -873,8 +911,8 @@ def main() -> None:
                     label = f"{n} node{'s' if n > 1 else ''} on PostgreSQL + Redis, via HAProxy"
                     if kill:
                         label += ", one killed"
-                    if args.relay:
-                        label += ", clients relayed"
+                    if args.unnamed:
+                        label += ", clients unnamed (hash, redirects)"
                     print(f"starting {label}", flush=True)
                     c = Cluster(n, args.database, redis, Path(tmp))
                     try:
@@ -903,7 +941,7 @@ def main() -> None:
             f"x{r['nodes_cpu_us_per_move']} (nodes and Redis; with HAProxy "
             f"x{r['server_cpu_us_per_move']})"
         )
-    if cluster and not args.relay:
+    if cluster and not args.unnamed:
         show_targets(results, summary.get("ratios_to_1_node", {}).get("nodes_cpu_us_per_move"))
     print(json.dumps(summary if len(results) > 1 else results[0][1]))
 

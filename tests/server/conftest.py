@@ -401,7 +401,16 @@ defaults
     option http-server-close
 frontend salad
     bind 127.0.0.1:{port}
+    use_backend tables if {{ path_reg ^/(api|ws)/tables/[A-Za-z0-9_-]+(/|$) }}
     default_backend nodes
+backend tables
+    balance hash path,field(4,/)
+    hash-type consistent
+    option redispatch
+    retries 3
+    option httpchk GET /healthz
+    default-server inter 500ms fall 2 rise 1
+{servers}
 backend nodes
     balance roundrobin
     option redispatch

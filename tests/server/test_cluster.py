@@ -17,7 +17,8 @@ import redis
 
 from salad.engine import Game
 
-from .conftest import Server, TcpProxy, connect
+from .cluster_clients import ask, ok, reach
+from .conftest import Server, TcpProxy
 from .test_play import moves_of, play_randomly, watch
 
 ONE_HAND = 'preset = "canadian"\nhands = ["no-hearts"]\n'
@@ -52,14 +53,15 @@ def check_states(record: dict[str, Any], socks: list[Any], seats: list[int]) -> 
     return checked
 
 
-def table_on(nodes: list[Server], seats: int, **options: Any) -> tuple[str, list[str]]:
-    """A table made on the first node, each other seat joined on the next node in turn."""
+def table_on(nodes: list[Server], proxy: Any, seats: int, **options: Any) -> tuple[str, list[str]]:
+    """A table made on the first node, each other seat joined through the next node in turn
+    (through the balancer, naming it: it redirects to the holder, and the join follows)."""
     body = {"name": "Host", "rules_toml": ONE_HAND, "seats": [HUMAN] * seats, **options}
     created = nodes[0].ok("POST", "/api/tables", body)
     table_id, tokens = created["table_id"], [created["token"]]
     for seat in range(1, seats):
         node = nodes[seat % len(nodes)]
-        joined = node.ok("POST", f"/api/tables/{table_id}/join", {"name": f"P{seat}"})
+        joined = ok(proxy, "POST", f"/api/tables/{table_id}/join", {"name": f"P{seat}"}, None, node)
         assert joined["seat"] == seat
         tokens.append(joined["token"])
     return table_id, tokens
@@ -67,22 +69,21 @@ def table_on(nodes: list[Server], seats: int, **options: Any) -> tuple[str, list
 
 def start_via(proxy: Any, table_id: str, host_token: str) -> Any:
     """The host starts the table through the balancer (any node); the answer."""
-    r = proxy.http.post(
-        f"/api/tables/{table_id}/start", headers={"Authorization": f"Bearer {host_token}"}
-    )
+    r = ask(proxy, "POST", f"/api/tables/{table_id}/start", token=host_token)
     assert r.status_code == 200, r.text
     return r
 
 
 def test_a_game_whose_seats_are_on_different_nodes(start_cluster: Any) -> None:
     nodes, proxy = start_cluster(3)
-    table_id, tokens = table_on(nodes, 4)
+    table_id, tokens = table_on(nodes, proxy, 4)
     start_via(proxy, table_id, tokens[0])
 
     async def play() -> list[Any]:
-        socks = [await connect(nodes[seat % 3], table_id, tokens[seat]) for seat in range(3)]
-        socks.append(await connect(proxy, table_id, tokens[3]))  # type: ignore[arg-type]
-        spectator = await connect(nodes[2], table_id, None)
+        # Each opened on a node in turn: those not holding the table redirect it there.
+        socks = [await reach(nodes[seat % 3], proxy, table_id, tokens[seat]) for seat in range(3)]
+        socks.append(await reach(proxy, proxy, table_id, tokens[3]))
+        spectator = await reach(nodes[2], proxy, table_id, None)
         rng = random.Random(5)
         try:
             finals = await asyncio.gather(*(play_randomly(s, rng) for s in socks), watch(spectator))
@@ -92,13 +93,19 @@ def test_a_game_whose_seats_are_on_different_nodes(start_cluster: Any) -> None:
         return [*socks, spectator]
 
     socks = asyncio.run(play())
-    record = proxy.http.get(f"/api/tables/{table_id}/record").json()
+    assert [len(s.redirects) for s in socks[:3]] == [0, 1, 1]  # node0 holds it
+    record = ask(proxy, "GET", f"/api/tables/{table_id}/record").json()
     assert len(record["players"]) == 4
     checked = check_states(record, socks, [0, 1, 2, 3, -1])
     assert checked > 5 * 52
-    # Every node answers for the table the same.
-    lobbies = [n.ok("GET", f"/api/tables/{table_id}") for n in nodes]
+    # Every node answers for the table the same: the holder itself, the others by a redirect
+    # to it (asked directly, a node that does not hold the table names its holder).
+    lobbies = [ok(proxy, "GET", f"/api/tables/{table_id}", node=n) for n in nodes]
     assert all(lobby == lobbies[0] for lobby in lobbies)
+    for n in nodes[1:]:
+        moved = n.http.get(f"/api/tables/{table_id}")
+        assert moved.status_code == 307 and moved.json()["node"] == "node0"
+        assert moved.headers["location"] == f"/api/tables/{table_id}?node=node0"
     assert lobbies[0]["status"] == "over"
 
 
@@ -123,7 +130,7 @@ async def play_on(
     """Play a seat randomly to the end, reconnecting through the balancer whenever the
     connection closes (as the web client does); every socket used, in order."""
     rng = random.Random(seed)
-    socks = [await connect(first, table_id, token)]
+    socks = [await reach(first, proxy, table_id, token)]
     log.setdefault("socks", {})[seed] = socks  # the test may look while the game goes on
     sent_for = -1
     deadline = asyncio.get_running_loop().time() + 120
@@ -137,7 +144,7 @@ async def play_on(
             while True:
                 assert asyncio.get_running_loop().time() < deadline, "no reconnection in 120 s"
                 try:
-                    socks.append(await connect(proxy, table_id, token))
+                    socks.append(await reach(proxy, proxy, table_id, token))
                     sent_for = -1  # a move sent to a node that died may be lost: send again
                     break
                 except Exception:
@@ -183,15 +190,16 @@ def test_a_table_survives_losing_its_node(start_cluster: Any, moment: str) -> No
     }
     created = nodes[0].ok("POST", "/api/tables", body)
     table_id, host = created["table_id"], created["token"]
-    guest = nodes[1].ok("POST", f"/api/tables/{table_id}/join", {"name": "Guest"})["token"]
-    nodes[1].ok("POST", f"/api/tables/{table_id}/start", token=host)
+    guest = ok(proxy, "POST", f"/api/tables/{table_id}/join", {"name": "Guest"}, None, nodes[1])
+    ok(proxy, "POST", f"/api/tables/{table_id}/start", None, host, nodes[1])
+    guest = guest["token"]
     assert holder(nodes) == [0]
     log: dict[str, Any] = {}
 
     async def run() -> list[list[Any]]:
         a = asyncio.ensure_future(play_on(nodes[0], proxy, table_id, host, 1, log))
         b = asyncio.ensure_future(play_on(nodes[1], proxy, table_id, guest, 2, log))
-        spectator = await connect(nodes[2], table_id, None)
+        spectator = await reach(nodes[2], proxy, table_id, None)
         at = MOMENTS[moment]
         state = await spectator.until(lambda m: bool(at(m["view"], m)), timeout=60)
         nodes[0].kill()
@@ -203,7 +211,7 @@ def test_a_table_survives_losing_its_node(start_cluster: Any, moment: str) -> No
     assert len(socks_a) > 1 and len(socks_b) > 1  # both reconnected
     stall = log["resumed"] - log["killed_at"]
     assert stall < 8, f"stalled {stall:.1f} s"
-    record = proxy.http.get(f"/api/tables/{table_id}/record").json()
+    record = through(proxy, f"/api/tables/{table_id}/record")
     check_states(record, [_joined(socks_a), _joined(socks_b)], [0, 2])
     assert len(holder(nodes[1:])) == 1
 
@@ -211,7 +219,7 @@ def test_a_table_survives_losing_its_node(start_cluster: Any, moment: str) -> No
 def test_a_killed_nodes_tables_are_taken_before_its_leases_lapse(
     start_cluster: Any, redis_server: Any
 ) -> None:
-    """A node killed stops reading its channel at once: the other nodes take its tables
+    """A node killed leaves its channel at once: the other nodes take its tables
     then (within a few of their looks), not when its leases lapse. Here the dead node's lease
     and liveness are made to last a minute after the kill; the table is taken over anyway,
     with no client asking for it, and its bots play on from where it was."""
@@ -240,12 +248,12 @@ def test_a_killed_nodes_tables_are_taken_before_its_leases_lapse(
     assert took < 10, f"taken over after {took:.1f} s, as if the lease had to lapse"
 
     async def play() -> None:  # the host plays on; the bots answer on the new holder
-        sock = await connect(proxy, table_id, host)  # type: ignore[arg-type]
+        sock = await reach(proxy, proxy, table_id, host)
         await play_randomly(sock, random.Random(6))
         await sock.ws.close()
 
     asyncio.run(play())
-    record = proxy.http.get(f"/api/tables/{table_id}/record").json()
+    record = through(proxy, f"/api/tables/{table_id}/record")
     assert len(record["hands"]) == 1 and record["hands"][0]["tricks"]
 
 
@@ -268,7 +276,7 @@ def test_a_turn_timer_runs_on_after_its_node_dies(start_cluster: Any) -> None:
 
     async def watch_idle() -> tuple[int, list[float], dict[str, Any]]:
         """The moves when the node died, the host's deadlines seen after, the final state."""
-        sock = await connect(nodes[1], table_id, host)
+        sock = await reach(nodes[1], proxy, table_id, host)
         await sock.until(lambda m: hosts_turn(m) and m["moves"] >= 8, timeout=60)
         nodes[0].kill()
         killed = sock.state["moves"] if sock.state else 0
@@ -277,10 +285,10 @@ def test_a_turn_timer_runs_on_after_its_node_dies(start_cluster: Any) -> None:
         while asyncio.get_running_loop().time() < end:
             try:
                 m = await sock.recv(30)
-            except Exception:  # the relay to the dead node closed: reconnect, as a client does
+            except Exception:  # the dead node's websocket closed: reconnect, as a client does
                 await asyncio.sleep(0.2)
                 with contextlib.suppress(Exception):
-                    sock = await connect(proxy, table_id, host)
+                    sock = await reach(proxy, proxy, table_id, host)
                 continue
             if m["type"] != "state" or m["view"] is None:
                 continue
@@ -323,8 +331,8 @@ def test_a_node_that_comes_back_disturbs_no_running_table(start_cluster: Any) ->
     once the node is back, and both games end with every state checked."""
     # Bots slow enough that both games outlast the node's return (a game is about 30 bot moves).
     nodes, proxy = start_cluster(3, bot_delay=0.5)
-    a_id, a_host, a_guest = two_humans_two_bots(nodes)  # made on node0, guest through node1
-    b_id, b_host, b_guest = two_humans_two_bots(nodes[1:])  # node1 holds it, guest via node2
+    a_id, a_host, a_guest = two_humans_two_bots(nodes, proxy)  # made on node0, guest via node1
+    b_id, b_host, b_guest = two_humans_two_bots(nodes[1:], proxy)  # node1's, guest via node2
     assert holder(nodes) == [0, 1]
     a_log: dict[str, Any] = {}
     b_log: dict[str, Any] = {}
@@ -338,7 +346,7 @@ def test_a_node_that_comes_back_disturbs_no_running_table(start_cluster: Any) ->
             play_on(nodes[2], proxy, b_id, b_guest, 4, b_log),
         ]
         tasks = [asyncio.ensure_future(g) for g in games]
-        spectator = await connect(nodes[2], a_id, None)
+        spectator = await reach(nodes[2], proxy, a_id, None)
         await spectator.until(lambda m: m["moves"] >= 10, timeout=60)
         nodes[0].kill()
         await asyncio.sleep(1.0)
@@ -375,12 +383,15 @@ def test_a_node_that_comes_back_disturbs_no_running_table(start_cluster: Any) ->
             srv.stop()
 
 
-def two_humans_two_bots(nodes: list[Server]) -> tuple[str, str, str]:
+def two_humans_two_bots(nodes: list[Server], proxy: Any) -> tuple[str, str, str]:
+    """A table made on the first node, its guest joined and the game started through the
+    second (which redirects both to the first)."""
     body = {"name": "Host", "rules_toml": PASSING, "seats": [HUMAN, BOT, HUMAN, BOT]}
     created = nodes[0].ok("POST", "/api/tables", body)
     table_id, host = created["table_id"], created["token"]
-    guest = nodes[1].ok("POST", f"/api/tables/{table_id}/join", {"name": "Guest"})["token"]
-    nodes[1].ok("POST", f"/api/tables/{table_id}/start", token=host)
+    path = f"/api/tables/{table_id}"
+    guest = ok(proxy, "POST", f"{path}/join", {"name": "Guest"}, None, nodes[1])["token"]
+    ok(proxy, "POST", f"{path}/start", None, host, nodes[1])
     return table_id, host, guest
 
 
@@ -392,13 +403,13 @@ def play_through_an_outage(
 ) -> dict[str, Any]:
     """Play a game with a human on the table's node and one on another, cut something off for
     ``seconds`` a few moves in, restore it, and play to the end; checks every state."""
-    table_id, host, guest = two_humans_two_bots(nodes)
+    table_id, host, guest = two_humans_two_bots(nodes, proxy)
     log: dict[str, Any] = {}
 
     async def run() -> list[list[Any]]:
         a = asyncio.ensure_future(play_on(nodes[0], proxy, table_id, host, 1, log))
         b = asyncio.ensure_future(play_on(nodes[1], proxy, table_id, guest, 2, log))
-        spectator = await connect(nodes[0], table_id, None)
+        spectator = await reach(nodes[0], proxy, table_id, None)
         await spectator.until(lambda m: m["moves"] >= 10, timeout=60)
         cut()
         await asyncio.sleep(seconds)
@@ -415,7 +426,7 @@ def through(proxy: Any, path: str, seconds: float = 15) -> Any:
     """GET through the balancer, once its health checks have let a node back in."""
     deadline = time.monotonic() + seconds
     while True:
-        r = proxy.http.get(path)
+        r = ask(proxy, "GET", path)
         if r.status_code == 200 or time.monotonic() > deadline:
             assert r.status_code == 200, r.text
             return r.json()
@@ -430,13 +441,13 @@ def test_redis_restarted_mid_game(start_cluster: Any, redis_server: Any) -> None
     assert record["players"][1].get("bot")
 
 
-@pytest.mark.parametrize("frozen", [pytest.param(0, id="holder"), pytest.param(1, id="relay")])
+@pytest.mark.parametrize("frozen", [pytest.param(0, id="holder"), pytest.param(1, id="other")])
 def test_a_node_frozen_for_a_while(start_cluster: Any, frozen: int) -> None:
     """A node stops for 5 s (SIGSTOP: starved, swapped out, paused) and goes on: the others
     take it for gone meanwhile. Whether it held the table (another node takes it over; the
-    frozen one drops its stale copy when it wakes) or relayed a client to the holder (both
-    ends of the relay are closed, not only the one that noticed), every client reconnects
-    and the game ends with every state checked."""
+    frozen one drops its stale copy when it wakes) or only redirected a client to the holder
+    (the client plays on with the holder, the frozen node out of its way), every client
+    plays on or reconnects and the game ends with every state checked."""
     nodes, proxy = start_cluster(3, bot_delay=0.05)
     pid = nodes[frozen].proc.pid
     record = play_through_an_outage(

@@ -20,7 +20,7 @@ from salad.server.tables import Conn, TableManager
 from salad.server.tables.keeper import PRESSED, TALK
 from salad.view import SPECTATOR
 
-from .conftest import connect
+from .cluster_clients import ok, reach
 from .test_cluster import BOT, HUMAN, holder
 from .test_talk import next_of
 
@@ -30,7 +30,7 @@ async def _reconnect(proxy: Any, table_id: str, token: str | None, first: str) -
     message of type ``first`` it gets: ``(socket, message)``."""
     for _ in range(50):
         try:
-            sock = await connect(proxy, table_id, token)
+            sock = await reach(proxy, proxy, table_id, token)
             return sock, await next_of(sock, first)
         except TimeoutError:
             raise AssertionError(f"no {first} from the node that took the table over") from None
@@ -50,8 +50,8 @@ def test_the_chat_follows_its_table_when_the_node_dies(start_cluster: Any) -> No
     table_id, host_token = created["table_id"], created["token"]
 
     async def go() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
-        host = await connect(nodes[0], table_id, host_token)
-        spectator = await connect(nodes[2], table_id, None)
+        host = await reach(nodes[0], proxy, table_id, host_token)
+        spectator = await reach(nodes[2], proxy, table_id, None)
         for sock in (host, spectator):
             await sock.until(lambda m: True)
         await host.send({"type": "chat_settings", "spectators": True})
@@ -88,7 +88,7 @@ def test_a_seats_chat_count_follows_its_table_when_the_node_dies(
     table_id, host_token = created["table_id"], created["token"]
 
     async def go() -> dict[str, Any]:
-        host = await connect(nodes[0], table_id, host_token)
+        host = await reach(nodes[0], proxy, table_id, host_token)
         await host.until(lambda m: True)
         for text in ("one", "two"):
             await host.send({"type": "chat", "text": text})
@@ -120,8 +120,10 @@ def test_who_pressed_next_hand_is_not_asked_again_after_the_node_dies(
     body = {"name": "Host", "rules_toml": TWO_HANDS, "seats": [HUMAN, BOT, HUMAN, BOT]}
     created = nodes[0].ok("POST", "/api/tables", body)
     table_id, host = created["table_id"], created["token"]
-    guest = nodes[1].ok("POST", f"/api/tables/{table_id}/join", {"name": "Guest"})["token"]
-    nodes[1].ok("POST", f"/api/tables/{table_id}/start", token=host)
+    guest = ok(proxy, "POST", f"/api/tables/{table_id}/join", {"name": "Guest"}, node=nodes[1])[
+        "token"
+    ]
+    ok(proxy, "POST", f"/api/tables/{table_id}/start", token=host, node=nodes[1])
     assert holder(nodes) == [0]
 
     async def to_hand_end(sock: Any, seed: int) -> None:
@@ -139,8 +141,8 @@ def test_who_pressed_next_hand_is_not_asked_again_after_the_node_dies(
                 await sock.send({"type": "play", "move": rng.choice(view["legal"])})
 
     async def go() -> tuple[list[int], list[int], dict[str, Any]]:
-        a = await connect(nodes[0], table_id, host)
-        b = await connect(nodes[1], table_id, guest)
+        a = await reach(nodes[0], proxy, table_id, host)
+        b = await reach(nodes[1], proxy, table_id, guest)
         await asyncio.gather(to_hand_end(a, 1), to_hand_end(b, 2))
         await a.send({"type": "next"})
         await b.until(lambda m: (m["hand_end"] or {}).get("waiting") == [2])

@@ -13,16 +13,18 @@ from typing import Any
 
 import websockets
 
-from .conftest import Server, connect
+from .cluster_clients import ask, ok, reach
+from .conftest import Server
 from .test_cluster import HUMAN, ONE_HAND, check_states
 from .test_play import check_no_hidden_cards, play_randomly, watch
 
 OPEN = {"kind": "open"}
 
 
-def seats_everywhere(nodes: list[Server], table_id: str) -> list[Any]:
-    """The table's seats as each node answers them; they must agree."""
-    answers = [n.ok("GET", f"/api/tables/{table_id}") for n in nodes]
+def seats_everywhere(nodes: list[Server], proxy: Any, table_id: str) -> list[Any]:
+    """The table's seats as each node answers them (through the balancer, naming it: those
+    that do not hold the table redirect to it); they must agree."""
+    answers = [ok(proxy, "GET", f"/api/tables/{table_id}", node=n) for n in nodes]
     seats = [[(s["kind"], s["name"], s["bot"]) for s in a["seats"]] for a in answers]
     assert all(s == seats[0] for s in seats), seats
     assert len({(a["status"], a["players"], a["game_number"]) for a in answers}) == 1, answers
@@ -37,21 +39,25 @@ def test_the_lobby_and_a_rematch_whichever_node_answers(start_cluster: Any) -> N
 
     async def lobby() -> tuple[str, Any]:
         # A spectator waits in the lobby on a node that has made no change to the table.
-        lobby_watcher = await connect(nodes[2], table_id, None, name="watcher")
-        guest = nodes[1].ok("POST", f"/api/tables/{table_id}/join", {"name": "Guest"})
+        lobby_watcher = await reach(nodes[2], proxy, table_id, None, name="watcher")
+        guest = ok(proxy, "POST", f"/api/tables/{table_id}/join", {"name": "Guest"}, node=nodes[1])
         assert guest["seat"] == 1
-        nodes[2].ok("PUT", f"/api/tables/{table_id}/seats/2", {"kind": "bot"}, token=host)
-        nodes[1].ok("DELETE", f"/api/tables/{table_id}/seats/4", token=host)
-        # A seat change by anyone but the host is refused, whichever node is asked.
-        r = nodes[2].http.put(
-            f"/api/tables/{table_id}/seats/3",
-            json={"kind": "bot"},
-            headers={"Authorization": f"Bearer {guest['token']}"},
+        ok(
+            proxy,
+            "PUT",
+            f"/api/tables/{table_id}/seats/2",
+            {"kind": "bot"},
+            token=host,
+            node=nodes[2],
         )
+        ok(proxy, "DELETE", f"/api/tables/{table_id}/seats/4", token=host, node=nodes[1])
+        # A seat change by anyone but the host is refused, whichever node is asked.
+        path = f"/api/tables/{table_id}/seats/3"
+        r = ask(proxy, "PUT", path, {"kind": "bot"}, guest["token"], nodes[2])
         assert r.status_code == 403 and "\n" not in r.json()["error"], r.text
-        third = nodes[0].ok("POST", f"/api/tables/{table_id}/join", {"name": "Third"})
+        third = ok(proxy, "POST", f"/api/tables/{table_id}/join", {"name": "Third"}, node=nodes[0])
         assert third["seat"] == 3
-        full = nodes[2].http.post(f"/api/tables/{table_id}/join", json={"name": "Late"})
+        full = ask(proxy, "POST", f"/api/tables/{table_id}/join", {"name": "Late"}, None, nodes[2])
         assert full.status_code == 409, full.text
         # The watcher on node 2 saw each change made elsewhere, in order, ending with the last.
         seen = await lobby_watcher.until(
@@ -65,16 +71,16 @@ def test_the_lobby_and_a_rematch_whichever_node_answers(start_cluster: Any) -> N
         return guest["token"], third["token"]
 
     guest, third = asyncio.run(lobby())
-    seats = seats_everywhere(nodes, table_id)
+    seats = seats_everywhere(nodes, proxy, table_id)
     assert [s[0] for s in seats] == ["human", "human", "bot", "human"]
     assert [s[1] for s in seats][:2] == ["Host", "Guest"] and seats[3][1] == "Third"
-    nodes[1].ok("POST", f"/api/tables/{table_id}/start", token=host)
+    ok(proxy, "POST", f"/api/tables/{table_id}/start", token=host, node=nodes[1])
 
     async def play(game: int, spectator: Any) -> list[Any]:
         socks = [
-            await connect(nodes[0], table_id, host, name="host"),
-            await connect(nodes[1], table_id, guest, name="guest"),
-            await connect(nodes[2], table_id, third, name="third"),
+            await reach(nodes[0], proxy, table_id, host, name="host"),
+            await reach(nodes[1], proxy, table_id, guest, name="guest"),
+            await reach(nodes[2], proxy, table_id, third, name="third"),
         ]
         rng = random.Random(game)
         finals = await asyncio.gather(*(play_randomly(s, rng) for s in socks), watch(spectator))
@@ -87,15 +93,13 @@ def test_the_lobby_and_a_rematch_whichever_node_answers(start_cluster: Any) -> N
     async def two_games() -> tuple[list[Any], list[Any], dict[str, Any]]:
         # One spectator stays through the end of the first game and the rematch, on a node
         # that neither holds the table nor takes the rematch.
-        spectator = await connect(nodes[1], table_id, None, name="spectator")
+        spectator = await reach(nodes[1], proxy, table_id, None, name="spectator")
         first = await play(1, spectator)
         # Only the host starts a rematch, whichever node is asked; the host's is taken on
         # node 2.
-        r = nodes[0].http.post(
-            f"/api/tables/{table_id}/rematch", headers={"Authorization": f"Bearer {guest}"}
-        )
+        r = ask(proxy, "POST", f"/api/tables/{table_id}/rematch", None, guest, nodes[0])
         assert r.status_code == 403 and "\n" not in r.json()["error"], r.text
-        again = nodes[2].ok("POST", f"/api/tables/{table_id}/rematch", token=host)
+        again = ok(proxy, "POST", f"/api/tables/{table_id}/rematch", token=host, node=nodes[2])
         assert again["status"] == "playing" and again["game_number"] == 2
         started = await spectator.until(lambda m: m["moves"] == 0 and m["view"] is not None)
         assert started["view"]["phase"] != "over"
@@ -106,16 +110,16 @@ def test_the_lobby_and_a_rematch_whichever_node_answers(start_cluster: Any) -> N
         return first[:-1], second, started
 
     first, second, started = asyncio.run(two_games())
-    record = nodes[0].ok("GET", f"/api/tables/{table_id}/record?game=1")
+    record = ok(proxy, "GET", f"/api/tables/{table_id}/record?game=1", node=nodes[0])
     assert [p.get("bot") is not None for p in record["players"]] == [False, False, True, False]
     assert check_states(record, first, [0, 1, 3]) > 3 * 40
     assert check_no_hidden_cards(record, first) > 3 * 40
-    assert seats_everywhere(nodes, table_id) == seats
-    record2 = proxy.http.get(f"/api/tables/{table_id}/record").json()
+    assert seats_everywhere(nodes, proxy, table_id) == seats
+    record2 = ask(proxy, "GET", f"/api/tables/{table_id}/record").json()
     assert record2["seed"] != record["seed"]
     assert check_states(record2, second, [0, 1, 3, -1]) > 4 * 40
     assert check_no_hidden_cards(record2, second) > 4 * 40
-    games = nodes[1].ok("GET", f"/api/tables/{table_id}/games")
+    games = ok(proxy, "GET", f"/api/tables/{table_id}/games", node=nodes[1])
     assert [g["game_number"] for g in games] == [1, 2]
     assert all(g["status"] == "over" for g in games)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from .cluster_clients import ask
 from .test_cluster import HUMAN, ONE_HAND
 from .test_cluster_lobby import OPEN, seats_everywhere
 
@@ -15,13 +16,15 @@ GUESTS = 12
 
 
 def test_guests_racing_for_seats_through_every_node(start_cluster: Any) -> None:
-    nodes, _ = start_cluster(3)
+    nodes, proxy = start_cluster(3)
     body = {"name": "Host", "rules_toml": ONE_HAND, "seats": [HUMAN, OPEN, OPEN, OPEN, OPEN]}
     table_id = nodes[0].ok("POST", "/api/tables", body)["table_id"]
 
     def join(i: int) -> Any:
-        node = nodes[i % len(nodes)]
-        return node.http.post(f"/api/tables/{table_id}/join", json={"name": f"Guest {i}"})
+        node = nodes[i % len(nodes)]  # through the balancer to it, and redirected
+        return ask(
+            proxy, "POST", f"/api/tables/{table_id}/join", {"name": f"Guest {i}"}, None, node
+        )
 
     with ThreadPoolExecutor(GUESTS) as pool:
         answers = list(pool.map(join, range(GUESTS)))
@@ -32,7 +35,7 @@ def test_guests_racing_for_seats_through_every_node(start_cluster: Any) -> None:
         assert r.status_code == 409 and "no open seat" in r.json()["error"], r.text
     assert sorted(j["seat"] for j in joined.values()) == [1, 2, 3, 4]
     assert len({j["token"] for j in joined.values()}) == 4
-    seats = seats_everywhere(nodes, table_id)
+    seats = seats_everywhere(nodes, proxy, table_id)
     assert [s[0] for s in seats] == ["human"] * 5
     assert {seats[j["seat"]][1] for j in joined.values()} == {f"Guest {i}" for i in joined}
     for i, j in joined.items():

@@ -10,6 +10,7 @@ import subprocess
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -75,3 +76,57 @@ def test_a_flood_of_requests_from_one_address_is_refused_at_the_proxy(
     }
     # The server itself was never asked for the refused ones, and answers directly.
     assert server.http.get(f"/api/tables/{table_id}").status_code == 200
+
+
+def test_the_deployed_proxy_routes_a_tables_requests_by_its_id(
+    start_cluster: Callable[..., Any], tmp_path: Path
+) -> None:
+    """deploy/haproxy.cfg as it is written, in front of three cluster nodes (its node1..node3
+    are the nodes): each table's requests go to one node, the same every time (a hash of its
+    id), spread over the nodes; that node serves the table or redirects to its holder, and
+    a request naming a node goes to that node."""
+    binary = shutil.which("haproxy")
+    if binary is None:
+        pytest.skip("haproxy is not installed (make system-deps installs it)")
+    nodes, _ = start_cluster(3)
+    port = free_port()
+    config = DEPLOYED.read_text().replace("bind 127.0.0.1:8000", f"bind 127.0.0.1:{port}")
+    for i, node in enumerate(nodes):  # the nodes are named node0..node2 here
+        config = config.replace(f"127.0.0.1:{8001 + i}", f"127.0.0.1:{node.port}")
+    config = re.sub(r"\bnode([1-3])\b", lambda m: f"node{int(m[1]) - 1}", config)
+    path = tmp_path / "deployed.cfg"
+    path.write_text(config)
+    log = (tmp_path / "deployed.log").open("a")
+    proc = subprocess.Popen([binary, "-db", "-f", str(path)], stdout=log, stderr=subprocess.STDOUT)
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", follow_redirects=True) as client:
+            deadline = time.monotonic() + 10
+            while True:  # up, and every node passed its health check
+                try:
+                    seen = {client.get("/healthz").json()["node"] for _ in range(6)}
+                    if len(seen) == 3:
+                        break
+                except (httpx.HTTPError, ValueError, KeyError):
+                    pass
+                assert time.monotonic() < deadline, "haproxy did not reach 3 nodes in 10 s"
+                time.sleep(0.2)
+            ids = [
+                nodes[0].ok("POST", "/api/tables", {"name": "Host"})["table_id"] for _ in range(9)
+            ]
+            hops = {}
+            for table_id in ids:
+                answers = [client.get(f"/api/tables/{table_id}") for _ in range(3)]
+                assert all(a.status_code == 200 for a in answers)
+                assert {a.headers["salad-node"] for a in answers} == {"node0"}  # made there
+                hops[table_id] = {len(a.history) for a in answers}
+            # The same node each time: served there, or redirected from there each time.
+            assert all(len(h) == 1 for h in hops.values()), hops
+            # Spread: some go to another node than node0 (all nine to node0: 1 in 20 000).
+            assert 1 in {h.pop() for h in hops.values()}, "nine tables hashed to one node"
+            named = client.get(f"/api/tables/{ids[0]}", params={"node": "node2"})
+            assert [r.status_code for r in named.history] == [307]
+            assert named.history[0].json()["node"] == "node0"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        log.close()

@@ -1,5 +1,6 @@
-"""The cluster's link to Redis, on a real redis-server: leases, and whether a node reads its
-channel (a node killed stops reading at once, seconds before its leases lapse)."""
+"""The cluster's link to Redis, on a real redis-server: leases, a node's name for redirects,
+and whether it is subscribed to its channel (a node killed leaves it at once, seconds before
+its leases lapse)."""
 
 from __future__ import annotations
 
@@ -21,31 +22,36 @@ async def soon(check: Callable[[], Awaitable[bool]], seconds: float = 2.0) -> bo
     return True
 
 
-async def not_(answer: Awaitable[bool]) -> bool:
-    return not await answer
+async def named(link: Link, node: str, name: str | None) -> bool:
+    """Whether ``link`` finds ``node`` named ``name`` (None: gone)."""
+    return await link.name_of(node) == name
 
 
-def test_a_node_that_reads_no_channel_is_not_listening(redis_server: Any) -> None:
+def test_a_node_that_left_its_channel_is_gone_and_a_live_one_is_named(redis_server: Any) -> None:
+    """A node is there, and named for redirects, while its liveness lasts and it is
+    subscribed to its channel; killed (the subscription ends), it is gone at once."""
+
     async def run() -> None:
-        a, b = Link(redis_server.url, "node-a"), Link(redis_server.url, "node-b")
+        a, b = Link(redis_server.url, "node-a", "n1"), Link(redis_server.url, "node-b")
         try:
-            assert not await b.listening("node-a")
-            assert not await b.send_many("node-a", [{"t": "in"}])  # read by nobody
-            await a.renew([])  # its liveness, but no channel read yet: not there
+            assert await b.name_of("node-a") is None
+            await a.renew([])  # its liveness, but not subscribed yet: not there
             assert await b.alive(["node-a"]) == set()
+            assert await b.name_of("node-a") is None
             pubsub = a.redis.pubsub()
             await pubsub.subscribe(channel("node-a"))
-            assert await soon(lambda: b.listening("node-a"))  # the subscription reaches Redis
+            assert await soon(lambda: named(b, "node-a", "n1"))  # the subscription reaches Redis
             assert await b.alive(["node-a", "node-c"]) == {"node-a"}
-            assert await b.send_many("node-a", [{"t": "in"}])
             await pubsub.aclose()  # type: ignore[no-untyped-call]
-            assert await soon(lambda: not_(b.listening("node-a")))  # the close reaches Redis
+            assert await soon(lambda: named(b, "node-a", None))  # the close reaches Redis
             assert await b.alive(["node-a"]) == set()  # killed: gone before its liveness lapses
             # Leases: one holder at a time.
             assert await a.acquire("t1") and not await b.acquire("t1")
             assert await b.owner("t1") == "node-a"
             await a.release("t1")
             assert await b.owner("t1") is None
+            # A node without a name is named by its id.
+            assert b.name == "node-b"
         finally:
             await a.close()
             await b.close()

@@ -38,9 +38,9 @@ def serve(
     node_name: Annotated[
         str | None,
         typer.Option(
-            help="With --redis: this node's server name in the load balancer (HAProxy's "
-            "`server` line); a table's clients then reach its node directly instead of "
-            "through another node (docs/deploy.md).",
+            help="With --redis (needed there): this node's server name in the load balancer "
+            "(HAProxy's `server` line); the other nodes redirect the requests for its tables "
+            "to it by that name (docs/deploy.md).",
         ),
     ] = None,
     unload_after: Annotated[

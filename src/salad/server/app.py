@@ -36,7 +36,7 @@ BODY_LIMIT = 1024 * 1024
 
 TABLE_BODY_LIMIT = 16 * 1024
 """Bytes the body of a request about one table may take (a join, a seat change: a few dozen).
-On a cluster such a request may be carried over Redis to the table's node, body and all."""
+On a cluster such a request may be redirected to the table's node, body and all (a 307)."""
 
 TABLE_REQUEST = re.compile(r"/api/tables/[^/]+/.+")
 """The paths of the requests about one table that may have a body."""
@@ -63,8 +63,8 @@ def create_app(
 
     ``redis_url``: run as one node of a cluster (:mod:`salad.server.cluster`): the nodes share
     the database (PostgreSQL) and Redis, and each table is played on the node holding it.
-    ``node_name``: the node's name in the load balancer, said to clients so that a table's
-    websockets reach its holder directly (:class:`~salad.server.cluster.Cluster`).
+    ``node_name``: the node's name in the load balancer, by which the other nodes redirect the
+    requests for its tables to it (:class:`~salad.server.cluster.Cluster`).
     """
     rates = rates if rates is not None else RateLimits.from_env()
     logmask.install()  # no seat token in uvicorn's log lines
@@ -121,7 +121,6 @@ def create_app(
     # The websocket /ws/tables/{id}, on the ASGI calls themselves (sockets.py).
     app.add_middleware(TableSockets, manager=manager, rates=rates, headers=named)
     if cluster is not None:  # a table's requests go to the node holding it
-        cluster.bridge.app = app
         app.add_middleware(ClusterRouter, cluster=cluster)
     # Outside the router: every websocket is admitted (or refused) once, where it connected.
     app.add_middleware(SocketGate, rates=rates)

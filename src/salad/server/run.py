@@ -68,8 +68,14 @@ def serve(
 
 
 def check_node_name(name: str | None, redis: str | None) -> None:
-    """SaladError (one line) unless ``name`` is None or a cluster node's name."""
+    """SaladError (one line) unless ``name`` is a cluster node's name (``redis`` given) or
+    both are None: the other nodes redirect the requests for this node's tables by its name."""
     if name is None:
+        if redis is not None:
+            raise SaladError(
+                "serve: --redis needs --node-name NAME, this node's server name in the load "
+                "balancer: the other nodes send the requests for its tables there"
+            )
         return
     if redis is None:
         raise SaladError("serve: --node-name names a node of a cluster: it needs --redis")

@@ -1,4 +1,4 @@
-"""Redis, as the nodes of a cluster share it: table leases, node liveness, and a channel per node.
+"""Redis, as the nodes of a cluster share it: table leases, node liveness and names.
 
 A table is held by one node at a time through its lease, ``salad:lease:{table}`` = the node's
 id, set only if absent and expiring after :data:`LEASE_MS` unless its holder renews it (every
@@ -6,8 +6,11 @@ id, set only if absent and expiring after :data:`LEASE_MS` unless its holder ren
 :data:`LEASE_MS`; sooner, another node that finds it reading no channel takes them from it
 (:meth:`Link.take`, see :meth:`salad.server.cluster.node.Cluster._adopt`).
 ``salad:alive:{node}`` expires the same way and tells the other nodes whether a node is still
-there. Each node reads its own pub/sub channel ``salad:node:{node}``; what the
-nodes say on it is :mod:`salad.server.cluster.bridge`'s.
+there, and its name in the load balancer (its ``--node-name``): a node that gets a request for
+a table another node holds redirects it there by that name (:mod:`salad.server.cluster.router`).
+Each node also stays subscribed to its own pub/sub channel ``salad:node:{node}``, on which
+nothing is said: the subscription is a sign of life that ends the moment the node's process
+does (a node killed is found within a beat, seconds before its liveness lapses).
 
 What a table keeps outside a node's memory (:mod:`salad.server.tables.keeper`: its talk, who
 has pressed Next hand) is ``salad:{part}:{table}``, written only by the node holding the
@@ -17,9 +20,8 @@ lease when the table leaves memory for being idle.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import cast
 
 import redis.asyncio as aioredis
 
@@ -84,7 +86,7 @@ return 0
 
 
 def channel(node: str) -> str:
-    """The pub/sub channel a node reads."""
+    """The pub/sub channel a node stays subscribed to while it lives (nothing is said on it)."""
     return f"salad:node:{node}"
 
 
@@ -101,11 +103,16 @@ def _alive(node: str) -> str:
 
 
 class Link:
-    """One node's connection to the cluster's Redis (redis-py's asyncio client)."""
+    """One node's connection to the cluster's Redis (redis-py's asyncio client).
 
-    def __init__(self, url: str, node: str) -> None:
+    ``node``: the node's id (its leases' value); ``name``: its name in the load balancer,
+    kept in its liveness key for the other nodes to redirect to (default: the id).
+    """
+
+    def __init__(self, url: str, node: str, name: str | None = None) -> None:
         self.url = url
         self.node = node
+        self.name = name or node
         # A bounded pool whose callers wait for a free connection: during a failover many
         # requests look Redis up at once, and a plain pool refuses the 101st (max 100).
         pool = aioredis.BlockingConnectionPool.from_url(
@@ -133,7 +140,7 @@ class Link:
         return bool(await self.redis.set(_lease(table_id), self.node, nx=True, px=LEASE_MS))
 
     async def take(self, table_id: str, dead: str) -> bool:
-        """Take the table's lease from ``dead`` (a node that reads no channel: killed), rather
+        """Take the table's lease from ``dead`` (a node that left its channel: killed), rather
         than wait for it to lapse; False if that node no longer holds it."""
         lease = _lease(table_id)
         return bool(await self._set_if(keys=[lease, lease], args=[dead, self.node, LEASE_MS]))
@@ -151,7 +158,7 @@ class Link:
         """Renew these leases (and this node's liveness); the tables another node holds now."""
         chunks = [table_ids[i : i + RENEW_CHUNK] for i in range(0, len(table_ids), RENEW_CHUNK)]
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.set(_alive(self.node), "1", px=LEASE_MS)
+            pipe.set(_alive(self.node), self.name, px=LEASE_MS)
             for chunk in chunks:
                 keys = [_lease(t) for t in chunk]
                 await self._renew(keys=keys, args=[self.node, LEASE_MS], client=pipe)
@@ -171,20 +178,28 @@ class Link:
                     await self._release(keys=[_lease(t)], args=[self.node], client=pipe)
                 await pipe.execute()
 
-    async def alive(self, nodes: Sequence[str]) -> set[str]:
-        """Which of these nodes are still there: their liveness has not lapsed and they read
-        their channel (a node killed stops reading at once; its liveness lapses in 3 s)."""
-        nodes = list(dict.fromkeys(nodes))
-        if not nodes:
-            return set()
+    async def _lives(self, nodes: Sequence[str]) -> list[str | None]:
+        """Each node's name if it is still there: its liveness has not lapsed and it is
+        subscribed to its channel (a node killed unsubscribes at once; its liveness lapses
+        in :data:`LEASE_MS`); else None."""
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.mget([_alive(n) for n in nodes])
             pipe.pubsub_numsub(*[channel(n) for n in nodes])
             found, counts = await pipe.execute()
         reading = {name for name, count in counts if count}
-        return {
-            n for n, v in zip(nodes, found, strict=True) if v is not None and channel(n) in reading
-        }
+        return [v if channel(n) in reading else None for n, v in zip(nodes, found, strict=True)]
+
+    async def alive(self, nodes: Sequence[str]) -> set[str]:
+        """Which of these nodes are still there (see :meth:`name_of`)."""
+        nodes = list(dict.fromkeys(nodes))
+        if not nodes:
+            return set()
+        return {n for n, v in zip(nodes, await self._lives(nodes), strict=True) if v is not None}
+
+    async def name_of(self, node: str) -> str | None:
+        """The load balancer's name of ``node`` if it is still there (its liveness has not
+        lapsed and it is subscribed to its channel), else None: killed, or gone."""
+        return (await self._lives([node]))[0]
 
     # -- what a table keeps (salad.server.tables.keeper.Keeper) ----------------------------
     async def keep(self, table_id: str, part: str, text: str) -> None:
@@ -193,16 +208,3 @@ class Link:
 
     async def recall(self, table_id: str, part: str) -> str | None:
         return cast(str | None, await self.redis.get(_kept(table_id, part)))
-
-    # -- messages -------------------------------------------------------------------------
-    async def send_many(self, node: str, messages: list[dict[str, Any]]) -> bool:
-        """Messages to a node's channel, in one publish: whether the node reads it (if not,
-        they are lost: the node is gone, or its channel is being opened again)."""
-        data = json.dumps(messages, separators=(",", ":"))
-        return bool(await self.redis.publish(channel(node), data))
-
-    async def listening(self, node: str) -> bool:
-        """Whether ``node`` reads its channel. A node killed stops at once, long before its
-        leases and liveness lapse: what is sent to it meanwhile is lost."""
-        found = await self.redis.pubsub_numsub(channel(node))
-        return bool(found and found[0][1])

@@ -1,12 +1,11 @@
 """One node of a cluster: which tables it holds, and the loops that keep that true.
 
 Every node is equal. A table is played by the node holding its lease (:mod:`.link`); a
-request for it that reaches another node is forwarded there (:mod:`.bridge`). Every
-:data:`~salad.server.cluster.link.BEAT` the node renews its leases and its liveness and lets go
-of the tables it unloaded; beside that, it ends what it had with nodes that are gone, and takes
-over every table with a game in progress that no node holds (its holder died): it loads it
-from the database, where every move was stored before anyone was told of it, and its bots and
-timers go on.
+request for it that reaches another node is redirected there by the holder's name
+(:mod:`.router`). Every :data:`~salad.server.cluster.link.BEAT` the node renews its leases and
+its liveness and lets go of the tables it unloaded; beside that, it takes over every table with
+a game in progress that no node holds (its holder died): it loads it from the database, where
+every move was stored before anyone was told of it, and its bots and timers go on.
 """
 
 from __future__ import annotations
@@ -23,16 +22,24 @@ from typing import Any
 from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
 
-from salad.server.cluster.bridge import AWAY, MOVED, NODE_HEADER, Bridge
 from salad.server.cluster.link import BEAT, LEASE_MS, Link, channel
 from salad.server.errors import ActionError
 from salad.server.store import StoreTimeout
 from salad.server.tables import TableManager
 from salad.server.tables.turns import STOP_WAIT
 
-__all__ = ["Cluster"]
+__all__ = ["AWAY", "MOVED", "NODE_HEADER", "Cluster"]
 
 log = logging.getLogger("salad.server.cluster")
+
+AWAY = 1012
+"""The close code of a websocket whose table moved to another node: reconnect (the balancer
+or the node it reaches sends the client to the table's new holder)."""
+
+MOVED = "this table moves to another server: reconnect"
+
+NODE_HEADER = "salad-node"
+"""The header of a table's answers that names the node holding it."""
 
 ADOPT_EVERY = 2
 """Beats between two looks for tables with a game in progress that no node holds."""
@@ -41,10 +48,11 @@ ADOPT_EVERY = 2
 class Cluster:
     """This node's part in the cluster on Redis at ``url``, for the tables of ``manager``.
 
-    ``name``: this node's name in the load balancer (its HAProxy ``server`` line), or None.
-    Named, the node says it in a ``salad-node`` header on every answer for a table it holds,
-    and a client that puts it in the table's websocket URL (``?node=NAME``) is sent to this
-    node by the balancer: its messages are not relayed (see docs/deploy.md).
+    ``name``: this node's name in the load balancer (its HAProxy ``server`` line; ``salad
+    serve`` requires one on a cluster). The node says it in a ``salad-node`` header on every
+    answer for a table it holds, keeps it in Redis beside its liveness, and the other nodes
+    redirect the requests for its tables to ``?node=NAME``, which the balancer sends here
+    (see docs/deploy.md). None (tests of one node's leases): the node's id stands for it.
     """
 
     def __init__(self, url: str, manager: TableManager, name: str | None = None) -> None:
@@ -53,18 +61,16 @@ class Cluster:
         self.headers = [(NODE_HEADER.encode(), name.encode())] if name else []
         """The ``salad-node`` header naming this node on its answers for the tables it holds
         (none without a name)."""
-        self.link = Link(url, self.node)
-        self.bridge = Bridge(self.link, self.headers)
+        self.link = Link(url, self.node, name)
         self.manager = manager
         self.held: dict[str, float] = {}
         """The tables whose lease this node holds, and when it took each."""
         self._tasks: list[asyncio.Task[None]] = []
         self.renewed_at = 0.0
         """When this node's leases were last renewed (event loop time)."""
-        self._missing: set[str] = set()
-        """Peers whose liveness was missing at the last look."""
         self._deaf: set[str] = set()
-        """Holders of tables in play that read no channel at the last look for tables to adopt."""
+        """Holders of tables in play found gone (liveness lapsed, or unsubscribed from their
+        channel: killed) at the last look for tables to adopt."""
         self._stopping = False
         """Set by :meth:`stop`: the loops end at their next turn (a cancellation can be lost:
         on Python 3.11 ``asyncio.wait_for``, which the Redis client uses, may swallow one)."""
@@ -95,24 +101,35 @@ class Cluster:
     async def _take(self, table_id: str, dead: str) -> bool:
         """Take the table from a node found dead (see :meth:`_adopt`)."""
         if await self.link.take(table_id, dead):
-            log.warning(
-                "cluster: took table %s from node %s, which reads no channel", table_id, dead
-            )
+            log.warning("cluster: took table %s from node %s, which is gone", table_id, dead)
             self.held[table_id] = asyncio.get_running_loop().time()
             return True
         return False
 
+    async def holder_name(self, table_id: str) -> str | None:
+        """None if this node serves the table (it holds it, or took it now); else the load
+        balancer's name of the live node that holds it, to redirect the request to. An
+        :class:`ActionError` (404, 503) if neither can be said (see :meth:`owner_for`)."""
+        return (await self._owner(table_id))[1]
+
     async def owner_for(self, table_id: str) -> str:
-        """The node that serves the table: this one if it holds it or can take it.
+        """The id of the node that serves the table: this one if it holds it or can take it,
+        else the live node holding it (see :meth:`holder_name`)."""
+        return (await self._owner(table_id))[0]
+
+    async def _owner(self, table_id: str) -> tuple[str, str | None]:
+        """The id of the node that serves the table, and its name unless it is this node.
 
         A lease this node has not renewed for most of its life (the node was frozen or starved
         of CPU) may have passed to another node: Redis is asked before the table is served
-        from what may be a stale copy.
+        from what may be a stale copy. A holder that is gone (killed: unsubscribed from its
+        channel, or its liveness lapsed) is waited out (the request is held meanwhile, at most
+        a lease's life), then the table is taken.
         """
         if table_id in self.held:
             try:
                 if await self._still_ours(table_id):
-                    return self.node
+                    return self.node, None
             except RedisError as exc:
                 raise self._no_redis(exc) from None
             self._lost(table_id)
@@ -122,15 +139,18 @@ class Cluster:
                 if owner is None and attempt == 0:
                     await self._must_exist(table_id)
                 if owner is None and await self.claim(table_id):
-                    return self.node
+                    return self.node, None
                 if owner is None:
                     continue
-                if owner == self.node or await self.link.listening(owner):
-                    return owner
-                # Its holder reads nothing (killed): rather than relay into nothing, wait
-                # for its lease to lapse (the request is held meanwhile), then take the table.
+                if owner == self.node:
+                    return owner, None
+                name = await self.link.name_of(owner)
+                if name is not None:
+                    return owner, name
+                # Its holder is gone (killed): rather than send the client to nothing, wait
+                # for its lease to lapse or be taken, then take the table (or name its taker).
                 if not await self._outlast(table_id, owner):
-                    return owner
+                    break
         except RedisError as exc:
             raise self._no_redis(exc) from None
         raise ActionError("the table is changing servers: retry", 503)
@@ -220,11 +240,12 @@ class Cluster:
         await self.link.ping()  # no Redis: the server does not start (one line says why)
         ready = asyncio.get_running_loop().create_future()
         self._tasks += [
-            asyncio.get_running_loop().create_task(self._listen(ready)),
+            asyncio.get_running_loop().create_task(self._present(ready)),
             asyncio.get_running_loop().create_task(self._keep()),
             asyncio.get_running_loop().create_task(self._watch()),
         ]
         await ready
+        await self._renew()  # its liveness, and name, before the first beat
         log.info("cluster node %s on %s", self.node, self.link.url)
 
     async def stop(self) -> None:
@@ -239,7 +260,6 @@ class Cluster:
             if pending:
                 names = ", ".join(sorted(t.get_coro().__qualname__ for t in pending))  # type: ignore[union-attr]
                 log.warning("cluster: stopping, %s did not end in %g s", names, STOP_WAIT)
-        await self.bridge.close()
         for step in (functools.partial(self.link.release_many, list(self.held)), self.link.close):
             try:
                 await asyncio.wait_for(step(), STOP_WAIT)
@@ -257,8 +277,9 @@ class Cluster:
         return "ok"
 
     # -- the loops ----------------------------------------------------------------------------
-    async def _listen(self, ready: asyncio.Future[None]) -> None:
-        """Read this node's channel; after a break (Redis restarted), start afresh."""
+    async def _present(self, ready: asyncio.Future[None]) -> None:
+        """Stay subscribed to this node's channel (the other nodes' sign that it lives: see
+        :mod:`.link`); after a break (Redis restarted), subscribe afresh."""
         while not self._stopping:
             pubsub = self.link.redis.pubsub(ignore_subscribe_messages=True)
             try:
@@ -266,14 +287,11 @@ class Cluster:
                 if not ready.done():
                     ready.set_result(None)
                 while not self._stopping:
-                    message = await pubsub.get_message(timeout=1.0)
-                    if message is not None and message["type"] == "message":
-                        self.bridge.receive(message["data"])
+                    await pubsub.get_message(timeout=1.0)  # nothing is said: reads the break
             except Exception as exc:  # whatever the client raises: start afresh
                 log.warning(
                     "cluster: Redis channel lost (%s: %s); reconnecting", type(exc).__name__, exc
                 )
-                self.bridge.reset()  # what was under way may have lost messages
                 await asyncio.sleep(BEAT)
             finally:
                 with contextlib.suppress(BaseException):
@@ -292,16 +310,11 @@ class Cluster:
                 log.exception("cluster: keeping the leases failed")
 
     async def _watch(self) -> None:
-        """Every beat, end what this node has with nodes that are gone; every
-        :data:`ADOPT_EVERY` beats, take over the tables no node holds."""
-        beat = 0
+        """Every :data:`ADOPT_EVERY` beats, take over the tables no node holds."""
         while not self._stopping:
-            await asyncio.sleep(BEAT)
-            beat += 1
+            await asyncio.sleep(ADOPT_EVERY * BEAT)
             try:
-                await self._forget_gone_nodes()
-                if beat % ADOPT_EVERY == 0:
-                    await self._adopt()
+                await self._adopt()
             except (RedisError, OSError) as exc:
                 log.warning("cluster: Redis does not answer (%s)", exc)
             except (SQLAlchemyError, StoreTimeout) as exc:
@@ -329,22 +342,11 @@ class Cluster:
             self._lost(table_id)
         self.renewed_at = now
 
-    async def _forget_gone_nodes(self) -> None:
-        """A peer missing at two looks in a row is gone (one miss may be a node starved of CPU
-        for a moment, or opening its channel again): its liveness lapsed, or it reads no
-        channel (killed: found within a second, not when its liveness lapses)."""
-        peers = self.bridge.peers()
-        missing = peers - await self.link.alive(list(peers)) if peers else set()
-        for node in missing & self._missing:
-            log.warning("cluster: node %s is gone", node)
-            self.bridge.node_gone(node)
-        self._missing = missing - self._missing
-
     async def _adopt(self) -> None:
-        """Take every table with a game in progress that no node holds, or whose holder reads
-        no channel at two looks in a row.
+        """Take every table with a game in progress that no node holds, or whose holder is
+        gone at two looks in a row.
 
-        A node killed (or cut off from Redis) stops reading its channel at once, while its
+        A node killed (or cut off from Redis) leaves its channel at once, while its
         leases last up to :data:`LEASE_MS`: its tables are taken from it at the second look
         (within two adoptions' time), rather than when its leases lapse. Taking them early is
         safe: each load raises the table's epoch first, so a holder that was only cut off

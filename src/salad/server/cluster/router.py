@@ -1,7 +1,21 @@
-"""The cluster's ASGI middleware: a request for a table another node holds goes there.
+"""The cluster's ASGI middleware: a request for a table another node holds is sent there.
 
-It sits inside the body limit and outside everything else (the table websockets, the routes),
-so what it forwards is run on the holder by the same app, and nothing is forwarded twice.
+The balancer sends a table's requests to one node by a hash of its id, which is usually the
+node holding its lease; when it is not (the node set changed, the table was made elsewhere, a
+node died and another took its tables over), the node that got the request answers with a
+redirect naming the holder, and the balancer sends the retry there (``?node=NAME``, see
+deploy/haproxy.cfg):
+
+- HTTP: ``307`` to the same path and query with ``node=NAME`` (and ``hop=N``, the redirects so
+  far): clients follow it with the same method and body (browsers by themselves).
+- Websocket: accepted, one ``error`` message, then closed with :data:`REDIRECT` (4307) and the
+  reason ``node=NAME``: the client reconnects at once with ``?node=NAME``.
+
+A redirect loop cannot last: a request already redirected :data:`MAX_HOPS` times (the holder
+keeps changing, or the balancer cannot reach the named node) gets a ``503`` with
+``Retry-After`` (a websocket: close ``1013``, try again later).
+
+It sits inside the body limit and outside everything else (the table websockets, the routes).
 Requests that name no table (the pages, ``POST /api/tables``, the score sheets) are served
 where they arrive; a new table is held where it is made, so the answer that makes it names
 that node as a table's answers do.
@@ -10,6 +24,7 @@ that node as a table's answers do.
 from __future__ import annotations
 
 import re
+from urllib.parse import parse_qsl, urlencode
 
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -19,13 +34,29 @@ from salad.server.errors import ActionError
 from salad.server.tables.manager import NO_TABLE
 from salad.server.tables.wire import error_message
 
-__all__ = ["TABLE_PATH", "ClusterRouter"]
+__all__ = ["MAX_HOPS", "MOVED_TO", "REDIRECT", "TABLE_PATH", "ClusterRouter", "redirect_target"]
 
 TABLE_PATH = re.compile(r"/(?:api|ws)/tables/([A-Za-z0-9_-]{1,32})(?:/.*)?")
 """The paths of one table's requests (its id is the group)."""
 
 MAKERS = frozenset({"/api/tables", "/api/quickplay"})
 """The paths whose ``POST`` makes a table, on the node that answers it."""
+
+REDIRECT = 4307
+"""The close code of a websocket sent to the node holding its table: the reason is
+``node=NAME``; reconnect at once with ``?node=NAME`` in the URL."""
+
+MOVED_TO = "this table is played on node "
+"""How a redirect's ``error`` begins (``... NAME: reconnect there``)."""
+
+MAX_HOPS = 3
+"""Redirects one request may have had; one more gets a ``503`` (``Retry-After: 1``)."""
+
+
+def redirect_target(reason: str) -> str | None:
+    """The node a :data:`REDIRECT` close's reason names (``node=NAME``), or None."""
+    name = reason.removeprefix("node=")
+    return name if name != reason and name else None
 
 
 def with_headers(
@@ -42,7 +73,6 @@ class ClusterRouter:
     def __init__(self, app: ASGIApp, cluster: Cluster) -> None:
         self.app = app
         self.cluster = cluster
-        cluster.bridge.inner = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
@@ -55,20 +85,42 @@ class ClusterRouter:
                 await self.app(scope, receive, send)
             return
         try:
-            owner = await self.cluster.owner_for(found.group(1))
+            holder = await self.cluster.holder_name(found.group(1))
+            if holder is not None:
+                await self.redirect(holder, scope, receive, send)
+                return
         except ActionError as exc:
             await self.refuse(exc, scope, receive, send)
             return
-        if owner == self.cluster.node:
-            named = self.cluster.headers
-            if kind == "http" and named:
-                await self.app(scope, receive, lambda m: send(with_headers(m, named)))
-            else:  # a websocket's handshake says the name in TableSockets
-                await self.app(scope, receive, send)
-        elif kind == "http":
-            await self.cluster.bridge.http(owner, scope, receive, send)
-        else:
-            await self.cluster.bridge.websocket(owner, scope, receive, send)
+        named = self.cluster.headers
+        if kind == "http" and named:
+            await self.app(scope, receive, lambda m: send(with_headers(m, named)))
+        else:  # a websocket's handshake says the name in TableSockets
+            await self.app(scope, receive, send)
+
+    @staticmethod
+    async def redirect(holder: str, scope: Scope, receive: Receive, send: Send) -> None:
+        """Send the client to ``holder`` (see the module's docstring); an :class:`ActionError`
+        (503) if this request has been redirected :data:`MAX_HOPS` times already."""
+        query = parse_qsl(scope.get("query_string", b"").decode("latin-1"), True)
+        hops = next((int(v) for k, v in query if k == "hop" and v.isdigit()), 0)
+        if any(k == "node" for k, _ in query):
+            hops += 1  # it named a node that does not hold the table (or no longer does)
+        if hops > MAX_HOPS:
+            raise ActionError("the table is changing servers: retry", 503)
+        message = f"{MOVED_TO}{holder}: reconnect there"
+        if scope["type"] == "websocket":
+            if (await receive())["type"] != "websocket.connect":
+                return
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.send", "text": error_message(message)})
+            await send({"type": "websocket.close", "code": REDIRECT, "reason": f"node={holder}"})
+            return
+        kept = [(k, v) for k, v in query if k not in ("node", "hop")]
+        kept += [("node", holder)] + ([("hop", str(hops))] if hops else [])
+        location = scope.get("root_path", "") + scope["path"] + "?" + urlencode(kept)
+        answer = JSONResponse({"error": message, "node": holder}, 307, {"location": location})
+        await answer(scope, receive, send)
 
     @staticmethod
     async def refuse(exc: ActionError, scope: Scope, receive: Receive, send: Send) -> None:

@@ -121,6 +121,18 @@ export const BEHIND = 4408;
 export const NO_TABLE = 4404;
 
 /**
+ * The close code of a websocket sent to the cluster node that holds its table: the reason is
+ * `node=NAME`, and the socket reconnects at once naming that node (docs/protocol.md).
+ */
+export const REDIRECT = 4307;
+
+/** How the `error` a cluster node sends before a REDIRECT close begins (not shown). */
+const MOVED_TO = "this table is played on node ";
+
+/** Redirects followed in a row, at once; past them, the usual back-off. */
+const MAX_REDIRECTS = 3;
+
+/**
  * Close codes after which connecting again changes nothing (docs/protocol.md): a wrong token
  * (4401), a seat the host gave away or removed (4403), no such table (4404).
  */
@@ -156,6 +168,8 @@ export class Socket {
     this.pinger = undefined;
     /** Whether the server names the node holding the table (a cluster's); unknown at first. */
     this.named = true;
+    /** Redirects to the table's node followed since the last state. */
+    this.redirects = 0;
     this.connect();
   }
 
@@ -215,7 +229,9 @@ export class Socket {
       }
       // A state, not an open, resets the backoff: a server that accepts and then refuses
       // (too many connections, a wrong token) is not tried again at once, again and again.
-      if (msg && msg.type === "state") this.retry = 0;
+      if (msg && msg.type === "state") this.retry = this.redirects = 0;
+      // A cluster node that does not hold the table says where it is, then closes (REDIRECT).
+      if (msg && msg.type === "error" && String(msg.message).startsWith(MOVED_TO)) return;
       if (msg && msg.type === "error") this.lastError = String(msg.message || "");
       if (!seated && msg && msg.type === "state") {
         if (msg.you === -1) return;
@@ -228,6 +244,14 @@ export class Socket {
       if (this.ws !== ws) return;
       this.onStatus("closed");
       if (this.closed) return;
+      // REDIRECT: the table is on another node of the cluster; go there at once.
+      const node = event.code === REDIRECT ? event.reason.replace(/^node=/, "") : "";
+      if (node && node !== event.reason && this.redirects < MAX_REDIRECTS) {
+        this.redirects += 1;
+        this.onStatus("connecting");
+        this.open(node);
+        return;
+      }
       if (FINAL.includes(event.code)) {
         this.closed = true;
         this.onEnd(event.code, this.lastError || event.reason || "the server closed the connection");
