@@ -49,7 +49,7 @@ def check_alone(table: Table, seat: int, what: str) -> None:
 
 
 class Store(Protocol):
-    """Where a change of a table is stored, fenced (the :class:`TableManager`)."""
+    """Where a change of a table is stored, fenced (the tables' :class:`~.registry.Registry`)."""
 
     storage: TableStore
 
