@@ -14,14 +14,14 @@ from typing import Any
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from salad.formats.rules import load_ruleset
-from salad.server.cluster import Cluster
 from salad.server.store import MemoryStore
-from salad.server.tables import Conn, TableManager
+from salad.server.tables import Conn
 from salad.server.tables.keeper import PRESSED, TALK
 from salad.view import SPECTATOR
 
 from .cluster_clients import ok, reach
 from .test_cluster import BOT, HUMAN, holder
+from .test_cluster_leases import node_on
 from .test_talk import next_of
 
 
@@ -180,8 +180,8 @@ def test_only_the_holder_keeps_the_talk_and_an_idle_table_forgets_it(
 
     async def run() -> None:
         storage = MemoryStore()  # one database for both nodes
-        a = Cluster(redis_server.url, TableManager(storage))
-        b = Cluster(redis_server.url, TableManager(storage))
+        a = node_on(redis_server.url, storage)
+        b = node_on(redis_server.url, storage)
         try:
             made = await a.manager.create(load_ruleset("canadian"), "Host", [("open", None)] * 3)
             t1 = made.table_id
@@ -203,7 +203,7 @@ def test_only_the_holder_keeps_the_talk_and_an_idle_table_forgets_it(
             assert [line["text"] for line in b.manager.talk.rooms[t1].lines] == ["hi"]
             await b.link.keep(t1, PRESSED, "{}")
             # Idle, b lets it go: what it kept goes with the lease.
-            b._unloaded(again.id, True)
+            b.on_unload(again.id, True)
             await asyncio.gather(*b._tasks)
             assert await b.link.owner(t1) is None
             assert [await b.link.recall(t1, part) for part in (TALK, PRESSED)] == [None, None]
@@ -224,7 +224,7 @@ def test_presses_that_come_together_are_kept_in_one_write_and_sent_in_one_state(
 
     async def run() -> None:
         storage = MemoryStore()
-        node = Cluster(redis_server.url, TableManager(storage))
+        node = node_on(redis_server.url, storage)
         manager = node.manager
         kept: list[dict[str, Any]] = []
         keep = node.link.keep

@@ -19,11 +19,18 @@ from salad.formats.rules import load_ruleset
 from salad.server.cluster import Cluster
 from salad.server.cluster.link import BEAT
 from salad.server.errors import ActionError
-from salad.server.store import MemoryStore, SqlStore, TableRow, database_url
+from salad.server.store import MemoryStore, SqlStore, TableRow, TableStore, database_url
 from salad.server.tables import TableManager
 from salad.server.tables.turns import STOP_WAIT
 
 MANY = 10_000
+
+
+def node_on(url: str, storage: TableStore) -> Cluster:
+    """A cluster node on Redis at ``url`` with a manager of its tables on ``storage``."""
+    node = Cluster(url)
+    node.serve(TableManager(storage, placement=node))
+    return node
 
 
 def rename_tables(url: str) -> None:
@@ -40,7 +47,7 @@ def test_many_leases_let_go_do_not_hold_the_renewal_up(redis_server: Any, tmp_pa
     ids = [f"unloaded-{i}" for i in range(MANY)]
 
     async def run() -> tuple[float, list[str | None], dict[str, float], str | None]:
-        cluster = Cluster(redis_server.url, TableManager(MemoryStore()))
+        cluster = node_on(redis_server.url, MemoryStore())
         try:
             # Leases of tables this node no longer has in memory, past two beats.
             assert all(await asyncio.gather(*(cluster.claim(t) for t in ids)))
@@ -76,8 +83,7 @@ def test_a_made_up_table_takes_no_lease_and_a_real_one_does(
         rs = load_ruleset("canadian")
         row = TableRow("real", rs.preset, rs.settings, 4, None, None, "lobby", 1)
         await storage.create_table(row)
-        manager = TableManager(storage)
-        cluster = Cluster(redis_server.url, manager)
+        cluster = node_on(redis_server.url, storage)
         try:
             for made_up in ("made-up", "x" * 32):
                 with pytest.raises(ActionError) as refused:
@@ -112,7 +118,7 @@ def test_a_node_stops_though_a_cancellation_is_lost(redis_server: Any, tmp_path:
     renewal loop carried on, holding the node's exit up until it was killed)."""
 
     async def run() -> tuple[float, list[bool]]:
-        cluster = Cluster(redis_server.url, TableManager(MemoryStore()))
+        cluster = node_on(redis_server.url, MemoryStore())
         await cluster.start()
         renewing = asyncio.Event()
 
@@ -154,8 +160,8 @@ def test_the_look_for_unheld_tables_keeps_off_the_batches(
         await first.storage.set_status(made.table_id, "playing", 1)
         await first.close()  # its node is gone: no lease, and the game stays in the database
         storage = SqlStore(str(tmp_path / "t.db"))
-        manager = TableManager(storage)
-        cluster = Cluster(redis_server.url, manager)
+        cluster = node_on(redis_server.url, storage)
+        manager = cluster.manager
         batched, look = storage.commit.call, storage.active_tables
         looking = False
 

@@ -16,14 +16,19 @@ from salad.formats.rules import load_ruleset
 from salad.server.errors import ActionError
 from salad.server.store import MemoryStore
 from salad.server.tables import Conn, TableManager, assist
+from salad.server.tables.placement import SingleNode
 
 from .test_tables import FakeSocket
 
 
+class Fenced(SingleNode):
+    """Every table this server's, loaded under a fencing epoch as a cluster node's."""
+
+    fencing = True
+
+
 def fenced_manager(tmp_path: Path) -> TableManager:
-    manager = TableManager(MemoryStore())
-    manager.fencing = True  # as a cluster node's
-    return manager
+    return TableManager(MemoryStore(), placement=Fenced())
 
 
 async def stale(manager: TableManager, table_id: str, change: Callable[[], Awaitable[Any]]) -> None:

@@ -18,7 +18,8 @@ from salad.server.ratelimit import RateLimits
 from salad.server.sockets import TableSockets
 from salad.server.store import MemoryStore
 from salad.server.tables import Conn, Joined, Table, TableManager
-from salad.server.tables.manager import STALE
+from salad.server.tables.placement import Placement, SingleNode
+from salad.server.tables.registry import STALE
 from salad.server.tables.turns import STOP_WAIT, Turns
 
 
@@ -41,11 +42,11 @@ async def written() -> None:
 
 @contextlib.asynccontextmanager
 async def lobby(
-    tmp_path: Path, guests: int = 3, **options: Any
+    tmp_path: Path, guests: int = 3, placement: Placement | None = None, **options: Any
 ) -> AsyncIterator[tuple[TableManager, Joined]]:
-    """A table manager on a store in memory, with a table in its lobby (the host and
-    ``guests`` open seats); closed after."""
-    manager = TableManager(MemoryStore())
+    """A table manager on a store in memory (and ``placement``), with a table in its lobby
+    (the host and ``guests`` open seats); closed after."""
+    manager = TableManager(MemoryStore(), placement=placement)
     await manager.open()
     try:
         seats: list[tuple[str, str | None]] = [("open", None)] * guests
@@ -181,15 +182,26 @@ def test_a_seat_back_while_a_bot_move_for_it_is_stored_is_sent_that_move(tmp_pat
     asyncio.run(run())
 
 
+class Elsewhere(SingleNode):
+    """A placement whose tables in :attr:`away` are another server's (a cluster node's)."""
+
+    def __init__(self) -> None:
+        self.away: set[str] = set()
+
+    def owns(self, table_id: str) -> bool:
+        return table_id not in self.away
+
+
 def test_a_table_held_elsewhere_is_closed_for_a_retry_not_for_good(tmp_path: Path) -> None:
     """A websocket for a table another cluster node holds (the balancer's route raced a
     takeover) is closed with STALE, which clients try again, not 4404, after which the web
     client stops (no table); an unknown table still gets 4404."""
 
     async def run() -> None:
-        async with lobby(tmp_path, 3) as (manager, joined):
+        placement = Elsewhere()
+        async with lobby(tmp_path, 3, placement) as (manager, joined):
             manager.drop(joined.table_id, STALE, "moved")
-            manager.owns = lambda table_id: table_id != joined.table_id
+            placement.away.add(joined.table_id)
             sockets = TableSockets(FakeApp(), manager, RateLimits({}))
 
             async def close_of(table_id: str) -> tuple[int, str]:

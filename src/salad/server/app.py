@@ -25,7 +25,7 @@ from salad.server.routes import health, howto, options, pages, reviews, sheets, 
 from salad.server.sockets import SocketGate, TableSockets
 from salad.server.store import SqlStore
 from salad.server.tables import TableManager
-from salad.server.tables.manager import UNLOAD_AFTER
+from salad.server.tables.registry import UNLOAD_AFTER
 
 __all__ = ["BODY_LIMIT", "TABLE_BODY_LIMIT", "BodyLimit", "create_app"]
 
@@ -69,22 +69,25 @@ def create_app(
     rates = rates if rates is not None else RateLimits.from_env()
     logmask.install()  # no seat token in uvicorn's log lines
     storage = SqlStore(database_url or "")
-    manager = TableManager(
-        storage,
-        bot_delay=bot_delay,
-        bot_workers=bot_workers,
-        unload_after=unload_after,
-    )
-    manager.talk.rates = rates  # the chat's limit (server/tables/talk.py)
     cluster = None
     named: list[tuple[bytes, bytes]] = []
     if redis_url:
         # redis-py comes with the cluster extra; a lone server never loads it.
         from salad.server.cluster import Cluster, ClusterRouter
 
-        cluster = Cluster(redis_url, manager, node_name)
+        cluster = Cluster(redis_url, node_name)  # where tables are played: the placement
         named = cluster.headers
         rates.share(cluster.link.redis)  # one count per client however many nodes it reaches
+    manager = TableManager(
+        storage,
+        bot_delay=bot_delay,
+        bot_workers=bot_workers,
+        unload_after=unload_after,
+        placement=cluster,  # None: this server plays every table
+    )
+    if cluster is not None:
+        cluster.serve(manager)
+    manager.talk.rates = rates  # the chat's limit (server/tables/talk.py)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

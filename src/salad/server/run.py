@@ -15,7 +15,7 @@ from salad.server.process import UVICORN_OPTIONS, listen, tune_gc
 from salad.server.ratelimit import ENV as RATES_ENV
 from salad.server.ratelimit import parse_rates
 from salad.server.store import check_database, database_url
-from salad.server.tables.manager import UNLOAD_AFTER
+from salad.server.tables.registry import UNLOAD_AFTER
 
 __all__ = ["NODE_NAME", "serve"]
 

@@ -34,7 +34,7 @@ from salad.server.ratelimit import WHAT, RateLimits
 from salad.server.schemas import read_hello
 from salad.server.tables import Conn, Table, TableManager
 from salad.server.tables.connection import GONE, TurnWrites
-from salad.server.tables.manager import NO_TABLE, STALE
+from salad.server.tables.registry import NO_TABLE, STALE
 from salad.server.tables.wire import error_message
 from salad.view import SPECTATOR
 

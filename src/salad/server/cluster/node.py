@@ -46,7 +46,8 @@ ADOPT_EVERY = 2
 
 
 class Cluster:
-    """This node's part in the cluster on Redis at ``url``, for the tables of ``manager``.
+    """This node's part in the cluster on Redis at ``url``: the placement (see
+    :class:`~salad.server.tables.placement.Placement`) of its manager's tables (:meth:`serve`).
 
     ``name``: this node's name in the load balancer (its HAProxy ``server`` line; ``salad
     serve`` requires one on a cluster). The node says it in a ``salad-node`` header on every
@@ -55,14 +56,18 @@ class Cluster:
     (see docs/deploy.md). None (tests of one node's leases): the node's id stands for it.
     """
 
-    def __init__(self, url: str, manager: TableManager, name: str | None = None) -> None:
+    fencing = True  # a node frozen past its lease stores nothing after a takeover
+    resume = False  # the keeper takes the tables no node holds, one node each
+
+    def __init__(self, url: str, name: str | None = None) -> None:
         self.node = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
         self.name = name
         self.headers = [(NODE_HEADER.encode(), name.encode())] if name else []
         """The ``salad-node`` header naming this node on its answers for the tables it holds
         (none without a name)."""
         self.link = Link(url, self.node, name)
-        self.manager = manager
+        self.manager: TableManager
+        """The tables this node plays, built with this node as their placement (:meth:`serve`)."""
         self.held: dict[str, float] = {}
         """The tables whose lease this node holds, and when it took each."""
         self._tasks: list[asyncio.Task[None]] = []
@@ -76,14 +81,15 @@ class Cluster:
         on Python 3.11 ``asyncio.wait_for``, which the Redis client uses, may swallow one)."""
         self._outlasting: dict[str, asyncio.Future[bool]] = {}
         """Tables whose dead holder's lease is being waited out (see :meth:`owner_for`)."""
-        manager.owns = self.owns
-        manager.claim = self.claim
-        manager.sure = self.sure
-        manager.fencing = True  # a node frozen past its lease stores nothing after a takeover
-        manager.resume = False  # the keeper takes the tables no node holds, one node each
-        manager.on_unload = self._unloaded
         # A table's chat, and who has pressed Next hand, follow it to the next node.
-        manager.keeper = self.link
+        self.keeper = self.link
+
+    def serve(self, manager: TableManager) -> TableManager:
+        """Play the tables of ``manager``, built with this node as its placement
+        (``TableManager(storage, placement=cluster)``); the manager."""
+        assert manager.placement is self, "the manager must be built on this node's placement"
+        self.manager = manager
+        return manager
 
     # -- leases ---------------------------------------------------------------------------
     def owns(self, table_id: str) -> bool:
@@ -221,7 +227,7 @@ class Cluster:
         self.held.pop(table_id, None)
         self.manager.drop(table_id, AWAY, MOVED)
 
-    def _unloaded(self, table_id: str, idle: bool) -> None:
+    def on_unload(self, table_id: str, idle: bool) -> None:
         if self.held.pop(table_id, None) is not None:
             self._spawn(self._release(table_id, idle))
 

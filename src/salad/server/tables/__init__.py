@@ -7,15 +7,32 @@
 - :mod:`~salad.server.tables.talk` and :mod:`~salad.server.tables.assist`: chat; hints and undo;
 - :mod:`~salad.server.tables.keeper`: what a cluster node keeps of a table in Redis besides its
   game (its chat, who has pressed Next hand), for the node that takes the table over;
-- :mod:`~salad.server.tables.manager`: the :class:`TableManager`, the only thing that changes
-  a table (stored first, then applied and broadcast).
+- :mod:`~salad.server.tables.placement`: which tables this server plays (alone: all of them);
+- the verbs, one room each: :mod:`~salad.server.tables.registry` (the tables in memory, loaded
+  and let go of; the fenced store), :mod:`~salad.server.tables.lobby` (create, join, seats,
+  start, rematch), :mod:`~salad.server.tables.presence` (websockets coming and going),
+  :mod:`~salad.server.tables.moves` (a move: stored first, then applied and broadcast),
+  :mod:`~salad.server.tables.hand_end` (Next hand), :mod:`~salad.server.tables.reads` (games,
+  records) and :mod:`~salad.server.tables.dispatch` (a websocket message to its handler);
+- :mod:`~salad.server.tables.manager`: the :class:`TableManager`, which composes them: the
+  only thing that changes a table.
 """
 
 from __future__ import annotations
 
 from salad.server.tables.connection import Conn
 from salad.server.tables.manager import Joined, TableManager
+from salad.server.tables.placement import Placement, SingleNode
 from salad.server.tables.table import Seat, Table
 from salad.server.tables.wire import view_json
 
-__all__ = ["Conn", "Joined", "Seat", "Table", "TableManager", "view_json"]
+__all__ = [
+    "Conn",
+    "Joined",
+    "Placement",
+    "Seat",
+    "SingleNode",
+    "Table",
+    "TableManager",
+    "view_json",
+]

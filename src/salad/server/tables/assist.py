@@ -21,7 +21,6 @@ from salad.bots.assist import Hint, hint, takeback_count
 from salad.bots.seeds import bot_seed
 from salad.moves import format_move
 from salad.server.errors import ActionError
-from salad.server.schemas import AssistIn, HintIn
 from salad.server.store import TableStore
 from salad.server.tables.connection import Conn
 from salad.server.tables.table import BOT, OVER, PLAYING, Table
@@ -29,7 +28,7 @@ from salad.server.tables.turns import BOT_TIMEOUT, Turns
 from salad.server.tables.wire import TricksCache, error_message
 from salad.view import SPECTATOR, View
 
-__all__ = ["ask_hint", "handle", "think", "undo"]
+__all__ = ["ask_hint", "think", "undo"]
 
 log = logging.getLogger("salad.server")
 
@@ -50,19 +49,12 @@ def check_alone(table: Table, seat: int, what: str) -> None:
 
 
 class Store(Protocol):
-    """Where a change of a table is stored, fenced (the :class:`TableManager`)."""
+    """Where a change of a table is stored, fenced (the tables' :class:`~.registry.Registry`)."""
 
     storage: TableStore
 
     async def store(self, table: Table, fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
         """``fn(table.id, *args, epoch=...)``, a method of :attr:`storage`, fenced."""
-
-
-async def handle(table: Table, conn: Conn, message: AssistIn, store: Store, turns: Turns) -> None:
-    if isinstance(message, HintIn):
-        ask_hint(table, conn, turns)
-    else:
-        await undo(table, conn, store, turns)
 
 
 def ask_hint(table: Table, conn: Conn, turns: Turns) -> None:

@@ -25,7 +25,7 @@ from typing import Any
 
 from salad.server.errors import ActionError
 from salad.server.ratelimit import RateLimits
-from salad.server.schemas import ChatIn, ChatSettingsIn, TalkIn
+from salad.server.schemas import ChatIn, ChatSettingsIn
 from salad.server.tables.connection import Conn
 from salad.server.tables.keeper import TALK, Keeper, keep, recall
 from salad.server.tables.table import Table
@@ -74,12 +74,6 @@ class Talk:
                 {"type": "chat_log", "lines": list(room.lines), "spectators": room.spectators}
             )
         )
-
-    async def handle(self, table: Table, conn: Conn, message: TalkIn) -> None:
-        if isinstance(message, ChatSettingsIn):
-            await self.settings(table, conn, message)
-        else:
-            await self.say(table, conn, message)
 
     async def recall(self, table: Table) -> None:
         """The table's talk as its last holder kept it (a table being loaded on a cluster

@@ -1,0 +1,91 @@
+"""A websocket message to its verb: one handler per client message type (the table
+:attr:`Dispatch.handlers`), each an async ``handler(table, conn, message)``.
+
+The first message of a seat's socket (``hello``) is read by :mod:`salad.server.sockets`
+before any of these; every other client message of :mod:`salad.server.messages` is here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from pydantic import BaseModel
+
+from salad.server.errors import ActionError
+from salad.server.messages import (
+    ChatIn,
+    ChatSettingsIn,
+    HintIn,
+    NextIn,
+    PingIn,
+    PlayIn,
+    UndoIn,
+    read_client_message,
+)
+from salad.server.tables import assist
+from salad.server.tables.connection import Conn
+from salad.server.tables.hand_end import Presses
+from salad.server.tables.moves import MovePlayer
+from salad.server.tables.registry import Registry
+from salad.server.tables.table import Table
+from salad.server.tables.talk import Talk
+from salad.server.tables.turns import Turns
+from salad.server.tables.wire import error_message
+
+__all__ = ["Dispatch", "Handler"]
+
+Handler = Callable[[Table, Conn, Any], Awaitable[None]]
+"""What a client message does: ``handler(table, conn, message)``; ActionError refuses it."""
+
+PONG = '{"type":"pong"}'
+
+
+class Dispatch:
+    """Reads a client's message and hands it to the verb of its type."""
+
+    def __init__(
+        self, registry: Registry, moves: MovePlayer, presses: Presses, talk: Talk, turns: Turns
+    ) -> None:
+        self.registry = registry
+        self.moves = moves
+        self.presses = presses
+        self.talk = talk
+        self.turns = turns
+        self.handlers: dict[type[BaseModel], Handler] = {
+            PlayIn: self.play,
+            PingIn: self.ping,
+            NextIn: self.next_hand,
+            ChatIn: talk.say,  # chat (tables/talk.py)
+            ChatSettingsIn: talk.settings,
+            HintIn: self.hint,  # hint and undo (tables/assist.py)
+            UndoIn: self.undo,
+        }
+        """The handler of each client message type."""
+
+    async def handle(self, table: Table, conn: Conn, text: str | None) -> bool:
+        """One message from a client; a bad one gets one ``error`` back and changes nothing
+        (False: the caller counts refusals, see salad.server.sockets)."""
+        try:
+            message = read_client_message(text)
+            await self.handlers[type(message)](table, conn, message)
+        except ActionError as exc:
+            conn.push(error_message(exc.message))
+            return False
+        return True
+
+    async def play(self, table: Table, conn: Conn, message: PlayIn) -> None:
+        await self.moves.play(table, conn.seat, message.move, conn)
+
+    @staticmethod
+    async def ping(table: Table, conn: Conn, message: PingIn) -> None:
+        conn.push(PONG)
+
+    async def next_hand(self, table: Table, conn: Conn, message: NextIn) -> None:
+        await self.presses.next_hand(table, conn)
+
+    async def hint(self, table: Table, conn: Conn, message: HintIn) -> None:
+        assist.ask_hint(table, conn, self.turns)
+
+    async def undo(self, table: Table, conn: Conn, message: UndoIn) -> None:
+        await assist.undo(table, conn, self.registry, self.turns)

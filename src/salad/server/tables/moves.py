@@ -1,0 +1,120 @@
+"""A move: a human's, read from its text and checked, or a bot's; stored first, then applied
+in memory and broadcast, so that nothing ever shows a move the store does not hold."""
+
+from __future__ import annotations
+
+import logging
+
+from sqlalchemy.exc import IntegrityError
+
+from salad.engine import Game
+from salad.errors import CardParseError, IllegalMoveError
+from salad.moves import Move, format_move
+from salad.server.errors import ActionError
+from salad.server.store import MoveRow, StaleCopy, StoreTimeout
+from salad.server.tables.connection import Conn
+from salad.server.tables.registry import Registry
+from salad.server.tables.table import Table, TableStatus
+from salad.server.tables.turns import Turns
+from salad.server.tables.wire import illegal_words
+from salad.view import SPECTATOR, Phase
+
+__all__ = ["MOVE_TEXT_LIMIT", "MovePlayer"]
+
+log = logging.getLogger("salad.server")
+
+MOVE_TEXT_LIMIT = 16
+"""The longest move text read; longer is refused unread."""
+
+
+class MovePlayer:
+    """Plays the moves of every table of a manager."""
+
+    def __init__(self, registry: Registry, turns: Turns) -> None:
+        self.registry = registry
+        self.turns = turns
+        """The bots and timers, scheduled after each move (they play theirs through
+        :meth:`accept`)."""
+
+    async def play(self, table: Table, seat: int, text: str, conn: Conn | None = None) -> None:
+        """A human's move, given as text (``QS``, ``W+``, ``trump:H``), from ``conn``.
+
+        The move may have waited for the lock while the host gave the seat away: it is played
+        only if ``conn`` still holds the seat once the lock is taken.
+        """
+        if seat == SPECTATOR:
+            raise ActionError("spectators cannot play")
+        shown = text if len(text) <= MOVE_TEXT_LIMIT else text[:MOVE_TEXT_LIMIT] + "..."
+        if len(text) > MOVE_TEXT_LIMIT or not text.isprintable():
+            raise ActionError(f"You cannot play {shown!r}: it is not a card or choice")
+        async with table.lock:
+            if conn is not None:
+                seat = conn.seat
+                if conn.closed or seat >= table.players or conn not in table.seats[seat].conns:
+                    raise ActionError("this seat is no longer yours", 409)
+            game = table.game
+            if table.status == TableStatus.LOBBY or game is None:
+                raise ActionError("the game has not started yet", 409)
+            if table.status == TableStatus.OVER:
+                raise ActionError("the game is over", 409)
+            if table.waiting():
+                raise ActionError("the next hand starts once everyone has pressed Next hand", 409)
+            if seat >= table.players:
+                raise ActionError(f"there is no seat {seat + 1} at this table")
+            if game.to_move != seat:
+                verb = "pass" if game.phase == Phase.PASS else "play"
+                name = table.seat_name(game.to_move)
+                raise ActionError(f"Wait for {name} to {verb}: it is {name}'s turn", 409)
+            try:
+                move = table.read_move(seat, text)
+            except CardParseError as exc:
+                raise ActionError(f"You cannot play {shown!r}: {exc}") from None
+            await self.accept(table, seat, move, "human")
+
+    async def accept(self, table: Table, seat: int, move: Move, by: str) -> None:
+        """Play, store, then tell everyone (the table's lock is held).
+
+        The move is played only once it is stored, so that nothing (a client connecting
+        meanwhile, a lobby request) ever sees a move the database does not hold yet. An illegal
+        move, or the last card of a hand (which may end the game, whose result is stored with
+        it), is first played on a copy of the game.
+        """
+        game = table.game
+        assert game is not None
+        after: Game | None = None
+        if move not in game.legal_moves() or sum(h.bit_count() for h in game.hands) <= 1:
+            after = game.copy()
+            try:
+                after.play(move)
+            except IllegalMoveError as exc:  # said to the player from its reason code
+                raise ActionError(illegal_words(game, move, exc), 409) from None
+        seq = table.moves + 1
+        hands_before = len(game.hand_points)
+        over = (list(after.totals), after.winners()) if after and after.is_over() else None
+        row = MoveRow(seq, seat, move, format_move(game.deck, move), by)
+        registry = self.registry
+        await registry.check_sure(table)
+        try:
+            await registry.storage.add_move(table.id, table.game_number, row, over, table.epoch)
+        except (IntegrityError, StaleCopy):
+            # Move ``seq`` is in the database already, or another server loaded this table
+            # since this copy was (stale() logs it with the table's id).
+            registry.stale(table, f"move {seq}")
+        except StoreTimeout as exc:  # the database froze or was cut off: one line, no trace
+            log.warning("table %s: move %d could not be stored: %s", table.id, seq, exc)
+            raise ActionError("the server could not store that move; try again", 503) from None
+        except BaseException:
+            log.exception("table %s: move %d could not be stored", table.id, seq)
+            raise ActionError("the server could not store that move; try again", 503) from None
+        if after is None:
+            game.play(move)  # legal: checked above, and nothing ran in between
+            after = game
+        table.game = after
+        table.moves = seq
+        table.turn_start = registry.touch(table.id)
+        if over is not None:
+            table.status = TableStatus.OVER
+            table.changed()
+        table.note_hand_end(hands_before)
+        self.turns.schedule(table)
+        table.broadcast()

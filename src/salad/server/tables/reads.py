@@ -1,0 +1,61 @@
+"""What is read of a table without changing it: its games, and a finished game's record."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from salad.engine import Game
+from salad.formats.records import record_from_game
+from salad.server.errors import ActionError
+from salad.server.tables.registry import Registry
+from salad.server.tables.table import TableStatus
+
+__all__ = ["Reads"]
+
+
+class Reads:
+    """Answers about a table's games, from memory for the game being played."""
+
+    def __init__(self, registry: Registry) -> None:
+        self.registry = registry
+
+    async def games(self, table_id: str) -> list[dict[str, Any]]:
+        """Every game of the table: number, status, totals (live for the game being played)
+        and winners."""
+        table = await self.registry.get(table_id)
+        rows = await self.registry.storage.games(table_id)
+        out = []
+        for r in rows:
+            item: dict[str, Any] = {
+                "game_number": r.game_number,
+                "status": r.status,
+                "totals": r.totals,
+                "winners": r.winners or [],
+            }
+            if r.game_number == table.game_number and table.game is not None:
+                item["totals"] = list(table.game.totals)
+            out.append(item)
+        return out
+
+    async def record(self, table_id: str, number: int | None) -> dict[str, Any]:
+        """The record of finished game ``number`` (None: the table's current game): 404 if
+        there is no such game, 409 if it is not finished."""
+        table = await self.registry.get(table_id)
+        n = table.game_number if number is None else number
+        if not 1 <= n <= table.game_number:
+            raise ActionError(f"table {table_id} has no game {n}", 404)
+        if n == table.game_number:
+            if table.status == TableStatus.LOBBY:
+                raise ActionError(f"game {n} has not started yet", 409)
+            if table.status == TableStatus.PLAYING or table.game is None:
+                raise ActionError(f"game {n} is still being played", 409)
+            return record_from_game(table.game, table.game_players)
+        storage = self.registry.storage
+        row = await storage.game(table_id, n)
+        if row is None:
+            raise ActionError(f"table {table_id} has no game {n}", 404)
+        moves = await storage.moves(table_id, n)
+        game = Game(table.ruleset, len(row.players), seed=row.seed)
+        for m in moves:
+            game.play(m.move)
+        return record_from_game(game, row.players)

@@ -1,0 +1,254 @@
+"""The tables a server holds in memory: found or loaded (one load per table), let go of when
+idle or played elsewhere, and the fenced store every change of a table goes through.
+
+A table is loaded from the store as it was last stored (its game replayed move by move); a
+table in memory is the only copy this server changes, each change under its lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, NoReturn, TypeVar
+
+from salad.engine import Game
+from salad.server.errors import ActionError
+from salad.server.store import StaleCopy, TableStore
+from salad.server.tables.hand_end import recall_presses
+from salad.server.tables.placement import Placement
+from salad.server.tables.table import TABLE_ID, Table, TableStatus
+from salad.server.tables.talk import Talk
+from salad.server.tables.turns import STOP_WAIT, Turns
+from salad.settings import from_ref
+
+__all__ = ["DROPPED", "NO_TABLE", "STALE", "UNLOAD_AFTER", "Registry"]
+
+log = logging.getLogger("salad.server")
+
+T = TypeVar("T")
+
+STALE = 1012
+"""The close code of connections to a table this server lets go of: reconnect."""
+
+NO_TABLE = 4404
+"""The close code of a connection to a table that does not exist: the web client stops."""
+
+DROPPED = TableStatus.DROPPED
+"""The status of a table this server let go of (another holds it): nothing more happens to it."""
+
+UNLOAD_AFTER = 600.0
+"""Seconds a table no one uses stays in memory before it leaves (:meth:`Registry.sweep`)."""
+
+
+class Registry:
+    """The tables in memory, and when each was last used."""
+
+    def __init__(
+        self,
+        storage: TableStore,
+        placement: Placement,
+        turns: Turns,
+        talk: Talk,
+        unload_after: float | None = UNLOAD_AFTER,
+    ) -> None:
+        self.storage = storage
+        self.placement = placement
+        self.turns = turns
+        self.talk = talk
+        self.unload_after = unload_after
+        """Seconds after which a table no one uses leaves memory (None: never)."""
+        self.tables: dict[str, Table] = {}
+        self._loading: dict[str, asyncio.Future[Table | None]] = {}
+        self._used: dict[str, float] = {}
+        """When each table in memory was last asked for or changed (the loop's clock)."""
+        self._sweeper: asyncio.Task[None] | None = None
+
+    def busy(self, table_id: str) -> bool:
+        """Whether the table is in memory or being loaded."""
+        return table_id in self.tables or table_id in self._loading
+
+    def touch(self, table_id: str) -> float:
+        """Note the table was used now (the loop's clock, returned)."""
+        now = self._used[table_id] = asyncio.get_running_loop().time()
+        return now
+
+    def add(self, table: Table) -> None:
+        """Hold a table just created (its seats away from now)."""
+        table.turn_start = now = asyncio.get_running_loop().time()
+        for s in table.seats:
+            s.away_since = now
+        self.tables[table.id] = table
+        self._used[table.id] = now
+
+    # -- life cycle -----------------------------------------------------------------------
+    async def resume(self) -> None:
+        """Load every table with a game in progress (if the placement resumes them), then
+        unload idle tables every while (if they are ever unloaded)."""
+        ids = await self.storage.active_tables() if self.placement.resume else []
+        for table_id in ids:
+            try:
+                await self.get(table_id)
+            except Exception:
+                log.exception("table %s could not be resumed", table_id)
+        if ids:
+            log.info("resumed %d table(s) with a game in progress", len(ids))
+        if self.unload_after is not None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+
+    async def close(self) -> None:
+        """Stop the sweeper, every table's timer and every connection."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            await asyncio.wait([self._sweeper], timeout=STOP_WAIT)  # as the bot turns
+        for table in self.tables.values():
+            if table.timer is not None:
+                table.timer.cancel()
+            for c in table.connections():
+                c.stop()
+
+    # -- finding tables -------------------------------------------------------------------
+    async def get(self, table_id: str) -> Table:
+        """The table in memory, loaded if need be: 404 if there is none, 503 if another
+        server plays it (a cluster's)."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            self._used[table_id] = asyncio.get_running_loop().time()
+            return table
+        if not TABLE_ID.fullmatch(table_id):
+            raise ActionError(f"no table {table_id!r}", 404)
+        if not self.placement.owns(table_id):  # a cluster node routes requests to its node
+            raise ActionError(f"table {table_id!r} is served by another server: retry", 503)
+        loading = self._loading.get(table_id)
+        if loading is None:
+            # One load per table, however many requests ask for it meanwhile.
+            loading = asyncio.ensure_future(self._load(table_id))
+            self._loading[table_id] = loading
+            loading.add_done_callback(lambda _: self._loading.pop(table_id, None))
+        table = await asyncio.shield(loading)
+        if table is None:
+            raise ActionError(f"no table {table_id!r}", 404)
+        return table
+
+    async def _load(self, table_id: str) -> Table | None:
+        # The epoch is raised before anything is read: a move stored by a node that loaded the
+        # table before is either in what is read below, or refused.
+        epoch = await self.storage.fence(table_id) if self.placement.fencing else None
+        row = await self.storage.load_table(table_id)
+        if row is None:
+            return None
+        rs = from_ref({"preset": row.preset, "settings": row.settings}, f"table {table_id}")
+        table = Table(row, rs)
+        table.epoch = epoch
+        if row.status in (TableStatus.PLAYING, TableStatus.OVER):
+            game_row = await self.storage.game(table_id, row.game_number)
+            moves = await self.storage.moves(table_id, row.game_number)
+            if game_row is None:
+                raise RuntimeError(f"table {table_id}: game {row.game_number} is missing")
+            game = Game(rs, len(table.seats), seed=game_row.seed)
+            for m in moves:
+                game.play(m.move)
+            table.game = game
+            table.moves = len(moves)
+            table.game_players = game_row.players
+            table.resume_hand_end()
+        await self.talk.recall(table)  # on a cluster, the chat of the table's last holder
+        await recall_presses(self.placement.keeper, table)
+        now = asyncio.get_running_loop().time()
+        for s in table.seats:
+            s.away_since = now
+        table.turn_start = now
+        self.tables[table_id] = table
+        self._used[table_id] = now
+        self.turns.schedule(table)
+        return table
+
+    # -- unloading idle tables ----------------------------------------------------------------
+    def idle(self, table: Table, now: float) -> bool:
+        """Whether ``table`` may leave memory: no one is connected, nothing is under way (no
+        change holds its lock, no bot or timer is due) and no one has asked for it lately.
+
+        Everything a table is lives in the database (every change is stored before it is
+        applied), so an unloaded table comes back as it was on the next request (:meth:`get`).
+        A game that bots are playing is never idle: its next bot move is always due.
+        """
+        if self.unload_after is None or table.lock.locked() or table.timer is not None:
+            return False
+        if table.spectators or any(s.conns for s in table.seats):
+            return False
+        return now - self._used.get(table.id, now) >= self.unload_after
+
+    def sweep(self) -> list[str]:
+        """Unload every idle table; the ids unloaded.
+
+        It runs without awaiting, so no request sees a table between the check and its removal;
+        a request holding a table it got before will find it gone when it connects.
+        """
+        now = asyncio.get_running_loop().time()
+        gone = [t.id for t in self.tables.values() if self.idle(t, now)]
+        for table_id in gone:
+            del self.tables[table_id]
+            self._used.pop(table_id, None)
+            self.talk.rooms.pop(table_id, None)  # its chat was for those at the table
+            self.placement.on_unload(table_id, True)
+        if gone:
+            log.info("unloaded %d idle table(s); %d in memory", len(gone), len(self.tables))
+        return gone
+
+    def drop(self, table_id: str, code: int, reason: str) -> None:
+        """Let go of a table at once (another server holds it now): its timers stop and its
+        connections close with ``code``, for their clients to reconnect."""
+        table = self.tables.pop(table_id, None)
+        self._used.pop(table_id, None)
+        self.talk.rooms.pop(table_id, None)
+        if table is None:
+            return
+        if table.timer is not None:
+            table.timer.cancel()
+            table.timer = None
+        table.status = DROPPED
+        for conn in table.connections():
+            conn.kick(code, reason)
+
+    def let_go(self, table_id: str, reason: str) -> None:
+        """Drop a copy of a table that another server may play now (its connections close
+        with :data:`STALE` and ``reason``), and say it left memory."""
+        self.drop(table_id, STALE, reason)
+        self.placement.on_unload(table_id, False)
+
+    async def _sweep_forever(self) -> None:
+        assert self.unload_after is not None
+        every = min(60.0, max(0.2, self.unload_after / 4))
+        while True:
+            await asyncio.sleep(every)
+            try:
+                self.sweep()
+            except Exception:  # a sweep that fails leaves tables in memory, nothing worse
+                log.exception("unloading idle tables failed (%d in memory)", len(self.tables))
+
+    # -- storing a table's changes -----------------------------------------------------------
+    async def store(self, table: Table, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
+        """Store a change of ``table`` from this copy, ``fn(table.id, *args, epoch=...)`` (a
+        method of :attr:`storage`), unless another server may play the table now (a cluster's;
+        :meth:`TableStore.fence`): then this copy is let go and the change refused."""
+        await self.check_sure(table)
+        try:
+            return await fn(table.id, *args, epoch=table.epoch)
+        except StaleCopy:
+            self.stale(table, fn.__name__)
+
+    async def check_sure(self, table: Table) -> None:
+        """Refuse (503) a change of a table this server may no longer hold, and let it go."""
+        if not await self.placement.sure(table.id):
+            # Another server may play this table now: store nothing from this copy.
+            log.warning("table %s: not sure this server still holds it; letting go", table.id)
+            self.let_go(table.id, "this table moved to another server: reconnect")
+            raise ActionError("this table moved to another server: reconnect", 503)
+
+    def stale(self, table: Table, what: str) -> NoReturn:
+        """Another server loaded this table since this copy was (a cluster node that took it
+        over while this one was cut off or frozen): let go of the copy, whose next request
+        loads the table as the database has it, and refuse the change."""
+        log.warning("table %s: %s refused, another server played it; reloading", table.id, what)
+        self.let_go(table.id, "this table was played elsewhere meanwhile: reconnect")
+        raise ActionError("the table changed meanwhile: reload it and try again", 409)
