@@ -202,7 +202,7 @@ def test_the_store_keeps_one_connection_until_a_call_fails(url: str) -> None:
     kept = 2 if url.startswith("postgresql") else 1  # PostgreSQL: one for moves, autocommit
 
     async def body(store: SqlStore) -> list[Any]:
-        event.listen(store.engine.sync_engine, "checkout", lambda conn, *_: opened.append(conn))
+        event.listen(store.sync_engine, "checkout", lambda conn, *_: opened.append(conn))
         await store.create_table(table_row())
         await store.start_game("t1", 1, 5, [])
         results = []
@@ -377,9 +377,9 @@ def test_a_load_waits_for_a_move_being_stored(pg_url: str, together: bool) -> No
         async with store.engine.connect() as conn:
             await conn.begin()
             if together:  # not committed yet
-                await fenced_moves(conn, [("t1", 1, move, epoch)])
+                await conn.run_sync(fenced_moves, [("t1", 1, move, epoch)])
             else:
-                await batch(conn, [StoreOp(move=("t1", 1, move, None, epoch))])
+                await conn.run_sync(batch, [StoreOp(move=("t1", 1, move, None, epoch))])
             load = asyncio.ensure_future(store.fence("t1"))
             done, _ = await asyncio.wait([load], timeout=0.5)
             assert not done  # waiting on the row lock
