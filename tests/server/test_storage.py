@@ -193,6 +193,28 @@ def test_group_commit_commits_in_order_and_isolates_failures(url: str) -> None:
     assert loaded is not None and loaded.status == "over"
 
 
+def test_sqlite_batches_run_on_the_event_loop_one_commit_a_turn(tmp_path: Path) -> None:
+    """SQLite: the store's calls run on the event loop itself, with no thread of a driver's
+    (handing each call of the driver to a thread and back cost more than the call), and the
+    calls of one turn of the event loop are one transaction."""
+    commits: list[int] = []
+    before = set(threading.enumerate())
+
+    async def body(store: SqlStore) -> None:
+        event.listen(store.sync_engine, "commit", lambda conn: commits.append(1))
+        await store.create_table(table_row())
+        await store.start_game("t1", 1, 5, [])
+        commits.clear()
+        moves = [store.add_move("t1", 1, MoveRow(i, 0, i, "C")) for i in range(1, 21)]
+        await asyncio.gather(*moves, store.set_status("t1", "playing", 1))
+        assert len(commits) == 1
+        assert [m.seq for m in await store.moves("t1", 1)] == list(range(1, 21))
+        assert await store.table_exists("t1") and await store.active_tables() == ["t1"]
+        assert set(threading.enumerate()) <= before
+
+    with_store(f"sqlite:///{tmp_path / 'salad.db'}", body)
+
+
 def test_the_store_keeps_one_connection_until_a_call_fails(url: str) -> None:
     """Batch after batch on one connection (taking one from the pool and giving it back costs
     as much as a batch of moves on SQLite); a failed call lets it go, and the store carries on
