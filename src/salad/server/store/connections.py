@@ -51,6 +51,7 @@ class FileConnections:
         self.engine: Engine = create_engine(
             url.set(drivername="sqlite+pysqlite"),
             connect_args={"timeout": timeout, "check_same_thread": False},
+            paramstyle="named",  # the driver's SQL (statements.driver_sql) takes a dict a row
             **kwargs,
         )
         event.listen(self.engine, "connect", sqlite_pragmas)
