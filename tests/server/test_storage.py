@@ -193,6 +193,28 @@ def test_group_commit_commits_in_order_and_isolates_failures(url: str) -> None:
     assert loaded is not None and loaded.status == "over"
 
 
+def test_sqlite_batches_run_on_the_event_loop_one_commit_a_turn(tmp_path: Path) -> None:
+    """SQLite: the store's calls run on the event loop itself, with no thread of a driver's
+    (handing each call of the driver to a thread and back cost more than the call), and the
+    calls of one turn of the event loop are one transaction."""
+    commits: list[int] = []
+    before = set(threading.enumerate())
+
+    async def body(store: SqlStore) -> None:
+        event.listen(store.sync_engine, "commit", lambda conn: commits.append(1))
+        await store.create_table(table_row())
+        await store.start_game("t1", 1, 5, [])
+        commits.clear()
+        moves = [store.add_move("t1", 1, MoveRow(i, 0, i, "C")) for i in range(1, 21)]
+        await asyncio.gather(*moves, store.set_status("t1", "playing", 1))
+        assert len(commits) == 1
+        assert [m.seq for m in await store.moves("t1", 1)] == list(range(1, 21))
+        assert await store.table_exists("t1") and await store.active_tables() == ["t1"]
+        assert set(threading.enumerate()) <= before
+
+    with_store(f"sqlite:///{tmp_path / 'salad.db'}", body)
+
+
 def test_the_store_keeps_one_connection_until_a_call_fails(url: str) -> None:
     """Batch after batch on one connection (taking one from the pool and giving it back costs
     as much as a batch of moves on SQLite); a failed call lets it go, and the store carries on
@@ -202,7 +224,7 @@ def test_the_store_keeps_one_connection_until_a_call_fails(url: str) -> None:
     kept = 2 if url.startswith("postgresql") else 1  # PostgreSQL: one for moves, autocommit
 
     async def body(store: SqlStore) -> list[Any]:
-        event.listen(store.engine.sync_engine, "checkout", lambda conn, *_: opened.append(conn))
+        event.listen(store.sync_engine, "checkout", lambda conn, *_: opened.append(conn))
         await store.create_table(table_row())
         await store.start_game("t1", 1, 5, [])
         results = []
@@ -377,9 +399,9 @@ def test_a_load_waits_for_a_move_being_stored(pg_url: str, together: bool) -> No
         async with store.engine.connect() as conn:
             await conn.begin()
             if together:  # not committed yet
-                await fenced_moves(conn, [("t1", 1, move, epoch)])
+                await conn.run_sync(fenced_moves, [("t1", 1, move, epoch)])
             else:
-                await batch(conn, [StoreOp(move=("t1", 1, move, None, epoch))])
+                await conn.run_sync(batch, [StoreOp(move=("t1", 1, move, None, epoch))])
             load = asyncio.ensure_future(store.fence("t1"))
             done, _ = await asyncio.wait([load], timeout=0.5)
             assert not done  # waiting on the row lock

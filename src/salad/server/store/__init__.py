@@ -2,8 +2,10 @@
 
 * :mod:`~.rows`: the rows a store holds and hands back, and its refusals;
 * :mod:`~.base`: the :class:`TableStore` protocol;
-* :mod:`~.sql`: :class:`SqlStore`, SQLite or PostgreSQL on SQLAlchemy's asyncio engine, its
-  tables in :mod:`~.schema` and its statements in :mod:`~.statements`;
+* :mod:`~.sql`: :class:`SqlStore`, SQLite or PostgreSQL on SQLAlchemy, its tables in
+  :mod:`~.schema`, its statements in :mod:`~.statements` (written once, on a synchronous
+  connection) and the connections they run on in :mod:`~.connections` (SQLite's on the event
+  loop, PostgreSQL's through the asyncio engine);
 * :mod:`~.commit`: group commit, the calls of one turn of the event loop in one transaction;
 * :mod:`~.migrate` and ``migrations/``: the schema brought up to date at start (Alembic);
 * :mod:`~.memory`: :class:`MemoryStore`, the same semantics in a dict (tests in one process);

@@ -10,6 +10,10 @@ fails alone. A batch the database does not answer within ``timeout`` seconds is 
 (:class:`~.rows.StoreTimeout` for each of its calls; it may still be stored after all), and is
 left to end on its own while the batches after it go on: one batch stuck does not hold up every
 table's.
+
+:class:`InlineCommit` is the same group commit for a database whose commit is a write to a
+local file (SQLite): each batch runs on the event loop itself, at the end of the turn, with no
+task or thread hand-over; a busy file is waited for by the driver's own ``timeout``.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from typing import Any, Generic, TypeVar
 
 from salad.server.store.rows import StoreTimeout
 
-__all__ = ["GroupCommit"]
+__all__ = ["GroupCommit", "InlineCommit"]
 
 log = logging.getLogger("salad.server")
 
@@ -39,34 +43,14 @@ class _Call(Generic[Op]):
         self.future = future
 
 
-class GroupCommit(Generic[Op]):
-    """Runs a store's calls in batches, one batch per turn of the event loop at most.
-
-    ``run_batch(ops)``: the results of every op, in one transaction (any error: none stored);
-    ``run_one(op)``: one op in a transaction of its own; ``on_timeout()``: told when a batch
-    was refused for taking too long (the store lets go of the connection it was using).
-    """
+class _Turns(Generic[Op]):
+    """The calls of a turn of the event loop, handed over together at its end."""
 
     MAX_BATCH = 1024
 
-    def __init__(
-        self,
-        run_batch: Callable[[list[Op]], Awaitable[list[Any]]],
-        run_one: Callable[[Op], Awaitable[Any]],
-        timeout: float,
-        on_timeout: Callable[[], object] = lambda: None,
-    ) -> None:
-        self.run_batch = run_batch
-        self.run_one = run_one
-        self.timeout = timeout
-        self.on_timeout = on_timeout
+    def __init__(self) -> None:
         self._pending: list[_Call[Op]] = []
         """The calls of this turn of the event loop."""
-        self._waiting: list[_Call[Op]] = []
-        """The calls handed over, not yet run."""
-        self._drainer: asyncio.Task[None] | None = None
-        self._stuck: set[asyncio.Task[list[Outcome]]] = set()
-        """Batches refused for taking too long, left to end on their own."""
 
     async def call(self, op: Op) -> Any:
         """Run ``op`` with the others of this turn; its result once committed (or its error)."""
@@ -76,6 +60,71 @@ class GroupCommit(Generic[Op]):
             loop.call_soon(self._hand_over)
         self._pending.append(_Call(op, future))
         return await future
+
+    def _hand_over(self) -> None:
+        raise NotImplementedError
+
+
+class InlineCommit(_Turns[Op]):
+    """Runs a store's calls in batches, one batch per turn of the event loop, on the event loop
+    itself: ``run_batch(ops)``, the results of every op in one transaction (any error: none
+    stored), then, if it failed, ``run_one(op)`` for each op in a transaction of its own."""
+
+    def __init__(
+        self, run_batch: Callable[[list[Op]], list[Any]], run_one: Callable[[Op], Any]
+    ) -> None:
+        super().__init__()
+        self.run_batch = run_batch
+        self.run_one = run_one
+
+    def _hand_over(self) -> None:
+        calls, self._pending = self._pending, []
+        for start in range(0, len(calls), self.MAX_BATCH):
+            chunk = calls[start : start + self.MAX_BATCH]
+            _settle(chunk, self._outcomes([c.op for c in chunk]))
+
+    def _outcomes(self, ops: list[Op]) -> list[Outcome]:
+        try:
+            return [(True, r) for r in self.run_batch(ops)]
+        except Exception as exc:  # again one by one (a call alone too: on a new connection)
+            log.debug("store: a batch of %d call(s) failed (%r): one by one", len(ops), exc)
+        outcomes: list[Outcome] = []
+        for op in ops:
+            try:
+                outcomes.append((True, self.run_one(op)))
+            except Exception as exc:  # handed to the caller
+                outcomes.append((False, exc))
+        return outcomes
+
+    async def close(self, timeout: float = 10.0) -> None:
+        """Nothing waits: every batch ran in the turn its calls were made."""
+
+
+class GroupCommit(_Turns[Op]):
+    """Runs a store's calls in batches, one batch per turn of the event loop at most.
+
+    ``run_batch(ops)``: the results of every op, in one transaction (any error: none stored);
+    ``run_one(op)``: one op in a transaction of its own; ``on_timeout()``: told when a batch
+    was refused for taking too long (the store lets go of the connection it was using).
+    """
+
+    def __init__(
+        self,
+        run_batch: Callable[[list[Op]], Awaitable[list[Any]]],
+        run_one: Callable[[Op], Awaitable[Any]],
+        timeout: float,
+        on_timeout: Callable[[], object] = lambda: None,
+    ) -> None:
+        super().__init__()
+        self.run_batch = run_batch
+        self.run_one = run_one
+        self.timeout = timeout
+        self.on_timeout = on_timeout
+        self._waiting: list[_Call[Op]] = []
+        """The calls handed over, not yet run."""
+        self._drainer: asyncio.Task[None] | None = None
+        self._stuck: set[asyncio.Task[list[Outcome]]] = set()
+        """Batches refused for taking too long, left to end on their own."""
 
     def _hand_over(self) -> None:
         calls, self._pending = self._pending, []

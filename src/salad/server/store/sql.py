@@ -1,11 +1,11 @@
-"""The SQL store: SQLite (a file, through aiosqlite) or PostgreSQL (psycopg), on SQLAlchemy's
-asyncio engine and Core.
+"""The SQL store: SQLite (a file) or PostgreSQL (psycopg), on SQLAlchemy's public API and Core.
 
-Every call goes through one :class:`~.commit.GroupCommit`: the calls of a turn of the event
-loop are one transaction, on a connection the store keeps (taking one from the pool and giving
-it back costs as much as a batch of moves on SQLite); a call that fails lets it go, and the next
-batch takes a new one. The looks that must never wait behind the moves (whether a table exists,
-the tables being played) read on a connection of their own.
+Every call goes through group commit (:mod:`~.commit`): the calls of a turn of the event loop
+are one transaction, on a connection the store keeps (:mod:`~.connections`). On SQLite the
+batch runs on the event loop itself, at the end of the turn (:class:`~.commit.InlineCommit`);
+on PostgreSQL one after the other while the event loop goes on (:class:`~.commit.GroupCommit`).
+The looks that must never wait behind the moves (whether a table exists, the tables being
+played) read on a connection of their own.
 
 On PostgreSQL a batch of moves alone (almost every batch of a busy server) is one statement on
 a connection in autocommit: one round trip instead of four (BEGIN, the moves, the fences,
@@ -14,21 +14,17 @@ COMMIT), which cost a cluster node more CPU than the moves themselves.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
-from collections.abc import Awaitable, Callable
 from typing import Any
 
-from sqlalchemy import delete, event, insert, select, text, update
+from sqlalchemy import Connection, delete, insert, select, text, update
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
-from sqlalchemy.pool import StaticPool
 
 from salad.server.store.base import STORE_TIMEOUT, Over
-from salad.server.store.commit import GroupCommit
-from salad.server.store.migrate import upgrade
-from salad.server.store.rows import GameRow, MoveRow, SeatRow, StoreTimeout, TableRow
+from salad.server.store.commit import GroupCommit, InlineCommit
+from salad.server.store.connections import FileConnections, ServerConnections
+from salad.server.store.rows import GameRow, MoveRow, SeatRow, TableRow
 from salad.server.store.schema import (
     fences_t,
     games_t,
@@ -40,6 +36,7 @@ from salad.server.store.schema import (
 from salad.server.store.statements import (
     Moves,
     Op,
+    Statement,
     batch,
     exists,
     fenced,
@@ -48,7 +45,6 @@ from salad.server.store.statements import (
     review_key,
     save_seats,
     set_status,
-    sqlite_pragmas,
 )
 from salad.server.store.urls import CONNECT_TIMEOUT, database_url
 
@@ -63,112 +59,60 @@ class SqlStore:
         self.url = database_url(url)
         parsed = make_url(self.url)
         self.dialect = parsed.get_backend_name()
-        kwargs: dict[str, Any] = {}
-        connect_args: dict[str, Any] = {}
-        if self.dialect == "sqlite":
-            parsed = parsed.set(drivername="sqlite+aiosqlite")
-            connect_args = {"timeout": 30}
-            if parsed.database in (None, "", ":memory:"):
-                kwargs["poolclass"] = StaticPool
-        elif "connect_timeout" not in parsed.query:  # a server that never answers: an error
-            connect_args = {"connect_timeout": CONNECT_TIMEOUT}
-        # No pre-ping on PostgreSQL: it costs a round trip per transaction. A connection the
-        # server dropped fails its first statement instead, and the pool lets go of it; the
-        # group commit runs a failed batch again call by call, on new connections.
-        self.engine: AsyncEngine = create_async_engine(parsed, connect_args=connect_args, **kwargs)
-        if self.dialect == "sqlite":
-            event.listen(self.engine.sync_engine, "connect", sqlite_pragmas)
         self.arrays = self.dialect == "postgresql"
         """Whether a batch of moves alone goes in one statement (:data:`FENCED_MOVES`)."""
-        self.commit: GroupCommit[Op] = GroupCommit(
-            self._run_batch, self._run_one, store_timeout, self._forget_busy
-        )
-        self._conn: AsyncConnection | None = None
-        self._auto: AsyncConnection | None = None
-        """A second connection, in autocommit, for batches of moves alone (PostgreSQL)."""
-        self._busy: AsyncConnection | None = None
-        """The kept connection a batch is running on."""
+        self.connections: FileConnections | ServerConnections
+        self.commit: InlineCommit[Op] | GroupCommit[Op]
+        if self.dialect == "sqlite":
+            files = self.connections = FileConnections(parsed, store_timeout)
+            self.commit = InlineCommit(
+                lambda ops: files.run(lambda conn: batch(conn, ops)),
+                lambda op: files.run(lambda conn: batch(conn, [op]))[0],
+            )
+        else:
+            connect_args: dict[str, Any] = {}
+            if "connect_timeout" not in parsed.query:  # a server that never answers: an error
+                connect_args = {"connect_timeout": CONNECT_TIMEOUT}
+            self.connections = ServerConnections(parsed, connect_args, store_timeout)
+            self.commit = GroupCommit(
+                self._run_batch, self._run_one, store_timeout, self.connections.forget_busy
+            )
+        self.engine = self.connections.engine
+        self.sync_engine = self.connections.sync_engine
+        """The engine SQLAlchemy's events are listened for on."""
         self._opened = False
 
     # -- life -----------------------------------------------------------------------------
     async def open(self) -> None:
         if not self._opened:
-            async with self.engine.begin() as conn:
-                await conn.run_sync(upgrade)
+            await self.connections.upgrade()
             self._opened = True
 
     async def close(self, timeout: float = 10.0) -> None:
         """Store what waits (``timeout`` seconds at most), then let every connection go."""
         await self.commit.close(timeout)
-        for conn in (self._conn, self._auto):
-            if conn is not None:
-                self._forget(conn)
-                await conn.invalidate()  # nothing to wait for: no round trip
-        await self.engine.dispose()
+        await self.connections.close()
 
-    def _forget(self, conn: AsyncConnection) -> None:
-        """Keep ``conn`` no more: the next batch takes a new connection."""
-        if conn is self._auto:
-            self._auto = None
-        elif conn is self._conn:
-            self._conn = None
-
-    def _forget_busy(self) -> None:
-        """A batch stuck (refused for taking too long): the next ones go on without its
-        connection, which the batch lets go of when it ends."""
-        if self._busy is not None:
-            self._forget(self._busy)
-
-    async def _kept(self, auto: bool) -> AsyncConnection:
-        conn = self._auto if auto else self._conn
-        if conn is None:
-            conn = await self.engine.connect()
-            if auto:
-                conn = self._auto = await conn.execution_options(isolation_level="AUTOCOMMIT")
-            else:
-                self._conn = conn
-        return conn
-
-    async def _on_kept(self, auto: bool, fn: Callable[[AsyncConnection], Awaitable[Any]]) -> Any:
-        conn = self._busy = await self._kept(auto)
-        try:
-            if auto:
-                return await fn(conn)
-            async with conn.begin():
-                return await fn(conn)
-        except BaseException:
-            # A call failed (or was cancelled): the next takes a new connection.
-            self._forget(conn)
-            await conn.invalidate()
-            raise
-        finally:
-            if self._busy is conn:
-                self._busy = None
-
-    # -- batches --------------------------------------------------------------------------
+    # -- batches (PostgreSQL) -------------------------------------------------------------
     async def _run_batch(self, ops: list[Op]) -> list[Any]:
+        assert isinstance(self.connections, ServerConnections)
         moves = [op.move for op in ops if op.move is not None and op.move[3] is None]
-        if self.arrays and len(moves) == len(ops):
+        if len(moves) == len(ops):
             alone = [(t, g, m, e) for t, g, m, _, e in moves]
-            await self._on_kept(True, lambda conn: fenced_moves(conn, alone))
+            await self.connections.run(lambda conn: fenced_moves(conn, alone), auto=True)
             return [None] * len(ops)
-        return list(await self._on_kept(False, lambda conn: batch(conn, ops)))
+        return list(await self.connections.run(lambda conn: batch(conn, ops)))
 
     async def _run_one(self, op: Op) -> Any:
-        return (await self._on_kept(False, lambda conn: batch(conn, [op])))[0]
+        assert isinstance(self.connections, ServerConnections)
+        return (await self.connections.run(lambda conn: batch(conn, [op])))[0]
 
-    async def _call(self, fn: Callable[[AsyncConnection], Awaitable[Any]]) -> Any:
+    async def _call(self, fn: Statement) -> Any:
         return await self.commit.call(Op(fn=fn))
 
-    async def _aside(self, fn: Callable[[AsyncConnection], Awaitable[Any]]) -> Any:
+    async def _aside(self, fn: Statement) -> Any:
         """``fn`` on a connection of its own, not behind the batches."""
-        try:
-            async with asyncio.timeout(self.commit.timeout), self.engine.connect() as conn:
-                return await fn(conn)
-        except TimeoutError:
-            raise StoreTimeout(
-                f"the database did not answer in {self.commit.timeout:g} s"
-            ) from None
+        return await self.connections.aside(fn)
 
     async def ping(self) -> None:
         await self._call(lambda conn: conn.execute(select(1)))
@@ -190,9 +134,9 @@ class SqlStore:
             "updated_at": now,
         }
 
-        async def create(conn: AsyncConnection) -> None:
-            await conn.execute(insert(tables_t).values(**values))
-            await save_seats(conn, row.id, row.seats)
+        def create(conn: Connection) -> None:
+            conn.execute(insert(tables_t).values(**values))
+            save_seats(conn, row.id, row.seats)
 
         await self._call(create)
 
@@ -213,14 +157,14 @@ class SqlStore:
         *,
         epoch: int | None = None,
     ) -> None:
-        async def start(conn: AsyncConnection) -> None:
+        def start(conn: Connection) -> None:
             values = {"seed": seed, "players": json.dumps(players), "status": "playing"}
-            await conn.execute(
+            conn.execute(
                 insert(games_t).values(
                     table_id=table_id, game_number=game_number, started_at=time.time(), **values
                 )
             )
-            await set_status(conn, table_id, "playing", game_number)
+            set_status(conn, table_id, "playing", game_number)
 
         await self._call(fenced(table_id, epoch, start))
 
@@ -251,10 +195,10 @@ class SqlStore:
         *,
         epoch: int | None = None,
     ) -> None:
-        async def take_back(conn: AsyncConnection) -> None:
+        def take_back(conn: Connection) -> None:
             game = (moves_t.c.table_id == table_id) & (moves_t.c.game_number == game_number)
-            await conn.execute(delete(moves_t).where(game & (moves_t.c.seq > keep)))
-            await conn.execute(
+            conn.execute(delete(moves_t).where(game & (moves_t.c.seq > keep)))
+            conn.execute(
                 update(games_t)
                 .where((games_t.c.table_id == table_id) & (games_t.c.game_number == game_number))
                 .values(players=json.dumps(players))
@@ -263,11 +207,11 @@ class SqlStore:
         await self._call(fenced(table_id, epoch, take_back))
 
     async def fence(self, table_id: str) -> int:
-        async def fence(conn: AsyncConnection) -> int:
+        def fence(conn: Connection) -> int:
             if conn.dialect.name == "postgresql":  # a move being stored: waited for, 2 s at most
-                await conn.execute(text("SET LOCAL lock_timeout = '2s'"))
+                conn.execute(text("SET LOCAL lock_timeout = '2s'"))
             found = (
-                await conn.execute(
+                conn.execute(
                     update(fences_t)
                     .where(fences_t.c.table_id == table_id)
                     .values(epoch=fences_t.c.epoch + 1)
@@ -278,9 +222,9 @@ class SqlStore:
                 return int(found[0])
             # The table's first load as a cluster's (only a table that exists: a request for
             # a made-up id must write nothing).
-            if not await exists(conn, table_id):
+            if not exists(conn, table_id):
                 return 0
-            await conn.execute(insert(fences_t).values(table_id=table_id, epoch=1))
+            conn.execute(insert(fences_t).values(table_id=table_id, epoch=1))
             return 1
 
         return int(await self._call(fence))
@@ -290,22 +234,20 @@ class SqlStore:
     ) -> None:
         key = {"table_id": table_id, "game_number": game_number, "seat": seat, "worlds": worlds}
 
-        async def save(conn: AsyncConnection) -> None:
-            await conn.execute(delete(reviews_t).where(review_key(key)))
-            await conn.execute(
-                insert(reviews_t).values(**key, review=review, created_at=time.time())
-            )
+        def save(conn: Connection) -> None:
+            conn.execute(delete(reviews_t).where(review_key(key)))
+            conn.execute(insert(reviews_t).values(**key, review=review, created_at=time.time()))
 
         await self._call(save)
 
     # -- reads ----------------------------------------------------------------------------
     async def load_table(self, table_id: str) -> TableRow | None:
-        async def load(conn: AsyncConnection) -> TableRow | None:
-            found = await conn.execute(select(tables_t).where(tables_t.c.id == table_id))
+        def load(conn: Connection) -> TableRow | None:
+            found = conn.execute(select(tables_t).where(tables_t.c.id == table_id))
             row = found.mappings().first()
             if row is None:
                 return None
-            seats = await conn.execute(
+            seats = conn.execute(
                 select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
             )
             return TableRow(
@@ -332,8 +274,8 @@ class SqlStore:
         return bool(await self._aside(lambda conn: exists(conn, table_id)))
 
     async def active_tables(self) -> list[str]:
-        async def active(conn: AsyncConnection) -> list[str]:
-            rows = await conn.execute(
+        def active(conn: Connection) -> list[str]:
+            rows = conn.execute(
                 select(tables_t.c.id).where(tables_t.c.status == "playing").order_by(tables_t.c.id)
             )
             return [r[0] for r in rows]
@@ -342,8 +284,8 @@ class SqlStore:
         return found
 
     async def games(self, table_id: str) -> list[GameRow]:
-        async def games(conn: AsyncConnection) -> list[GameRow]:
-            rows = await conn.execute(
+        def games(conn: Connection) -> list[GameRow]:
+            rows = conn.execute(
                 select(games_t)
                 .where(games_t.c.table_id == table_id)
                 .order_by(games_t.c.game_number)
@@ -354,8 +296,8 @@ class SqlStore:
         return found
 
     async def game(self, table_id: str, game_number: int) -> GameRow | None:
-        async def game(conn: AsyncConnection) -> GameRow | None:
-            rows = await conn.execute(
+        def game(conn: Connection) -> GameRow | None:
+            rows = conn.execute(
                 select(games_t).where(
                     (games_t.c.table_id == table_id) & (games_t.c.game_number == game_number)
                 )
@@ -367,8 +309,8 @@ class SqlStore:
         return found
 
     async def moves(self, table_id: str, game_number: int) -> list[MoveRow]:
-        async def moves(conn: AsyncConnection) -> list[MoveRow]:
-            rows = await conn.execute(
+        def moves(conn: Connection) -> list[MoveRow]:
+            rows = conn.execute(
                 select(moves_t.c.seq, moves_t.c.seat, moves_t.c.move, moves_t.c.code, moves_t.c.by)
                 .where((moves_t.c.table_id == table_id) & (moves_t.c.game_number == game_number))
                 .order_by(moves_t.c.seq)
@@ -383,8 +325,8 @@ class SqlStore:
     ) -> str | None:
         key = {"table_id": table_id, "game_number": game_number, "seat": seat, "worlds": worlds}
 
-        async def load(conn: AsyncConnection) -> str | None:
-            row = (await conn.execute(select(reviews_t.c.review).where(review_key(key)))).first()
+        def load(conn: Connection) -> str | None:
+            row = conn.execute(select(reviews_t.c.review).where(review_key(key))).first()
             return None if row is None else str(row[0])
 
         found: str | None = await self._call(load)

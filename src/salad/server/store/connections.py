@@ -1,0 +1,167 @@
+"""Where a SQL store's statements run: the connections it keeps, one class a database.
+
+Every statement function (:mod:`~.statements`) takes a synchronous SQLAlchemy ``Connection``,
+so the SQL is written once for both:
+
+* :class:`FileConnections` (SQLite): SQLAlchemy's synchronous engine on the standard library's
+  ``sqlite3``, its statements run on the event loop itself. A SQLite commit in WAL mode with
+  ``synchronous=NORMAL`` is a write to the OS, microseconds: handing each call of the driver
+  to a thread and back costs far more than the call. A file busy with another process's write
+  is waited for by the driver's ``timeout`` (the store's timeout), then the call fails.
+* :class:`ServerConnections` (PostgreSQL): SQLAlchemy's asyncio engine on psycopg's asyncio
+  connection, a call's statements run through ``AsyncConnection.run_sync``: its transaction,
+  statements and commit in one go, the event loop free while the server answers.
+
+Each keeps the connection its batches run on (taking one from the pool and giving it back costs
+as much as a batch of moves on SQLite); a call that fails lets it go, and the next call takes a
+new one. The reads that must never wait behind the batches (:meth:`aside`) take a connection of
+their own from the pool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from sqlalchemy import Connection, create_engine, event
+from sqlalchemy.engine import URL, Engine
+from sqlalchemy.ext.asyncio import AsyncConnection, create_async_engine
+from sqlalchemy.pool import StaticPool
+
+from salad.server.store.migrate import upgrade
+from salad.server.store.rows import StoreTimeout
+from salad.server.store.statements import Statement, sqlite_pragmas
+
+__all__ = ["FileConnections", "ServerConnections"]
+
+
+def _in_transaction(conn: Connection, fn: Statement) -> Any:
+    with conn.begin():
+        return fn(conn)
+
+
+class FileConnections:
+    """SQLite: statements run on the event loop, on a synchronous engine (``url``'s database;
+    a busy file is waited for ``timeout`` seconds)."""
+
+    def __init__(self, url: URL, timeout: float) -> None:
+        kwargs: dict[str, Any] = {}
+        if url.database in (None, "", ":memory:"):  # one database: one connection for all
+            kwargs["poolclass"] = StaticPool
+        self.engine: Engine = create_engine(
+            url.set(drivername="sqlite+pysqlite"),
+            connect_args={"timeout": timeout, "check_same_thread": False},
+            paramstyle="named",  # the driver's SQL (statements.driver_sql) takes a dict a row
+            **kwargs,
+        )
+        event.listen(self.engine, "connect", sqlite_pragmas)
+        self.sync_engine = self.engine
+        """The engine SQLAlchemy's events are listened for on."""
+        self._conn: Connection | None = None
+
+    async def upgrade(self) -> None:
+        with self.engine.connect() as conn:
+            _in_transaction(conn, upgrade)
+
+    def run(self, fn: Statement) -> Any:
+        """``fn`` in a transaction of its own, on the kept connection."""
+        conn = self._conn
+        if conn is None:
+            conn = self._conn = self.engine.connect()
+        try:
+            return _in_transaction(conn, fn)
+        except BaseException:
+            self._conn = None
+            conn.invalidate()
+            raise
+
+    async def aside(self, fn: Statement) -> Any:
+        """``fn`` on a connection of its own."""
+        with self.engine.connect() as conn:
+            return fn(conn)
+
+    async def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+        self.engine.dispose()
+
+
+class ServerConnections:
+    """PostgreSQL: statements run through ``AsyncConnection.run_sync`` on an asyncio engine
+    (``url``'s database, each new connection given ``connect_args``); a read aside waits for
+    the database ``timeout`` seconds at most."""
+
+    def __init__(self, url: URL, connect_args: dict[str, Any], timeout: float) -> None:
+        # No pre-ping: it costs a round trip per transaction. A connection the server dropped
+        # fails its first statement instead, and the pool lets go of it; the group commit runs
+        # a failed batch again call by call, on new connections.
+        self.engine = create_async_engine(url, connect_args=connect_args)
+        self.sync_engine = self.engine.sync_engine
+        """The engine SQLAlchemy's events are listened for on."""
+        self.timeout = timeout
+        self._conn: AsyncConnection | None = None
+        self._auto: AsyncConnection | None = None
+        """A second connection, in autocommit, for batches of moves alone."""
+        self._busy: AsyncConnection | None = None
+        """The kept connection a batch is running on."""
+
+    async def upgrade(self) -> None:
+        async with self.engine.connect() as conn:
+            await conn.run_sync(_in_transaction, upgrade)
+
+    async def run(self, fn: Statement, auto: bool = False) -> Any:
+        """``fn`` in a transaction of its own, on the kept connection (``auto``: on the one in
+        autocommit, where a statement is its own transaction and no BEGIN or COMMIT is sent)."""
+        conn = self._busy = await self._kept(auto)
+        try:
+            if auto:
+                return await conn.run_sync(fn)
+            return await conn.run_sync(_in_transaction, fn)
+        except BaseException:
+            # A call failed (or was cancelled): the next takes a new connection.
+            self._forget(conn)
+            await conn.invalidate()
+            raise
+        finally:
+            if self._busy is conn:
+                self._busy = None
+
+    async def _kept(self, auto: bool) -> AsyncConnection:
+        conn = self._auto if auto else self._conn
+        if conn is None:
+            conn = await self.engine.connect()
+            if auto:
+                conn = self._auto = await conn.execution_options(isolation_level="AUTOCOMMIT")
+            else:
+                self._conn = conn
+        return conn
+
+    def _forget(self, conn: AsyncConnection) -> None:
+        """Keep ``conn`` no more: the next batch takes a new connection."""
+        if conn is self._auto:
+            self._auto = None
+        elif conn is self._conn:
+            self._conn = None
+
+    def forget_busy(self) -> None:
+        """A batch stuck (refused for taking too long): the next ones go on without its
+        connection, which the batch lets go of when it ends."""
+        if self._busy is not None:
+            self._forget(self._busy)
+
+    async def aside(self, fn: Statement) -> Any:
+        """``fn`` on a connection of its own, not behind the batches."""
+        try:
+            async with asyncio.timeout(self.timeout), self.engine.connect() as conn:
+                return await conn.run_sync(fn)
+        except TimeoutError:
+            raise StoreTimeout(f"the database did not answer in {self.timeout:g} s") from None
+
+    async def close(self) -> None:
+        """Let every connection go."""
+        for conn in (self._conn, self._auto):
+            if conn is not None:
+                self._forget(conn)
+                await conn.invalidate()  # nothing to wait for: no round trip
+        await self.engine.dispose()
