@@ -6,8 +6,10 @@ Every method is a coroutine. A write returns once it is stored for good (or rais
 writes of a table that a cluster node makes from its copy take that copy's fencing ``epoch``
 (None: not a cluster's copy, not fenced): if another node has loaded the table since
 (:meth:`TableStore.fence` raised its epoch), the write stores nothing and raises
-:class:`~.rows.StaleCopy`. A store that the database does not answer raises
-:class:`~.rows.StoreTimeout` within ``STORE_TIMEOUT`` seconds.
+:class:`~.rows.StaleCopy`. A server database (PostgreSQL) that does not answer makes the
+store raise :class:`~.rows.StoreTimeout` within ``STORE_TIMEOUT`` seconds; a SQLite file that
+another process keeps busy for as long makes its write fail with SQLAlchemy's
+``OperationalError`` ("database is locked"), since SQLite's writes run on the event loop.
 """
 
 from __future__ import annotations
