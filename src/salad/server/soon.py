@@ -1,5 +1,7 @@
 """The server's one end-of-turn batcher: what is asked during one turn of the event loop, done
-together at its end."""
+together at its end. Its users: the websocket writes of a turn
+(:class:`~salad.server.tables.connection.TurnWrites`), a table's broadcast
+(``Table.broadcast_soon``) and the store's group commit (:mod:`salad.server.store.commit`)."""
 
 from __future__ import annotations
 

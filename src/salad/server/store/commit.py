@@ -23,6 +23,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Generic, TypeVar
 
+from salad.server.soon import Soon
 from salad.server.store.rows import StoreTimeout
 
 __all__ = ["GroupCommit", "InlineCommit"]
@@ -44,24 +45,22 @@ class _Call(Generic[Op]):
 
 
 class _Turns(Generic[Op]):
-    """The calls of a turn of the event loop, handed over together at its end."""
+    """The calls of a turn of the event loop, handed over together at its end (the server's
+    one end-of-turn batcher, :class:`~salad.server.soon.Soon`)."""
 
     MAX_BATCH = 1024
 
     def __init__(self) -> None:
-        self._pending: list[_Call[Op]] = []
+        self._turn: Soon[_Call[Op]] = Soon(self._hand_over)
         """The calls of this turn of the event loop."""
 
     async def call(self, op: Op) -> Any:
         """Run ``op`` with the others of this turn; its result once committed (or its error)."""
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[Any] = loop.create_future()
-        if not self._pending:
-            loop.call_soon(self._hand_over)
-        self._pending.append(_Call(op, future))
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._turn.add(_Call(op, future))
         return await future
 
-    def _hand_over(self) -> None:
+    def _hand_over(self, calls: list[_Call[Op]]) -> None:
         raise NotImplementedError
 
 
@@ -77,8 +76,7 @@ class InlineCommit(_Turns[Op]):
         self.run_batch = run_batch
         self.run_one = run_one
 
-    def _hand_over(self) -> None:
-        calls, self._pending = self._pending, []
+    def _hand_over(self, calls: list[_Call[Op]]) -> None:
         for start in range(0, len(calls), self.MAX_BATCH):
             chunk = calls[start : start + self.MAX_BATCH]
             _settle(chunk, self._outcomes([c.op for c in chunk]))
@@ -126,8 +124,7 @@ class GroupCommit(_Turns[Op]):
         self._stuck: set[asyncio.Task[list[Outcome]]] = set()
         """Batches refused for taking too long, left to end on their own."""
 
-    def _hand_over(self) -> None:
-        calls, self._pending = self._pending, []
+    def _hand_over(self, calls: list[_Call[Op]]) -> None:
         self._waiting.extend(calls)
         if calls and self._drainer is None:
             self._drainer = asyncio.get_running_loop().create_task(self._drain())
