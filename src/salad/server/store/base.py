@@ -96,6 +96,10 @@ class TableStore(Protocol):
         does not exist, and nothing written). Writes with an older epoch are refused from now
         on; one being stored at this moment is waited for, so it is in what is loaded next."""
 
+    async def keep(self, table_id: str, part: str, value: Any, *, epoch: int | None = None) -> None:
+        """Keep ``value`` as the table's ``part`` (one of :data:`~.rows.KEPT`), handed back in
+        the :class:`~.rows.TableRow` of :meth:`load_table` (a restart, or another node)."""
+
     async def save_review(
         self, table_id: str, game_number: int, seat: int, worlds: int, review: str
     ) -> None:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
+    "KEPT",
     "DuplicateMove",
     "GameRow",
     "MoveRow",
@@ -17,6 +18,12 @@ __all__ = [
     "TableRow",
     "hash_token",
 ]
+
+
+KEPT = ("talk", "pressed")
+"""What a table keeps besides its games (:meth:`~.base.TableStore.keep`): its talk
+(:mod:`salad.server.tables.talk`) and who has pressed Next hand
+(:mod:`salad.server.tables.hand_end`), each a JSON value."""
 
 
 class StaleCopy(Exception):
@@ -82,3 +89,6 @@ class TableRow:
     seed: int | None = None
     seats: list[SeatRow] = field(default_factory=list)
     created_at: float = 0.0
+    talk: Any = None
+    pressed: Any = None
+    """What the table keeps (:data:`KEPT`), as last kept; None: nothing kept yet."""

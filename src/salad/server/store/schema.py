@@ -1,7 +1,8 @@
 """The SQL store's tables as they are now (the migrations in ``migrations/versions`` make them).
 
 * ``salad_tables``: one row per table: ruleset (preset + settings JSON), player count, timers,
-  status and the number of the current game;
+  status, the number of the current game, and what the table keeps besides its games (JSON,
+  :data:`~.rows.KEPT`): its talk and who has pressed Next hand;
 * ``salad_seats``: one row per seat: kind (``human``, ``bot``, ``open``), display name, bot name
   and the SHA-256 hash of the seat's secret token (never the token itself);
 * ``salad_games``: one row per game played at a table: its seed, the seats as they were at the
@@ -47,6 +48,8 @@ tables_t = Table(
     Column("seed", BigInteger, nullable=True),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
+    Column("talk", Text, nullable=True),
+    Column("pressed", Text, nullable=True),
     # The tables being played, found without reading every table ever made: a server
     # resumes them at start-up, and each cluster node looks for those no node holds every
     # second (without it, 14 ms of PostgreSQL's time a look at 300 000 tables, 30 ms on SQLite).

@@ -24,7 +24,7 @@ from sqlalchemy.engine import make_url
 from salad.server.store.base import STORE_TIMEOUT, Over
 from salad.server.store.commit import GroupCommit, InlineCommit
 from salad.server.store.connections import FileConnections, ServerConnections
-from salad.server.store.rows import GameRow, MoveRow, SeatRow, TableRow
+from salad.server.store.rows import KEPT, GameRow, MoveRow, SeatRow, TableRow
 from salad.server.store.schema import (
     fences_t,
     games_t,
@@ -229,6 +229,12 @@ class SqlStore:
 
         return int(await self._call(fence))
 
+    async def keep(self, table_id: str, part: str, value: Any, *, epoch: int | None = None) -> None:
+        if part not in KEPT:
+            raise ValueError(f"a table keeps no {part!r}")
+        kept = update(tables_t).where(tables_t.c.id == table_id).values({part: json.dumps(value)})
+        await self._call(fenced(table_id, epoch, lambda conn: conn.execute(kept)))
+
     async def save_review(
         self, table_id: str, game_number: int, seat: int, worlds: int, review: str
     ) -> None:
@@ -265,6 +271,7 @@ class SqlStore:
                     for r in seats.mappings()
                 ],
                 created_at=row["created_at"],
+                **{part: json.loads(row[part] or "null") for part in KEPT},
             )
 
         found: TableRow | None = await self._call(load)

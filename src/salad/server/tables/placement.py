@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from salad.server.tables.keeper import Keeper
-
 __all__ = ["Placement", "SingleNode"]
 
 
@@ -28,9 +26,8 @@ class Placement(Protocol):
         stored (a cluster node that was frozen longer than its lease may not)."""
         ...
 
-    def on_unload(self, table_id: str, idle: bool) -> None:
-        """Told the id of each table that leaves memory, and whether it left for being idle
-        (nobody at it: its talk is forgotten) rather than for another server to play it."""
+    def on_unload(self, table_id: str) -> None:
+        """Told the id of each table that leaves memory (idle, or for another server)."""
         ...
 
     @property
@@ -45,19 +42,12 @@ class Placement(Protocol):
         takes those no node holds, one by one)."""
         ...
 
-    @property
-    def keeper(self) -> Keeper | None:
-        """Where a table's chat and who has pressed Next hand are kept for the next server to
-        play it (:mod:`salad.server.tables.keeper`); None: nowhere (one server)."""
-        ...
-
 
 class SingleNode:
-    """One server alone: every table is its own, and nothing is fenced or kept elsewhere."""
+    """One server alone: every table is its own, and nothing is fenced."""
 
     fencing = False
     resume = True
-    keeper: Keeper | None = None
 
     def owns(self, table_id: str) -> bool:
         return True
@@ -68,5 +58,5 @@ class SingleNode:
     async def sure(self, table_id: str) -> bool:
         return True
 
-    def on_unload(self, table_id: str, idle: bool) -> None:
+    def on_unload(self, table_id: str) -> None:
         return None
