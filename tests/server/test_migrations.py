@@ -21,7 +21,7 @@ from salad.engine import Game
 from salad.errors import SaladError
 from salad.formats.rules import load_ruleset
 from salad.server.store import SqlStore, check_database, database_url, hash_token
-from salad.server.store.migrate import config
+from salad.server.store.connections import config
 from salad.settings import to_ref
 
 from .conftest import Server, connect

@@ -7,7 +7,7 @@ everything that arrived while the one before was under way, in the order the cal
 The store says how a batch runs (``run_batch``, all of it or nothing) and how one call runs
 alone (``run_one``): when a batch fails, its calls are run again one by one, so one bad call
 fails alone. A batch the database does not answer within ``timeout`` seconds is refused
-(:class:`~.rows.StoreTimeout` for each of its calls; it may still be stored after all), and is
+(:class:`~.base.StoreTimeout` for each of its calls; it may still be stored after all), and is
 left to end on its own while the batches after it go on: one batch stuck does not hold up every
 table's.
 
@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Generic, TypeVar
 
 from salad.server.soon import Soon
-from salad.server.store.rows import StoreTimeout
+from salad.server.store.base import StoreTimeout
 
 __all__ = ["GroupCommit", "InlineCommit"]
 

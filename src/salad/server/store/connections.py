@@ -16,23 +16,64 @@ Each keeps the connection its batches run on (taking one from the pool and givin
 as much as a batch of moves on SQLite); a call that fails lets it go, and the next call takes a
 new one. The reads that must never wait behind the batches (:meth:`aside`) take a connection of
 their own from the pool.
+
+Each brings the schema up to date when the store opens (:func:`upgrade`), by Alembic's
+migrations (``migrations/versions``) with a configuration made here: no alembic.ini is needed.
+A database made before the migrations existed (its tables there, no ``alembic_version``) is
+recognised: the first revision makes only what it lacks, and Alembic stamps it so. On
+PostgreSQL an advisory lock held for the transaction makes the nodes of a cluster starting
+together upgrade one after the other (the first does it, the others find it done).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, create_engine, event
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, create_engine, event, inspect, text
 from sqlalchemy.engine import URL, Engine
 from sqlalchemy.ext.asyncio import AsyncConnection, create_async_engine
 from sqlalchemy.pool import StaticPool
 
-from salad.server.store.migrate import upgrade
-from salad.server.store.rows import StoreTimeout
-from salad.server.store.statements import Statement, sqlite_pragmas
+from salad.server.store.base import StoreTimeout
+from salad.server.store.statements import Statement
 
-__all__ = ["FileConnections", "ServerConnections"]
+log = logging.getLogger("salad.server")
+
+LOCK = 7261
+"""The PostgreSQL advisory lock held while the schema is upgraded."""
+
+
+def config(conn: Connection) -> Config:
+    """Alembic's configuration for migrating the database of ``conn`` (in its transaction)."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
+    cfg.attributes["connection"] = conn
+    return cfg
+
+
+def upgrade(conn: Connection) -> None:
+    """Bring the database of ``conn`` to the newest revision, in the transaction of ``conn``."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("SELECT pg_advisory_xact_lock(:lock)"), {"lock": LOCK})
+    tables = set(inspect(conn).get_table_names())
+    if "salad_tables" in tables and "alembic_version" not in tables:
+        log.info("database made before its migrations: stamped at the first revision")
+    command.upgrade(config(conn), "head")
+
+
+def sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    # WAL: readers never block the writer; synchronous=NORMAL: a commit survives the process
+    # being killed (the data is in the OS), only a power cut can lose the last commits.
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
 
 
 def _in_transaction(conn: Connection, fn: Statement) -> Any:

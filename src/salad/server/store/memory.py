@@ -12,12 +12,12 @@ import copy
 import time
 from typing import Any
 
-from salad.server.store.base import Over
-from salad.server.store.rows import (
+from salad.server.store.base import (
     KEPT,
     DuplicateMove,
     GameRow,
     MoveRow,
+    Over,
     SeatRow,
     StaleCopy,
     TableRow,

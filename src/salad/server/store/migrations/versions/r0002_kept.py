@@ -15,19 +15,22 @@ down_revision: str | None = "0001"
 branch_labels: str | None = None
 depends_on: str | None = None
 
-COLUMNS = ("talk", "pressed")
+
+def columns() -> list[sa.Column[str]]:
+    """The columns this revision adds to ``salad_tables``."""
+    return [sa.Column(name, sa.Text, nullable=True) for name in ("talk", "pressed")]
 
 
 def upgrade() -> None:
     # Only the columns it lacks: a database whose version table was lost (stamped at 0001 as
     # made before the migrations) may have them.
     have = {c["name"] for c in sa.inspect(op.get_bind()).get_columns("salad_tables")}
-    for name in COLUMNS:
-        if name not in have:
-            op.add_column("salad_tables", sa.Column(name, sa.Text, nullable=True))
+    for column in columns():
+        if column.name not in have:
+            op.add_column("salad_tables", column)
 
 
 def downgrade() -> None:
     with op.batch_alter_table("salad_tables") as batch:  # SQLite: the table made again
-        for name in COLUMNS:
-            batch.drop_column(name)
+        for column in columns():
+            batch.drop_column(column.name)
