@@ -148,7 +148,7 @@ class Link:
 
     async def release(self, table_id: str) -> None:
         """Let the table's lease go, if this node holds it."""
-        await self._release(keys=[_lease(table_id)], args=[self.node])
+        await self.release_many([table_id])
 
     async def release_many(self, table_ids: Sequence[str]) -> None:
         """:meth:`release` of many leases, in one round trip."""

@@ -1,28 +1,22 @@
-"""Where a SQL store's statements run: the connections it keeps, one class a database.
+"""Where a SQL store's statements run: the connections it keeps, one class a database. Every
+statement (:mod:`~.statements`) takes a synchronous SQLAlchemy ``Connection``, so the SQL is
+written once for both:
 
-Every statement function (:mod:`~.statements`) takes a synchronous SQLAlchemy ``Connection``,
-so the SQL is written once for both:
-
-* :class:`FileConnections` (SQLite): SQLAlchemy's synchronous engine on the standard library's
-  ``sqlite3``, its statements run on the event loop itself. A SQLite commit in WAL mode with
-  ``synchronous=NORMAL`` is a write to the OS, microseconds: handing each call of the driver
-  to a thread and back costs far more than the call. A file busy with another process's write
-  is waited for by the driver's ``timeout`` (the store's timeout), then the call fails.
-* :class:`ServerConnections` (PostgreSQL): SQLAlchemy's asyncio engine on psycopg's asyncio
-  connection, a call's statements run through ``AsyncConnection.run_sync``: its transaction,
-  statements and commit in one go, the event loop free while the server answers.
+* :class:`FileConnections` (SQLite): the synchronous engine on ``sqlite3``, run on the event
+  loop itself. A commit in WAL mode with ``synchronous=NORMAL`` is a write to the OS,
+  microseconds: handing each call to a thread and back costs far more than the call;
+* :class:`ServerConnections` (PostgreSQL): the asyncio engine on psycopg, a call's transaction,
+  statements and commit in one ``AsyncConnection.run_sync``, the event loop free meanwhile.
 
 Each keeps the connection its batches run on (taking one from the pool and giving it back costs
-as much as a batch of moves on SQLite); a call that fails lets it go, and the next call takes a
-new one. The reads that must never wait behind the batches (:meth:`aside`) take a connection of
-their own from the pool.
+as much as a batch of moves on SQLite); a call that fails lets it go, and the next takes a new
+one. The reads that must never wait behind the batches (:meth:`aside`) take their own.
 
-Each brings the schema up to date when the store opens (:func:`upgrade`), by Alembic's
-migrations (``migrations/versions``) with a configuration made here: no alembic.ini is needed.
-A database made before the migrations existed (its tables there, no ``alembic_version``) is
-recognised: the first revision makes only what it lacks, and Alembic stamps it so. On
-PostgreSQL an advisory lock held for the transaction makes the nodes of a cluster starting
-together upgrade one after the other (the first does it, the others find it done).
+On opening, :func:`upgrade` brings the schema up to date by Alembic's migrations
+(``migrations/versions``; no alembic.ini needed). A database made before the migrations (its
+tables, no ``alembic_version``) is recognised: the first revision makes only what it lacks.
+On PostgreSQL an advisory lock makes the nodes of a cluster starting together upgrade one after
+the other.
 """
 
 from __future__ import annotations
@@ -101,8 +95,8 @@ class FileConnections:
         self._conn: Connection | None = None
 
     async def upgrade(self) -> None:
-        with self.engine.connect() as conn:
-            _in_transaction(conn, upgrade)
+        with self.engine.begin() as conn:
+            upgrade(conn)
 
     def run(self, fn: Statement) -> Any:
         """``fn`` in a transaction of its own, on the kept connection."""
@@ -148,8 +142,8 @@ class ServerConnections:
         """The kept connection a batch is running on."""
 
     async def upgrade(self) -> None:
-        async with self.engine.connect() as conn:
-            await conn.run_sync(_in_transaction, upgrade)
+        async with self.engine.begin() as conn:
+            await conn.run_sync(upgrade)
 
     async def run(self, fn: Statement, auto: bool = False) -> Any:
         """``fn`` in a transaction of its own, on the kept connection (``auto``: on the one in

@@ -23,8 +23,6 @@ from salad.server.store.base import (
     TableRow,
 )
 
-__all__ = ["MemoryStore"]
-
 
 class MemoryStore:
     """Tables, seats, games, moves, reviews and fences in dicts."""

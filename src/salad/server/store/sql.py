@@ -65,16 +65,11 @@ DIALECTS = ("sqlite", "postgresql")
 """The databases the server runs on."""
 
 
-def default_database_path() -> Path:
-    """The SQLite file used when no database is given (in the user data directory)."""
-    return user_data_path("salad", appauthor=False) / "salad.db"
-
-
 def database_url(value: str | None) -> str:
-    """A SQLAlchemy URL from what a user gives: nothing (the default SQLite file), a path,
-    ``sqlite:///...`` or ``postgresql://...`` (mapped to the psycopg driver)."""
+    """A SQLAlchemy URL from what a user gives: nothing (``salad.db`` in the user data
+    directory), a path, ``sqlite:///...`` or ``postgresql://...`` (mapped to psycopg)."""
     if not value:
-        path = default_database_path()
+        path = user_data_path("salad", appauthor=False) / "salad.db"
         path.parent.mkdir(parents=True, exist_ok=True)
         return f"sqlite:///{path}"
     for prefix in ("postgresql://", "postgres://"):
@@ -356,13 +351,8 @@ class SqlStore:
 
 def shown_url(url: str) -> str:
     """``url`` as shown to people (no password), once checked without opening anything: a
-    database the server knows, in a folder that exists; else a one-line :class:`SaladError`.
-
-    >>> shown_url("garbage://x")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    salad.errors.SaladError: database garbage://x: not a database the server knows (use ...)
-    """
+    database the server knows, in a folder that exists; else a one-line :class:`SaladError`
+    (see :func:`check_database`)."""
     try:
         parsed = make_url(url)
     except ArgumentError:
