@@ -44,8 +44,8 @@ from salad.server.store.statements import (
     fences_t,
     game_row,
     games_t,
+    match,
     moves_t,
-    review_key,
     reviews_t,
     save_seats,
     seats_t,
@@ -218,11 +218,11 @@ class SqlStore:
         epoch: int | None = None,
     ) -> None:
         def take_back(conn: Connection) -> None:
-            game = (moves_t.c.table_id == table_id) & (moves_t.c.game_number == game_number)
+            game = match(moves_t, table_id=table_id, game_number=game_number)
             conn.execute(delete(moves_t).where(game & (moves_t.c.seq > keep)))
             conn.execute(
                 update(games_t)
-                .where((games_t.c.table_id == table_id) & (games_t.c.game_number == game_number))
+                .where(match(games_t, table_id=table_id, game_number=game_number))
                 .values(players=json.dumps(players))
             )
 
@@ -263,7 +263,7 @@ class SqlStore:
         key = {"table_id": table_id, "game_number": game_number, "seat": seat, "worlds": worlds}
 
         def save(conn: Connection) -> None:
-            conn.execute(delete(reviews_t).where(review_key(key)))
+            conn.execute(delete(reviews_t).where(match(reviews_t, **key)))
             conn.execute(insert(reviews_t).values(**key, review=review, created_at=time.time()))
 
         await self._call(save)
@@ -317,9 +317,7 @@ class SqlStore:
     async def game(self, table_id: str, game_number: int) -> GameRow | None:
         def game(conn: Connection) -> GameRow | None:
             rows = conn.execute(
-                select(games_t).where(
-                    (games_t.c.table_id == table_id) & (games_t.c.game_number == game_number)
-                )
+                select(games_t).where(match(games_t, table_id=table_id, game_number=game_number))
             )
             row = rows.mappings().first()
             return None if row is None else game_row(row)
@@ -330,7 +328,7 @@ class SqlStore:
         def moves(conn: Connection) -> list[MoveRow]:
             rows = conn.execute(
                 select(moves_t.c.seq, moves_t.c.seat, moves_t.c.move, moves_t.c.code, moves_t.c.by)
-                .where((moves_t.c.table_id == table_id) & (moves_t.c.game_number == game_number))
+                .where(match(moves_t, table_id=table_id, game_number=game_number))
                 .order_by(moves_t.c.seq)
             )
             return [MoveRow(r[0], r[1], r[2], r[3], r[4]) for r in rows]
@@ -343,7 +341,7 @@ class SqlStore:
         key = {"table_id": table_id, "game_number": game_number, "seat": seat, "worlds": worlds}
 
         def load(conn: Connection) -> str | None:
-            row = conn.execute(select(reviews_t.c.review).where(review_key(key))).first()
+            row = conn.execute(select(reviews_t.c.review).where(match(reviews_t, **key))).first()
             return None if row is None else str(row[0])
 
         return await self._call(load)

@@ -24,8 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, delete, insert, select, text, tuple_, update
-from sqlalchemy.sql.expression import ClauseElement
+from sqlalchemy import Connection, Table, and_, delete, insert, select, text, tuple_, update
+from sqlalchemy.sql.expression import ClauseElement, ColumnElement
 
 from salad.server.store.base import GameRow, MoveRow, Over, SeatRow, StaleCopy
 from salad.server.store.migrations.versions import r0001_first_schema, r0002_kept
@@ -145,7 +145,7 @@ def finish_game(
 ) -> None:
     conn.execute(
         update(games_t)
-        .where((games_t.c.table_id == table_id) & (games_t.c.game_number == game_number))
+        .where(match(games_t, table_id=table_id, game_number=game_number))
         .values(
             status="over",
             totals=json.dumps(totals),
@@ -246,13 +246,9 @@ def batch(conn: Connection, ops: list[Op]) -> list[Any]:
     return results
 
 
-def review_key(key: dict[str, Any]) -> Any:
-    return (
-        (reviews_t.c.table_id == key["table_id"])
-        & (reviews_t.c.game_number == key["game_number"])
-        & (reviews_t.c.seat == key["seat"])
-        & (reviews_t.c.worlds == key["worlds"])
-    )
+def match(table: Table, **values: Any) -> ColumnElement[bool]:
+    """The rows of ``table`` whose columns have these values."""
+    return and_(*(table.c[name] == value for name, value in values.items()))
 
 
 def game_row(r: Any) -> GameRow:

@@ -15,32 +15,26 @@ class Placement(Protocol):
     def owns(self, table_id: str) -> bool:
         """Whether this server may hold the table (a cluster node: whether it has its lease).
         A table it does not own is refused with 503 ("served by another server: retry")."""
-        ...
 
     async def claim(self, table_id: str) -> bool:
         """Take a new table's id for this server (a cluster node: its lease); False if taken."""
-        ...
 
     async def sure(self, table_id: str) -> bool:
         """Whether this server surely holds the table right now, asked before each change is
         stored (a cluster node that was frozen longer than its lease may not)."""
-        ...
 
     def on_unload(self, table_id: str) -> None:
         """Told the id of each table that leaves memory (idle, or for another server)."""
-        ...
 
     @property
     def fencing(self) -> bool:
         """Load each table under a new fencing epoch and store changes only with it (a cluster
         node: another node may load the table while this one is frozen)."""
-        ...
 
     @property
     def resume(self) -> bool:
         """Load every table with a game in progress at start (a cluster node does not: it
         takes those no node holds, one by one)."""
-        ...
 
 
 class SingleNode:
