@@ -1,7 +1,7 @@
-"""What a table keeps on a cluster besides its game (salad.server.tables.keeper): its chat
-lines and chat setting, and who has pressed Next hand, follow the table to the node that takes
-it over; a node that no longer holds a table keeps nothing of it; a table that leaves memory for
-being idle forgets them, as one server does."""
+"""What a table keeps on a cluster besides its game (TableStore.keep): its chat lines and chat
+setting, and who has pressed Next hand, follow the table to the node that takes it over; a node
+that no longer holds a table keeps nothing of it (fenced); a table that leaves memory for being
+idle gets them back when it is loaded again."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from salad.formats.rules import load_ruleset
 from salad.server.store import MemoryStore
 from salad.server.tables import Conn
-from salad.server.tables.keeper import PRESSED, TALK
 from salad.view import SPECTATOR
 
 from .cluster_clients import ok, reach
@@ -171,17 +170,24 @@ class _Socket:
         pass
 
 
-def test_only_the_holder_keeps_the_talk_and_an_idle_table_forgets_it(
+def test_only_the_holder_keeps_the_talk_and_an_idle_table_gets_it_back(
     redis_server: Any, tmp_path: Path
 ) -> None:
-    """In process, two nodes on one Redis: the node holding a table keeps its chat, another
-    writes none of it (a node that lost the table, say frozen past its lease); the next holder
-    recalls it when it loads the table; a table let go for being idle deletes it."""
+    """In process, two nodes on one Redis and one store: the node holding a table keeps its
+    chat; the next holder gets it when it loads the table; the copy of the node that lost the
+    table (say frozen past its lease) keeps nothing more (its epoch is fenced out); a table let
+    go for being idle lets its lease go and keeps its talk, back when it is loaded again."""
 
     async def run() -> None:
         storage = MemoryStore()  # one database for both nodes
         a = node_on(redis_server.url, storage)
         b = node_on(redis_server.url, storage)
+
+        async def talk(table_id: str) -> Any:
+            row = await storage.load_table(table_id)
+            assert row is not None
+            return row.talk
+
         try:
             made = await a.manager.create(load_ruleset("canadian"), "Host", [("open", None)] * 3)
             t1 = made.table_id
@@ -190,82 +196,28 @@ def test_only_the_holder_keeps_the_talk_and_an_idle_table_forgets_it(
             host = Conn(_Socket(), 0)
             await a.manager.connect(table, host)
             await a.manager.handle(table, host, json.dumps({"type": "chat", "text": "hi"}))
-            kept = json.loads(await a.link.recall(t1, TALK) or "{}")
+            kept = await talk(t1)
             assert [line["text"] for line in kept["lines"]] == ["hi"]
-            # b does not hold the table: what it would keep is not kept.
-            await b.link.keep(t1, TALK, json.dumps({"lines": [], "spectators": True}))
-            assert json.loads(await a.link.recall(t1, TALK) or "{}") == kept
             # a lets the table go (not idle: another node plays it now); b takes it and
             # finds the line.
             await a.link.release(t1)
             assert await b.owner_for(t1) == b.node
             again = await b.manager.get(t1)
             assert [line["text"] for line in b.manager.talk.rooms[t1].lines] == ["hi"]
-            await b.link.keep(t1, PRESSED, "{}")
-            # Idle, b lets it go: what it kept goes with the lease.
-            b.on_unload(again.id, True)
+            # a's copy no longer holds the table: what it says is not kept.
+            await a.manager.handle(table, host, json.dumps({"type": "chat", "text": "stale"}))
+            assert await talk(t1) == kept
+            # Idle, b lets it go: its lease goes, its talk stays kept.
+            b.manager.registry.unload_after = 0.0
+            assert b.manager.sweep() == [again.id]
             await asyncio.gather(*b._tasks)
             assert await b.link.owner(t1) is None
-            assert [await b.link.recall(t1, part) for part in (TALK, PRESSED)] == [None, None]
+            assert t1 not in b.manager.talk.rooms
+            assert await b.owner_for(t1) == b.node
+            await b.manager.get(t1)
+            assert [line["text"] for line in b.manager.talk.rooms[t1].lines] == ["hi"]
         finally:
             for node in (a, b):
                 await node.link.close()
-
-    asyncio.run(run())
-
-
-def test_presses_that_come_together_are_kept_in_one_write_and_sent_in_one_state(
-    redis_server: Any, tmp_path: Path
-) -> None:
-    """In process, one node: three seats press Next hand in one turn of the event loop. Their
-    presses are kept in one write, which says only the fourth seat is still waited for, and
-    each connection is sent one state for the three, as one server sends it. The fourth
-    seat's press, alone, is kept alone, and the next hand begins."""
-
-    async def run() -> None:
-        storage = MemoryStore()
-        node = node_on(redis_server.url, storage)
-        manager = node.manager
-        kept: list[dict[str, Any]] = []
-        keep = node.link.keep
-
-        async def keeping(table_id: str, part: str, text: str) -> None:
-            if part == PRESSED:
-                kept.append(json.loads(text))
-            await keep(table_id, part, text)
-
-        node.link.keep = keeping  # type: ignore[method-assign]
-        try:
-            made = await manager.create(load_ruleset("canadian"), "Host", [("open", None)] * 3)
-            for _ in range(3):
-                await manager.join(made.table_id, "Guest", None)
-            table = await manager.start(made.table_id, made.token)
-            sockets = [_Socket() for _ in range(4)]
-            conns = [Conn(sock, seat) for seat, sock in enumerate(sockets)]
-            for conn in conns:
-                table = await manager.connect(table, conn)
-            while table.hand_end is None:
-                game = table.game
-                assert game is not None
-                seat, move = game.to_move, game.legal_moves()[0]
-                await manager.play(table, seat, game.format_move(move), conns[seat])
-            assert table.hand_end.waiting == {0, 1, 2, 3}
-            for _ in range(3):  # what the moves sent goes out (each outbox's task writes it)
-                await asyncio.sleep(0)
-            sent = [len(sock.texts) for sock in sockets]
-            press = json.dumps({"type": "next"})
-            await asyncio.gather(*(manager.handle(table, conns[s], press) for s in (0, 1, 2)))
-            await asyncio.sleep(0)  # the state of this turn's presses goes at its end
-            assert [k["waiting"] for k in kept] == [[3]]
-            for sock, before in zip(sockets, sent, strict=True):
-                states = [t for t in sock.texts[before:] if t.startswith('{"type":"state"')]
-                assert len(states) == 1, sock.texts[before:]
-                assert json.loads(states[0])["hand_end"]["waiting"] == [3]
-            await manager.handle(table, conns[3], press)
-            assert [k["waiting"] for k in kept] == [[3], []]
-            assert table.hand_end is None
-        finally:
-            await manager.close()
-            await node.link.close()
 
     asyncio.run(run())

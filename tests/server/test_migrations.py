@@ -1,7 +1,8 @@
 """A database made before the store's migrations (by the server as it was before Alembic: the
-tables, no ``alembic_version``) is brought up to date in place when a new server starts on it:
-a real ``salad serve`` on SQLite and on PostgreSQL loads the table that was being played, and
-play goes on. A new database gets the newest revision, and opening it again changes nothing."""
+tables, no ``alembic_version``), or at the first revision (before tables kept their talk), is
+brought up to date in place when a new server starts on it: a real ``salad serve`` on SQLite
+and on PostgreSQL loads the table that was being played, and play (and chat) goes on. A new
+database gets the newest revision, and opening it again changes nothing."""
 
 from __future__ import annotations
 
@@ -13,12 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from alembic import command
 from sqlalchemy import Connection, create_engine, inspect, text
 
 from salad.engine import Game
 from salad.errors import SaladError
 from salad.formats.rules import load_ruleset
 from salad.server.store import SqlStore, check_database, database_url, hash_token
+from salad.server.store.connections import config
 from salad.settings import to_ref
 
 from .conftest import Server, connect
@@ -62,13 +65,20 @@ CREATE TABLE salad_seats (
 
 TABLE, TOKEN, SEED, PLAYED = "before-migrations", "the-hosts-token", 20251205, 9
 
+HEAD = ["0002"]
+"""The newest revision."""
 
-def old_database(conn: Connection) -> int:
-    """The old schema, holding a table in play: the host (seat 0) and three bots, ``PLAYED``
-    moves into its first game; the number of moves."""
-    for statement in OLD_SCHEMA.split(";"):
-        if statement.strip():
-            conn.execute(text(statement))
+
+def old_database(conn: Connection, first_revision: bool = False) -> int:
+    """The old schema (``first_revision``: the first revision's, made by Alembic), holding a
+    table in play: the host (seat 0) and three bots, ``PLAYED`` moves into its first game; the
+    number of moves."""
+    if first_revision:
+        command.upgrade(config(conn), "0001")
+    else:
+        for statement in OLD_SCHEMA.split(";"):
+            if statement.strip():
+                conn.execute(text(statement))
     rs = load_ruleset("canadian")
     now = time.time()
     ref = to_ref(rs)
@@ -131,19 +141,20 @@ def url(request: Any, tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'old.db'}"
 
 
+@pytest.mark.parametrize("made_at", [[], ["0001"]], ids=["before-migrations", "r0001"])
 def test_a_database_made_before_the_migrations_is_upgraded_and_play_goes_on(
-    url: str, start_server: Callable[..., Server]
+    url: str, start_server: Callable[..., Server], made_at: list[str]
 ) -> None:
     engine = create_engine(database_url(url))
     try:
         with engine.begin() as conn:
-            played = old_database(conn)
+            played = old_database(conn, first_revision=made_at == ["0001"])
     finally:
         engine.dispose()
-    assert revision(url) == []
+    assert revision(url) == made_at
 
     srv = start_server(url)
-    assert revision(url) == ["0001"]  # recognised, stamped at the first revision
+    assert revision(url) == HEAD  # recognised (stamped at the first revision), upgraded
 
     async def play() -> None:
         me = await connect(srv, TABLE, TOKEN)
@@ -153,27 +164,34 @@ def test_a_database_made_before_the_migrations_is_upgraded_and_play_goes_on(
         await me.send({"type": "play", "move": mine["view"]["legal"][0]})
         after = await me.until(lambda x, k=mine["moves"]: x["moves"] > k)
         assert after["view"]["trick"] or after["last_trick"]
+        await me.send({"type": "chat", "text": "upgraded"})
+        while (await me.recv())["type"] != "chat":
+            pass
         await me.ws.close()
 
     asyncio.run(play())
     srv.stop()
 
-    async def stored() -> int:
+    async def stored() -> tuple[int, Any]:
         store = SqlStore(url)
         try:
-            return len(await store.moves(TABLE, 1))
+            table = await store.load_table(TABLE)
+            assert table is not None
+            return len(await store.moves(TABLE, 1)), table.talk
         finally:
             await store.close()
 
-    assert asyncio.run(stored()) > played
-    assert revision(url) == ["0001"]
+    moves, talk = asyncio.run(stored())
+    assert moves > played
+    assert [line["text"] for line in talk["lines"]] == ["upgraded"]
+    assert revision(url) == HEAD
 
 
 def test_a_new_database_gets_the_newest_revision_once(url: str) -> None:
     check_database(url)  # as salad serve opens it, before it listens
-    assert revision(url) == ["0001"]
+    assert revision(url) == HEAD
     check_database(url)  # again: nothing to do, nothing changed
-    assert revision(url) == ["0001"]
+    assert revision(url) == HEAD
     engine = create_engine(database_url(url))
     try:
         names = set(inspect(engine).get_table_names())
@@ -196,7 +214,7 @@ def test_nodes_starting_together_upgrade_one_after_the_other(pg_url: str) -> Non
             await asyncio.gather(*(s.close() for s in stores))
 
     asyncio.run(together())
-    assert revision(pg_url) == ["0001"]
+    assert revision(pg_url) == HEAD
 
 
 def test_a_database_of_a_newer_salad_is_one_line(tmp_path: Path) -> None:

@@ -124,3 +124,28 @@ def test_fencing_refuses_every_change_of_a_stale_copy(make: Callable[[], TableSt
         assert [m.seq for m in await store.moves("t1", 1)] == [1]
 
     run(make, body)
+
+
+def test_what_a_table_keeps_comes_back_with_it_and_is_fenced(
+    make: Callable[[], TableStore],
+) -> None:
+    """A table's talk and presses (TableStore.keep) come back with load_table, JSON as kept;
+    a stale copy keeps nothing; a part the store does not know is refused."""
+
+    async def body(store: TableStore) -> None:
+        await store.create_table(row("t1"))
+        loaded = await store.load_table("t1")
+        assert loaded is not None and (loaded.talk, loaded.pressed) == (None, None)
+        talk = {"lines": [{"seat": 0, "name": "Host", "at": 1.5, "text": "hi"}], "spectators": True}
+        await store.keep("t1", "talk", talk)
+        old, new = await store.fence("t1"), await store.fence("t1")
+        await store.keep("t1", "pressed", {"game": 1, "moves": 52, "waiting": [2]}, epoch=new)
+        with pytest.raises(StaleCopy):
+            await store.keep("t1", "talk", {"lines": [], "spectators": False}, epoch=old)
+        with pytest.raises(ValueError):
+            await store.keep("t1", "seed", 3)
+        loaded = await store.load_table("t1")
+        assert loaded is not None and loaded.talk == talk
+        assert loaded.pressed == {"game": 1, "moves": 52, "waiting": [2]}
+
+    run(make, body)

@@ -1,11 +1,15 @@
 """Table talk (issue 14, item 11): chat lines and reactions go to everyone at the table, are
-at most 200 characters, rate-limited, kept in memory for a reconnecting client, never in the
-record; spectators write only once the host allows it. Real server processes."""
+at most 200 characters, rate-limited, kept for a reconnecting client (in the table's row: a
+restart or an unload gives them back), never in the record; spectators write only once the
+host allows it. Real server processes."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import random
+import sqlite3
 from collections.abc import Callable
 from typing import Any
 
@@ -14,6 +18,7 @@ import pytest
 from salad.server.ratelimit import ENV
 
 from .conftest import Server, connect
+from .test_unload import in_memory, wait_for
 
 SEATS = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "random"}]
 
@@ -146,7 +151,7 @@ def test_chat_is_rate_limited_per_seat(
     asyncio.run(go())
 
 
-def test_a_whole_game_with_chat_and_an_undo_keeps_the_chat_out_of_record_and_database(
+def test_a_whole_game_with_chat_and_an_undo_keeps_the_chat_out_of_the_record(
     start_server: Callable[..., Server], tmp_path: Any
 ) -> None:
     srv = start_server()
@@ -192,7 +197,47 @@ def test_a_whole_game_with_chat_and_an_undo_keeps_the_chat_out_of_record_and_dat
     assert record["players"][0]["undos"] == 1
     db = tmp_path / "salad.db"
     srv.stop()
-    for path in tmp_path.iterdir():
-        if path.name.startswith("salad.db"):
-            assert secret.encode() not in path.read_bytes()
     assert db.exists()
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        (talk,) = conn.execute("SELECT talk FROM salad_tables WHERE id = ?", (table_id,)).fetchone()
+        assert [line["text"] for line in json.loads(talk)["lines"]] == [secret]  # the table's
+        for name in ("salad_games", "salad_moves"):  # never a game's
+            assert secret not in str(conn.execute(f"SELECT * FROM {name}").fetchall())
+
+
+def test_the_chat_comes_back_after_a_restart_and_an_unload(
+    start_server: Callable[..., Server],
+) -> None:
+    """The host says a line and lets spectators write; the server is killed. The server started
+    again on its database gives a spectator the line and the setting (and lets it write); the
+    table left memory for being idle and loaded again gives them back too."""
+    srv = start_server()
+    table_id, tokens = srv.table(SEATS, start=False)
+
+    async def before() -> None:
+        host = await connect(srv, table_id, tokens[0])
+        await host.until(lambda m: True)
+        await host.send({"type": "chat_settings", "spectators": True})
+        await next_of(host, "chat_settings")
+        await host.send({"type": "chat", "text": "hello"})
+        await next_of(host, "chat")
+
+    async def log_of_a_spectator(srv: Server, say: str | None = None) -> dict[str, Any]:
+        spec = await connect(srv, table_id, None)
+        log = await next_of(spec, "chat_log")
+        if say is not None:
+            await spec.send({"type": "chat", "text": say})
+            assert (await next_of(spec, "chat"))["text"] == say
+        await spec.ws.close()
+        return log
+
+    asyncio.run(before())
+    srv.kill()
+    srv = start_server(srv.database, args=("--unload-after", "0.5"))
+    restarted = asyncio.run(log_of_a_spectator(srv, "me too"))
+    assert [line["text"] for line in restarted["lines"]] == ["hello"]
+    assert restarted["spectators"] is True
+    wait_for(lambda: in_memory(srv) == 0)
+    reloaded = asyncio.run(log_of_a_spectator(srv))
+    assert [line["text"] for line in reloaded["lines"]] == ["hello", "me too"]
+    assert reloaded["spectators"] is True

@@ -65,7 +65,7 @@ class Told(SingleNode):
         self.taken: set[str] = set()
         self.unsure: set[str] = set()
         self.claimed: list[str] = []
-        self.unloaded: list[tuple[str, bool]] = []
+        self.unloaded: list[str] = []
 
     def owns(self, table_id: str) -> bool:
         return table_id not in self.away
@@ -77,8 +77,8 @@ class Told(SingleNode):
     async def sure(self, table_id: str) -> bool:
         return table_id not in self.unsure
 
-    def on_unload(self, table_id: str, idle: bool) -> None:
-        self.unloaded.append((table_id, idle))
+    def on_unload(self, table_id: str) -> None:
+        self.unloaded.append(table_id)
 
 
 def test_a_placement_given_to_the_manager_is_honoured(tmp_path: Path) -> None:
@@ -99,7 +99,7 @@ def test_a_placement_given_to_the_manager_is_honoured(tmp_path: Path) -> None:
                 await manager.play(table, mover, card)
             assert refused.value.status == 503, refused.value.message
             assert await manager.storage.moves(table.id, 1) == []
-            assert placement.unloaded == [(table.id, False)] and table.id not in manager.tables
+            assert placement.unloaded == [table.id] and table.id not in manager.tables
             placement.away.add(table.id)
             with pytest.raises(ActionError) as elsewhere:
                 await manager.get(table.id)

@@ -11,11 +11,6 @@ a table another node holds redirects it there by that name (:mod:`salad.server.c
 Each node also stays subscribed to its own pub/sub channel ``salad:node:{node}``, on which
 nothing is said: the subscription is a sign of life that ends the moment the node's process
 does (a node killed is found within a beat, seconds before its liveness lapses).
-
-What a table keeps outside a node's memory (:mod:`salad.server.tables.keeper`: its talk, who
-has pressed Next hand) is ``salad:{part}:{table}``, written only by the node holding the
-table's lease (checked in the same script), recalled by the next holder, and deleted with the
-lease when the table leaves memory for being idle.
 """
 
 from __future__ import annotations
@@ -25,9 +20,7 @@ from typing import cast
 
 import redis.asyncio as aioredis
 
-from salad.server.tables.keeper import PARTS
-
-__all__ = ["BEAT", "KEPT_MS", "LEASE_MS", "Link", "channel"]
+__all__ = ["BEAT", "LEASE_MS", "Link", "channel"]
 
 LEASE_MS = 3000
 """A lease's life without renewal (milliseconds): the longest a dead node holds its tables."""
@@ -37,10 +30,6 @@ MAX_CONNECTIONS = 64
 
 BEAT = 0.5
 """Seconds between renewals of a node's leases and liveness."""
-
-KEPT_MS = 7 * 24 * 3600 * 1000
-"""How long what a table keeps lasts after its last change (a table that leaves memory idle
-deletes it sooner)."""
 
 RENEW_CHUNK = 500
 """Leases renewed by one call of the renewal script (a beat's calls go in one round trip)."""
@@ -64,22 +53,19 @@ end
 return lost
 """
 
-# Set KEYS[2] to ARGV[2] (expiring after ARGV[3] ms) if KEYS[1] holds ARGV[1]; 1 if set. It
-# takes the lease of a node found dead if that node still holds it (KEYS[2] is the lease
-# itself), and keeps a part of a table only while its lease is ours (a node that lost the
-# table writes nothing).
-_SET_IF = """
+# Take the lease KEYS[1] from the node ARGV[1] (found dead) if it still holds it; 1 if taken.
+_TAKE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
   return 1
 end
 return 0
 """
 
-# Let the lease go if it is ours (and what the table keeps with it, if those keys are given).
+# Let the lease go if it is ours.
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', unpack(KEYS))
+  return redis.call('DEL', KEYS[1])
 end
 return 0
 """
@@ -92,10 +78,6 @@ def channel(node: str) -> str:
 
 def _lease(table_id: str) -> str:
     return f"salad:lease:{table_id}"
-
-
-def _kept(table_id: str, part: str) -> str:
-    return f"salad:{part}:{table_id}"
 
 
 def _alive(node: str) -> str:
@@ -126,7 +108,7 @@ class Link:
         self.redis: aioredis.Redis = aioredis.Redis(connection_pool=pool)
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
-        self._set_if = self.redis.register_script(_SET_IF)
+        self._take = self.redis.register_script(_TAKE)
 
     async def close(self) -> None:
         await self.redis.aclose()
@@ -142,8 +124,7 @@ class Link:
     async def take(self, table_id: str, dead: str) -> bool:
         """Take the table's lease from ``dead`` (a node that left its channel: killed), rather
         than wait for it to lapse; False if that node no longer holds it."""
-        lease = _lease(table_id)
-        return bool(await self._set_if(keys=[lease, lease], args=[dead, self.node, LEASE_MS]))
+        return bool(await self._take(keys=[_lease(table_id)], args=[dead, self.node, LEASE_MS]))
 
     async def owner(self, table_id: str) -> str | None:
         """The node holding the table's lease, if any."""
@@ -165,10 +146,9 @@ class Link:
             results = await pipe.execute()
         return [chunk[i - 1] for chunk, lost in zip(chunks, results[1:], strict=True) for i in lost]
 
-    async def release(self, table_id: str, forget: bool = False) -> None:
-        """Let the table's lease go, if this node holds it (``forget``: and what it keeps)."""
-        keys = [_lease(table_id)] + ([_kept(table_id, p) for p in PARTS] if forget else [])
-        await self._release(keys=keys, args=[self.node])
+    async def release(self, table_id: str) -> None:
+        """Let the table's lease go, if this node holds it."""
+        await self.release_many([table_id])
 
     async def release_many(self, table_ids: Sequence[str]) -> None:
         """:meth:`release` of many leases, in one round trip."""
@@ -200,11 +180,3 @@ class Link:
         """The load balancer's name of ``node`` if it is still there (its liveness has not
         lapsed and it is subscribed to its channel), else None: killed, or gone."""
         return (await self._lives([node]))[0]
-
-    # -- what a table keeps (salad.server.tables.keeper.Keeper) ----------------------------
-    async def keep(self, table_id: str, part: str, text: str) -> None:
-        keys = [_lease(table_id), _kept(table_id, part)]
-        await self._set_if(keys=keys, args=[self.node, text, KEPT_MS])
-
-    async def recall(self, table_id: str, part: str) -> str | None:
-        return cast(str | None, await self.redis.get(_kept(table_id, part)))

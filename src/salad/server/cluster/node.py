@@ -81,8 +81,6 @@ class Cluster:
         on Python 3.11 ``asyncio.wait_for``, which the Redis client uses, may swallow one)."""
         self._outlasting: dict[str, asyncio.Future[bool]] = {}
         """Tables whose dead holder's lease is being waited out (see :meth:`owner_for`)."""
-        # A table's chat, and who has pressed Next hand, follow it to the next node.
-        self.keeper = self.link
 
     def serve(self, manager: TableManager) -> TableManager:
         """Play the tables of ``manager``, built with this node as its placement
@@ -227,15 +225,14 @@ class Cluster:
         self.held.pop(table_id, None)
         self.manager.drop(table_id, AWAY, MOVED)
 
-    def on_unload(self, table_id: str, idle: bool) -> None:
+    def on_unload(self, table_id: str) -> None:
         if self.held.pop(table_id, None) is not None:
-            self._spawn(self._release(table_id, idle))
+            self._spawn(self._release(table_id))
 
-    async def _release(self, table_id: str, idle: bool) -> None:
-        """Let the lease of a table that left memory go; with it what the table keeps (its
-        talk, its presses of Next hand), if it left for being idle (as one server forgets)."""
+    async def _release(self, table_id: str) -> None:
+        """Let the lease of a table that left memory go."""
         with contextlib.suppress(RedisError):
-            await self.link.release(table_id, forget=idle)
+            await self.link.release(table_id)
 
     def _spawn(self, coro: Any) -> None:
         self._tasks.append(asyncio.get_running_loop().create_task(coro))

@@ -1,24 +1,22 @@
 """The :class:`TableStore` protocol: what the server asks of the place its tables live, in the
-spirit of boardgame.io's storage interface. Two stores keep it: :class:`~.sql.SqlStore`
-(SQLite or PostgreSQL) and :class:`~.memory.MemoryStore` (a dict, for tests in one process).
+spirit of boardgame.io's storage interface, and the rows it holds and hands back. Two stores
+keep it: :class:`~.sql.SqlStore` (SQLite or PostgreSQL) and :class:`~.memory.MemoryStore`.
 
 Every method is a coroutine. A write returns once it is stored for good (or raises). The
 writes of a table that a cluster node makes from its copy take that copy's fencing ``epoch``
 (None: not a cluster's copy, not fenced): if another node has loaded the table since
 (:meth:`TableStore.fence` raised its epoch), the write stores nothing and raises
-:class:`~.rows.StaleCopy`. A server database (PostgreSQL) that does not answer makes the
-store raise :class:`~.rows.StoreTimeout` within ``STORE_TIMEOUT`` seconds; a SQLite file that
+:class:`StaleCopy`. A server database (PostgreSQL) that does not answer makes the
+store raise :class:`StoreTimeout` within ``STORE_TIMEOUT`` seconds; a SQLite file that
 another process keeps busy for as long makes its write fail with SQLAlchemy's
 ``OperationalError`` ("database is locked"), since SQLite's writes run on the event loop.
 """
 
 from __future__ import annotations
 
+import hashlib
+from dataclasses import dataclass, field
 from typing import Any, Protocol
-
-from salad.server.store.rows import GameRow, MoveRow, SeatRow, TableRow
-
-__all__ = ["STORE_TIMEOUT", "Over", "TableStore"]
 
 STORE_TIMEOUT = 10.0
 """Seconds a batch may wait for a server database (frozen, or cut off without a word: its
@@ -27,6 +25,79 @@ batch stuck does not hold up every table's."""
 
 Over = tuple[list[int], list[int]]
 """A finished game's totals and winners (stored with the move that ended it)."""
+
+KEPT = ("talk", "pressed")
+"""What a table keeps besides its games (:meth:`TableStore.keep`): its talk
+(:mod:`salad.server.tables.talk`) and who has pressed Next hand
+(:mod:`salad.server.tables.hand_end`), each a JSON value."""
+
+
+class StaleCopy(Exception):
+    """A change from a copy of a table that another server has loaded since: not stored."""
+
+
+class DuplicateMove(StaleCopy):
+    """A move whose number is stored already (another copy of the table stored it): not
+    stored. The SQL store says so with the database's own IntegrityError."""
+
+
+class StoreTimeout(Exception):
+    """A batch the database did not answer in time (``STORE_TIMEOUT``): refused, though it may
+    have been stored after all (a move: the next move at its table finds out, see
+    TableManager)."""
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a seat token (tokens are long random strings: no salt needed)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str
+    name: str | None = None
+    bot: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass
+class MoveRow:
+    seq: int
+    seat: int
+    move: int
+    code: str
+    by: str = "human"
+
+
+@dataclass
+class GameRow:
+    game_number: int
+    seed: int
+    players: list[dict[str, Any]]
+    status: str
+    totals: list[int] | None = None
+    winners: list[int] | None = None
+    started_at: float = 0.0
+    finished_at: float | None = None
+
+
+@dataclass
+class TableRow:
+    id: str
+    preset: str
+    settings: dict[str, Any]
+    players: int
+    turn_timer: float | None
+    bot_takeover: float | None
+    status: str
+    game_number: int
+    seed: int | None = None
+    seats: list[SeatRow] = field(default_factory=list)
+    created_at: float = 0.0
+    talk: Any = None
+    pressed: Any = None
+    """What the table keeps (:data:`KEPT`), as last kept; None: nothing kept yet."""
 
 
 class TableStore(Protocol):
@@ -95,6 +166,10 @@ class TableStore(Protocol):
         """Raise the table's epoch (a cluster node loads it): the new epoch (0 for a table that
         does not exist, and nothing written). Writes with an older epoch are refused from now
         on; one being stored at this moment is waited for, so it is in what is loaded next."""
+
+    async def keep(self, table_id: str, part: str, value: Any, *, epoch: int | None = None) -> None:
+        """Keep ``value`` as the table's ``part`` (one of :data:`KEPT`), handed back in
+        the :class:`TableRow` of :meth:`load_table` (a restart, or another node)."""
 
     async def save_review(
         self, table_id: str, game_number: int, seat: int, worlds: int, review: str

@@ -2,18 +2,15 @@
 together, as one batch (one transaction), so a server playing many tables pays one commit for
 all the moves of a turn rather than one a move.
 
-:class:`GroupCommit` queues the calls and runs the batches one after the other, each with
-everything that arrived while the one before was under way, in the order the calls were made.
-The store says how a batch runs (``run_batch``, all of it or nothing) and how one call runs
-alone (``run_one``): when a batch fails, its calls are run again one by one, so one bad call
-fails alone. A batch the database does not answer within ``timeout`` seconds is refused
-(:class:`~.rows.StoreTimeout` for each of its calls; it may still be stored after all), and is
-left to end on its own while the batches after it go on: one batch stuck does not hold up every
-table's.
-
-:class:`InlineCommit` is the same group commit for a database whose commit is a write to a
-local file (SQLite): each batch runs on the event loop itself, at the end of the turn, with no
-task or thread hand-over; a busy file is waited for by the driver's own ``timeout``.
+The store says how a batch runs (``run_batch(ops)``: every op's result, all of it stored or
+nothing) and how one call runs alone (``run_one(op)``): when a batch fails, its calls are run
+again one by one, so one bad call fails alone. :class:`InlineCommit` is for a database whose
+commit is a write to a local file (SQLite): each batch runs on the event loop itself, at the end
+of its turn, with no task or thread hand-over. :class:`GroupCommit` runs the batches one after
+the other while the event loop goes on, each with everything that arrived while the one before
+was under way, in the order the calls were made; a batch the database does not answer within
+``timeout`` seconds is refused (:class:`~.base.StoreTimeout` for each of its calls; it may still
+be stored after all) and left to end on its own: one batch stuck does not hold up every table's.
 """
 
 from __future__ import annotations
@@ -24,9 +21,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Generic, TypeVar
 
 from salad.server.soon import Soon
-from salad.server.store.rows import StoreTimeout
-
-__all__ = ["GroupCommit", "InlineCommit"]
+from salad.server.store.base import StoreTimeout
 
 log = logging.getLogger("salad.server")
 
@@ -35,39 +30,30 @@ Op = TypeVar("Op")
 Outcome = tuple[bool, Any]
 """A call's outcome: (True, its result) or (False, the exception it raised)."""
 
-
-class _Call(Generic[Op]):
-    __slots__ = ("op", "future")
-
-    def __init__(self, op: Op, future: asyncio.Future[Any]) -> None:
-        self.op = op
-        self.future = future
+MAX_BATCH = 1024
+"""Calls in one batch at most."""
 
 
 class _Turns(Generic[Op]):
     """The calls of a turn of the event loop, handed over together at its end (the server's
-    one end-of-turn batcher, :class:`~salad.server.soon.Soon`)."""
-
-    MAX_BATCH = 1024
+    one end-of-turn batcher, :class:`~salad.server.soon.Soon`), each with its future."""
 
     def __init__(self) -> None:
-        self._turn: Soon[_Call[Op]] = Soon(self._hand_over)
-        """The calls of this turn of the event loop."""
+        self._turn: Soon[tuple[Op, asyncio.Future[Any]]] = Soon(self._hand_over)
 
     async def call(self, op: Op) -> Any:
         """Run ``op`` with the others of this turn; its result once committed (or its error)."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._turn.add(_Call(op, future))
+        self._turn.add((op, future))
         return await future
 
-    def _hand_over(self, calls: list[_Call[Op]]) -> None:
+    def _hand_over(self, calls: list[tuple[Op, asyncio.Future[Any]]]) -> None:
         raise NotImplementedError
 
 
 class InlineCommit(_Turns[Op]):
     """Runs a store's calls in batches, one batch per turn of the event loop, on the event loop
-    itself: ``run_batch(ops)``, the results of every op in one transaction (any error: none
-    stored), then, if it failed, ``run_one(op)`` for each op in a transaction of its own."""
+    itself (``run_batch`` and ``run_one`` as the module says)."""
 
     def __init__(
         self, run_batch: Callable[[list[Op]], list[Any]], run_one: Callable[[Op], Any]
@@ -76,10 +62,10 @@ class InlineCommit(_Turns[Op]):
         self.run_batch = run_batch
         self.run_one = run_one
 
-    def _hand_over(self, calls: list[_Call[Op]]) -> None:
-        for start in range(0, len(calls), self.MAX_BATCH):
-            chunk = calls[start : start + self.MAX_BATCH]
-            _settle(chunk, self._outcomes([c.op for c in chunk]))
+    def _hand_over(self, calls: list[tuple[Op, asyncio.Future[Any]]]) -> None:
+        for start in range(0, len(calls), MAX_BATCH):
+            chunk = calls[start : start + MAX_BATCH]
+            _settle(chunk, self._outcomes([op for op, _ in chunk]))
 
     def _outcomes(self, ops: list[Op]) -> list[Outcome]:
         try:
@@ -99,12 +85,9 @@ class InlineCommit(_Turns[Op]):
 
 
 class GroupCommit(_Turns[Op]):
-    """Runs a store's calls in batches, one batch per turn of the event loop at most.
-
-    ``run_batch(ops)``: the results of every op, in one transaction (any error: none stored);
-    ``run_one(op)``: one op in a transaction of its own; ``on_timeout()``: told when a batch
-    was refused for taking too long (the store lets go of the connection it was using).
-    """
+    """Runs a store's calls in batches, one batch per turn of the event loop at most, in a task
+    (``run_batch`` and ``run_one`` as the module says); ``on_timeout()`` is told when a batch
+    was refused for taking too long (the store lets go of the connection it was using)."""
 
     def __init__(
         self,
@@ -118,13 +101,13 @@ class GroupCommit(_Turns[Op]):
         self.run_one = run_one
         self.timeout = timeout
         self.on_timeout = on_timeout
-        self._waiting: list[_Call[Op]] = []
+        self._waiting: list[tuple[Op, asyncio.Future[Any]]] = []
         """The calls handed over, not yet run."""
         self._drainer: asyncio.Task[None] | None = None
         self._stuck: set[asyncio.Task[list[Outcome]]] = set()
         """Batches refused for taking too long, left to end on their own."""
 
-    def _hand_over(self, calls: list[_Call[Op]]) -> None:
+    def _hand_over(self, calls: list[tuple[Op, asyncio.Future[Any]]]) -> None:
         self._waiting.extend(calls)
         if calls and self._drainer is None:
             self._drainer = asyncio.get_running_loop().create_task(self._drain())
@@ -133,10 +116,10 @@ class GroupCommit(_Turns[Op]):
         """Run the calls waiting, a batch at a time, until none is left."""
         try:
             while self._waiting:
-                calls = self._waiting[: self.MAX_BATCH]
+                calls = self._waiting[:MAX_BATCH]
                 del self._waiting[: len(calls)]
                 try:
-                    _settle(calls, await self._execute([c.op for c in calls]))
+                    _settle(calls, await self._execute([op for op, _ in calls]))
                 except asyncio.CancelledError:  # the store closing: nothing more is run
                     _settle(calls + self._waiting, self._refused(len(calls) + len(self._waiting)))
                     self._waiting = []
@@ -185,11 +168,11 @@ class GroupCommit(_Turns[Op]):
             stuck.cancel()
 
 
-def _settle(calls: list[_Call[Any]], outcomes: list[Outcome]) -> None:
-    for c, (ok, value) in zip(calls, outcomes, strict=True):
-        if c.future.done():
+def _settle(calls: list[tuple[Any, asyncio.Future[Any]]], outcomes: list[Outcome]) -> None:
+    for (_, future), (ok, value) in zip(calls, outcomes, strict=True):
+        if future.done():
             continue
         if ok:
-            c.future.set_result(value)
+            future.set_result(value)
         else:
-            c.future.set_exception(value)
+            future.set_exception(value)

@@ -1,38 +1,73 @@
-"""Where a SQL store's statements run: the connections it keeps, one class a database.
+"""Where a SQL store's statements run: the connections it keeps, one class a database. Every
+statement (:mod:`~.statements`) takes a synchronous SQLAlchemy ``Connection``, so the SQL is
+written once for both:
 
-Every statement function (:mod:`~.statements`) takes a synchronous SQLAlchemy ``Connection``,
-so the SQL is written once for both:
-
-* :class:`FileConnections` (SQLite): SQLAlchemy's synchronous engine on the standard library's
-  ``sqlite3``, its statements run on the event loop itself. A SQLite commit in WAL mode with
-  ``synchronous=NORMAL`` is a write to the OS, microseconds: handing each call of the driver
-  to a thread and back costs far more than the call. A file busy with another process's write
-  is waited for by the driver's ``timeout`` (the store's timeout), then the call fails.
-* :class:`ServerConnections` (PostgreSQL): SQLAlchemy's asyncio engine on psycopg's asyncio
-  connection, a call's statements run through ``AsyncConnection.run_sync``: its transaction,
-  statements and commit in one go, the event loop free while the server answers.
+* :class:`FileConnections` (SQLite): the synchronous engine on ``sqlite3``, run on the event
+  loop itself. A commit in WAL mode with ``synchronous=NORMAL`` is a write to the OS,
+  microseconds: handing each call to a thread and back costs far more than the call;
+* :class:`ServerConnections` (PostgreSQL): the asyncio engine on psycopg, a call's transaction,
+  statements and commit in one ``AsyncConnection.run_sync``, the event loop free meanwhile.
 
 Each keeps the connection its batches run on (taking one from the pool and giving it back costs
-as much as a batch of moves on SQLite); a call that fails lets it go, and the next call takes a
-new one. The reads that must never wait behind the batches (:meth:`aside`) take a connection of
-their own from the pool.
+as much as a batch of moves on SQLite); a call that fails lets it go, and the next takes a new
+one. The reads that must never wait behind the batches (:meth:`aside`) take their own.
+
+On opening, :func:`upgrade` brings the schema up to date by Alembic's migrations
+(``migrations/versions``; no alembic.ini needed). A database made before the migrations (its
+tables, no ``alembic_version``) is recognised: the first revision makes only what it lacks.
+On PostgreSQL an advisory lock makes the nodes of a cluster starting together upgrade one after
+the other.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, create_engine, event
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, create_engine, event, inspect, text
 from sqlalchemy.engine import URL, Engine
 from sqlalchemy.ext.asyncio import AsyncConnection, create_async_engine
 from sqlalchemy.pool import StaticPool
 
-from salad.server.store.migrate import upgrade
-from salad.server.store.rows import StoreTimeout
-from salad.server.store.statements import Statement, sqlite_pragmas
+from salad.server.store.base import StoreTimeout
+from salad.server.store.statements import Statement
 
-__all__ = ["FileConnections", "ServerConnections"]
+log = logging.getLogger("salad.server")
+
+LOCK = 7261
+"""The PostgreSQL advisory lock held while the schema is upgraded."""
+
+
+def config(conn: Connection) -> Config:
+    """Alembic's configuration for migrating the database of ``conn`` (in its transaction)."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
+    cfg.attributes["connection"] = conn
+    return cfg
+
+
+def upgrade(conn: Connection) -> None:
+    """Bring the database of ``conn`` to the newest revision, in the transaction of ``conn``."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("SELECT pg_advisory_xact_lock(:lock)"), {"lock": LOCK})
+    tables = set(inspect(conn).get_table_names())
+    if "salad_tables" in tables and "alembic_version" not in tables:
+        log.info("database made before its migrations: stamped at the first revision")
+    command.upgrade(config(conn), "head")
+
+
+def sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    # WAL: readers never block the writer; synchronous=NORMAL: a commit survives the process
+    # being killed (the data is in the OS), only a power cut can lose the last commits.
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
 
 
 def _in_transaction(conn: Connection, fn: Statement) -> Any:
@@ -60,8 +95,8 @@ class FileConnections:
         self._conn: Connection | None = None
 
     async def upgrade(self) -> None:
-        with self.engine.connect() as conn:
-            _in_transaction(conn, upgrade)
+        with self.engine.begin() as conn:
+            upgrade(conn)
 
     def run(self, fn: Statement) -> Any:
         """``fn`` in a transaction of its own, on the kept connection."""
@@ -107,8 +142,8 @@ class ServerConnections:
         """The kept connection a batch is running on."""
 
     async def upgrade(self) -> None:
-        async with self.engine.connect() as conn:
-            await conn.run_sync(_in_transaction, upgrade)
+        async with self.engine.begin() as conn:
+            await conn.run_sync(upgrade)
 
     async def run(self, fn: Statement, auto: bool = False) -> Any:
         """``fn`` in a transaction of its own, on the kept connection (``auto``: on the one in

@@ -12,17 +12,16 @@ import copy
 import time
 from typing import Any
 
-from salad.server.store.base import Over
-from salad.server.store.rows import (
+from salad.server.store.base import (
+    KEPT,
     DuplicateMove,
     GameRow,
     MoveRow,
+    Over,
     SeatRow,
     StaleCopy,
     TableRow,
 )
-
-__all__ = ["MemoryStore"]
 
 
 class MemoryStore:
@@ -137,6 +136,13 @@ class MemoryStore:
             return 0
         self.epochs[table_id] = epoch = self.epochs.get(table_id, 0) + 1
         return epoch
+
+    async def keep(self, table_id: str, part: str, value: Any, *, epoch: int | None = None) -> None:
+        if part not in KEPT:
+            raise ValueError(f"a table keeps no {part!r}")
+        self._held(table_id, epoch)
+        if table_id in self.tables:  # as SQL's update of no row: nothing
+            setattr(self.tables[table_id], part, copy.deepcopy(value))
 
     async def save_review(
         self, table_id: str, game_number: int, seat: int, worlds: int, review: str

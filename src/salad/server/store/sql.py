@@ -10,50 +10,83 @@ played) read on a connection of their own.
 On PostgreSQL a batch of moves alone (almost every batch of a busy server) is one statement on
 a connection in autocommit: one round trip instead of four (BEGIN, the moves, the fences,
 COMMIT), which cost a cluster node more CPU than the moves themselves.
+
+Which database: :func:`database_url` makes its URL from what a user gives, and
+:func:`check_database` is the one-line check ``salad serve`` makes before it listens.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
-from typing import Any
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar, cast
 
+from alembic.util import CommandError
+from platformdirs import user_data_path
 from sqlalchemy import Connection, delete, insert, select, text, update
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-from salad.server.store.base import STORE_TIMEOUT, Over
+from salad.errors import SaladError
+from salad.server.store.base import KEPT, STORE_TIMEOUT, GameRow, MoveRow, Over, SeatRow, TableRow
 from salad.server.store.commit import GroupCommit, InlineCommit
 from salad.server.store.connections import FileConnections, ServerConnections
-from salad.server.store.rows import GameRow, MoveRow, SeatRow, TableRow
-from salad.server.store.schema import (
-    fences_t,
-    games_t,
-    moves_t,
-    reviews_t,
-    seats_t,
-    tables_t,
-)
 from salad.server.store.statements import (
     Moves,
     Op,
-    Statement,
     batch,
     exists,
     fenced,
     fenced_moves,
+    fences_t,
     game_row,
-    review_key,
+    games_t,
+    match,
+    moves_t,
+    reviews_t,
     save_seats,
+    seats_t,
     set_status,
+    tables_t,
 )
-from salad.server.store.urls import CONNECT_TIMEOUT, database_url
 
-__all__ = ["SqlStore"]
+T = TypeVar("T")
+
+CONNECT_TIMEOUT = 10
+"""Seconds a new connection to a server database may take (libpq's ``connect_timeout``,
+unless the URL names one): a server that accepts the connection and never answers, frozen or
+behind a network that drops its packets, is an error instead of a wait for ever, when the
+server starts (``salad serve`` says so in one line) as when a connection is made again."""
+
+DIALECTS = ("sqlite", "postgresql")
+"""The databases the server runs on."""
+
+
+def database_url(value: str | None) -> str:
+    """A SQLAlchemy URL from what a user gives: nothing (``salad.db`` in the user data
+    directory), a path, ``sqlite:///...`` or ``postgresql://...`` (mapped to psycopg)."""
+    if not value:
+        path = user_data_path("salad", appauthor=False) / "salad.db"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return f"sqlite:///{path}"
+    for prefix in ("postgresql://", "postgres://"):
+        if value.startswith(prefix):
+            return "postgresql+psycopg://" + value[len(prefix) :]
+    if "://" not in value:
+        return f"sqlite:///{Path(value).expanduser().resolve()}"
+    return value
+
+
+COPIED = ("id", "preset", "players", "turn_timer", "bot_takeover", "status", "game_number", "seed")
+"""The columns of ``salad_tables`` stored as a :class:`~.base.TableRow` has them."""
 
 
 class SqlStore:
     """Tables, seats, games, moves, reviews and fences in a SQL database (a
-    :class:`~.base.TableStore`); ``url`` as :func:`~.urls.database_url` takes it."""
+    :class:`~.base.TableStore`); ``url`` as :func:`database_url` takes it."""
 
     def __init__(self, url: str, store_timeout: float = STORE_TIMEOUT) -> None:
         self.url = database_url(url)
@@ -107,32 +140,21 @@ class SqlStore:
         assert isinstance(self.connections, ServerConnections)
         return (await self.connections.run(lambda conn: batch(conn, [op])))[0]
 
-    async def _call(self, fn: Statement) -> Any:
-        return await self.commit.call(Op(fn=fn))
+    async def _call(self, fn: Callable[[Connection], T]) -> T:
+        return cast(T, await self.commit.call(Op(fn=fn)))
 
-    async def _aside(self, fn: Statement) -> Any:
+    async def _aside(self, fn: Callable[[Connection], T]) -> T:
         """``fn`` on a connection of its own, not behind the batches."""
-        return await self.connections.aside(fn)
+        return cast(T, await self.connections.aside(fn))
 
     async def ping(self) -> None:
         await self._call(lambda conn: conn.execute(select(1)))
 
     # -- writes ---------------------------------------------------------------------------
     async def create_table(self, row: TableRow) -> None:
-        now = time.time()
-        values = {
-            "id": row.id,
-            "preset": row.preset,
-            "settings": json.dumps(row.settings, sort_keys=True),
-            "players": row.players,
-            "turn_timer": row.turn_timer,
-            "bot_takeover": row.bot_takeover,
-            "status": row.status,
-            "game_number": row.game_number,
-            "seed": row.seed,
-            "created_at": now,
-            "updated_at": now,
-        }
+        values = {name: getattr(row, name) for name in COPIED}
+        values["settings"] = json.dumps(row.settings, sort_keys=True)
+        values["created_at"] = values["updated_at"] = time.time()
 
         def create(conn: Connection) -> None:
             conn.execute(insert(tables_t).values(**values))
@@ -196,11 +218,11 @@ class SqlStore:
         epoch: int | None = None,
     ) -> None:
         def take_back(conn: Connection) -> None:
-            game = (moves_t.c.table_id == table_id) & (moves_t.c.game_number == game_number)
+            game = match(moves_t, table_id=table_id, game_number=game_number)
             conn.execute(delete(moves_t).where(game & (moves_t.c.seq > keep)))
             conn.execute(
                 update(games_t)
-                .where((games_t.c.table_id == table_id) & (games_t.c.game_number == game_number))
+                .where(match(games_t, table_id=table_id, game_number=game_number))
                 .values(players=json.dumps(players))
             )
 
@@ -227,7 +249,13 @@ class SqlStore:
             conn.execute(insert(fences_t).values(table_id=table_id, epoch=1))
             return 1
 
-        return int(await self._call(fence))
+        return await self._call(fence)
+
+    async def keep(self, table_id: str, part: str, value: Any, *, epoch: int | None = None) -> None:
+        if part not in KEPT:
+            raise ValueError(f"a table keeps no {part!r}")
+        kept = update(tables_t).where(tables_t.c.id == table_id).values({part: json.dumps(value)})
+        await self._call(fenced(table_id, epoch, lambda conn: conn.execute(kept)))
 
     async def save_review(
         self, table_id: str, game_number: int, seat: int, worlds: int, review: str
@@ -235,7 +263,7 @@ class SqlStore:
         key = {"table_id": table_id, "game_number": game_number, "seat": seat, "worlds": worlds}
 
         def save(conn: Connection) -> None:
-            conn.execute(delete(reviews_t).where(review_key(key)))
+            conn.execute(delete(reviews_t).where(match(reviews_t, **key)))
             conn.execute(insert(reviews_t).values(**key, review=review, created_at=time.time()))
 
         await self._call(save)
@@ -251,27 +279,20 @@ class SqlStore:
                 select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
             )
             return TableRow(
-                id=row["id"],
-                preset=row["preset"],
+                **{name: row[name] for name in COPIED},
                 settings=json.loads(row["settings"]),
-                players=row["players"],
-                turn_timer=row["turn_timer"],
-                bot_takeover=row["bot_takeover"],
-                status=row["status"],
-                game_number=row["game_number"],
-                seed=row["seed"],
                 seats=[
                     SeatRow(r["seat"], r["kind"], r["name"], r["bot"], r["token_hash"])
                     for r in seats.mappings()
                 ],
                 created_at=row["created_at"],
+                **{part: json.loads(row[part] or "null") for part in KEPT},
             )
 
-        found: TableRow | None = await self._call(load)
-        return found
+        return await self._call(load)
 
     async def table_exists(self, table_id: str) -> bool:
-        return bool(await self._aside(lambda conn: exists(conn, table_id)))
+        return await self._aside(lambda conn: exists(conn, table_id))
 
     async def active_tables(self) -> list[str]:
         def active(conn: Connection) -> list[str]:
@@ -280,8 +301,7 @@ class SqlStore:
             )
             return [r[0] for r in rows]
 
-        found: list[str] = await self._aside(active)
-        return found
+        return await self._aside(active)
 
     async def games(self, table_id: str) -> list[GameRow]:
         def games(conn: Connection) -> list[GameRow]:
@@ -292,33 +312,28 @@ class SqlStore:
             )
             return [game_row(r) for r in rows.mappings()]
 
-        found: list[GameRow] = await self._call(games)
-        return found
+        return await self._call(games)
 
     async def game(self, table_id: str, game_number: int) -> GameRow | None:
         def game(conn: Connection) -> GameRow | None:
             rows = conn.execute(
-                select(games_t).where(
-                    (games_t.c.table_id == table_id) & (games_t.c.game_number == game_number)
-                )
+                select(games_t).where(match(games_t, table_id=table_id, game_number=game_number))
             )
             row = rows.mappings().first()
             return None if row is None else game_row(row)
 
-        found: GameRow | None = await self._call(game)
-        return found
+        return await self._call(game)
 
     async def moves(self, table_id: str, game_number: int) -> list[MoveRow]:
         def moves(conn: Connection) -> list[MoveRow]:
             rows = conn.execute(
                 select(moves_t.c.seq, moves_t.c.seat, moves_t.c.move, moves_t.c.code, moves_t.c.by)
-                .where((moves_t.c.table_id == table_id) & (moves_t.c.game_number == game_number))
+                .where(match(moves_t, table_id=table_id, game_number=game_number))
                 .order_by(moves_t.c.seq)
             )
             return [MoveRow(r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
-        found: list[MoveRow] = await self._call(moves)
-        return found
+        return await self._call(moves)
 
     async def load_review(
         self, table_id: str, game_number: int, seat: int, worlds: int
@@ -326,8 +341,56 @@ class SqlStore:
         key = {"table_id": table_id, "game_number": game_number, "seat": seat, "worlds": worlds}
 
         def load(conn: Connection) -> str | None:
-            row = conn.execute(select(reviews_t.c.review).where(review_key(key))).first()
+            row = conn.execute(select(reviews_t.c.review).where(match(reviews_t, **key))).first()
             return None if row is None else str(row[0])
 
-        found: str | None = await self._call(load)
-        return found
+        return await self._call(load)
+
+
+def shown_url(url: str) -> str:
+    """``url`` as shown to people (no password), once checked without opening anything: a
+    database the server knows, in a folder that exists; else a one-line :class:`SaladError`
+    (see :func:`check_database`)."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise SaladError(f"database {url}: not a database URL or a file path") from None
+    shown = parsed.render_as_string(hide_password=True)
+    if parsed.get_backend_name() not in DIALECTS:
+        raise SaladError(
+            f"database {shown}: not a database the server knows (use a SQLite file path, "
+            "sqlite:///FILE or postgresql://user:password@host/name)"
+        )
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        folder = Path(parsed.database).expanduser().parent
+        if not folder.is_dir():
+            raise SaladError(f"database {shown}: the folder {folder} does not exist")
+    return shown
+
+
+def check_database(url: str) -> str:
+    """Open the database at ``url`` once (bringing its schema up to date) and return it as
+    shown to people (no password); any problem is a one-line :class:`SaladError` naming it (a
+    database of a newer salad, at a revision this one does not know, too).
+    Called where no event loop runs (``salad serve`` before it listens).
+
+    >>> check_database("garbage://x")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    salad.errors.SaladError: database garbage://x: not a database the server knows (use ...)
+    """
+    shown = shown_url(url)
+
+    async def opened() -> None:
+        store = SqlStore(url)
+        try:
+            await store.open()
+        finally:
+            await store.close()
+
+    try:
+        asyncio.run(opened())
+    except (SQLAlchemyError, CommandError, ImportError, OSError) as exc:
+        reason = " ".join(str(getattr(exc, "orig", None) or exc).split())
+        raise SaladError(f"database {shown}: cannot be opened ({reason})") from None
+    return shown

@@ -1,7 +1,20 @@
-"""The SQL store's statements, on SQLAlchemy Core: each takes the (synchronous) connection of
-the batch it runs in (see :mod:`~.commit`) and runs in that batch's transaction. Written once
-for both databases: SQLite runs them on the event loop itself, PostgreSQL through
-``Connection.run_sync`` (see :mod:`~.connections`)."""
+"""The SQL store's tables and statements, on SQLAlchemy Core. Each statement takes the
+(synchronous) connection of the batch it runs in (see :mod:`~.commit`) and runs in that batch's
+transaction. Written once for both databases: SQLite runs them on the event loop itself,
+PostgreSQL through ``Connection.run_sync`` (see :mod:`~.connections`).
+
+The tables are those the migrations make (``migrations/versions``: the first revision's, and
+the columns later ones add), so the two never differ:
+
+* ``salad_tables``: a table's ruleset (preset + settings JSON), timers, status, the number of
+  its current game, and what it keeps besides its games (:data:`~.base.KEPT`, JSON);
+* ``salad_seats``: each seat's kind, name, bot and the SHA-256 hash of its token (never the
+  token itself);
+* ``salad_games``: each game's seed, its seats as they were at its start, status and result;
+* ``salad_moves``: every accepted move of every game, numbered from 1 (``seq``): a game is
+  rebuilt from its seed and its moves, so nothing else of its state is stored;
+* ``salad_fences``: a cluster's fencing epochs; ``salad_reviews``: a game's review of one seat.
+"""
 
 from __future__ import annotations
 
@@ -11,12 +24,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, delete, insert, select, text, tuple_, update
-from sqlalchemy.sql.expression import ClauseElement
+from sqlalchemy import Connection, Table, and_, delete, insert, select, text, tuple_, update
+from sqlalchemy.sql.expression import ClauseElement, ColumnElement
 
-from salad.server.store.base import Over
-from salad.server.store.rows import GameRow, MoveRow, SeatRow, StaleCopy
-from salad.server.store.schema import fences_t, games_t, moves_t, reviews_t, seats_t, tables_t
+from salad.server.store.base import GameRow, MoveRow, Over, SeatRow, StaleCopy
+from salad.server.store.migrations.versions import r0001_first_schema, r0002_kept
+
+tables_t, seats_t, games_t, moves_t, fences_t, reviews_t = r0001_first_schema.tables()
+for column in r0002_kept.columns():
+    tables_t.append_column(column)
 
 Moves = list[tuple[str, int, MoveRow, int | None]]
 
@@ -129,7 +145,7 @@ def finish_game(
 ) -> None:
     conn.execute(
         update(games_t)
-        .where((games_t.c.table_id == table_id) & (games_t.c.game_number == game_number))
+        .where(match(games_t, table_id=table_id, game_number=game_number))
         .values(
             status="over",
             totals=json.dumps(totals),
@@ -230,13 +246,9 @@ def batch(conn: Connection, ops: list[Op]) -> list[Any]:
     return results
 
 
-def review_key(key: dict[str, Any]) -> Any:
-    return (
-        (reviews_t.c.table_id == key["table_id"])
-        & (reviews_t.c.game_number == key["game_number"])
-        & (reviews_t.c.seat == key["seat"])
-        & (reviews_t.c.worlds == key["worlds"])
-    )
+def match(table: Table, **values: Any) -> ColumnElement[bool]:
+    """The rows of ``table`` whose columns have these values."""
+    return and_(*(table.c[name] == value for name, value in values.items()))
 
 
 def game_row(r: Any) -> GameRow:
@@ -250,13 +262,3 @@ def game_row(r: Any) -> GameRow:
         started_at=r["started_at"],
         finished_at=r["finished_at"],
     )
-
-
-def sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
-    # WAL: readers never block the writer; synchronous=NORMAL: a commit survives the process
-    # being killed (the data is in the OS), only a power cut can lose the last commits.
-    cur = dbapi_conn.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute("PRAGMA synchronous=NORMAL")
-    cur.execute("PRAGMA foreign_keys=ON")
-    cur.close()

@@ -5,8 +5,6 @@
 - :mod:`~salad.server.tables.table`: one table: seats, game, connections, lobby;
 - :mod:`~salad.server.tables.turns`: bots, away seats taken over, turn timers;
 - :mod:`~salad.server.tables.talk` and :mod:`~salad.server.tables.assist`: chat; hints and undo;
-- :mod:`~salad.server.tables.keeper`: what a cluster node keeps of a table in Redis besides its
-  game (its chat, who has pressed Next hand), for the node that takes the table over;
 - :mod:`~salad.server.tables.placement`: which tables this server plays (alone: all of them);
 - the verbs, one room each: :mod:`~salad.server.tables.registry` (the tables in memory, loaded
   and let go of; the fenced store), :mod:`~salad.server.tables.lobby` (create, join, seats,

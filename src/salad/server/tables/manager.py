@@ -61,13 +61,12 @@ class TableManager:
         """Where the tables live (opened and closed with the manager)."""
         self.placement: Placement = placement if placement is not None else SingleNode()
         self.turns = Turns(self._accept, bot_delay, bot_workers)
-        self.talk = Talk()  # chat (tables/talk.py); create_app gives it the app's rate limits
-        self.talk.keeper = self.placement.keeper
+        self.talk = Talk(storage)  # chat (tables/talk.py); create_app gives it the app's rates
         self.registry = Registry(storage, self.placement, self.turns, self.talk, unload_after)
         self.lobby = Lobby(self.registry, self.turns)
         self.presence = Presence(self.registry, self.talk, self.turns)
         self.moves = MovePlayer(self.registry, self.turns)
-        self.presses = Presses(self.turns, self.placement.keeper)
+        self.presses = Presses(self.turns, storage)
         self.reads = Reads(self.registry)
         self.dispatch = Dispatch(self.registry, self.moves, self.presses, self.talk, self.turns)
         self.tables: dict[str, Table] = self.registry.tables

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from salad.server.tables.keeper import Keeper
-
 __all__ = ["Placement", "SingleNode"]
 
 
@@ -17,47 +15,33 @@ class Placement(Protocol):
     def owns(self, table_id: str) -> bool:
         """Whether this server may hold the table (a cluster node: whether it has its lease).
         A table it does not own is refused with 503 ("served by another server: retry")."""
-        ...
 
     async def claim(self, table_id: str) -> bool:
         """Take a new table's id for this server (a cluster node: its lease); False if taken."""
-        ...
 
     async def sure(self, table_id: str) -> bool:
         """Whether this server surely holds the table right now, asked before each change is
         stored (a cluster node that was frozen longer than its lease may not)."""
-        ...
 
-    def on_unload(self, table_id: str, idle: bool) -> None:
-        """Told the id of each table that leaves memory, and whether it left for being idle
-        (nobody at it: its talk is forgotten) rather than for another server to play it."""
-        ...
+    def on_unload(self, table_id: str) -> None:
+        """Told the id of each table that leaves memory (idle, or for another server)."""
 
     @property
     def fencing(self) -> bool:
         """Load each table under a new fencing epoch and store changes only with it (a cluster
         node: another node may load the table while this one is frozen)."""
-        ...
 
     @property
     def resume(self) -> bool:
         """Load every table with a game in progress at start (a cluster node does not: it
         takes those no node holds, one by one)."""
-        ...
-
-    @property
-    def keeper(self) -> Keeper | None:
-        """Where a table's chat and who has pressed Next hand are kept for the next server to
-        play it (:mod:`salad.server.tables.keeper`); None: nowhere (one server)."""
-        ...
 
 
 class SingleNode:
-    """One server alone: every table is its own, and nothing is fenced or kept elsewhere."""
+    """One server alone: every table is its own, and nothing is fenced."""
 
     fencing = False
     resume = True
-    keeper: Keeper | None = None
 
     def owns(self, table_id: str) -> bool:
         return True
@@ -68,5 +52,5 @@ class SingleNode:
     async def sure(self, table_id: str) -> bool:
         return True
 
-    def on_unload(self, table_id: str, idle: bool) -> None:
+    def on_unload(self, table_id: str) -> None:
         return None

@@ -15,7 +15,7 @@ from typing import Any, NoReturn, TypeVar
 from salad.engine import Game
 from salad.server.errors import ActionError
 from salad.server.store import StaleCopy, TableStore
-from salad.server.tables.hand_end import recall_presses
+from salad.server.tables.hand_end import restore_presses
 from salad.server.tables.placement import Placement
 from salad.server.tables.table import TABLE_ID, Table, TableStatus
 from salad.server.tables.talk import Talk
@@ -152,8 +152,8 @@ class Registry:
             table.moves = len(moves)
             table.game_players = game_row.players
             table.resume_hand_end()
-        await self.talk.recall(table)  # on a cluster, the chat of the table's last holder
-        await recall_presses(self.placement.keeper, table)
+        self.talk.restore(table, row.talk)
+        restore_presses(table, row.pressed)
         now = asyncio.get_running_loop().time()
         for s in table.seats:
             s.away_since = now
@@ -189,8 +189,8 @@ class Registry:
         for table_id in gone:
             del self.tables[table_id]
             self._used.pop(table_id, None)
-            self.talk.rooms.pop(table_id, None)  # its chat was for those at the table
-            self.placement.on_unload(table_id, True)
+            self.talk.rooms.pop(table_id, None)  # kept in the store: back when it is loaded
+            self.placement.on_unload(table_id)
         if gone:
             log.info("unloaded %d idle table(s); %d in memory", len(gone), len(self.tables))
         return gone
@@ -214,7 +214,7 @@ class Registry:
         """Drop a copy of a table that another server may play now (its connections close
         with :data:`STALE` and ``reason``), and say it left memory."""
         self.drop(table_id, STALE, reason)
-        self.placement.on_unload(table_id, False)
+        self.placement.on_unload(table_id)
 
     async def _sweep_forever(self) -> None:
         assert self.unload_after is not None

@@ -1,22 +1,21 @@
-"""Table talk: short chat lines and quick reactions at a table, in memory only.
+"""Table talk: short chat lines and quick reactions at a table.
 
-A line goes to every connection of the table (seats and spectators) and nowhere else; it is
-never written to the database nor to a game's record. Each table keeps its last
-:data:`KEPT_LINES` lines, sent to a connection when it connects (a client that reconnects sees
-them). Spectators read; they write only once the host allows it (``chat_settings``, in memory
-too: a restarted server forgets it). Each seat (or spectator connection) has a ``chat`` token
-bucket (:mod:`salad.server.ratelimit`; in Redis on a cluster).
+A line goes to every connection of the table (seats and spectators) and nowhere else, never to a
+game's record. Each table keeps its last :data:`KEPT_LINES` lines, sent to a connection when it
+connects (a client that reconnects sees them). Spectators read; they write only once the host
+allows it (``chat_settings``). Each seat (or spectator connection) has a ``chat`` token bucket
+(:mod:`salad.server.ratelimit`; in Redis on a cluster).
 
-On a cluster the talk follows its table from node to node: the node holding a table keeps its
-room (:mod:`salad.server.tables.keeper`) before it sends a change out, and a node that takes the
-table over (its holder died, or let it go) recalls it when it loads the table. A table that
-leaves memory because nobody is at it forgets its talk, as one server does.
+The lines and the setting are kept in the store (:meth:`~salad.server.store.TableStore.keep`)
+before a change goes out, so the table gets them back when it is loaded again: after a restart,
+after it left memory for being idle, on the cluster node that takes it over.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import math
 import time
 from collections import deque
@@ -24,17 +23,29 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from salad.server.errors import ActionError
+from salad.server.messages import ChatIn, ChatSettingsIn
 from salad.server.ratelimit import RateLimits
-from salad.server.schemas import ChatIn, ChatSettingsIn
+from salad.server.store import TableStore
 from salad.server.tables.connection import Conn
-from salad.server.tables.keeper import TALK, Keeper, keep, recall
 from salad.server.tables.table import Table
 from salad.view import SPECTATOR
 
-__all__ = ["KEPT_LINES", "Talk"]
+__all__ = ["KEPT_LINES", "Talk", "keep"]
+
+log = logging.getLogger("salad.server")
 
 KEPT_LINES = 50
 """The recent lines a table keeps for connections that come later."""
+
+
+async def keep(storage: TableStore, table: Table, part: str, value: Any) -> None:
+    """Keep ``value`` as the table's ``part``, fenced with the epoch of this copy; a store that
+    refuses it (another node holds the table now) or fails is logged, and play goes on: neither
+    the chat nor a press of Next hand is worth refusing for."""
+    try:
+        await storage.keep(table.id, part, value, epoch=table.epoch)
+    except Exception as exc:
+        log.warning("table %s: its %s could not be kept (%r)", table.id, part, exc)
 
 
 @dataclass
@@ -50,12 +61,11 @@ class Room:
 class Talk:
     """The talk of every table of a manager."""
 
-    def __init__(self, rates: RateLimits | None = None) -> None:
-        self.rates = rates if rates is not None else RateLimits()
+    def __init__(self, storage: TableStore) -> None:
+        self.storage = storage
+        self.rates = RateLimits()
         """Set by ``create_app`` to the app's limits (``SALAD_RATE_LIMITS``)."""
         self.rooms: dict[str, Room] = {}
-        self.keeper: Keeper | None = None
-        """A cluster node's Redis (salad.server.cluster); None: in memory only."""
 
     def room(self, table: Table) -> Room:
         room = self.rooms.get(table.id)
@@ -75,21 +85,16 @@ class Talk:
             )
         )
 
-    async def recall(self, table: Table) -> None:
-        """The table's talk as its last holder kept it (a table being loaded on a cluster
-        node): ``{"lines": [...], "spectators": bool}``."""
-        kept = await recall(self.keeper, table.id, TALK)
-        if not isinstance(kept, dict) or not isinstance(kept.get("lines"), list):
-            return
-        lines = [line for line in kept["lines"] if isinstance(line, dict)]
-        spectators = kept.get("spectators") is True
-        if lines or spectators:
-            self.rooms[table.id] = Room(deque(lines, maxlen=KEPT_LINES), spectators)
+    def restore(self, table: Table, kept: Any) -> None:
+        """Give a table being loaded its talk as last kept (``{"lines", "spectators"}``)."""
+        if kept is not None:
+            lines = deque(kept["lines"], maxlen=KEPT_LINES)
+            self.rooms[table.id] = Room(lines, kept["spectators"])
 
     async def _keep(self, table: Table, lines: list[dict[str, Any]], spectators: bool) -> None:
         """Keep the room as it will be (its lock held), before the change goes out."""
         room = {"lines": lines[-KEPT_LINES:], "spectators": spectators}
-        await keep(self.keeper, table.id, TALK, room)
+        await keep(self.storage, table, "talk", room)
 
     async def say(self, table: Table, conn: Conn, message: ChatIn) -> None:
         room = self.room(table)
