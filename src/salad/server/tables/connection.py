@@ -16,8 +16,6 @@ from websockets.exceptions import ConnectionClosed
 from salad.server.soon import Soon
 from salad.server.tables.wire import STATE_PREFIX, TrickKey, error_message
 
-__all__ = ["BEHIND", "GONE", "OUTBOX_BYTES", "OUTBOX_LIMIT", "Conn", "Socket", "TurnWrites"]
-
 log = logging.getLogger("salad.server")
 
 OUTBOX_LIMIT = 512
@@ -188,40 +186,38 @@ class Conn:
 
     def kick(self, code: int, message: str, *, drop: bool = False) -> None:
         """Send one error message, then close (``drop``: without what was not sent yet)."""
-        if self.closed:
-            return
-        if drop:
-            self.held.clear()
-            self.outbox.clear()
-            self.waiting = None
-            self.size = 0
-            if self.task is not None:
-                # It waits for the socket to take a message: nothing of it was sent.
-                self.task.cancel()
-                self.task = None
-        else:
-            self.release()  # what was pushed before the error goes before it
-            if self.closed:  # too far behind meanwhile: closed already
-                return
-        self.outbox.append(error_message(message))
-        self.outbox.append((code, message[:120]))
-        self._start()
-        self.closed = self.kicked = True
-        if self.on_kick is not None:
-            self.on_kick()
+        if drop and not self.closed:
+            self._drop()
+        self._close(code, message, error_message(message))
 
     def close_after(self, code: int, reason: str) -> None:
         """Close once what is in the outbox is sent (no error message of its own)."""
+        self._close(code, reason)
+
+    def _close(self, code: int, reason: str, error: str | None = None) -> None:
         if self.closed:
             return
-        self.release()
-        if self.closed:
+        self.release()  # what was pushed before the close goes before it
+        if self.closed:  # too far behind meanwhile: closed already
             return
+        if error is not None:
+            self.outbox.append(error)
         self.outbox.append((code, reason[:120]))
         self._start()
         self.closed = self.kicked = True
         if self.on_kick is not None:
             self.on_kick()
+
+    def _drop(self) -> None:
+        """Forget what was not sent. A task still writing waits for the socket to take a
+        message (nothing of it was sent): it is cancelled."""
+        self.held.clear()
+        self.outbox.clear()
+        self.waiting = None
+        self.size = 0
+        if self.task is not None:
+            self.task.cancel()
+            self.task = None
 
     async def _drain(self) -> None:
         """Send what the outbox holds, in order (the connection's ``task`` runs it)."""
@@ -272,13 +268,8 @@ class Conn:
         """The connection is gone: nothing more is sent (but the close of a kicked one)."""
         self.closed = True
         self.held.clear()
-        if self.kicked:
-            return
-        self.outbox.clear()
-        self.waiting = None
-        self.size = 0
-        if self.task is not None and not self.task.done():
-            self.task.cancel()
+        if not self.kicked:
+            self._drop()
 
 
 class TurnWrites:

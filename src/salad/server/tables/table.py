@@ -6,7 +6,7 @@ import asyncio
 import hmac
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -28,21 +28,6 @@ from salad.server.tables.wire import (
 )
 from salad.toppings import TOPPING_TEXT
 from salad.view import Phase
-
-__all__ = [
-    "BOT",
-    "HUMAN",
-    "HandEnd",
-    "LOBBY",
-    "OPEN",
-    "OVER",
-    "PLAYING",
-    "TABLE_ID",
-    "Seat",
-    "SeatKind",
-    "Table",
-    "TableStatus",
-]
 
 
 class SeatKind(StrEnum):
@@ -107,15 +92,7 @@ class Seat:
         return SeatRow(seat, self.kind, self.name, self.bot, self.token_hash)
 
     def copy(self) -> Seat:
-        return Seat(
-            self.kind,
-            self.name,
-            self.bot,
-            self.token_hash,
-            self.conns,
-            self.away_since,
-            self.takeover,
-        )
+        return replace(self)
 
 
 @dataclass
@@ -259,8 +236,7 @@ class Table:
 
     def json_codes(self) -> JsonCodes:
         assert self.game is not None
-        if self.codes is None or self.codes.deck is not self.game.deck:
-            self.codes = JsonCodes(self.game.deck)
+        self.codes = JsonCodes.of(self.game, self.codes)
         return self.codes
 
     # -- the pause after a hand --------------------------------------------------------------
@@ -270,13 +246,8 @@ class Table:
         game = self.game
         if game is None or len(game.hand_points) <= hands_before:
             return
-        index = len(game.hand_points) - 1
-        waiting = set()
-        if not game.is_over():
-            waiting = {i for i, s in enumerate(self.seats) if s.kind == HUMAN and s.conns}
-        self.hand_end = None
-        if waiting or game.is_over():
-            self.hand_end = HandEnd(index, hand_summary(game, index), waiting)
+        end = self._last_hand(game, connected=True)
+        self.hand_end = end if end.waiting or game.is_over() else None
 
     def resume_hand_end(self) -> None:
         """On loading the table from the database (a restart, an unloaded table): if the
@@ -285,13 +256,21 @@ class Table:
         A seat that does not come back is let go after the takeover time, as one that
         leaves (:meth:`salad.server.tables.turns.Turns.schedule`)."""
         game = self.game
-        if game is None or not game.hand_points or not just_scored(game.log):
-            return
+        if game is not None and game.hand_points and just_scored(game.log):
+            self.hand_end = self._last_hand(game, connected=False)
+
+    def _last_hand(self, game: Game, *, connected: bool) -> HandEnd:
+        """The summary of the game's last finished hand, waiting for every human seat (only
+        those ``connected``) unless the game is over."""
         index = len(game.hand_points) - 1
         waiting = set()
         if not game.is_over():
-            waiting = {i for i, s in enumerate(self.seats) if s.kind == HUMAN}
-        self.hand_end = HandEnd(index, hand_summary(game, index), waiting)
+            waiting = {
+                i
+                for i, s in enumerate(self.seats)
+                if s.kind == HUMAN and (s.conns or not connected)
+            }
+        return HandEnd(index, hand_summary(game, index), waiting)
 
     def waiting(self) -> bool:
         """Whether the table waits for Next hand (no move is played meanwhile)."""
@@ -342,16 +321,11 @@ class Table:
     def broadcast(self) -> None:
         """Send every connection the table's state as it is now."""
         self._soon = False  # what a broadcast_soon waiting would send is sent now
-        message: Callable[[Receiver], str] | None = None
-        for s in self.seats:
-            for c in s.conns:
-                if message is None:
-                    message = self.state_messages()
+        conns = self.connections()
+        if conns:
+            message = self.state_messages()
+            for c in conns:
                 c.push(message(c))
-        for c in self.spectators:
-            if message is None:
-                message = self.state_messages()
-            c.push(message(c))
 
     def broadcast_soon(self) -> None:
         """:meth:`broadcast` once this turn of the event loop is over, however many times it is
