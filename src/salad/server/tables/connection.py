@@ -1,7 +1,6 @@
-"""One websocket of a table: its seat and an outbox, so that a slow client never holds up a
-table, and a client that never reads never holds more than :data:`OUTBOX_BYTES` of it; and
-the writes of one turn of the event loop, made together at its end (:class:`TurnWrites`).
-Every message goes out through the socket's ``send_text`` (on a server, the ASGI ``send``)."""
+"""One websocket of a table (:class:`Conn`), and the writes of one turn of the event loop, made
+together at its end (:class:`TurnWrites`). Every message goes out through the socket's
+``send_text`` (on a server, the ASGI ``send``)."""
 
 from __future__ import annotations
 
@@ -53,18 +52,17 @@ class _State:
 
 
 class Conn:
-    """One websocket: a seat (or ``SPECTATOR``) and an outbox.
+    """One websocket: a seat (or ``SPECTATOR``) and an outbox, so that a slow client never
+    holds up a table.
 
-    With ``writes`` (a server's connections: :class:`TurnWrites`), the messages pushed in one
-    turn of the event loop are written at its end, in order, by a task that writes every
-    connection's in turn (a socket that takes data takes them without the task waiting). A
-    connection whose send has to wait (its socket is full) gets that task to itself, and the
-    messages pushed meanwhile go to its outbox, which it drains in order; without ``writes``
-    every message goes through the outbox, drained by a task of the connection's. A slow
-    client needs the latest state, not every one: while a state waits in the outbox, a newer
-    one takes its place (whole: the connection is made to know nothing until the waiting one
-    is sent). A connection too far behind (:data:`OUTBOX_LIMIT`, :data:`OUTBOX_BYTES`) loses
-    what it had not read and is closed with :data:`BEHIND`.
+    With ``writes`` (a server's connections), the messages pushed in one turn of the event
+    loop are written at its end, in order (:class:`TurnWrites`); a connection whose send has to
+    wait (its socket is full) keeps the task writing to itself, and what is pushed meanwhile
+    goes to its outbox, which that task drains in order. Without ``writes`` every message goes
+    through the outbox. A slow client needs the latest state, not every one: while a state
+    waits in the outbox, a newer one takes its place (whole: the connection is made to know
+    nothing until the waiting one is sent). A connection too far behind (:data:`OUTBOX_LIMIT`,
+    :data:`OUTBOX_BYTES`) loses what it had not read and is closed with :data:`BEHIND`.
     """
 
     __slots__ = (
@@ -79,7 +77,6 @@ class Conn:
         "waiting",
         "size",
         "on_kick",
-        "coalesce",
         "writes",
         "held",
     )
@@ -109,9 +106,6 @@ class Conn:
         """Closed by the server: the outbox still sends an error and the close."""
         self.on_kick: Callable[[], None] | None = None
         """Called when the server closes the connection (the receiving side stops)."""
-        self.coalesce = True
-        """Whether a newer state replaces one still waiting (False where the texts were built
-        by another node for what it believes the client knows: see salad.server.cluster)."""
 
     def push(self, text: str) -> None:
         if self.closed:
@@ -141,9 +135,8 @@ class Conn:
         if self.task is not None:
             self._queue(held)
             return
-        for text in held:
-            self.outbox.append(text)
-            self.size += len(text)
+        self.outbox.extend(held)
+        self.size += sum(map(len, held))
         self.task = asyncio.current_task()
         await self._drain()
 
@@ -151,12 +144,11 @@ class Conn:
         """Messages for the outbox, written by its task. One alone may be a state that takes
         the place of one waiting; of several (a move and a chat line in one turn) each was
         built knowing the one before, so they wait in order, none in place of another."""
-        if len(texts) == 1 and self.coalesce and texts[0].startswith(STATE_PREFIX):
+        if len(texts) == 1 and texts[0].startswith(STATE_PREFIX):
             self._push_state(texts[0])
         else:
-            for text in texts:
-                self.outbox.append(text)
-                self.size += len(text)
+            self.outbox.extend(texts)
+            self.size += sum(map(len, texts))
             self._start()
         self._check_behind()
 
@@ -186,23 +178,15 @@ class Conn:
 
     def kick(self, code: int, message: str, *, drop: bool = False) -> None:
         """Send one error message, then close (``drop``: without what was not sent yet)."""
-        if drop and not self.closed:
-            self._drop()
-        self._close(code, message, error_message(message))
-
-    def close_after(self, code: int, reason: str) -> None:
-        """Close once what is in the outbox is sent (no error message of its own)."""
-        self._close(code, reason)
-
-    def _close(self, code: int, reason: str, error: str | None = None) -> None:
         if self.closed:
             return
-        self.release()  # what was pushed before the close goes before it
+        if drop:
+            self._drop()
+        self.release()  # what was pushed before the error goes before it
         if self.closed:  # too far behind meanwhile: closed already
             return
-        if error is not None:
-            self.outbox.append(error)
-        self.outbox.append((code, reason[:120]))
+        self.outbox.append(error_message(message))
+        self.outbox.append((code, message[:120]))
         self._start()
         self.closed = self.kicked = True
         if self.on_kick is not None:

@@ -20,8 +20,6 @@ from salad.server.tables.turns import Turns, bot_display_name, check_bot, defaul
 from salad.server.tables.wire import TricksCache
 from salad.settings import to_ref
 
-__all__ = ["Joined", "Lobby", "game_seed", "new_token"]
-
 
 @dataclass
 class Joined:
