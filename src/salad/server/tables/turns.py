@@ -220,8 +220,6 @@ class Turns:
                     self.pool(), choose_move, name, seed, view
                 )
                 move = await asyncio.wait_for(future, BOT_TIMEOUT)
-        except asyncio.CancelledError:
-            raise
         except Exception as exc:
             if isinstance(exc, BrokenExecutor):
                 self.forget_pool()

@@ -151,18 +151,16 @@ def seat_part(game: Game, seat: int, codes: JsonCodes | None = None) -> str:
 
 @dataclass
 class TricksCache:
-    """The JSON of a game's parts that change only when a trick ends, each with the
-    (hand, trick, phase) it is for."""
+    """The JSON of a game's parts that change only when a trick (or the phase) ends, for
+    ``key``; each is made again ("") once it changes."""
 
     key: TrickKey | None = None
     text: str = "[]"
     """The finished tricks of the hand."""
-    extras_key: TrickKey | None = None
-    extras: str = ""
-    """``winners``, ``last_trick`` and ``hand_rounds`` of a state message."""
-    public_key: TrickKey | None = None
     public: str = ""
     """The view's fields from ``players`` to ``totals``."""
+    extras: str = ""
+    """``winners``, ``last_trick`` and ``hand_rounds`` of a state message."""
 
 
 def common_view_json(
@@ -199,7 +197,7 @@ def finished_tricks(game: Game, cache: TricksCache | None) -> str:
         view = game.view(SPECTATOR)
         tricks = dumps([trick_entry(game.deck, t.leader, t.moves, t.winner) for t in view.tricks])
     if cache is not None:
-        cache.key, cache.text = key, tricks
+        cache.key, cache.text, cache.public, cache.extras = key, tricks, "", ""
     return tricks
 
 
@@ -209,7 +207,6 @@ def common_view_parts(
     """:func:`common_view_json` in two parts: every field but ``tricks``, and ``tricks``."""
     tricks = finished_tricks(game, cache)
     phase, leader, n = game.phase, game.leader, game.players
-    key = (game.hand_index, game.trick_no, phase)
     trick = ""
     led = "null"
     if phase == Phase.PLAY:
@@ -224,7 +221,7 @@ def common_view_parts(
         f'"trick":[{trick}],"led_suit":{led},"hand_sizes":[{sizes}]'
     )
     # The rest changes only when a trick (or the phase) ends: cached with the tricks.
-    if cache is not None and cache.public_key == key:
+    if cache is not None and cache.public:
         return moving + "," + cache.public, tricks
     settled = dumps(
         {
@@ -241,7 +238,7 @@ def common_view_parts(
         }
     )[1:-1]
     if cache is not None:
-        cache.public_key, cache.public = key, settled
+        cache.public = settled
     return moving + "," + settled, tricks
 
 
@@ -342,8 +339,7 @@ def state_messages(
     if game is not None:
         codes = JsonCodes.of(game, codes)
         public, tricks = common_view_parts(game, cache, codes)
-        if cache.extras_key != cache.key:  # these change only when a trick ends, too
-            cache.extras_key = cache.key
+        if not cache.extras:  # these change only when a trick ends, too
             cache.extras = dumps(
                 {
                     "winners": game.winners(),
