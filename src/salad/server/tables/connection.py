@@ -85,7 +85,6 @@ class Conn:
         self.ws = ws
         self.seat = seat
         self.writes = writes
-        """Where the messages pushed wait for the end of the turn (None: the outbox)."""
         self.held: list[str] = []
         """The messages pushed in this turn of the event loop, not written yet (``writes``)."""
         self.version = -1
@@ -99,8 +98,7 @@ class Conn:
         self.size = 0
         """The characters of the messages in the outbox."""
         self.task: asyncio.Task[None] | None = None
-        """The task writing to the socket while one does (its sends wait for the socket):
-        what is pushed meanwhile waits in the outbox, which that task drains."""
+        """The task writing to the socket while one does; it drains the outbox."""
         self.closed = False
         self.kicked = False
         """Closed by the server: the outbox still sends an error and the close."""
@@ -126,9 +124,9 @@ class Conn:
 
     async def write_held(self) -> None:
         """Write the messages held for the end of the turn (:class:`TurnWrites` awaits it),
-        in order, through the outbox: at once, unless a task already writes to the socket
-        (then they wait there after what waits before them). A send that waits makes the task
-        awaiting this the connection's writer until its outbox is empty."""
+        in order: at once, unless a task already writes to the socket (then they wait in the
+        outbox). A send that waits makes the awaiting task the connection's writer until its
+        outbox is empty."""
         held, self.held = self.held, []
         if self.closed or not held:
             return
@@ -258,20 +256,14 @@ class Conn:
 
 class TurnWrites:
     """The messages pushed to connections during one turn of the event loop, written at its
-    end, one connection after another, through each socket's own send.
+    end, one connection after another, each connection's in the order pushed.
 
-    A write to a socket wakes the process that reads it (on a cluster, HAProxy) if it sleeps,
-    and on a busy server it has gone back to sleep between one write and the next: waking it
-    was the largest part of a write's cost. A turn's writes made together wake it once (see
-    ``benchmarks/server_load.py``). Each connection's messages stay in the order they were
-    pushed.
-
-    One task writes them all: a send to a socket that takes data completes without waiting,
-    so the whole turn's writes take one step of it. A check scheduled right behind that step
-    finds the task still running only if a send waited (a full socket): the connections not
-    written yet then go to a new task, and the one whose send waits keeps the first to
-    itself, its later messages waiting in its outbox (:class:`Conn`). One slow client never
-    holds up the others.
+    A write wakes the process reading the socket (on a cluster, HAProxy) if it sleeps: on a
+    busy server, the largest part of a write's cost. A turn's writes made together wake it once
+    (``benchmarks/server_load.py``). One task writes them all, in one step when every socket
+    takes its data at once; a check right behind that step finds it still running only if a
+    send waited (a full socket): that connection keeps the task to itself, and the ones not
+    written yet go to a new task. One slow client never holds up the others.
     """
 
     __slots__ = ("_soon",)
@@ -285,34 +277,18 @@ class TurnWrites:
 
     def _flush(self, conns: list[Conn]) -> None:
         loop = asyncio.get_running_loop()
-        turn = _Turn(conns)
-        turn.task = loop.create_task(self._write(turn))
-        loop.call_soon(self._check, turn)
+        left = deque(conns)
+        task = loop.create_task(self._write(left))
+        loop.call_soon(self._check, task, left)
 
     @staticmethod
-    async def _write(turn: _Turn) -> None:
-        conns = turn.conns
-        while turn.next < len(conns):
-            conn = conns[turn.next]
-            turn.next += 1
-            await conn.write_held()
+    async def _write(left: deque[Conn]) -> None:
+        while left:
+            await left.popleft().write_held()
 
-    def _check(self, turn: _Turn) -> None:
+    def _check(self, task: asyncio.Task[None], left: deque[Conn]) -> None:
         """Right after the task's first step: if a send waits, the rest go to a new task."""
-        task = turn.task
-        if task is None or task.done() or turn.next >= len(turn.conns):
-            return
-        rest = turn.conns[turn.next :]
-        del turn.conns[turn.next :]
-        self._flush(rest)
-
-
-class _Turn:
-    """One turn's connections to write, and how far the task writing them is."""
-
-    __slots__ = ("conns", "next", "task")
-
-    def __init__(self, conns: list[Conn]) -> None:
-        self.conns = conns
-        self.next = 0
-        self.task: asyncio.Task[None] | None = None
+        if left and not task.done():
+            rest = list(left)
+            left.clear()
+            self._flush(rest)
