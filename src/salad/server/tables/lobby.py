@@ -114,7 +114,7 @@ class Lobby:
             raise ActionError("only the host (seat 0) may do that", 403)
 
     async def _save_seats(self, table: Table, seats: list[Seat]) -> None:
-        rows = [s.row(i) for i, s in enumerate(seats)]
+        rows = [SeatRow(i, s.kind, s.name, s.bot, s.token_hash) for i, s in enumerate(seats)]
         await self.registry.store(table, self.registry.storage.save_seats, rows)
         table.seats = seats
         for i, s in enumerate(seats):

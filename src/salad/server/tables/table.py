@@ -16,7 +16,7 @@ from salad.moves import Move, parse_move
 from salad.ruleset import Kind, Ruleset
 from salad.server.info import deck_info, hands_info, toppings_of
 from salad.server.soon import Soon
-from salad.server.store import SeatRow, TableRow, hash_token
+from salad.server.store import TableRow, hash_token
 from salad.server.tables.connection import Conn
 from salad.server.tables.wire import (
     JsonCodes,
@@ -56,11 +56,8 @@ TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 def token_name(rs: Ruleset) -> str | None:
     """The name of the ruleset's token (the penalty of its holder), if one of its rounds has
     one: the table draws it on its holder's plate."""
-    for index in range(len(rs.hands)):
-        for p in rs.hand_penalties(index):
-            if p.kind == Kind.TOKEN:
-                return p.name
-    return None
+    tokens = (p for i in range(len(rs.hands)) for p in rs.hand_penalties(i) if p.kind == Kind.TOKEN)
+    return next((p.name for p in tokens), None)
 
 
 def just_scored(log: list[tuple[object, ...]]) -> bool:
@@ -87,9 +84,6 @@ class Seat:
     """``loop.time()`` when the seat's last connection closed."""
     takeover: bool = False
     """A bot is playing for this away seat."""
-
-    def row(self, seat: int) -> SeatRow:
-        return SeatRow(seat, self.kind, self.name, self.bot, self.token_hash)
 
     def copy(self) -> Seat:
         return replace(self)
