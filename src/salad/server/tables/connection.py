@@ -8,6 +8,7 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Protocol
 
 from websockets.exceptions import ConnectionClosed
@@ -40,15 +41,13 @@ class Socket(Protocol):
     async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
 
 
+@dataclass(slots=True)
 class _State:
     """The one ``state`` message waiting in an outbox, replaced by each newer one, and what
     the connection knows once it is sent (its lobby version and trick key)."""
 
-    __slots__ = ("text", "known")
-
-    def __init__(self, text: str, known: tuple[int, tuple[int, TrickKey | None] | None]) -> None:
-        self.text = text
-        self.known = known
+    text: str
+    known: tuple[int, tuple[int, TrickKey | None] | None]
 
 
 class Conn:

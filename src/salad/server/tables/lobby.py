@@ -184,11 +184,9 @@ class Lobby:
                 raise ActionError(f"seat: {seat} is not a seat of this {table.players}-seat table")
             if seat == 0:
                 raise ActionError("seat 0 is the host's own seat", 409)
-            if table.players - 1 < table.ruleset.min_players:
-                raise ActionError(
-                    f"{table.ruleset.title} needs at least {table.ruleset.min_players} players",
-                    409,
-                )
+            rs = table.ruleset
+            if table.players - 1 < rs.min_players:
+                raise ActionError(f"{rs.title} needs at least {rs.min_players} players", 409)
             seats = [s.copy() for s in table.seats]
             old = seats.pop(seat)
             await self._save_seats(table, seats)

@@ -257,13 +257,8 @@ class Table:
         """The summary of the game's last finished hand, waiting for every human seat (only
         those ``connected``) unless the game is over."""
         index = len(game.hand_points) - 1
-        waiting = set()
-        if not game.is_over():
-            waiting = {
-                i
-                for i, s in enumerate(self.seats)
-                if s.kind == HUMAN and (s.conns or not connected)
-            }
+        seats = [] if game.is_over() else enumerate(self.seats)
+        waiting = {i for i, s in seats if s.kind == HUMAN and (s.conns or not connected)}
         return HandEnd(index, hand_summary(game, index), waiting)
 
     def waiting(self) -> bool:
@@ -276,15 +271,13 @@ class Table:
 
     def press_next(self, seat: int) -> bool:
         """``seat`` pressed Next hand (or left): True when that ended the wait."""
-        if not self.waits_for(seat):
-            return False
         end = self.hand_end
-        assert end is not None
-        end.waiting.discard(seat)
-        if end.waiting:
+        if end is None or seat not in end.waiting:
             return False
-        self.hand_end = None
-        return True
+        end.waiting.discard(seat)
+        if not end.waiting:
+            self.hand_end = None
+        return self.hand_end is None
 
     def end_wait(self) -> None:
         """Deal on without waiting for the rest (the turn timer ran out)."""
@@ -292,10 +285,7 @@ class Table:
             self.hand_end = None
 
     def connections(self) -> list[Conn]:
-        out = list(self.spectators)
-        for s in self.seats:
-            out.extend(s.conns)
-        return out
+        return [*self.spectators, *(c for s in self.seats for c in s.conns)]
 
     def state_messages(self) -> Callable[[Receiver], str]:
         """A function giving the ``state`` message for a connection (see

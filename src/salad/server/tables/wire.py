@@ -124,14 +124,10 @@ class JsonCodes:
         return text
 
 
-def view_json(
-    game: Game, seat: int, common: str | None = None, codes: JsonCodes | None = None
-) -> str:
+def view_json(game: Game, seat: int, common: str | None = None) -> str:
     """``json.dumps(game.view(seat).to_dict())``: :func:`seat_part` and ``common`` (see
     :func:`common_view_json`), which every seat shares."""
-    if common is None:
-        common = common_view_json(game, codes=codes)
-    return seat_part(game, seat, codes) + common + "}"
+    return seat_part(game, seat) + (common or common_view_json(game)) + "}"
 
 
 def seat_part(game: Game, seat: int, codes: JsonCodes | None = None) -> str:
@@ -163,12 +159,10 @@ class TricksCache:
     """``winners``, ``last_trick`` and ``hand_rounds`` of a state message."""
 
 
-def common_view_json(
-    game: Game, cache: TricksCache | None = None, codes: JsonCodes | None = None
-) -> str:
+def common_view_json(game: Game, cache: TricksCache | None = None) -> str:
     """The fields of a view that every seat shares, as the inside of a JSON object: those of
     ``game.view(SPECTATOR).to_dict()``, with the finished tricks cached until the next ends."""
-    public, tricks = common_view_parts(game, cache, codes)
+    public, tricks = common_view_parts(game, cache)
     return public + ',"tricks":' + tricks
 
 
