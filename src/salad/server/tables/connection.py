@@ -54,13 +54,10 @@ class Conn:
     """One websocket: a seat (or ``SPECTATOR``) and an outbox, so that a slow client never
     holds up a table.
 
-    With ``writes`` (a server's connections), the messages pushed in one turn of the event
-    loop are written at its end, in order (:class:`TurnWrites`); a connection whose send has to
-    wait (its socket is full) keeps the task writing to itself, and what is pushed meanwhile
-    goes to its outbox, which that task drains in order. Without ``writes`` every message goes
-    through the outbox. A slow client needs the latest state, not every one: while a state
-    waits in the outbox, a newer one takes its place (whole: the connection is made to know
-    nothing until the waiting one is sent). A connection too far behind (:data:`OUTBOX_LIMIT`,
+    With ``writes`` (a server's), what is pushed in a turn of the event loop is written at its
+    end (:class:`TurnWrites`); without, through the outbox, drained in order by one task. A
+    slow client needs the latest state, not every one: a newer state takes the place of one
+    waiting in the outbox. A connection too far behind (:data:`OUTBOX_LIMIT`,
     :data:`OUTBOX_BYTES`) loses what it had not read and is closed with :data:`BEHIND`.
     """
 

@@ -92,11 +92,8 @@ class Seat:
 @dataclass
 class HandEnd:
     """The table's pause after a hand: its summary stays on every screen until each human seat
-    that was connected when it ended has pressed Next hand (or the turn timer runs out).
-
-    A state of the table, not an event of the game: the game has already dealt the next hand,
-    and its event log stays the one record of what happened.
-    """
+    that was connected when it ended has pressed Next hand (or the turn timer runs out). A
+    state of the table, not an event of the game, which has already dealt the next hand."""
 
     hand: int
     """The finished hand's index."""
@@ -244,11 +241,9 @@ class Table:
         self.hand_end = end if end.waiting or game.is_over() else None
 
     def resume_hand_end(self) -> None:
-        """On loading the table from the database (a restart, an unloaded table): if the
-        game's last event is a hand's scoring, show that hand's summary again and wait for
-        every human seat to press Next hand (who had pressed it is not stored: nobody has).
-        A seat that does not come back is let go after the takeover time, as one that
-        leaves (:meth:`salad.server.tables.turns.Turns.schedule`)."""
+        """On loading the table: if the game's last event is a hand's scoring, show that hand's
+        summary again and wait for every human seat (who had pressed Next hand is not stored);
+        one that does not come back is let go as one that leaves (:class:`~.turns.Turns`)."""
         game = self.game
         if game is not None and game.hand_points and just_scored(game.log):
             self.hand_end = self._last_hand(game, connected=False)
@@ -312,10 +307,9 @@ class Table:
                 c.push(message(c))
 
     def broadcast_soon(self) -> None:
-        """:meth:`broadcast` once this turn of the event loop is over, however many times it is
-        asked meanwhile: the Next-hand presses of a table's seats come together (at a hand end
-        every client shows the summary at once), and each would send every connection a whole
-        state. A broadcast meanwhile sends the same state and makes this one nothing."""
+        """:meth:`broadcast` once this turn of the event loop is over, however often it is asked
+        meanwhile (the Next-hand presses of a hand end come together); a broadcast meanwhile
+        makes it nothing."""
         if not self._soon:
             self._soon = True
             self._later.add(self)

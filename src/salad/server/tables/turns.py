@@ -46,15 +46,14 @@ def bot_display_name(bot: str, seat: int) -> str:
 
 def check_bot(value: str | None, what: str = "bot") -> str:
     """A bot name a client sent, known here (the default bot when None); ActionError if not."""
-    bots = available_bots()
     if value is None:
         return default_bot()
+    name, bots = value.strip().lower(), available_bots()
     if reference_only(value):  # every table has a human: its host
-        name = value.strip().lower()
         raise ActionError(f"{what}: {name} sees every hand; it plays only in the lab")
-    if value.strip().lower() not in bots:
+    if name not in bots:
         raise ActionError(f"{what}: unknown bot {value!r} (known: {', '.join(bots)})")
-    return value.strip().lower()
+    return name
 
 
 def default_bot() -> str:

@@ -181,12 +181,10 @@ def finished_tricks(game: Game, cache: TricksCache | None) -> str:
     if done == 0 and phase != Phase.OVER:
         tricks = "[]"  # no trick of this hand has been finished yet
     elif cache is not None and cache.key == (hand, done - 1, phase) and phase == Phase.PLAY:
-        found = _last_trick_plays(game)  # one more trick: added to the list
-        assert found is not None
-        plays, winner = found
-        leader = plays[0][0] if plays else -1
-        text = dumps(trick_entry(game.deck, leader, [m for _, m in plays], winner))
-        tricks = cache.text[:-1] + ("," if cache.text != "[]" else "") + text + "]"
+        last = last_trick(game)  # one more trick: added to the list
+        assert last is not None
+        last["cards"] = [card for _, card in last["cards"]]
+        tricks = cache.text[:-1] + ("," if cache.text != "[]" else "") + dumps(last) + "]"
     else:
         view = game.view(SPECTATOR)
         tricks = dumps([trick_entry(game.deck, t.leader, t.moves, t.winner) for t in view.tricks])
@@ -236,31 +234,18 @@ def common_view_parts(
     return moving + "," + settled, tricks
 
 
-def _last_trick_plays(game: Game) -> tuple[list[tuple[int, Move]], int] | None:
-    """The (seat, move) plays, in order, and the winner of the game's most recently finished
-    trick; None before the first."""
+def last_trick(game: Game) -> dict[str, Any] | None:
+    """The most recently finished trick of the game (it may belong to the previous hand):
+    ``{"leader", "cards": [[seat, move], ...], "winner"}``; None before the first."""
     entries, n = game.log, game.players
     for i in range(len(entries) - 1, -1, -1):
         entry = entries[i]
         if entry[0] == TRICK:
-            plays = [
-                (int(e[1]), int(e[2]))  # type: ignore[call-overload]
-                for e in entries[max(0, i - n) : i]
-                if e[0] == PLAY
-            ]
-            return plays, int(entry[3])  # type: ignore[call-overload]
+            plays = [e for e in entries[max(0, i - n) : i] if e[0] == PLAY]
+            cards = [[e[1], format_move(game.deck, e[2])] for e in plays]  # type: ignore[arg-type]
+            leader = cards[0][0] if cards else -1
+            return {"leader": leader, "cards": cards, "winner": entry[3]}
     return None
-
-
-def last_trick(game: Game) -> dict[str, Any] | None:
-    """The most recently finished trick of the game (it may belong to the previous hand):
-    ``{"leader", "cards": [[seat, move], ...], "winner"}``."""
-    found = _last_trick_plays(game)
-    if found is None:
-        return None
-    plays, winner = found
-    cards = [[seat, format_move(game.deck, m)] for seat, m in plays]
-    return {"leader": plays[0][0] if plays else -1, "cards": cards, "winner": winner}
 
 
 def hand_rounds(game: Game) -> list[dict[str, Any]]:
@@ -317,15 +302,10 @@ def state_messages(
     codes: JsonCodes | None,
     hand_end: str | None = None,
 ) -> Callable[[Receiver], str]:
-    """A function giving the ``state`` message for a connection; the parts every seat
-    shares are built once.
-
-    What a connection already has is left out: the lobby (``table``) when it has this
-    ``version`` of it, and the parts that change only when a trick ends (the view's
-    ``tricks``, ``last_trick``, ``hand_rounds``, ``winners``: most of a message) when it has
-    them for this trick. ``hand_end`` (JSON, or None) is the summary of the hand just finished
-    while the table waits for Next hand, and of the last hand once the game is over.
-    """
+    """A function giving the ``state`` message for a connection, leaving out the lobby
+    (``table``) if it has this ``version`` of it and the kept trick parts if it has them for
+    this trick; the parts every seat shares are built once. ``hand_end``: the JSON of the
+    summary the table shows (:class:`~salad.server.tables.table.HandEnd`), or None."""
     public = ""
     tricks = "[]"
     slow = '"winners":[],"last_trick":null,"hand_rounds":[]'
