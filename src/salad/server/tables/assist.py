@@ -1,11 +1,9 @@
 """Help at a table of bots: hints and undo, for a human whose every other seat is a bot.
 
-A hint is the expert's move for the seat and why (:func:`salad.bots.assist.hint`), thought out
-in the bot worker pool (never on the event loop) and sent to the asking connection only. An undo
-takes back the seat's last move and the bots' moves after it: the moves are deleted from the
-database first (:meth:`~salad.server.store.TableStore.take_back`), then from the game in memory,
-and the seat's entry in the game's players (its record) counts the undo (``"undos": N``). At a
-table with another human both are refused: nobody takes back a move another person has seen.
+A hint (:func:`salad.bots.assist.hint`) is thought out in the bot worker pool and sent to the
+asking connection only. An undo is stored first (:meth:`~salad.server.store.TableStore.take_back`)
+and counted in the seat's entry of the game's players (``"undos": N``). At a table with another
+human both are refused: nobody takes back a move another person has seen.
 """
 
 from __future__ import annotations

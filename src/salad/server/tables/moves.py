@@ -69,13 +69,9 @@ class MovePlayer:
             await self.accept(table, seat, move, "human")
 
     async def accept(self, table: Table, seat: int, move: Move, by: str) -> None:
-        """Play, store, then tell everyone (the table's lock is held).
-
-        The move is played only once it is stored, so that nothing (a client connecting
-        meanwhile, a lobby request) ever sees a move the database does not hold yet. An illegal
-        move, or the last card of a hand (which may end the game, whose result is stored with
-        it), is first played on a copy of the game.
-        """
+        """Store, then play and tell everyone (the table's lock is held): nothing ever sees a
+        move the database does not hold yet. An illegal move, or the last card of a hand (which
+        may end the game, whose result is stored with it), is first played on a copy."""
         game = table.game
         assert game is not None
         after: Game | None = None

@@ -38,12 +38,9 @@ _PHASES = {phase: json.dumps(phase.name.lower()) for phase in Phase}
 
 
 def error_message(message: str) -> str:
-    """The ``error`` message (:class:`~salad.server.messages.ErrorMessageOut`): one line.
-
-    Written by ``json.dumps``, not by the model: an error may quote what a client sent, and a
-    lone surrogate there (valid in JSON text) is escaped by ``json.dumps`` where pydantic's
-    encoder refuses it (tests/server/test_protocol_schema.py).
-    """
+    """The ``error`` message (:class:`~salad.server.messages.ErrorMessageOut`), on one line.
+    Not written by the model: it may quote a client's lone surrogate (valid in JSON text),
+    which ``json.dumps`` escapes and pydantic's encoder refuses."""
     return json.dumps({"type": "error", "message": " ".join(message.split())})
 
 
@@ -78,11 +75,8 @@ def dumps(value: Any) -> str:
 
 
 class JsonCodes:
-    """A deck's card codes, moves and sets of cards as JSON, each made once.
-
-    One table's: a move changes one seat's hand, so the sets of cards (a hand, a pass) are
-    cached by their mask, afresh once :attr:`MASKS` of them are held (a game makes one a move).
-    """
+    """A table's deck's card codes, moves and sets of cards as JSON, each made once: a set (a
+    hand, a pass) by its mask, afresh once :attr:`MASKS` are held (a game makes one a move)."""
 
     MASKS = 1024
 
