@@ -15,7 +15,7 @@ move here against 179.4 us by the models (x5.64), far past the 10% of a move (~1
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -160,11 +160,6 @@ def common_view_json(game: Game, cache: TricksCache | None = None) -> str:
     return public + ',"tricks":' + tricks
 
 
-def trick_entry(deck: Deck, leader: int, moves: Sequence[Move], winner: int) -> dict[str, Any]:
-    """A finished trick as a view's ``tricks`` holds it."""
-    return {"leader": leader, "cards": [format_move(deck, m) for m in moves], "winner": winner}
-
-
 def finished_tricks(game: Game, cache: TricksCache | None) -> str:
     """The JSON of the hand's finished tricks: from the cache, one more trick added to it, or
     (when a hand begins or a table is loaded) all of them."""
@@ -179,9 +174,8 @@ def finished_tricks(game: Game, cache: TricksCache | None) -> str:
         assert last is not None
         last["cards"] = [card for _, card in last["cards"]]
         tricks = cache.text[:-1] + ("," if cache.text != "[]" else "") + dumps(last) + "]"
-    else:
-        view = game.view(SPECTATOR)
-        tricks = dumps([trick_entry(game.deck, t.leader, t.moves, t.winner) for t in view.tricks])
+    else:  # rare: a table loaded, an undo, the game's end
+        tricks = dumps(game.view(SPECTATOR).to_dict()["tricks"])
     if cache is not None:
         cache.key, cache.text, cache.public, cache.extras = key, tricks, "", ""
     return tricks
