@@ -1,15 +1,11 @@
 """The server's one end-of-turn batcher: what is asked during one turn of the event loop, done
-together at its end. Its users: the websocket writes of a turn
-(:class:`~salad.server.tables.connection.TurnWrites`), a table's broadcast
-(``Table.broadcast_soon``) and the store's group commit (:mod:`salad.server.store.commit`)."""
+together at its end (a turn's websocket writes, a table's broadcast, the store's group commit)."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
 from typing import Generic, TypeVar
-
-__all__ = ["Soon"]
 
 T = TypeVar("T")
 
@@ -18,11 +14,9 @@ class Soon(Generic[T]):
     """Items added during one turn of the event loop, handed together, in the order added, to
     ``flush`` once the callbacks already scheduled have run (``loop.call_soon``).
 
-    Work that each item would do on its own (a write that wakes the reader of a socket, a
-    broadcast of a table's whole state) is done once for all of them. ``flush`` runs once per
-    turn in which something was added, with a list of its own (items added while it runs go to
-    the next turn's); an exception it raises goes to the event loop's exception handler, which
-    logs it. One event loop at a time uses a ``Soon`` (no lock).
+    ``flush`` runs once per turn in which something was added, with a list of its own (items
+    added while it runs go to the next turn's); an exception it raises goes to the event loop's
+    exception handler, which logs it. One event loop at a time uses a ``Soon`` (no lock).
     """
 
     __slots__ = ("_flush", "_items")

@@ -1,34 +1,28 @@
 """Help at a table of bots: hints and undo, for a human whose every other seat is a bot.
 
-A hint is the expert's move for the seat and why (:func:`salad.bots.assist.hint`), thought out
-in the bot worker pool (never on the event loop) and sent to the asking connection only. An undo
-takes back the seat's last move and the bots' moves after it: the moves are deleted from the
-database first (:meth:`~salad.server.store.TableStore.take_back`), then from the game in memory,
-and the seat's entry in the game's players (its record) counts the undo (``"undos": N``). At a
-table with another human both are refused: nobody takes back a move another person has seen.
+A hint (:func:`salad.bots.assist.hint`) is thought out in the bot worker pool and sent to the
+asking connection only. An undo is stored first (:meth:`~salad.server.store.TableStore.take_back`)
+and counted in the seat's entry of the game's players (``"undos": N``). At a table with another
+human both are refused: nobody takes back a move another person has seen.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-from collections.abc import Awaitable, Callable
 from concurrent.futures import BrokenExecutor
-from typing import Any, Protocol
 
 from salad.bots.assist import Hint, hint, takeback_count
 from salad.bots.seeds import bot_seed
 from salad.moves import format_move
 from salad.server.errors import ActionError
-from salad.server.store import TableStore
+from salad.server.messages import HintOut, UndoneOut
 from salad.server.tables.connection import Conn
+from salad.server.tables.registry import Registry
 from salad.server.tables.table import BOT, OVER, PLAYING, Table
 from salad.server.tables.turns import BOT_TIMEOUT, Turns
 from salad.server.tables.wire import TricksCache, error_message
 from salad.view import SPECTATOR, View
-
-__all__ = ["ask_hint", "think", "undo"]
 
 log = logging.getLogger("salad.server")
 
@@ -46,15 +40,6 @@ def check_alone(table: Table, seat: int, what: str) -> None:
     if table.status != PLAYING or table.game is None:
         state = "over" if table.status == OVER else "not started"
         raise ActionError(f"{what}: the game is {state}", 409)
-
-
-class Store(Protocol):
-    """Where a change of a table is stored, fenced (the tables' :class:`~.registry.Registry`)."""
-
-    storage: TableStore
-
-    async def store(self, table: Table, fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
-        """``fn(table.id, *args, epoch=...)``, a method of :attr:`storage`, fenced."""
 
 
 def ask_hint(table: Table, conn: Conn, turns: Turns) -> None:
@@ -81,8 +66,6 @@ async def think(table: Table, conn: Conn, view: View, moves: int, turns: Turns) 
     try:
         future = asyncio.get_running_loop().run_in_executor(turns.pool(), hint, view, seed)
         found: Hint = await asyncio.wait_for(future, BOT_TIMEOUT)
-    except asyncio.CancelledError:
-        raise
     except Exception as exc:
         if isinstance(exc, BrokenExecutor):
             turns.forget_pool()
@@ -91,15 +74,12 @@ async def think(table: Table, conn: Conn, view: View, moves: int, turns: Turns) 
         return
     finally:
         _thinking.discard(table.id)
-    text = format_move(view.deck, found.move)
-    conn.push(
-        json.dumps(
-            {"type": "hint", "move": text, "reason": found.reason, "bot": found.bot, "moves": moves}
-        )
-    )
+    move = format_move(view.deck, found.move)
+    answer = HintOut(type="hint", move=move, reason=found.reason, bot=found.bot, moves=moves)
+    conn.push(answer.model_dump_json())
 
 
-async def undo(table: Table, conn: Conn, store: Store, turns: Turns) -> None:
+async def undo(table: Table, conn: Conn, store: Registry, turns: Turns) -> None:
     """Take back ``conn``'s seat's last move and every bot move after it, stored first."""
     async with table.lock:
         seat = conn.seat
@@ -133,7 +113,7 @@ async def undo(table: Table, conn: Conn, store: Store, turns: Turns) -> None:
             c.tricks = None
         table.turn_start = asyncio.get_running_loop().time()
         turns.schedule(table)
-        note = json.dumps({"type": "undone", "seat": seat, "count": count, "moves": keep})
+        note = UndoneOut(type="undone", seat=seat, count=count, moves=keep).model_dump_json()
         for c in table.connections():
             c.push(note)
         table.broadcast()

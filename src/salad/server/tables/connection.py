@@ -1,7 +1,6 @@
-"""One websocket of a table: its seat and an outbox, so that a slow client never holds up a
-table, and a client that never reads never holds more than :data:`OUTBOX_BYTES` of it; and
-the writes of one turn of the event loop, made together at its end (:class:`TurnWrites`).
-Every message goes out through the socket's ``send_text`` (on a server, the ASGI ``send``)."""
+"""One websocket of a table (:class:`Conn`), and the writes of one turn of the event loop, made
+together at its end (:class:`TurnWrites`). Every message goes out through the socket's
+``send_text`` (on a server, the ASGI ``send``)."""
 
 from __future__ import annotations
 
@@ -9,14 +8,13 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Protocol
 
 from websockets.exceptions import ConnectionClosed
 
 from salad.server.soon import Soon
 from salad.server.tables.wire import STATE_PREFIX, TrickKey, error_message
-
-__all__ = ["BEHIND", "GONE", "OUTBOX_BYTES", "OUTBOX_LIMIT", "Conn", "Socket", "TurnWrites"]
 
 log = logging.getLogger("salad.server")
 
@@ -43,30 +41,24 @@ class Socket(Protocol):
     async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
 
 
+@dataclass(slots=True)
 class _State:
     """The one ``state`` message waiting in an outbox, replaced by each newer one, and what
     the connection knows once it is sent (its lobby version and trick key)."""
 
-    __slots__ = ("text", "known")
-
-    def __init__(self, text: str, known: tuple[int, tuple[int, TrickKey | None] | None]) -> None:
-        self.text = text
-        self.known = known
+    text: str
+    known: tuple[int, tuple[int, TrickKey | None] | None]
 
 
 class Conn:
-    """One websocket: a seat (or ``SPECTATOR``) and an outbox.
+    """One websocket: a seat (or ``SPECTATOR``) and an outbox, so that a slow client never
+    holds up a table.
 
-    With ``writes`` (a server's connections: :class:`TurnWrites`), the messages pushed in one
-    turn of the event loop are written at its end, in order, by a task that writes every
-    connection's in turn (a socket that takes data takes them without the task waiting). A
-    connection whose send has to wait (its socket is full) gets that task to itself, and the
-    messages pushed meanwhile go to its outbox, which it drains in order; without ``writes``
-    every message goes through the outbox, drained by a task of the connection's. A slow
-    client needs the latest state, not every one: while a state waits in the outbox, a newer
-    one takes its place (whole: the connection is made to know nothing until the waiting one
-    is sent). A connection too far behind (:data:`OUTBOX_LIMIT`, :data:`OUTBOX_BYTES`) loses
-    what it had not read and is closed with :data:`BEHIND`.
+    With ``writes`` (a server's), what is pushed in a turn of the event loop is written at its
+    end (:class:`TurnWrites`); without, through the outbox, drained in order by one task. A
+    slow client needs the latest state, not every one: a newer state takes the place of one
+    waiting in the outbox. A connection too far behind (:data:`OUTBOX_LIMIT`,
+    :data:`OUTBOX_BYTES`) loses what it had not read and is closed with :data:`BEHIND`.
     """
 
     __slots__ = (
@@ -81,7 +73,6 @@ class Conn:
         "waiting",
         "size",
         "on_kick",
-        "coalesce",
         "writes",
         "held",
     )
@@ -90,7 +81,6 @@ class Conn:
         self.ws = ws
         self.seat = seat
         self.writes = writes
-        """Where the messages pushed wait for the end of the turn (None: the outbox)."""
         self.held: list[str] = []
         """The messages pushed in this turn of the event loop, not written yet (``writes``)."""
         self.version = -1
@@ -104,16 +94,12 @@ class Conn:
         self.size = 0
         """The characters of the messages in the outbox."""
         self.task: asyncio.Task[None] | None = None
-        """The task writing to the socket while one does (its sends wait for the socket):
-        what is pushed meanwhile waits in the outbox, which that task drains."""
+        """The task writing to the socket while one does; it drains the outbox."""
         self.closed = False
         self.kicked = False
         """Closed by the server: the outbox still sends an error and the close."""
         self.on_kick: Callable[[], None] | None = None
         """Called when the server closes the connection (the receiving side stops)."""
-        self.coalesce = True
-        """Whether a newer state replaces one still waiting (False where the texts were built
-        by another node for what it believes the client knows: see salad.server.cluster)."""
 
     def push(self, text: str) -> None:
         if self.closed:
@@ -134,18 +120,17 @@ class Conn:
 
     async def write_held(self) -> None:
         """Write the messages held for the end of the turn (:class:`TurnWrites` awaits it),
-        in order, through the outbox: at once, unless a task already writes to the socket
-        (then they wait there after what waits before them). A send that waits makes the task
-        awaiting this the connection's writer until its outbox is empty."""
+        in order: at once, unless a task already writes to the socket (then they wait in the
+        outbox). A send that waits makes the awaiting task the connection's writer until its
+        outbox is empty."""
         held, self.held = self.held, []
         if self.closed or not held:
             return
         if self.task is not None:
             self._queue(held)
             return
-        for text in held:
-            self.outbox.append(text)
-            self.size += len(text)
+        self.outbox.extend(held)
+        self.size += sum(map(len, held))
         self.task = asyncio.current_task()
         await self._drain()
 
@@ -153,12 +138,11 @@ class Conn:
         """Messages for the outbox, written by its task. One alone may be a state that takes
         the place of one waiting; of several (a move and a chat line in one turn) each was
         built knowing the one before, so they wait in order, none in place of another."""
-        if len(texts) == 1 and self.coalesce and texts[0].startswith(STATE_PREFIX):
+        if len(texts) == 1 and texts[0].startswith(STATE_PREFIX):
             self._push_state(texts[0])
         else:
-            for text in texts:
-                self.outbox.append(text)
-                self.size += len(text)
+            self.outbox.extend(texts)
+            self.size += sum(map(len, texts))
             self._start()
         self._check_behind()
 
@@ -191,18 +175,10 @@ class Conn:
         if self.closed:
             return
         if drop:
-            self.held.clear()
-            self.outbox.clear()
-            self.waiting = None
-            self.size = 0
-            if self.task is not None:
-                # It waits for the socket to take a message: nothing of it was sent.
-                self.task.cancel()
-                self.task = None
-        else:
-            self.release()  # what was pushed before the error goes before it
-            if self.closed:  # too far behind meanwhile: closed already
-                return
+            self._drop()
+        self.release()  # what was pushed before the error goes before it
+        if self.closed:  # too far behind meanwhile: closed already
+            return
         self.outbox.append(error_message(message))
         self.outbox.append((code, message[:120]))
         self._start()
@@ -210,18 +186,16 @@ class Conn:
         if self.on_kick is not None:
             self.on_kick()
 
-    def close_after(self, code: int, reason: str) -> None:
-        """Close once what is in the outbox is sent (no error message of its own)."""
-        if self.closed:
-            return
-        self.release()
-        if self.closed:
-            return
-        self.outbox.append((code, reason[:120]))
-        self._start()
-        self.closed = self.kicked = True
-        if self.on_kick is not None:
-            self.on_kick()
+    def _drop(self) -> None:
+        """Forget what was not sent. A task still writing waits for the socket to take a
+        message (nothing of it was sent): it is cancelled."""
+        self.held.clear()
+        self.outbox.clear()
+        self.waiting = None
+        self.size = 0
+        if self.task is not None:
+            self.task.cancel()
+            self.task = None
 
     async def _drain(self) -> None:
         """Send what the outbox holds, in order (the connection's ``task`` runs it)."""
@@ -272,31 +246,20 @@ class Conn:
         """The connection is gone: nothing more is sent (but the close of a kicked one)."""
         self.closed = True
         self.held.clear()
-        if self.kicked:
-            return
-        self.outbox.clear()
-        self.waiting = None
-        self.size = 0
-        if self.task is not None and not self.task.done():
-            self.task.cancel()
+        if not self.kicked:
+            self._drop()
 
 
 class TurnWrites:
     """The messages pushed to connections during one turn of the event loop, written at its
-    end, one connection after another, through each socket's own send.
+    end, one connection after another, each connection's in the order pushed.
 
-    A write to a socket wakes the process that reads it (on a cluster, HAProxy) if it sleeps,
-    and on a busy server it has gone back to sleep between one write and the next: waking it
-    was the largest part of a write's cost. A turn's writes made together wake it once (see
-    ``benchmarks/server_load.py``). Each connection's messages stay in the order they were
-    pushed.
-
-    One task writes them all: a send to a socket that takes data completes without waiting,
-    so the whole turn's writes take one step of it. A check scheduled right behind that step
-    finds the task still running only if a send waited (a full socket): the connections not
-    written yet then go to a new task, and the one whose send waits keeps the first to
-    itself, its later messages waiting in its outbox (:class:`Conn`). One slow client never
-    holds up the others.
+    A write wakes the process reading the socket (on a cluster, HAProxy) if it sleeps: on a
+    busy server, the largest part of a write's cost. A turn's writes made together wake it once
+    (``benchmarks/server_load.py``). One task writes them all, in one step when every socket
+    takes its data at once; a check right behind that step finds it still running only if a
+    send waited (a full socket): that connection keeps the task to itself, and the ones not
+    written yet go to a new task. One slow client never holds up the others.
     """
 
     __slots__ = ("_soon",)
@@ -310,34 +273,18 @@ class TurnWrites:
 
     def _flush(self, conns: list[Conn]) -> None:
         loop = asyncio.get_running_loop()
-        turn = _Turn(conns)
-        turn.task = loop.create_task(self._write(turn))
-        loop.call_soon(self._check, turn)
+        left = deque(conns)
+        task = loop.create_task(self._write(left))
+        loop.call_soon(self._check, task, left)
 
     @staticmethod
-    async def _write(turn: _Turn) -> None:
-        conns = turn.conns
-        while turn.next < len(conns):
-            conn = conns[turn.next]
-            turn.next += 1
-            await conn.write_held()
+    async def _write(left: deque[Conn]) -> None:
+        while left:
+            await left.popleft().write_held()
 
-    def _check(self, turn: _Turn) -> None:
+    def _check(self, task: asyncio.Task[None], left: deque[Conn]) -> None:
         """Right after the task's first step: if a send waits, the rest go to a new task."""
-        task = turn.task
-        if task is None or task.done() or turn.next >= len(turn.conns):
-            return
-        rest = turn.conns[turn.next :]
-        del turn.conns[turn.next :]
-        self._flush(rest)
-
-
-class _Turn:
-    """One turn's connections to write, and how far the task writing them is."""
-
-    __slots__ = ("conns", "next", "task")
-
-    def __init__(self, conns: list[Conn]) -> None:
-        self.conns = conns
-        self.next = 0
-        self.task: asyncio.Task[None] | None = None
+        if left and not task.done():
+            rest = list(left)
+            left.clear()
+            self._flush(rest)

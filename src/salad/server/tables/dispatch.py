@@ -1,9 +1,6 @@
-"""A websocket message to its verb: one handler per client message type (the table
-:attr:`Dispatch.handlers`), each an async ``handler(table, conn, message)``.
-
-The first message of a seat's socket (``hello``) is read by :mod:`salad.server.sockets`
-before any of these; every other client message of :mod:`salad.server.messages` is here.
-"""
+"""A websocket message to its verb: one handler per client message type of
+:mod:`salad.server.messages` (a socket's first, ``hello``, is read by
+:mod:`salad.server.sockets`)."""
 
 from __future__ import annotations
 
@@ -33,8 +30,6 @@ from salad.server.tables.talk import Talk
 from salad.server.tables.turns import Turns
 from salad.server.tables.wire import error_message
 
-__all__ = ["Dispatch", "Handler"]
-
 Handler = Callable[[Table, Conn, Any], Awaitable[None]]
 """What a client message does: ``handler(table, conn, message)``; ActionError refuses it."""
 
@@ -50,18 +45,16 @@ class Dispatch:
         self.registry = registry
         self.moves = moves
         self.presses = presses
-        self.talk = talk
         self.turns = turns
         self.handlers: dict[type[BaseModel], Handler] = {
             PlayIn: self.play,
             PingIn: self.ping,
             NextIn: self.next_hand,
-            ChatIn: talk.say,  # chat (tables/talk.py)
+            ChatIn: talk.say,
             ChatSettingsIn: talk.settings,
-            HintIn: self.hint,  # hint and undo (tables/assist.py)
+            HintIn: self.hint,
             UndoIn: self.undo,
         }
-        """The handler of each client message type."""
 
     async def handle(self, table: Table, conn: Conn, text: str | None) -> bool:
         """One message from a client; a bad one gets one ``error`` back and changes nothing

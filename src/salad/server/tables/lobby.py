@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,8 +21,6 @@ from salad.server.tables.table import BOT, HUMAN, OPEN, Seat, Table, TableStatus
 from salad.server.tables.turns import Turns, bot_display_name, check_bot, default_bot
 from salad.server.tables.wire import TricksCache
 from salad.settings import to_ref
-
-__all__ = ["Joined", "Lobby", "game_seed", "new_token"]
 
 
 @dataclass
@@ -105,18 +105,22 @@ class Lobby:
                 await self.start_game(table)
         return Joined(table_id, 0, token)
 
-    @staticmethod
-    def _host(table: Table, token: str | None) -> None:
-        if not token:
-            raise ActionError("missing token: send Authorization: Bearer TOKEN", 401)
-        seat = table.seat_of_token(token)
-        if seat is None:
-            raise ActionError(f"wrong token for table {table.id}", 401)
-        if seat != 0:
-            raise ActionError("only the host (seat 0) may do that", 403)
+    @asynccontextmanager
+    async def _as_host(self, table_id: str, token: str | None) -> AsyncIterator[Table]:
+        """The table, its lock held, once ``token`` is found to be its host's."""
+        table = await self.registry.get(table_id)
+        async with table.lock:
+            if not token:
+                raise ActionError("missing token: send Authorization: Bearer TOKEN", 401)
+            seat = table.seat_of_token(token)
+            if seat is None:
+                raise ActionError(f"wrong token for table {table.id}", 401)
+            if seat != 0:
+                raise ActionError("only the host (seat 0) may do that", 403)
+            yield table
 
     async def _save_seats(self, table: Table, seats: list[Seat]) -> None:
-        rows = [s.row(i) for i, s in enumerate(seats)]
+        rows = [SeatRow(i, s.kind, s.name, s.bot, s.token_hash) for i, s in enumerate(seats)]
         await self.registry.store(table, self.registry.storage.save_seats, rows)
         table.seats = seats
         for i, s in enumerate(seats):
@@ -152,9 +156,7 @@ class Lobby:
         self, table_id: str, token: str | None, seat: int, kind: str, bot: str | None
     ) -> Table:
         """The host makes ``seat`` a bot's or (in the lobby) an open one; its holder is told."""
-        table = await self.registry.get(table_id)
-        async with table.lock:
-            self._host(table, token)
+        async with self._as_host(table_id, token) as table:
             if not 0 <= seat < table.players:
                 raise ActionError(f"seat: {seat} is not a seat of this {table.players}-seat table")
             if seat == 0:
@@ -177,20 +179,16 @@ class Lobby:
 
     async def remove_seat(self, table_id: str, token: str | None, seat: int) -> Table:
         """The host removes ``seat`` before the game starts; its holder is told."""
-        table = await self.registry.get(table_id)
-        async with table.lock:
-            self._host(table, token)
+        async with self._as_host(table_id, token) as table:
             if table.status != TableStatus.LOBBY:
                 raise ActionError("seats can only be removed before the game starts", 409)
             if not 0 <= seat < table.players:
                 raise ActionError(f"seat: {seat} is not a seat of this {table.players}-seat table")
             if seat == 0:
                 raise ActionError("seat 0 is the host's own seat", 409)
-            if table.players - 1 < table.ruleset.min_players:
-                raise ActionError(
-                    f"{table.ruleset.title} needs at least {table.ruleset.min_players} players",
-                    409,
-                )
+            rs = table.ruleset
+            if table.players - 1 < rs.min_players:
+                raise ActionError(f"{rs.title} needs at least {rs.min_players} players", 409)
             seats = [s.copy() for s in table.seats]
             old = seats.pop(seat)
             await self._save_seats(table, seats)
@@ -201,9 +199,7 @@ class Lobby:
 
     async def start(self, table_id: str, token: str | None) -> Table:
         """The host starts the first game."""
-        table = await self.registry.get(table_id)
-        async with table.lock:
-            self._host(table, token)
+        async with self._as_host(table_id, token) as table:
             if table.status != TableStatus.LOBBY:
                 raise ActionError(f"the game has already started (it is {table.status})", 409)
             await self.start_game(table)
@@ -211,9 +207,7 @@ class Lobby:
 
     async def rematch(self, table_id: str, token: str | None) -> Table:
         """The host starts the next game once one is over."""
-        table = await self.registry.get(table_id)
-        async with table.lock:
-            self._host(table, token)
+        async with self._as_host(table_id, token) as table:
             if table.status != TableStatus.OVER:
                 raise ActionError("a rematch needs a finished game", 409)
             table.game_number += 1

@@ -19,8 +19,6 @@ from salad.server.tables.turns import Turns
 from salad.server.tables.wire import illegal_words
 from salad.view import SPECTATOR, Phase
 
-__all__ = ["MOVE_TEXT_LIMIT", "MovePlayer"]
-
 log = logging.getLogger("salad.server")
 
 MOVE_TEXT_LIMIT = 16
@@ -33,8 +31,7 @@ class MovePlayer:
     def __init__(self, registry: Registry, turns: Turns) -> None:
         self.registry = registry
         self.turns = turns
-        """The bots and timers, scheduled after each move (they play theirs through
-        :meth:`accept`)."""
+        """Scheduled after each move (bots and timers play theirs through :meth:`accept`)."""
 
     async def play(self, table: Table, seat: int, text: str, conn: Conn | None = None) -> None:
         """A human's move, given as text (``QS``, ``W+``, ``trump:H``), from ``conn``.
@@ -72,13 +69,9 @@ class MovePlayer:
             await self.accept(table, seat, move, "human")
 
     async def accept(self, table: Table, seat: int, move: Move, by: str) -> None:
-        """Play, store, then tell everyone (the table's lock is held).
-
-        The move is played only once it is stored, so that nothing (a client connecting
-        meanwhile, a lobby request) ever sees a move the database does not hold yet. An illegal
-        move, or the last card of a hand (which may end the game, whose result is stored with
-        it), is first played on a copy of the game.
-        """
+        """Store, then play and tell everyone (the table's lock is held): nothing ever sees a
+        move the database does not hold yet. An illegal move, or the last card of a hand (which
+        may end the game, whose result is stored with it), is first played on a copy."""
         game = table.game
         assert game is not None
         after: Game | None = None

@@ -11,8 +11,6 @@ from salad.server.tables.talk import Talk
 from salad.server.tables.turns import Turns
 from salad.view import SPECTATOR
 
-__all__ = ["Presence"]
-
 
 class Presence:
     """Adds connections to their tables and takes them off."""

@@ -10,8 +10,6 @@ from salad.server.errors import ActionError
 from salad.server.tables.registry import Registry
 from salad.server.tables.table import TableStatus
 
-__all__ = ["Reads"]
-
 
 class Reads:
     """Answers about a table's games, from memory for the game being played."""
@@ -23,19 +21,16 @@ class Reads:
         """Every game of the table: number, status, totals (live for the game being played)
         and winners."""
         table = await self.registry.get(table_id)
-        rows = await self.registry.storage.games(table_id)
-        out = []
-        for r in rows:
-            item: dict[str, Any] = {
+        live = None if table.game is None else (table.game_number, list(table.game.totals))
+        return [
+            {
                 "game_number": r.game_number,
                 "status": r.status,
-                "totals": r.totals,
+                "totals": live[1] if live and live[0] == r.game_number else r.totals,
                 "winners": r.winners or [],
             }
-            if r.game_number == table.game_number and table.game is not None:
-                item["totals"] = list(table.game.totals)
-            out.append(item)
-        return out
+            for r in await self.registry.storage.games(table_id)
+        ]
 
     async def record(self, table_id: str, number: int | None) -> dict[str, Any]:
         """The record of finished game ``number`` (None: the table's current game): 404 if

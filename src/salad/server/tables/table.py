@@ -6,7 +6,7 @@ import asyncio
 import hmac
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -16,7 +16,7 @@ from salad.moves import Move, parse_move
 from salad.ruleset import Kind, Ruleset
 from salad.server.info import deck_info, hands_info, toppings_of
 from salad.server.soon import Soon
-from salad.server.store import SeatRow, TableRow, hash_token
+from salad.server.store import TableRow, hash_token
 from salad.server.tables.connection import Conn
 from salad.server.tables.wire import (
     JsonCodes,
@@ -28,21 +28,6 @@ from salad.server.tables.wire import (
 )
 from salad.toppings import TOPPING_TEXT
 from salad.view import Phase
-
-__all__ = [
-    "BOT",
-    "HUMAN",
-    "HandEnd",
-    "LOBBY",
-    "OPEN",
-    "OVER",
-    "PLAYING",
-    "TABLE_ID",
-    "Seat",
-    "SeatKind",
-    "Table",
-    "TableStatus",
-]
 
 
 class SeatKind(StrEnum):
@@ -71,11 +56,8 @@ TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 def token_name(rs: Ruleset) -> str | None:
     """The name of the ruleset's token (the penalty of its holder), if one of its rounds has
     one: the table draws it on its holder's plate."""
-    for index in range(len(rs.hands)):
-        for p in rs.hand_penalties(index):
-            if p.kind == Kind.TOKEN:
-                return p.name
-    return None
+    tokens = (p for i in range(len(rs.hands)) for p in rs.hand_penalties(i) if p.kind == Kind.TOKEN)
+    return next((p.name for p in tokens), None)
 
 
 def just_scored(log: list[tuple[object, ...]]) -> bool:
@@ -103,29 +85,15 @@ class Seat:
     takeover: bool = False
     """A bot is playing for this away seat."""
 
-    def row(self, seat: int) -> SeatRow:
-        return SeatRow(seat, self.kind, self.name, self.bot, self.token_hash)
-
     def copy(self) -> Seat:
-        return Seat(
-            self.kind,
-            self.name,
-            self.bot,
-            self.token_hash,
-            self.conns,
-            self.away_since,
-            self.takeover,
-        )
+        return replace(self)
 
 
 @dataclass
 class HandEnd:
     """The table's pause after a hand: its summary stays on every screen until each human seat
-    that was connected when it ended has pressed Next hand (or the turn timer runs out).
-
-    A state of the table, not an event of the game: the game has already dealt the next hand,
-    and its event log stays the one record of what happened.
-    """
+    that was connected when it ended has pressed Next hand (or the turn timer runs out). A
+    state of the table, not an event of the game, which has already dealt the next hand."""
 
     hand: int
     """The finished hand's index."""
@@ -259,8 +227,7 @@ class Table:
 
     def json_codes(self) -> JsonCodes:
         assert self.game is not None
-        if self.codes is None or self.codes.deck is not self.game.deck:
-            self.codes = JsonCodes(self.game.deck)
+        self.codes = JsonCodes.of(self.game, self.codes)
         return self.codes
 
     # -- the pause after a hand --------------------------------------------------------------
@@ -270,28 +237,24 @@ class Table:
         game = self.game
         if game is None or len(game.hand_points) <= hands_before:
             return
-        index = len(game.hand_points) - 1
-        waiting = set()
-        if not game.is_over():
-            waiting = {i for i, s in enumerate(self.seats) if s.kind == HUMAN and s.conns}
-        self.hand_end = None
-        if waiting or game.is_over():
-            self.hand_end = HandEnd(index, hand_summary(game, index), waiting)
+        end = self._last_hand(game, connected=True)
+        self.hand_end = end if end.waiting or game.is_over() else None
 
     def resume_hand_end(self) -> None:
-        """On loading the table from the database (a restart, an unloaded table): if the
-        game's last event is a hand's scoring, show that hand's summary again and wait for
-        every human seat to press Next hand (who had pressed it is not stored: nobody has).
-        A seat that does not come back is let go after the takeover time, as one that
-        leaves (:meth:`salad.server.tables.turns.Turns.schedule`)."""
+        """On loading the table: if the game's last event is a hand's scoring, show that hand's
+        summary again and wait for every human seat (who had pressed Next hand is not stored);
+        one that does not come back is let go as one that leaves (:class:`~.turns.Turns`)."""
         game = self.game
-        if game is None or not game.hand_points or not just_scored(game.log):
-            return
+        if game is not None and game.hand_points and just_scored(game.log):
+            self.hand_end = self._last_hand(game, connected=False)
+
+    def _last_hand(self, game: Game, *, connected: bool) -> HandEnd:
+        """The summary of the game's last finished hand, waiting for every human seat (only
+        those ``connected``) unless the game is over."""
         index = len(game.hand_points) - 1
-        waiting = set()
-        if not game.is_over():
-            waiting = {i for i, s in enumerate(self.seats) if s.kind == HUMAN}
-        self.hand_end = HandEnd(index, hand_summary(game, index), waiting)
+        seats = [] if game.is_over() else enumerate(self.seats)
+        waiting = {i for i, s in seats if s.kind == HUMAN and (s.conns or not connected)}
+        return HandEnd(index, hand_summary(game, index), waiting)
 
     def waiting(self) -> bool:
         """Whether the table waits for Next hand (no move is played meanwhile)."""
@@ -303,15 +266,13 @@ class Table:
 
     def press_next(self, seat: int) -> bool:
         """``seat`` pressed Next hand (or left): True when that ended the wait."""
-        if not self.waits_for(seat):
-            return False
         end = self.hand_end
-        assert end is not None
-        end.waiting.discard(seat)
-        if end.waiting:
+        if end is None or seat not in end.waiting:
             return False
-        self.hand_end = None
-        return True
+        end.waiting.discard(seat)
+        if not end.waiting:
+            self.hand_end = None
+        return self.hand_end is None
 
     def end_wait(self) -> None:
         """Deal on without waiting for the rest (the turn timer ran out)."""
@@ -319,10 +280,7 @@ class Table:
             self.hand_end = None
 
     def connections(self) -> list[Conn]:
-        out = list(self.spectators)
-        for s in self.seats:
-            out.extend(s.conns)
-        return out
+        return [*self.spectators, *(c for s in self.seats for c in s.conns)]
 
     def state_messages(self) -> Callable[[Receiver], str]:
         """A function giving the ``state`` message for a connection (see
@@ -342,22 +300,16 @@ class Table:
     def broadcast(self) -> None:
         """Send every connection the table's state as it is now."""
         self._soon = False  # what a broadcast_soon waiting would send is sent now
-        message: Callable[[Receiver], str] | None = None
-        for s in self.seats:
-            for c in s.conns:
-                if message is None:
-                    message = self.state_messages()
+        conns = self.connections()
+        if conns:
+            message = self.state_messages()
+            for c in conns:
                 c.push(message(c))
-        for c in self.spectators:
-            if message is None:
-                message = self.state_messages()
-            c.push(message(c))
 
     def broadcast_soon(self) -> None:
-        """:meth:`broadcast` once this turn of the event loop is over, however many times it is
-        asked meanwhile: the Next-hand presses of a table's seats come together (at a hand end
-        every client shows the summary at once), and each would send every connection a whole
-        state. A broadcast meanwhile sends the same state and makes this one nothing."""
+        """:meth:`broadcast` once this turn of the event loop is over, however often it is asked
+        meanwhile (the Next-hand presses of a hand end come together); a broadcast meanwhile
+        makes it nothing."""
         if not self._soon:
             self._soon = True
             self._later.add(self)

@@ -23,8 +23,6 @@ from salad.server.errors import ActionError
 from salad.server.info import available_bots
 from salad.server.tables.table import BOT, HUMAN, PLAYING, Table
 
-__all__ = ["BOT_TIMEOUT", "STOP_WAIT", "Turns", "bot_display_name", "check_bot", "default_bot"]
-
 log = logging.getLogger("salad.server")
 
 BOT_TIMEOUT = 30.0
@@ -48,15 +46,14 @@ def bot_display_name(bot: str, seat: int) -> str:
 
 def check_bot(value: str | None, what: str = "bot") -> str:
     """A bot name a client sent, known here (the default bot when None); ActionError if not."""
-    bots = available_bots()
     if value is None:
         return default_bot()
+    name, bots = value.strip().lower(), available_bots()
     if reference_only(value):  # every table has a human: its host
-        name = value.strip().lower()
         raise ActionError(f"{what}: {name} sees every hand; it plays only in the lab")
-    if value.strip().lower() not in bots:
+    if name not in bots:
         raise ActionError(f"{what}: unknown bot {value!r} (known: {', '.join(bots)})")
-    return value.strip().lower()
+    return name
 
 
 def default_bot() -> str:
@@ -106,7 +103,8 @@ class Turns:
         task.add_done_callback(self._tasks.discard)
         return task
 
-    def _bot_pool(self) -> Executor:
+    def pool(self) -> Executor:
+        """The bot worker pool: bots' moves, and thinking that is not a move (hints, reviews)."""
         if self._pool is None:
             workers = self.bot_workers or max(1, os.cpu_count() or 1)
             self._pool = ProcessPoolExecutor(
@@ -116,11 +114,6 @@ class Turns:
                 initargs=(os.getpid(),),
             )
         return self._pool
-
-    # -- the pool for other thinking (hints: salad.server.tables.assist) --
-    def pool(self) -> Executor:
-        """The bot worker pool, for a bot's thinking that is not a move (a hint)."""
-        return self._bot_pool()
 
     def forget_pool(self) -> None:
         """A worker of the pool died: start afresh next time."""
@@ -223,14 +216,12 @@ class Turns:
                 move = choose_move(name, seed, view)
             else:
                 future = asyncio.get_running_loop().run_in_executor(
-                    self._bot_pool(), choose_move, name, seed, view
+                    self.pool(), choose_move, name, seed, view
                 )
                 move = await asyncio.wait_for(future, BOT_TIMEOUT)
-        except asyncio.CancelledError:
-            raise
         except Exception as exc:
-            if isinstance(exc, BrokenExecutor):  # a worker died: start afresh next time
-                self._pool = None
+            if isinstance(exc, BrokenExecutor):
+                self.forget_pool()
             log.exception("table %s: bot %s failed; playing a random legal move", table.id, name)
             move = choose_move(RANDOM, seed, view)
         async with table.lock:
@@ -254,18 +245,11 @@ class Turns:
     def _still(table: Table, seat: int, seq: int, number: int, reason: str) -> bool:
         """Whether a bot move decided for (seat, seq) is still wanted."""
         game = table.game
-        if (
-            game is None
-            or table.status != PLAYING
-            or table.moves != seq
-            or table.game_number != number
-            or game.to_move != seat
-            or seat >= table.players
-        ):
+        if game is None or table.status != PLAYING or game.to_move != seat:
+            return False
+        if (table.moves, table.game_number) != (seq, number) or seat >= table.players:
             return False
         s = table.seats[seat]
         if reason == BOT:
             return s.kind == BOT
-        if reason == TAKEOVER:
-            return s.kind == HUMAN and not s.conns
-        return s.kind == HUMAN  # the turn timer ran out
+        return s.kind == HUMAN and not (reason == TAKEOVER and s.conns)  # or the timer ran out

@@ -1,30 +1,21 @@
-"""What the server sends: a game as JSON, built fast for every seat of a table at once.
+"""What the server sends: a game's views and ``state`` messages as JSON, built fast for every
+seat of a table at once.
 
-This is the server's one way from a game to the JSON of its views. A seat's view is exactly
-``game.view(seat).to_dict()`` (a test checks it after every move of many games), but built from
-the game's state directly: only five fields depend on the seat (``seat``, ``cards``, ``legal``,
-``passed``, ``received``), so the rest is written once for all seats, and the parts that change
-only when a trick ends (the hand's finished tricks, the last trick, the hand rounds, the
-winners) are cached until it does. Moves are written with :func:`salad.moves.format_move`.
+A seat's view is exactly ``game.view(seat).to_dict()`` and every state is a
+:class:`~salad.server.messages.StateOut` (tests/server/test_views.py checks both after every
+move of many games). Only five fields of a view depend on the seat (``seat``, ``cards``,
+``legal``, ``passed``, ``received``): the rest is written once for all seats, and what changes
+only when a trick ends is cached until it does. A state leaves out what its connection already
+has (the models' kept fields); :func:`salad.server.protocol.complete_state` fills them back in.
 
-A ``state`` message leaves out what its connection already has (the fields the models of
-:mod:`salad.server.messages` mark as kept: :data:`salad.server.protocol.KEPT` and the view's
-``tricks``); :func:`salad.server.protocol.complete_state` fills them back in on the client's side.
-
-The protocol is the models of :mod:`salad.server.messages`; this module is their fast encoder,
-and a test validates its every state against :class:`~salad.server.messages.StateOut` after
-every move of many games (tests/server/test_views.py). It stays because the models' own encoder
-costs far more than the 10% of a move (about 10 us of the server's ~100 us) it would be allowed:
-``benchmarks/wire_encode.py`` (every seat's and a spectator's state for each of 15 328 moves of
-24 games, 5 alternating rounds; 2 cores shared with other work) measured a median 31.8 us a move
-here against 179.4 us for the models (x5.64, +148 us), their ``model_dump_json`` calls alone
-40.1 us: more than all of this module's work.
+This is the models' fast encoder: ``benchmarks/wire_encode.py`` measured a median 31.8 us a
+move here against 179.4 us by the models (x5.64), far past the 10% of a move (~10 us) allowed.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -35,22 +26,6 @@ from salad.events import PLAY, TRICK
 from salad.moves import Move, format_move, move_label
 from salad.scoring import MOON, hand_breakdown, standings
 from salad.view import SPECTATOR, Phase
-
-__all__ = [
-    "STATE_PREFIX",
-    "JsonCodes",
-    "TricksCache",
-    "common_view_json",
-    "error_message",
-    "hand_rounds",
-    "hand_summary",
-    "illegal_words",
-    "last_trick",
-    "state_messages",
-    "view_json",
-]
-
-_COMPACT = (",", ":")
 
 TrickKey = tuple[int, int, Phase]
 """(hand, finished tricks, phase): what the cached trick parts of a game are for."""
@@ -63,12 +38,9 @@ _PHASES = {phase: json.dumps(phase.name.lower()) for phase in Phase}
 
 
 def error_message(message: str) -> str:
-    """The ``error`` message (:class:`~salad.server.messages.ErrorMessageOut`): one line.
-
-    Written by ``json.dumps``, not by the model: an error may quote what a client sent, and a
-    lone surrogate there (valid in JSON text) is escaped by ``json.dumps`` where pydantic's
-    encoder refuses it (tests/server/test_protocol_schema.py).
-    """
+    """The ``error`` message (:class:`~salad.server.messages.ErrorMessageOut`), on one line.
+    Not written by the model: it may quote a client's lone surrogate (valid in JSON text),
+    which ``json.dumps`` escapes and pydantic's encoder refuses."""
     return json.dumps({"type": "error", "message": " ".join(message.split())})
 
 
@@ -96,29 +68,30 @@ def illegal_words(game: Game, move: Move, exc: IllegalMoveError) -> str:
 
 
 def dumps(value: Any) -> str:
-    return json.dumps(value, separators=_COMPACT)
+    return json.dumps(value, separators=(",", ":"))
 
 
 # -- a view ---------------------------------------------------------------------------------
 
 
 class JsonCodes:
-    """A deck's card codes, moves and sets of cards as JSON (each made once).
-
-    One table's: the sets of cards (a hand, a pass) are cached by their mask, since a move
-    changes one seat's hand and leaves the others' as they were; the cache starts again
-    once it holds :attr:`MASKS` of them (a game makes one a move).
-    """
+    """A table's deck's card codes, moves and sets of cards as JSON, each made once: a set (a
+    hand, a pass) by its mask, afresh once :attr:`MASKS` are held (a game makes one a move)."""
 
     MASKS = 1024
 
     def __init__(self, deck: Deck) -> None:
         self.deck = deck
         self.cards = tuple(json.dumps(code) for code in deck.codes)
-        self.moves: dict[Move, str] = {}
-        self.texts: dict[Move, str] = {}
-        self.sets: dict[CardMask, str] = {}
         self.suits = tuple(json.dumps(s.letter) for s in deck.suits)
+        self.texts: dict[Move, str] = {}
+        self.moves: dict[Move, str] = {}
+        self.sets: dict[CardMask, str] = {}
+
+    @staticmethod
+    def of(game: Game, codes: JsonCodes | None) -> JsonCodes:
+        """``codes`` if they are for the game's deck, else new ones."""
+        return codes if codes is not None and codes.deck is game.deck else JsonCodes(game.deck)
 
     def text(self, move: Move) -> str:
         """A move as the server writes it (``QS``, ``W+``, ``trump:H``)."""
@@ -145,38 +118,20 @@ class JsonCodes:
         return text
 
 
-def codes_for(game: Game, codes: JsonCodes | None) -> JsonCodes:
-    """``codes`` if they are for the game's deck, else new ones."""
-    if codes is None or codes.deck is not game.deck:
-        return JsonCodes(game.deck)
-    return codes
-
-
-def view_json(
-    game: Game, seat: int, common: str | None = None, codes: JsonCodes | None = None
-) -> str:
-    """``json.dumps(game.view(seat).to_dict())``, built fast for many seats at once.
-
-    Only five fields of a view depend on the seat (``seat``, ``cards``, ``legal``, ``passed``,
-    ``received``); everything else is the same for every seat and is passed as ``common`` (see
-    :func:`common_view_json`). The seat's fields come from that seat's own hand only.
-    """
-    if common is None:
-        common = common_view_json(game, codes=codes)
-    return seat_part(game, seat, codes) + common + "}"
+def view_json(game: Game, seat: int, common: str | None = None) -> str:
+    """``json.dumps(game.view(seat).to_dict())``: :func:`seat_part` and ``common`` (see
+    :func:`common_view_json`), which every seat shares."""
+    return seat_part(game, seat) + (common or common_view_json(game)) + "}"
 
 
 def seat_part(game: Game, seat: int, codes: JsonCodes | None = None) -> str:
-    """The start of a view's JSON: its five fields that depend on the seat, and a comma."""
+    """The start of a view's JSON: its five fields that depend on the seat (from that seat's
+    own hand only), and a comma."""
     if seat == SPECTATOR:
         return '{"seat":-1,"cards":[],"legal":[],"passed":[],"received":[],'
-    codes = codes_for(game, codes)
-    legal = ""
-    if seat == game.to_move:
-        move = codes.move
-        legal = ",".join([move(m) for m in game.legal_moves()])
-    passed = game.passed[seat]
-    got = game.received[seat]
+    codes = JsonCodes.of(game, codes)
+    legal = ",".join([codes.move(m) for m in game.legal_moves()]) if seat == game.to_move else ""
+    passed, got = game.passed[seat], game.received[seat]
     return (
         f'{{"seat":{seat:d},"cards":[{codes.card_list(game.hands[seat])}],"legal":[{legal}],'
         f'"passed":[{codes.card_list(passed) if passed else ""}],'
@@ -186,61 +141,43 @@ def seat_part(game: Game, seat: int, codes: JsonCodes | None = None) -> str:
 
 @dataclass
 class TricksCache:
-    """The JSON of a game's parts that change only when a trick ends, and the
-    (hand, trick, phase) each is for."""
+    """The JSON of a game's parts that change only when a trick (or the phase) ends, for
+    ``key``; each is made again ("") once it changes."""
 
     key: TrickKey | None = None
     text: str = "[]"
     """The finished tricks of the hand."""
-    extras_key: TrickKey | None = None
-    extras: str = ""
-    """``winners``, ``last_trick`` and ``hand_rounds`` of a state message."""
-    public_key: TrickKey | None = None
     public: str = ""
     """The view's fields from ``players`` to ``totals``."""
+    extras: str = ""
+    """``winners``, ``last_trick`` and ``hand_rounds`` of a state message."""
 
 
-def common_view_json(
-    game: Game, cache: TricksCache | None = None, codes: JsonCodes | None = None
-) -> str:
-    """The fields of a view that every seat shares, as the inside of a JSON object.
-
-    The same fields, with the same values, as ``game.view(SPECTATOR).to_dict()``; built from
-    the game's public state directly, with the finished tricks of the hand (the bulk of it)
-    cached until the next trick ends.
-    """
-    public, tricks = common_view_parts(game, cache, codes)
+def common_view_json(game: Game, cache: TricksCache | None = None) -> str:
+    """The fields of a view that every seat shares, as the inside of a JSON object: those of
+    ``game.view(SPECTATOR).to_dict()``, with the finished tricks cached until the next ends."""
+    public, tricks = common_view_parts(game, cache)
     return public + ',"tricks":' + tricks
-
-
-def trick_entry(deck: Deck, leader: int, moves: Sequence[Move], winner: int) -> dict[str, Any]:
-    """A finished trick as a view's ``tricks`` holds it."""
-    return {"leader": leader, "cards": [format_move(deck, m) for m in moves], "winner": winner}
 
 
 def finished_tricks(game: Game, cache: TricksCache | None) -> str:
     """The JSON of the hand's finished tricks: from the cache, one more trick added to it, or
     (when a hand begins or a table is loaded) all of them."""
-    phase = game.phase
-    hand, done = game.hand_index, game.trick_no
+    phase, hand, done = game.phase, game.hand_index, game.trick_no
     key = (hand, done, phase)
     if cache is not None and cache.key == key:
         return cache.text
     if done == 0 and phase != Phase.OVER:
         tricks = "[]"  # no trick of this hand has been finished yet
     elif cache is not None and cache.key == (hand, done - 1, phase) and phase == Phase.PLAY:
-        # One more trick: add it to the list.
-        found = _last_trick_plays(game)
-        assert found is not None
-        plays, winner = found
-        leader = plays[0][0] if plays else -1
-        text = dumps(trick_entry(game.deck, leader, [m for _, m in plays], winner))
-        tricks = cache.text[:-1] + ("," if cache.text != "[]" else "") + text + "]"
-    else:
-        view = game.view(SPECTATOR)
-        tricks = dumps([trick_entry(game.deck, t.leader, t.moves, t.winner) for t in view.tricks])
+        last = last_trick(game)  # one more trick: added to the list
+        assert last is not None
+        last["cards"] = [card for _, card in last["cards"]]
+        tricks = cache.text[:-1] + ("," if cache.text != "[]" else "") + dumps(last) + "]"
+    else:  # rare: a table loaded, an undo, the game's end
+        tricks = dumps(game.view(SPECTATOR).to_dict()["tricks"])
     if cache is not None:
-        cache.key, cache.text = key, tricks
+        cache.key, cache.text, cache.public, cache.extras = key, tricks, "", ""
     return tricks
 
 
@@ -249,17 +186,11 @@ def common_view_parts(
 ) -> tuple[str, str]:
     """:func:`common_view_json` in two parts: every field but ``tricks``, and ``tricks``."""
     tricks = finished_tricks(game, cache)
-    codes = codes_for(game, codes)
-    phase = game.phase
-    key = (game.hand_index, game.trick_no, phase)
-    in_trick = phase == Phase.PLAY
-    deck = game.deck
-    suits = deck.suits
-    leader = game.leader
-    n = game.players
+    phase, leader, n = game.phase, game.leader, game.players
     trick = ""
     led = "null"
-    if in_trick:
+    if phase == Phase.PLAY:
+        codes = JsonCodes.of(game, codes)
         move = codes.move
         trick = ",".join([f"[{(leader + i) % n:d},{move(m)}]" for i, m in enumerate(game.trick)])
         if game.led != NO_SUIT:
@@ -270,55 +201,39 @@ def common_view_parts(
         f'"trick":[{trick}],"led_suit":{led},"hand_sizes":[{sizes}]'
     )
     # The rest changes only when a trick (or the phase) ends: cached with the tricks.
-    if cache is not None and cache.public_key == key:
-        settled = cache.public
-    else:
-        settled = dumps(
-            {
-                "players": n,
-                "hand": game.hand_index + 1,
-                "round": game.round_name,
-                "dealer": game.dealer,
-                "trump": suits[game.trump].letter if game.trump != NO_SUIT else None,
-                "tricks_won": list(game.tricks_won),
-                "running": game.running_points(),
-                "token": game.token,
-                "hand_points": [list(p) for p in game.hand_points],
-                "totals": list(game.totals),
-            }
-        )[1:-1]
-        if cache is not None:
-            cache.public_key, cache.public = key, settled
+    if cache is not None and cache.public:
+        return moving + "," + cache.public, tricks
+    settled = dumps(
+        {
+            "players": n,
+            "hand": game.hand_index + 1,
+            "round": game.round_name,
+            "dealer": game.dealer,
+            "trump": game.deck.suits[game.trump].letter if game.trump != NO_SUIT else None,
+            "tricks_won": list(game.tricks_won),
+            "running": game.running_points(),
+            "token": game.token,
+            "hand_points": [list(p) for p in game.hand_points],
+            "totals": list(game.totals),
+        }
+    )[1:-1]
+    if cache is not None:
+        cache.public = settled
     return moving + "," + settled, tricks
-
-
-def _last_trick_plays(game: Game) -> tuple[list[tuple[int, Move]], int] | None:
-    """The (seat, move) plays, in order, and the winner of the game's most recently finished
-    trick; None before the first."""
-    entries = game.log
-    n = game.players
-    for i in range(len(entries) - 1, -1, -1):
-        entry = entries[i]
-        if entry[0] != TRICK:
-            continue
-        plays = [
-            (int(e[1]), int(e[2]))  # type: ignore[call-overload]
-            for e in entries[max(0, i - n) : i]
-            if e[0] == PLAY
-        ]
-        return plays, int(entry[3])  # type: ignore[call-overload]
-    return None
 
 
 def last_trick(game: Game) -> dict[str, Any] | None:
     """The most recently finished trick of the game (it may belong to the previous hand):
-    ``{"leader", "cards": [[seat, move], ...], "winner"}``."""
-    found = _last_trick_plays(game)
-    if found is None:
-        return None
-    plays, winner = found
-    cards = [[seat, format_move(game.deck, m)] for seat, m in plays]
-    return {"leader": plays[0][0] if plays else -1, "cards": cards, "winner": winner}
+    ``{"leader", "cards": [[seat, move], ...], "winner"}``; None before the first."""
+    entries, n = game.log, game.players
+    for i in range(len(entries) - 1, -1, -1):
+        entry = entries[i]
+        if entry[0] == TRICK:
+            plays = [e for e in entries[max(0, i - n) : i] if e[0] == PLAY]
+            cards = [[e[1], format_move(game.deck, e[2])] for e in plays]  # type: ignore[arg-type]
+            leader = cards[0][0] if cards else -1
+            return {"leader": leader, "cards": cards, "winner": entry[3]}
+    return None
 
 
 def hand_rounds(game: Game) -> list[dict[str, Any]]:
@@ -330,10 +245,9 @@ def hand_rounds(game: Game) -> list[dict[str, Any]]:
 
 
 def hand_summary(game: Game, index: int) -> dict[str, Any]:
-    """A finished hand, penalty by penalty, as the page's summary shows it: ``{"hand"
-    (from 1), "round", "penalties": [{"id", "name"}], "seats": [{penalty id: points, "moon":
-    points}], "moon" (the shooter or -1), "points", "totals", "standings"}``; the totals and
-    standings are those after this hand."""
+    """Finished hand ``index``, penalty by penalty, as the page's summary shows it
+    (:class:`~salad.server.messages.HandEndOut` but ``waiting``), with the totals and
+    standings after it."""
     breakdown = hand_breakdown(game.rules, game.log, index)
     hand = game.rules.hands[index]
     names = {p.penalty.id: p.penalty.name for p in hand.penalties}
@@ -376,26 +290,18 @@ def state_messages(
     codes: JsonCodes | None,
     hand_end: str | None = None,
 ) -> Callable[[Receiver], str]:
-    """A function giving the ``state`` message for a connection; the parts every seat
-    shares are built once.
-
-    What a connection already has is left out: the lobby (``table``) when it has this
-    ``version`` of it, and the parts that change only when a trick ends (the view's
-    ``tricks``, ``last_trick``, ``hand_rounds``, ``winners``: most of a message) when it
-    has them for this trick. A client keeps the last of each (docs/protocol.md).
-    ``hand_end`` (JSON, or None) is the summary of the hand just finished while the table waits
-    for Next hand, and of the last hand once the game is over.
-    """
+    """A function giving the ``state`` message for a connection, leaving out the lobby
+    (``table``) if it has this ``version`` of it and the kept trick parts if it has them for
+    this trick; the parts every seat shares are built once. ``hand_end``: the JSON of the
+    summary the table shows (:class:`~salad.server.tables.table.HandEnd`), or None."""
     public = ""
     tricks = "[]"
     slow = '"winners":[],"last_trick":null,"hand_rounds":[]'
     key: tuple[int, TrickKey | None] = (game_number, None)
     if game is not None:
-        codes = codes_for(game, codes)
+        codes = JsonCodes.of(game, codes)
         public, tricks = common_view_parts(game, cache, codes)
-        # These change only when a trick ends: cached with the tricks.
-        if cache.extras_key != cache.key:
-            cache.extras_key = cache.key
+        if not cache.extras:  # these change only when a trick ends, too
             cache.extras = dumps(
                 {
                     "winners": game.winners(),
