@@ -47,6 +47,7 @@ def haproxy_config(
             raise ValueError(f"{DEPLOYED} has no {old!r} to replace")
         text = text.replace(old, new)
     lines = []
+    made = 0
     for line in text.splitlines():
         words = line.split()
         if not per_address and words[:1] in (["stick-table"], ["http-request"]):
@@ -57,8 +58,11 @@ def haproxy_config(
                     line.replace("node1", name).replace(":8001", f":{node_port}")
                     for name, node_port in nodes.items()
                 ]
+                made += 1
             continue
         lines.append(line)
+    if not made:
+        raise ValueError(f"{DEPLOYED} has no server node1 to make the nodes' servers from")
     return "\n".join(lines) + "\n"
 
 
