@@ -26,38 +26,44 @@ import httpx
 PER_ADDRESS = "tables=1000000/1,joins=1000000/1,sockets=1000000/1,open=1000000"
 ENV = {**os.environ, "SALAD_RATE_LIMITS": PER_ADDRESS}
 
-HAPROXY_CONFIG = """\
-global
-    maxconn 8000
-    nbthread 1
-defaults
-    mode http
-    timeout connect 2s
-    timeout client 60s
-    timeout server 60s
-    timeout tunnel 1h
-    option http-server-close
-frontend salad
-    bind 127.0.0.1:{port}
-    use_backend tables if {{ path_reg ^/(api|ws)/tables/[A-Za-z0-9_-]+(/|$) }}
-    default_backend nodes
-backend tables
-    balance hash path,field(4,/)
-    hash-type consistent
-    option redispatch
-    retries 3
-    option httpchk GET /healthz
-    default-server inter 500ms fall 2 rise 1
-{servers}
-backend nodes
-    balance roundrobin
-    option redispatch
-    retries 3
-    option httpchk GET /healthz
-    default-server inter 500ms fall 2 rise 1
-{servers}
-"""
-"""As tests/server/conftest.py's (deploy/haproxy.cfg's, less the per-address limit)."""
+DEPLOYED = Path(__file__).resolve().parents[1] / "deploy" / "haproxy.cfg"
+"""The one HAProxy configuration: ``make cluster`` runs it as it is, the cluster tests and this
+benchmark run it through :func:`haproxy_config`."""
+
+
+def haproxy_config(
+    port: int, nodes: dict[str, int], *, per_address: bool = True, quick_checks: bool = False
+) -> str:
+    """deploy/haproxy.cfg for nodes on this machine: its frontend on ``port``, and ``nodes``
+    (server name -> port; each node's ``--node-name``) in place of its node1..node3 on
+    8001..8003. ``per_address=False``: without its limits per client address (a benchmark
+    opens every table from one address); ``quick_checks``: a node checked every 500 ms and back
+    after one good check, so that a test sees a node die or come back within a second."""
+    text = DEPLOYED.read_text()
+    for old, new in [("bind 127.0.0.1:8000", f"bind 127.0.0.1:{port}")] + (
+        [("inter 1s fall 2 rise 2", "inter 500ms fall 2 rise 1")] if quick_checks else []
+    ):
+        if old not in text:
+            raise ValueError(f"{DEPLOYED} has no {old!r} to replace")
+        text = text.replace(old, new)
+    lines = []
+    made = 0
+    for line in text.splitlines():
+        words = line.split()
+        if not per_address and words[:1] in (["stick-table"], ["http-request"]):
+            continue
+        if words[:1] in (["server"], ["use-server"]) and words[1].startswith("node"):
+            if words[1] == "node1":  # its lines made for each node; node2's and node3's go
+                lines += [
+                    line.replace("node1", name).replace(":8001", f":{node_port}")
+                    for name, node_port in nodes.items()
+                ]
+                made += 1
+            continue
+        lines.append(line)
+    if not made:
+        raise ValueError(f"{DEPLOYED} has no server node1 to make the nodes' servers from")
+    return "\n".join(lines) + "\n"
 
 
 def free_port() -> int:
@@ -209,22 +215,15 @@ class Redis:
 
 
 class HAProxy:
-    """HAProxy in front of the nodes: round robin, no sticky sessions; a request that names a
-    node (``?node=``, as a table's websocket does) goes to it while it is up."""
+    """deploy/haproxy.cfg in front of the nodes (:func:`haproxy_config`, without the limits
+    per address, with quick checks)."""
 
     def __init__(self, nodes: list[Node], directory: Path) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        names = [n.name or f"node{i}" for i, n in enumerate(nodes)]
-        servers = "\n".join(
-            [f"    use-server {name} if {{ urlp(node) -m str {name} }}" for name in names]
-            + [
-                f"    server {name} 127.0.0.1:{n.port} check"
-                for name, n in zip(names, nodes, strict=True)
-            ]
-        )
+        names = {n.name or f"node{i}": n.port for i, n in enumerate(nodes)}
         config = directory / f"haproxy{self.port}.cfg"
-        config.write_text(HAPROXY_CONFIG.format(port=self.port, servers=servers))
+        config.write_text(haproxy_config(self.port, names, per_address=False, quick_checks=True))
         log = directory / f"haproxy{self.port}.log"
         self._log = log.open("a")
         self.proc = subprocess.Popen(

@@ -130,10 +130,17 @@ def start_server(
     return partial(running_server, tmp_path_factory)
 
 
+BOT_DELAY = 0.05
+"""Seconds the session server's bots wait before they play (``--bot-delay``): the tests wait
+on every bot move, and the server's default, a person's pace to watch (0.6 s), made a game of
+bots last most of a minute."""
+
+
 @pytest.fixture(scope="session")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The URL of a running `salad serve` (started here, stopped at the end of the session)."""
-    with running_server(tmp_path_factory) as url:
+    """The URL of a running `salad serve` whose bots wait ``BOT_DELAY`` (started here, stopped
+    at the end of the session)."""
+    with running_server(tmp_path_factory, bot_delay=BOT_DELAY) as url:
         yield url
 
 

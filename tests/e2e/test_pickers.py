@@ -5,8 +5,8 @@ and a bot taking over an away seat. Each table is made through the API with a fi
 here with the engine, so that the wanted hand is dealt), and the server's side of every step is
 read from its websocket (``view``, ``deadline``, ``moves``) or its lobby (``GET /api/tables``).
 
-This module runs its own ``salad serve`` with fast bots (``--bot-delay``), so that a hand of
-bots takes a fraction of a second; ``base_url`` here overrides the session's server.
+The session's server has fast bots (``BOT_DELAY`` of conftest.py), so that a hand of bots takes
+a fraction of a second.
 """
 
 from __future__ import annotations
@@ -15,12 +15,11 @@ import json
 import re
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, ExitStack
+from collections.abc import Callable
+from contextlib import ExitStack
 from typing import Any
 
 import httpx
-import pytest
 from playwright.sync_api import expect
 from websockets.sync.client import ClientConnection, connect
 
@@ -28,22 +27,10 @@ from salad import Game, load_ruleset
 from salad.ruleset import Ruleset
 from salad.server.protocol import complete_state
 
-BOT_DELAY = 0.05
-
 HAND = "#hand .card"
 LEGAL = "#hand .card.legal"
 SELECTED = "#hand .card.selected"
 RECEIVED = "#hand .card.received"
-
-
-# -- the server -------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def base_url(start_server: Callable[..., AbstractContextManager[str]]) -> Iterator[str]:
-    """A `salad serve` whose bots wait only ``BOT_DELAY`` seconds (for this module only)."""
-    with start_server(bot_delay=BOT_DELAY) as url:
-        yield url
 
 
 # -- helpers ----------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.util
 import json
 import os
 import shutil
@@ -24,6 +25,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import httpx
@@ -36,6 +38,21 @@ from websockets.uri import parse_uri
 from salad.server.protocol import complete_state
 
 PG_ENV = "SALAD_TEST_POSTGRES_URL"
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def _cluster_procs() -> ModuleType:
+    """benchmarks/cluster_procs.py, whose ``haproxy_config`` makes deploy/haproxy.cfg for nodes
+    on this machine (for the benchmarks and these tests alike)."""
+    spec = importlib.util.spec_from_file_location("cluster_procs", BENCHMARKS / "cluster_procs.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+haproxy_config: Callable[..., str] = _cluster_procs().haproxy_config
 
 # The tests create tables far faster than any family: no rate limits in the servers they start
 # (test_hostile_rate.py sets its own).
@@ -63,7 +80,12 @@ def raw_websocket(port: int, path: str) -> tuple[socket.socket, ClientProtocol]:
     return sock, client
 
 
-def flood(sock: socket.socket, burst: bytes, seconds: float = 15) -> float | None:
+FLOOD_SECONDS = 2.0
+"""How long :func:`flood` floods: a guard against floods cuts within a fraction of a second,
+so two seconds tell a connection cut from one the server goes on taking."""
+
+
+def flood(sock: socket.socket, burst: bytes, seconds: float = FLOOD_SECONDS) -> float | None:
     """Send ``burst`` again and again for at most ``seconds``, never reading; the seconds
     until the server cut the connection, or None if it never did."""
     sock.settimeout(0.5)  # a send the server does not take (it reads when the app does)
@@ -388,41 +410,9 @@ def redis_server(session_redis: RedisServer) -> RedisServer:
     return session_redis
 
 
-HAPROXY_CONFIG = """\
-global
-    maxconn 4096
-    nbthread 1
-defaults
-    mode http
-    timeout connect 2s
-    timeout client 60s
-    timeout server 60s
-    timeout tunnel 1h
-    option http-server-close
-frontend salad
-    bind 127.0.0.1:{port}
-    use_backend tables if {{ path_reg ^/(api|ws)/tables/[A-Za-z0-9_-]+(/|$) }}
-    default_backend nodes
-backend tables
-    balance hash path,field(4,/)
-    hash-type consistent
-    option redispatch
-    retries 3
-    option httpchk GET /healthz
-    default-server inter 500ms fall 2 rise 1
-{servers}
-backend nodes
-    balance roundrobin
-    option redispatch
-    retries 3
-    option httpchk GET /healthz
-    default-server inter 500ms fall 2 rise 1
-{servers}
-"""
-
-
 class HAProxy:
-    """HAProxy in front of the nodes (round robin, no sticky sessions), on a free port."""
+    """deploy/haproxy.cfg in front of the nodes (named node0, node1, ...), on a free port, with
+    quick health checks (``haproxy_config``)."""
 
     def __init__(self, nodes: list[Server], directory: Path) -> None:
         binary = shutil.which("haproxy")
@@ -431,16 +421,9 @@ class HAProxy:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
-        # As deploy/haproxy.cfg: a request naming a node (`?node=`) goes to it while it is up.
-        servers = "\n".join(
-            [
-                f"    use-server node{i} if {{ urlp(node) -m str node{i} }}"
-                for i in range(len(nodes))
-            ]
-            + [f"    server node{i} 127.0.0.1:{n.port} check" for i, n in enumerate(nodes)]
-        )
+        names = {f"node{i}": node.port for i, node in enumerate(nodes)}
         config = directory / "haproxy.cfg"
-        config.write_text(HAPROXY_CONFIG.format(port=self.port, servers=servers))
+        config.write_text(haproxy_config(self.port, names, quick_checks=True))
         self._log = (directory / "haproxy.log").open("a")
         self.proc = subprocess.Popen(
             [binary, "-db", "-f", str(config)], stdout=self._log, stderr=subprocess.STDOUT

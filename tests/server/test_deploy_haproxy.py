@@ -4,7 +4,6 @@ one line of JSON and Retry-After, while everyone else goes on."""
 
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 import time
@@ -15,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .conftest import Server, free_port
+from .conftest import Server, free_port, haproxy_config
 
 DEPLOYED = Path(__file__).resolve().parents[2] / "deploy" / "haproxy.cfg"
 
@@ -23,16 +22,14 @@ DEPLOYED = Path(__file__).resolve().parents[2] / "deploy" / "haproxy.cfg"
 @pytest.fixture
 def deployed(start_server: Callable[..., Server], tmp_path: Path) -> Iterator[tuple[Server, str]]:
     """A server, and the base URL of deploy/haproxy.cfg in front of it: the file as it is,
-    but for its ports (its three nodes are the one server)."""
+    but for its ports and its one node (``haproxy_config``)."""
     binary = shutil.which("haproxy")
     if binary is None:
         pytest.skip("haproxy is not installed (make system-deps installs it)")
     server = start_server()
     port = free_port()
-    config = DEPLOYED.read_text().replace("bind 127.0.0.1:8000", f"bind 127.0.0.1:{port}")
-    config = re.sub(r"127\.0\.0\.1:800[1-3]\b", f"127.0.0.1:{server.port}", config)
     path = tmp_path / "haproxy.cfg"
-    path.write_text(config)
+    path.write_text(haproxy_config(port, {"node1": server.port}))
     log = (tmp_path / "haproxy.log").open("a")
     proc = subprocess.Popen([binary, "-db", "-f", str(path)], stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
@@ -81,8 +78,8 @@ def test_a_flood_of_requests_from_one_address_is_refused_at_the_proxy(
 def test_the_deployed_proxy_routes_a_tables_requests_by_its_id(
     start_cluster: Callable[..., Any], tmp_path: Path
 ) -> None:
-    """deploy/haproxy.cfg as it is written, in front of three cluster nodes (its node1..node3
-    are the nodes): each table's requests go to one node, the same every time (a hash of its
+    """deploy/haproxy.cfg as it is written, in front of three cluster nodes (named node0..node2
+    here): each table's requests go to one node, the same every time (a hash of its
     id), spread over the nodes; that node serves the table or redirects to its holder, and
     a request naming a node goes to that node."""
     binary = shutil.which("haproxy")
@@ -90,12 +87,8 @@ def test_the_deployed_proxy_routes_a_tables_requests_by_its_id(
         pytest.skip("haproxy is not installed (make system-deps installs it)")
     nodes, _ = start_cluster(3)
     port = free_port()
-    config = DEPLOYED.read_text().replace("bind 127.0.0.1:8000", f"bind 127.0.0.1:{port}")
-    for i, node in enumerate(nodes):  # the nodes are named node0..node2 here
-        config = config.replace(f"127.0.0.1:{8001 + i}", f"127.0.0.1:{node.port}")
-    config = re.sub(r"\bnode([1-3])\b", lambda m: f"node{int(m[1]) - 1}", config)
-    path = tmp_path / "deployed.cfg"
-    path.write_text(config)
+    path = tmp_path / "deployed.cfg"  # the nodes are named node0..node2 here
+    path.write_text(haproxy_config(port, {f"node{i}": node.port for i, node in enumerate(nodes)}))
     log = (tmp_path / "deployed.log").open("a")
     proc = subprocess.Popen([binary, "-db", "-f", str(path)], stdout=log, stderr=subprocess.STDOUT)
     try:
