@@ -9,8 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["ActionError", "one_line"]
-
 
 class ActionError(Exception):
     """A refused request: one line for the client and an HTTP status."""

@@ -10,8 +10,6 @@ from __future__ import annotations
 import logging
 import re
 
-__all__ = ["LOGGERS", "TokenMask", "install", "mask"]
-
 LOGGERS = ("uvicorn.access", "uvicorn.error", "uvicorn")
 """The loggers that may print a request's path with its query string."""
 

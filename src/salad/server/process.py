@@ -1,10 +1,9 @@
-"""How a server process runs: its listening socket, uvicorn's options and the garbage
-collector's tuning, the same for a lone ``salad serve`` and each node of a cluster.
+"""How a server process runs, alone or as a cluster's node: its listening socket, uvicorn's
+options and the garbage collector's tuning.
 
-The limits on hostile connections are uvicorn's public options (below), and, for what uvicorn
-does not bound (a request's head sent slowly, connections per address), the proxy's in front
-of a public server (``deploy/haproxy.cfg``; ``docs/deploying.md``). They are listed in
-``docs/protocol.md``."""
+The limits on hostile connections are uvicorn's public options (below) and, for what uvicorn
+does not bound (a request's head sent slowly), the proxy's in front (``deploy/haproxy.cfg``);
+``docs/protocol.md`` lists them."""
 
 from __future__ import annotations
 
@@ -13,34 +12,20 @@ import socket
 from typing import Any
 
 from salad.errors import SaladError
-from salad.server.schemas import MESSAGE_LIMIT
-
-__all__ = [
-    "CONNECTION_LIMIT",
-    "GC_THRESHOLDS",
-    "HEAD_LIMIT",
-    "HEAD_TIMEOUT",
-    "KEEP_ALIVE",
-    "PING_INTERVAL",
-    "UVICORN_OPTIONS",
-    "listen",
-    "tune_gc",
-]
+from salad.server.messages import MESSAGE_LIMIT
 
 GC_THRESHOLDS = (50_000, 20, 10)
-"""Young-generation size and the older generations' ratios once the server runs (see below)."""
+"""Young-generation size and the older generations' ratios once the server runs (tune_gc)."""
 
 HEAD_TIMEOUT = 10.0
-"""Seconds a connection has to send a request's line and headers whole: the proxy's
-``timeout http-request`` (deploy/haproxy.cfg), which closes it with 408 past them. uvicorn
-times out only idle connections after a response."""
+"""Seconds a connection has to send a request's head whole: the proxy's ``timeout
+http-request`` (uvicorn times out only idle connections after a response)."""
 
 HEAD_LIMIT = 16 * 1024
 """Bytes a request's line and headers may take (a browser's take about 1 KB): uvicorn's h11
 parser answers 400 and closes past them, as the proxy does (HAProxy's buffer is 16 KB)."""
 
-KEEP_ALIVE = 5
-"""Seconds an idle connection stays open after a response."""
+KEEP_ALIVE = 5  # seconds an idle connection stays open after a response
 
 CONNECTION_LIMIT = 4096
 """Open connections (websockets included) and requests under way, past which a new request
@@ -49,7 +34,6 @@ gets 503 Service Unavailable."""
 PING_INTERVAL = 20.0
 """Seconds between the server's pings on an idle websocket; one not answered within as many
 seconds more closes it (1011)."""
-
 
 UVICORN_OPTIONS: dict[str, Any] = {
     # h11: a request's head is parsed only up to HEAD_LIMIT (httptools reads any length).
@@ -60,8 +44,7 @@ UVICORN_OPTIONS: dict[str, Any] = {
     # CPU a move); tests/server/test_hostile_process.py says so.
     "ws": "websockets-sansio",
     "ws_per_message_deflate": False,
-    # The longest message a client may send, in UTF-8's bytes (a client message is a few dozen
-    # bytes; a larger frame is refused (1009) before it is read).
+    # A client's longest message in UTF-8's bytes; a larger frame is refused (1009) unread.
     "ws_max_size": 4 * MESSAGE_LIMIT,
     "ws_ping_interval": PING_INTERVAL,
     "ws_ping_timeout": PING_INTERVAL,
@@ -75,13 +58,10 @@ UVICORN_OPTIONS: dict[str, Any] = {
 def tune_gc() -> None:
     """Keep the garbage collector from stalling a busy server.
 
-    A server making thousands of small objects a second under Python's default thresholds
-    (700, 10, 10) spent about a fifth of its time in the collector, and its full collections
-    (scanning every table in memory) paused every table at once for up to 0.2 s: the slowest
-    moves of the load benchmark. The objects made while starting (modules, the app) never
-    become garbage, so they are frozen out of every collection, and the young generation is
-    made large enough that it is collected a few times a second instead of hundreds.
-    Reference cycles are still collected; memory is still freed by reference counting.
+    Under Python's default thresholds (700, 10, 10) a busy server spent about a fifth of its
+    time in the collector, and its full collections paused every table for up to 0.2 s. The
+    objects made while starting never become garbage: they are frozen out of collections, and
+    the young generation is made large enough to be collected a few times a second.
     """
     gc.collect()
     gc.freeze()

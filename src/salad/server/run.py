@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable
 from typing import Any
@@ -12,12 +11,9 @@ import uvicorn
 from salad.errors import SaladError
 from salad.server.app import create_app
 from salad.server.process import UVICORN_OPTIONS, listen, tune_gc
-from salad.server.ratelimit import ENV as RATES_ENV
-from salad.server.ratelimit import parse_rates
+from salad.server.ratelimit import RateLimits
 from salad.server.store import check_database, database_url
 from salad.server.tables.registry import UNLOAD_AFTER
-
-__all__ = ["NODE_NAME", "serve"]
 
 NODE_NAME = re.compile(r"[A-Za-z0-9._-]{1,64}")
 """What a node's name may be: a server name in HAProxy's configuration and a URL's query."""
@@ -43,7 +39,7 @@ def serve(
     check_node_name(node_name, redis)
     url = database_url(database)
     shown = check_database(url)  # a bad URL or a missing folder is one line, before listening
-    parse_rates(os.environ.get(RATES_ENV))  # a bad SALAD_RATE_LIMITS too
+    rates = RateLimits.from_env()  # a bad SALAD_RATE_LIMITS too
     if redis is not None:
         if not url.startswith("postgresql"):
             raise SaladError(
@@ -54,7 +50,12 @@ def serve(
     shown_host = f"[{host}]" if ":" in host else host
     listener = listen(host, port)  # first, so that a port in use is one clear line
     app = create_app(
-        url, bot_delay=bot_delay, unload_after=unload_after, redis_url=redis, node_name=node_name
+        url,
+        bot_delay=bot_delay,
+        rates=rates,
+        unload_after=unload_after,
+        redis_url=redis,
+        node_name=node_name,
     )
     tune_gc()
     echo(f"salad server: http://{shown_host}:{port}/")
@@ -69,7 +70,7 @@ def serve(
 
 def check_node_name(name: str | None, redis: str | None) -> None:
     """SaladError (one line) unless ``name`` is a cluster node's name (``redis`` given) or
-    both are None: the other nodes redirect the requests for this node's tables by its name."""
+    both are None."""
     if name is None:
         if redis is not None:
             raise SaladError(
@@ -97,8 +98,7 @@ def mask_password(url: str) -> str:
 
 def check_redis(url: str) -> None:
     """SaladError (one line) unless Redis answers at ``url``."""
-    # redis-py comes with the cluster extra; a lone server never loads it.
-    import redis
+    import redis  # the cluster extra's: a lone server never loads it
 
     try:
         client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=3)

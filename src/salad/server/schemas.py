@@ -1,8 +1,5 @@
 """What the server reads and answers over REST, as pydantic models (they make the OpenAPI
-description). The websocket's messages, and the lobby both share, are those of
-:mod:`salad.server.messages`; they are named here too, for the modules that read them here.
-
-Every check of what a client sends is made by the models; a refusal is one line
+description); the websocket's are in :mod:`salad.server.messages`. A refusal is one line
 (:func:`salad.server.errors.one_line`).
 """
 
@@ -10,38 +7,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, Field
 
-from salad.server.messages import (
-    MESSAGE_LIMIT,
-    AssistIn,
-    ChatIn,
-    ChatSettingsIn,
-    HintIn,
-    LobbyOut,
-    NextIn,
-    PingIn,
-    PlayIn,
-    TalkIn,
-    read_client_message,
-    read_hello,
-    tidy_line,
-)
-
-__all__ = [  # the websocket's names that other modules read from here
-    "MESSAGE_LIMIT",
-    "AssistIn",
-    "ChatIn",
-    "ChatSettingsIn",
-    "HintIn",
-    "LobbyOut",
-    "NextIn",
-    "PingIn",
-    "PlayIn",
-    "TalkIn",
-    "read_client_message",
-    "read_hello",
-]
+from salad.server.messages import StrictIn, tidy_line
 
 MAX_SECONDS = 24 * 3600
 NAME_LIMIT = 32
@@ -60,23 +28,16 @@ def clean_player_name(value: str) -> str:
 PlayerName = Annotated[
     str, AfterValidator(clean_player_name), Field(description="Your display name")
 ]
-"""A display name as a client sends it: tidied and checked by :func:`clean_player_name`."""
 
 
-class _In(BaseModel):
-    # Unknown keys are ignored: a newer client still works with an older server. Types are
-    # strict: "4" is not a number and true is not a number of seconds (JSON has its own).
-    model_config = ConfigDict(extra="ignore", strict=True)
-
-
-class SeatSpec(_In):
+class SeatSpec(StrictIn):
     kind: Literal["human", "bot", "open"] = Field(
         description="human or open: a seat for someone to join; bot: a bot plays it"
     )
     bot: str | None = Field(None, description="The bot's name (its level), e.g. basic")
 
 
-class QuickPlayIn(_In):
+class QuickPlayIn(StrictIn):
     name: PlayerName
     rules: str = Field("canadian", description="A preset name")
     players: int | None = Field(None, ge=2, le=16)
@@ -87,7 +48,7 @@ class QuickPlayIn(_In):
     )
 
 
-class CreateTableIn(_In):
+class CreateTableIn(StrictIn):
     name: PlayerName = Field(description="The host's display name (the host sits in seat 0)")
     rules: str = Field("canadian", description="A preset name")
     rules_toml: str | None = Field(
@@ -111,12 +72,12 @@ class CreateTableIn(_In):
     seed: int | None = Field(None, ge=0, lt=2**63, description="The first game's seed")
 
 
-class JoinIn(_In):
+class JoinIn(StrictIn):
     name: PlayerName
     seat: int | None = Field(None, description="The seat to take (default: the first open)")
 
 
-class SeatChangeIn(_In):
+class SeatChangeIn(StrictIn):
     kind: Literal["bot", "open"]
     bot: str | None = None
 

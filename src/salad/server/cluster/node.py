@@ -1,11 +1,9 @@
 """One node of a cluster: which tables it holds, and the loops that keep that true.
 
-Every node is equal. A table is played by the node holding its lease (:mod:`.link`); a
-request for it that reaches another node is redirected there by the holder's name
-(:mod:`.router`). Every :data:`~salad.server.cluster.link.BEAT` the node renews its leases and
-its liveness and lets go of the tables it unloaded; beside that, it takes over every table with
-a game in progress that no node holds (its holder died): it loads it from the database, where
-every move was stored before anyone was told of it, and its bots and timers go on.
+Every :data:`~salad.server.cluster.link.BEAT` the node renews its leases and its liveness and
+lets go of the tables it unloaded; beside that, it takes over every table with a game in
+progress that no node holds (its holder died) from the database, where every move was stored
+before anyone was told of it.
 """
 
 from __future__ import annotations
@@ -28,8 +26,6 @@ from salad.server.store import StoreTimeout
 from salad.server.tables import TableManager
 from salad.server.tables.turns import STOP_WAIT
 
-__all__ = ["AWAY", "MOVED", "NODE_HEADER", "Cluster"]
-
 log = logging.getLogger("salad.server.cluster")
 
 AWAY = 1012
@@ -37,9 +33,7 @@ AWAY = 1012
 or the node it reaches sends the client to the table's new holder)."""
 
 MOVED = "this table moves to another server: reconnect"
-
-NODE_HEADER = "salad-node"
-"""The header of a table's answers that names the node holding it."""
+NODE_HEADER = "salad-node"  # names the node holding a table on its answers
 
 ADOPT_EVERY = 2
 """Beats between two looks for tables with a game in progress that no node holds."""
@@ -49,11 +43,10 @@ class Cluster:
     """This node's part in the cluster on Redis at ``url``: the placement (see
     :class:`~salad.server.tables.placement.Placement`) of its manager's tables (:meth:`serve`).
 
-    ``name``: this node's name in the load balancer (its HAProxy ``server`` line; ``salad
-    serve`` requires one on a cluster). The node says it in a ``salad-node`` header on every
-    answer for a table it holds, keeps it in Redis beside its liveness, and the other nodes
-    redirect the requests for its tables to ``?node=NAME``, which the balancer sends here
-    (see docs/deploy.md). None (tests of one node's leases): the node's id stands for it.
+    ``name``: this node's name in the load balancer (its HAProxy ``server`` line), said in a
+    ``salad-node`` header on its tables' answers and kept in Redis beside its liveness: the
+    other nodes redirect its tables' requests to ``?node=NAME``. None (tests of one node's
+    leases): the node's id stands for it.
     """
 
     fencing = True  # a node frozen past its lease stores nothing after a takeover
@@ -63,24 +56,20 @@ class Cluster:
         self.node = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
         self.name = name
         self.headers = [(NODE_HEADER.encode(), name.encode())] if name else []
-        """The ``salad-node`` header naming this node on its answers for the tables it holds
-        (none without a name)."""
         self.link = Link(url, self.node, name)
-        self.manager: TableManager
-        """The tables this node plays, built with this node as their placement (:meth:`serve`)."""
+        self.manager: TableManager  # set by serve()
         self.held: dict[str, float] = {}
         """The tables whose lease this node holds, and when it took each."""
         self._tasks: list[asyncio.Task[None]] = []
         self.renewed_at = 0.0
         """When this node's leases were last renewed (event loop time)."""
         self._deaf: set[str] = set()
-        """Holders of tables in play found gone (liveness lapsed, or unsubscribed from their
-        channel: killed) at the last look for tables to adopt."""
+        """Holders of tables in play found gone at the last look for tables to adopt."""
         self._stopping = False
-        """Set by :meth:`stop`: the loops end at their next turn (a cancellation can be lost:
-        on Python 3.11 ``asyncio.wait_for``, which the Redis client uses, may swallow one)."""
+        """Set by :meth:`stop`: the loops end at their next turn (on Python 3.11 the Redis
+        client's ``asyncio.wait_for`` may swallow a cancellation)."""
         self._outlasting: dict[str, asyncio.Future[bool]] = {}
-        """Tables whose dead holder's lease is being waited out (see :meth:`owner_for`)."""
+        """Tables whose dead holder's lease is being waited out (see :meth:`_owner`)."""
         # A table's chat, and who has pressed Next hand, follow it to the next node.
         self.keeper = self.link
 
@@ -162,13 +151,8 @@ class Cluster:
         raise ActionError("the table is changing servers: retry", 503)
 
     async def _must_exist(self, table_id: str) -> None:
-        """Raise the 404 of a table that is not in the database.
-
-        Asked before a table no node holds is taken: a request for a made-up id then takes
-        no lease and costs the store's batches nothing (loading a table raises its fence, a
-        write, in the batches that store every table's moves). Read aside from the batches
-        (:meth:`TableStore.table_exists`).
-        """
+        """Raise the 404 of a table that is not in the database, before a table no node holds
+        is taken: a made-up id takes no lease and costs the store's batches nothing."""
         try:
             found = await self.manager.storage.table_exists(table_id)
         except (SQLAlchemyError, StoreTimeout) as exc:
@@ -232,8 +216,7 @@ class Cluster:
             self._spawn(self._release(table_id, idle))
 
     async def _release(self, table_id: str, idle: bool) -> None:
-        """Let the lease of a table that left memory go; with it what the table keeps (its
-        talk, its presses of Next hand), if it left for being idle (as one server forgets)."""
+        """Let the lease of a table that left memory go (and what it keeps, if it was idle)."""
         with contextlib.suppress(RedisError):
             await self.link.release(table_id, forget=idle)
 
@@ -331,9 +314,8 @@ class Cluster:
 
     async def _renew(self) -> None:
         now = asyncio.get_running_loop().time()
-        # The lease of a table unloaded: let go (not of one still loading: on a slow database
-        # a load may take longer than a beat, and another node would load it meanwhile). A
-        # request for a table the database does not hold takes none (see _must_exist).
+        # Let go of the tables unloaded (not of one still loading: on a slow database a load
+        # may take longer than a beat, and another node would load it meanwhile).
         idle = [
             table_id
             for table_id, since in self.held.items()
@@ -341,8 +323,7 @@ class Cluster:
         ]
         for table_id in idle:
             del self.held[table_id]
-        # In one round trip: many may lapse in one beat (tables unloaded together), and
-        # letting them go one by one held the renewal of the others up.
+        # In one round trip: one by one, many unloaded together held the others' renewal up.
         await self.link.release_many(idle)
         for table_id in await self.link.renew(list(self.held)):
             self._lost(table_id)
@@ -352,15 +333,11 @@ class Cluster:
         """Take every table with a game in progress that no node holds, or whose holder is
         gone at two looks in a row.
 
-        A node killed (or cut off from Redis) leaves its channel at once, while its
-        leases last up to :data:`LEASE_MS`: its tables are taken from it at the second look
-        (within two adoptions' time), rather than when its leases lapse. Taking them early is
-        safe: each load raises the table's epoch first, so a holder that was only cut off
-        stores nothing more (see :meth:`TableManager._load`), and drops its copy when it
-        finds its lease gone.
+        A node killed (or cut off from Redis) leaves its channel at once, while its leases last
+        up to :data:`LEASE_MS`: its tables are taken at the second look rather than when they
+        lapse. That is safe: each load raises the table's epoch first, so a holder only cut off
+        stores nothing more, and drops its copy when it finds its lease gone.
         """
-        # Read aside, as _must_exist reads: not in the store's batches, whose moves would wait
-        # behind it (TableStore.active_tables).
         ids = await self.manager.storage.active_tables()
         ids = [t for t in ids if t not in self.held]
         owners = await self.link.owners(ids)
@@ -373,8 +350,7 @@ class Cluster:
             if (owner is None and await self.claim(table_id))
             or (owner in dead and await self._take(table_id, owner))
         ]
-        # All at once: their loads share the store's group commits (a node that died leaves many
-        # tables, and one after another they would wait on each other's round trips).
+        # All at once: their loads share the store's group commits.
         await asyncio.gather(*(self._take_over(table_id) for table_id in taken))
 
     async def _take_over(self, table_id: str) -> None:

@@ -1,10 +1,6 @@
-"""``GET /healthz``: whether this server can serve, for a load balancer's health check.
-
-It answers 200 when the database (and, on a cluster node, Redis) answers within
-:data:`PING_TIMEOUT`, 503 otherwise, and says
-how many tables and connections the process holds in memory (idle tables leave memory: see
-:meth:`~salad.server.tables.TableManager.sweep`).
-"""
+"""``GET /healthz``, a load balancer's health check: 200 when the database (and, on a cluster
+node, Redis) answers within :data:`PING_TIMEOUT`, 503 otherwise; and how many tables and
+connections this process holds in memory."""
 
 from __future__ import annotations
 
@@ -17,10 +13,7 @@ from fastapi.responses import JSONResponse
 from salad.server import schemas as s
 from salad.server.tables import TableManager
 
-__all__ = ["PING_TIMEOUT", "router"]
-
 PING_TIMEOUT = 2.0
-"""Seconds the database has to answer the health check."""
 
 router = APIRouter()
 

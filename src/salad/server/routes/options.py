@@ -9,8 +9,6 @@ from fastapi import APIRouter
 from salad.server import schemas as s
 from salad.server.info import options
 
-__all__ = ["router"]
-
 router = APIRouter()
 
 

@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from salad.server.errors import ActionError
+from salad.server.messages import ChatIn, ChatSettingsIn
 from salad.server.ratelimit import RateLimits
-from salad.server.schemas import ChatIn, ChatSettingsIn
 from salad.server.tables.connection import Conn
 from salad.server.tables.keeper import TALK, Keeper, keep, recall
 from salad.server.tables.table import Table
