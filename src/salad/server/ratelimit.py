@@ -77,7 +77,7 @@ OPEN = "open"
 DEFAULT_OPEN = 100
 """Websockets one client address may hold open at once on a server (``open=COUNT``): a
 household's are a few, a school's a few dozen. Without it an address opening them at the
-``sockets`` rate would hold all the server takes (``process.CONNECTION_LIMIT``) within hours."""
+``sockets`` rate would hold all the server takes (``run.CONNECTION_LIMIT``) within hours."""
 
 WHAT = {
     "tables": "new tables from this address",

@@ -37,26 +37,29 @@ class SeatSpec(StrictIn):
     bot: str | None = Field(None, description="The bot's name (its level), e.g. basic")
 
 
-class QuickPlayIn(StrictIn):
-    name: PlayerName
+class RulesIn(StrictIn):  # the rules asked for (salad.server.rules.build_ruleset)
     rules: str = Field("canadian", description="A preset name")
-    players: int | None = Field(None, ge=2, le=16)
-    bot: str | None = Field(None, description="The bot for every other seat")
     toppings: list[str] | str | None = Field(None, description="Topping names, or 'all'")
     swap: list[str] | dict[str, str] | None = Field(
         None, description='Rounds swapped in: ["2=no-evens"] or {"2": "no-evens"}'
     )
 
 
-class CreateTableIn(StrictIn):
-    name: PlayerName = Field(description="The host's display name (the host sits in seat 0)")
-    rules: str = Field("canadian", description="A preset name")
+class RulesFileIn(RulesIn):
     rules_toml: str | None = Field(
         None, max_length=100_000, description="The text of a TOML rules file (overrides rules)"
     )
+
+
+class QuickPlayIn(RulesIn):
+    name: PlayerName
     players: int | None = Field(None, ge=2, le=16)
-    toppings: list[str] | str | None = None
-    swap: list[str] | dict[str, str] | None = None
+    bot: str | None = Field(None, description="The bot for every other seat")
+
+
+class CreateTableIn(RulesFileIn):
+    name: PlayerName = Field(description="The host's display name (the host sits in seat 0)")
+    players: int | None = Field(None, ge=2, le=16)
     seats: list[SeatSpec] | None = Field(
         None, description="One entry per seat, seat 0 (the host) first; sets the player count"
     )

@@ -57,8 +57,8 @@ class RawSocket:
 
 
 class Reader:
-    """The receiving side of a connection, which the server can stop while it waits for the
-    client (a client that never reads may never send either)."""
+    """The receiving side of a connection, which the server can stop while it waits (a client
+    that never reads may never send either)."""
 
     __slots__ = ("_receive", "_task", "_waiting", "_stopped")
 
@@ -83,7 +83,7 @@ class Reader:
 
     def stop(self) -> None:
         """End the wait for the client's next message (only that await is ever cancelled: a
-        move being stored runs to its end, and the loop then sees the connection closed)."""
+        move being stored runs to its end)."""
         if self._waiting and not self._stopped and self._task is not None:
             self._stopped = True
             self._task.cancel()
@@ -180,9 +180,7 @@ class TableSockets:
         manager = self.manager
         try:
             table = await manager.get(table_id)
-        except ActionError as exc:
-            # NO_TABLE is for good (the web client stops); a table another server holds now,
-            # or one that cannot be loaded just now, is worth another try (STALE).
+        except ActionError as exc:  # NO_TABLE for good (the client stops), else try again
             await ws.send_text(error_message(exc.message))
             await ws.close(code=NO_TABLE if exc.status == 404 else STALE)
             return
@@ -208,16 +206,13 @@ class TableSockets:
                 text: Any = event.get("text")
                 if first:
                     first = False
-                    hello = None
                     try:
                         hello = read_hello(text)
                     except ActionError as exc:
                         conn.push(error_message(exc.message))
                         self.count_refused(conn)
                         continue
-                    if hello is not None:
-                        # The seat's own connection instead of the spectator's: a new Conn
-                        # (it gets the seat's whole state).
+                    if hello is not None:  # the seat's own Conn (and its whole state) instead
                         await manager.disconnect(table, conn)
                         found = await self.seat_of(table, hello.token, ws)
                         if found is None:

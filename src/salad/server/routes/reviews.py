@@ -35,12 +35,11 @@ def reviews(request: Request, manager: Manager) -> Reviews:
 ReviewsDep = Annotated[Reviews, Depends(reviews)]
 
 
-@router.post(
-    "/api/tables/{table_id}/games/{game}/review",
-    responses=STATUS,
-    tags=["records"],
-    response_class=Response,
-)
+PATH = "/api/tables/{table_id}/games/{game}/review"
+ROUTE: dict[str, Any] = {"responses": STATUS, "tags": ["records"], "response_class": Response}
+
+
+@router.post(PATH, **ROUTE)
 async def start_review(
     table_id: str, game: int, seat: SeatQuery, work: ReviewsDep, authorization: Token = None
 ) -> Response:
@@ -50,12 +49,7 @@ async def start_review(
     return Response(text, media_type="application/json")
 
 
-@router.get(
-    "/api/tables/{table_id}/games/{game}/review",
-    responses=STATUS,
-    tags=["records"],
-    response_class=Response,
-)
+@router.get(PATH, **ROUTE)
 async def get_review(
     table_id: str, game: int, seat: SeatQuery, work: ReviewsDep, authorization: Token = None
 ) -> Response:

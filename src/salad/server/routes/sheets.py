@@ -20,7 +20,7 @@ from salad.server.errors import ActionError
 from salad.server.info import deck_info, round_marks
 from salad.server.messages import StrictIn
 from salad.server.rules import build_ruleset
-from salad.server.schemas import ErrorOut
+from salad.server.schemas import ErrorOut, RulesFileIn
 from salad.sheet import ScoreSheet, SheetError, check_names
 
 router = APIRouter()
@@ -28,17 +28,9 @@ router = APIRouter()
 MAX_TEXT = 100_000
 
 
-class NewSheetIn(StrictIn):
+class NewSheetIn(RulesFileIn):
     names: list[str] = Field(description="The players' names in seat order (3 to 8 for presets)")
-    rules: str = Field("canadian", description="A preset name")
-    rules_toml: str | None = Field(
-        None, max_length=MAX_TEXT, description="The text of a TOML rules file (overrides rules)"
-    )
     players: int | None = Field(None, description="When given, must be the number of names")
-    toppings: list[str] | str | None = Field(None, description="Topping names, or 'all'")
-    swap: list[str] | dict[str, str] | None = Field(
-        None, description='Rounds swapped in: ["2=no-evens"] or {"2": "no-evens"}'
-    )
     first_dealer: int | None = Field(None, description="The seat that deals the first hand")
 
 
