@@ -46,16 +46,10 @@ def create_app(
     node_name: str | None = None,
 ) -> FastAPI:
     """The server app on a database (``None``: the default SQLite file; a path; a SQLAlchemy
-    URL; ``postgresql://...``). ``bot_delay``: seconds a bot waits before it plays.
-
-    ``rates``: the rate limits (:mod:`salad.server.ratelimit`); by default those of the
-    ``SALAD_RATE_LIMITS`` environment variable, or the module's defaults.
-
-    ``unload_after``: seconds after which a table no one uses leaves memory (it stays in the
-    database and comes back on the next request); None keeps every table in memory.
-
-    ``redis_url``: run as one node of a cluster (:mod:`salad.server.cluster`) on a shared
-    PostgreSQL database; ``node_name``: its name in the load balancer.
+    URL; ``postgresql://...``). ``bot_delay``: seconds a bot waits before it plays. ``rates``:
+    by default :meth:`RateLimits.from_env`. ``unload_after``: seconds after which a table no
+    one uses leaves memory (None: never). ``redis_url``: run as one node of a cluster
+    (:mod:`salad.server.cluster`) on a shared PostgreSQL; ``node_name``: its balancer name.
     """
     rates = rates if rates is not None else RateLimits.from_env()
     logmask.install()

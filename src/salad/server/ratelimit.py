@@ -92,11 +92,8 @@ WHAT = {
 
 
 def parse_limits(text: str | None) -> tuple[dict[str, Rate], int | None]:
-    """The rates ``SALAD_RATE_LIMITS`` gives, and its cap on the websockets an address holds
-    open at once (``None`` or empty: the defaults; ``off``: none of either).
-
-    A wrong value raises :class:`~salad.errors.SaladError` with one line that names it.
-    """
+    """The rates ``SALAD_RATE_LIMITS`` gives and its cap on the websockets an address holds
+    open (``None`` or empty: the defaults; ``off``: none); SaladError (one line) if wrong."""
     if not text or not text.strip():
         return dict(DEFAULT_RATES), DEFAULT_OPEN
     if text.strip().lower() == "off":

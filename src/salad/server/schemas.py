@@ -89,20 +89,16 @@ class ErrorOut(BaseModel):
     error: str = Field(description="One line saying what went wrong and where")
 
 
-class CreatedOut(BaseModel):
-    table_id: str
-    seat: int
-    token: str = Field(description="The seat's secret token; shown once")
-    invite_url: str
-    watch_url: str
-    url: str
-
-
 class JoinedOut(BaseModel):
     table_id: str
     seat: int
-    token: str
+    token: str = Field(description="The seat's secret token; shown once")
     url: str
+
+
+class CreatedOut(JoinedOut):
+    invite_url: str
+    watch_url: str
 
 
 class GameOut(BaseModel):

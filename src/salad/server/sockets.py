@@ -18,6 +18,7 @@ import asyncio
 import logging
 import math
 import re
+from collections import Counter
 from collections.abc import Awaitable
 from typing import Any
 from urllib.parse import parse_qs
@@ -101,7 +102,7 @@ class SocketGate:
     def __init__(self, app: ASGIApp, rates: RateLimits) -> None:
         self.app = app
         self.rates = rates
-        self.open: dict[str, int] = {}  # each client address's open websockets
+        self.open: Counter[str] = Counter()  # each client address's open websockets
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "websocket":
@@ -110,7 +111,7 @@ class SocketGate:
         client = scope.get("client")
         address = str(client[0]) if client else ""
         cap = self.rates.open
-        if cap is not None and self.open.get(address, 0) >= cap:
+        if cap is not None and self.open[address] >= cap:
             said = f"too many open websocket connections from this address (at most {cap})"
             await refuse(receive, send, said + ": close one first", 4429)
             return
@@ -120,14 +121,12 @@ class SocketGate:
             said = f"too many websocket connections from this address: retry in {seconds} s"
             await refuse(receive, send, said, 4429)
             return
-        self.open[address] = self.open.get(address, 0) + 1
+        self.open[address] += 1
         try:
             await self.app(scope, receive, send)
         finally:
-            left = self.open[address] - 1
-            if left:
-                self.open[address] = left
-            else:
+            self.open[address] -= 1
+            if not self.open[address]:
                 del self.open[address]
 
 

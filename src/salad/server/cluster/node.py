@@ -102,24 +102,20 @@ class Cluster:
         return False
 
     async def holder_name(self, table_id: str) -> str | None:
-        """None if this node serves the table (it holds it, or took it now); else the load
-        balancer's name of the live node that holds it, to redirect the request to. An
-        :class:`ActionError` (404, 503) if neither can be said (see :meth:`owner_for`)."""
+        """None if this node serves the table (it holds it, or took it now); else the balancer's
+        name of the live node that holds it; ActionError (404, 503) if neither can be said."""
         return (await self._owner(table_id))[1]
 
     async def owner_for(self, table_id: str) -> str:
-        """The id of the node that serves the table: this one if it holds it or can take it,
-        else the live node holding it (see :meth:`holder_name`)."""
+        """The id of the node that serves the table (see :meth:`holder_name`)."""
         return (await self._owner(table_id))[0]
 
     async def _owner(self, table_id: str) -> tuple[str, str | None]:
         """The id of the node that serves the table, and its name unless it is this node.
 
-        A lease this node has not renewed for most of its life (the node was frozen or starved
-        of CPU) may have passed to another node: Redis is asked before the table is served
-        from what may be a stale copy. A holder that is gone (killed: unsubscribed from its
-        channel, or its liveness lapsed) is waited out (the request is held meanwhile, at most
-        a lease's life), then the table is taken.
+        A lease not renewed lately (the node was frozen) may have passed to another node:
+        Redis is asked before the table is served from a stale copy. A holder that is gone
+        (killed) is waited out, at most a lease's life, then the table is taken.
         """
         if table_id in self.held:
             try:
@@ -142,8 +138,7 @@ class Cluster:
                 name = await self.link.name_of(owner)
                 if name is not None:
                     return owner, name
-                # Its holder is gone (killed): rather than send the client to nothing, wait
-                # for its lease to lapse or be taken, then take the table (or name its taker).
+                # Its holder is gone: wait for its lease to lapse or be taken.
                 if not await self._outlast(table_id, owner):
                     break
         except RedisError as exc:
@@ -239,8 +234,7 @@ class Cluster:
 
     async def stop(self) -> None:
         """Stop this node's loops, let its leases go and close its link to Redis, each step
-        within :data:`STOP_WAIT` seconds: a node told to stop stops (a step that takes longer
-        is left behind, in one warning; leases not let go lapse in :data:`LEASE_MS`)."""
+        within :data:`STOP_WAIT` seconds (one that takes longer is left behind, in a warning)."""
         self._stopping = True
         for task in self._tasks:
             task.cancel()
@@ -255,20 +249,10 @@ class Cluster:
             except (RedisError, OSError) as exc:  # TimeoutError is an OSError
                 log.warning("cluster: stopping, Redis does not answer (%s)", str(exc) or "timeout")
 
-    async def healthy(self) -> str:
-        """``ok``, or why Redis cannot be used."""
-        try:
-            await asyncio.wait_for(self.link.ping(), 2.0)
-        except TimeoutError:
-            return "no answer in 2 s"
-        except (RedisError, OSError) as exc:
-            return f"unreachable: {type(exc).__name__}"
-        return "ok"
-
     # -- the loops ----------------------------------------------------------------------------
     async def _present(self, ready: asyncio.Future[None]) -> None:
-        """Stay subscribed to this node's channel (the other nodes' sign that it lives: see
-        :mod:`.link`); after a break (Redis restarted), subscribe afresh."""
+        """Stay subscribed to this node's channel (the other nodes' sign that it lives), afresh
+        after a break."""
         while not self._stopping:
             pubsub = self.link.redis.pubsub(ignore_subscribe_messages=True)
             try:
@@ -287,8 +271,8 @@ class Cluster:
                     await pubsub.aclose()
 
     async def _keep(self) -> None:
-        """Renew the leases and this node's liveness every beat, and nothing else: a slow
-        database never holds a renewal up (see :meth:`_watch`)."""
+        """Renew the leases and this node's liveness every beat, and nothing else (a slow
+        database never holds a renewal up)."""
         while not self._stopping:
             await asyncio.sleep(BEAT)
             try:
