@@ -17,7 +17,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from salad.server import logmask
 from salad.server.errors import ActionError, one_line
 from salad.server.ratelimit import RateLimits
-from salad.server.routes import health, howto, options, pages, reviews, sheets, tables
+from salad.server.routes import health, howto, pages, reviews, sheets, tables
 from salad.server.sockets import SocketGate, TableSockets
 from salad.server.store import SqlStore
 from salad.server.tables import TableManager
@@ -98,7 +98,7 @@ def create_app(
     app.state.rates = rates
     app.state.cluster = cluster
     add_error_handlers(app)
-    for routes in (health, options, tables, sheets, howto, reviews, pages):
+    for routes in (health, tables, sheets, howto, reviews, pages):
         app.include_router(routes.router)
     app.add_middleware(TableSockets, manager=manager, rates=rates, headers=named)
     if cluster is not None:  # a table's requests go to the node holding it

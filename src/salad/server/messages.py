@@ -225,7 +225,7 @@ def _message_problem(data: Any, exc: ValidationError) -> str:
 
 
 class _Out(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid")  # a test checks many games' states against them
 
 
 class SuitOut(_Out):

@@ -150,8 +150,8 @@ def main(argv: list[str] | None = None) -> int:
     if not (args.root / "docs").is_dir():
         print(f"error: {args.root.resolve()} is not the repository's root", file=sys.stderr)
         return 2
-    stale = []
-    for path, text in generated().items():
+    stale, files = [], generated()
+    for path, text in files.items():
         target = args.root / path
         if not target.exists() or target.read_text(encoding="utf-8") != text:
             stale.append(str(path))
@@ -160,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.check and stale:
         print(f"stale: {', '.join(stale)}; run python -m salad.server.protocol_schema")
         return 1
-    print(("wrote " if stale else "up to date: ") + ", ".join(str(p) for p in generated()))
+    print(("wrote " if stale else "up to date: ") + ", ".join(str(p) for p in files))
     return 0
 
 

@@ -58,18 +58,14 @@ class Cluster:
         self.headers = [(NODE_HEADER.encode(), name.encode())] if name else []
         self.link = Link(url, self.node, name)
         self.manager: TableManager  # set by serve()
-        self.held: dict[str, float] = {}
-        """The tables whose lease this node holds, and when it took each."""
+        self.held: dict[str, float] = {}  # the tables whose lease it holds: when it took each
         self._tasks: list[asyncio.Task[None]] = []
-        self.renewed_at = 0.0
-        """When this node's leases were last renewed (event loop time)."""
-        self._deaf: set[str] = set()
-        """Holders of tables in play found gone at the last look for tables to adopt."""
+        self.renewed_at = 0.0  # when its leases were last renewed (event loop time)
+        self._deaf: set[str] = set()  # holders found gone at the last look for tables to adopt
+        # Set by stop(): the loops end at their next turn (on Python 3.11 the Redis client's
+        # asyncio.wait_for may swallow a cancellation).
         self._stopping = False
-        """Set by :meth:`stop`: the loops end at their next turn (on Python 3.11 the Redis
-        client's ``asyncio.wait_for`` may swallow a cancellation)."""
-        self._outlasting: dict[str, asyncio.Future[bool]] = {}
-        """Tables whose dead holder's lease is being waited out (see :meth:`_owner`)."""
+        self._outlasting: dict[str, asyncio.Future[bool]] = {}  # dead holders waited out
         # A table's chat, and who has pressed Next hand, follow it to the next node.
         self.keeper = self.link
 

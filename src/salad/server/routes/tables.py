@@ -1,5 +1,5 @@
-"""The lobby and the tables over REST: quick play, creating, joining, seats, starting, records
-(the game itself goes over the websocket, :mod:`salad.server.sockets`)."""
+"""The lobby and the tables over REST: what the lobby offers, quick play, creating, joining,
+seats, starting, records (the game itself goes over the websocket, :mod:`salad.server.sockets`)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Header, Query, Request, Response
 
 from salad.server import schemas as s
 from salad.server.errors import ActionError
+from salad.server.info import options
 from salad.server.messages import LobbyOut
 from salad.server.rules import build_ruleset, player_count
 from salad.server.tables import Joined, TableManager
@@ -94,6 +95,12 @@ def joined_answer(joined: Joined) -> dict[str, Any]:
         "token": joined.token,
         "url": f"/table/{joined.table_id}#token={joined.token}",
     }
+
+
+@router.get("/api/options", response_model=s.OptionsOut, tags=["lobby"])
+async def get_options() -> dict[str, Any]:
+    """Presets, toppings, swap-in rounds and bots to offer."""
+    return options()
 
 
 @router.post(
