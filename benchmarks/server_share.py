@@ -39,7 +39,7 @@ import uvicorn
 import websockets
 
 from salad.formats.rules import load_ruleset
-from salad.server.process import UVICORN_OPTIONS
+from salad.server.run import UVICORN_OPTIONS
 from salad.server.store import SqlStore
 from salad.server.tables import Conn, Table, TableManager
 

@@ -16,8 +16,8 @@ from redis.exceptions import RedisError
 from sqlalchemy import create_engine, text
 
 from salad.formats.rules import load_ruleset
-from salad.server.cluster import Cluster
 from salad.server.cluster.link import BEAT
+from salad.server.cluster.node import Cluster
 from salad.server.errors import ActionError
 from salad.server.store import MemoryStore, SqlStore, TableRow, TableStore, database_url
 from salad.server.tables import TableManager

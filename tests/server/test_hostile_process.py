@@ -22,7 +22,7 @@ import pytest
 from websockets.frames import Frame, Opcode
 
 from salad.server.app import TABLE_BODY_LIMIT
-from salad.server.process import HEAD_LIMIT, HEAD_TIMEOUT
+from salad.server.run import HEAD_LIMIT, HEAD_TIMEOUT
 
 from .conftest import FLOOD_SECONDS, Server, cpu_seconds, flood, raw_websocket
 from .test_deploy_haproxy import DEPLOYED

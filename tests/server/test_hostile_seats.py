@@ -16,7 +16,7 @@ import pytest
 import websockets
 
 from salad.server.app import create_app
-from salad.server.schemas import LobbyOut
+from salad.server.messages import LobbyOut
 from salad.server.tables import Table
 
 with warnings.catch_warnings():  # starlette's note on which httpx it would like

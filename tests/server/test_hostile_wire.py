@@ -16,9 +16,9 @@ import pytest
 import websockets
 
 from salad.server.logmask import mask
+from salad.server.messages import MESSAGE_LIMIT
 from salad.server.protocol import complete_state
 from salad.server.ratelimit import DEFAULT_RATES, ENV
-from salad.server.schemas import MESSAGE_LIMIT
 from salad.server.tables.connection import BEHIND, OUTBOX_BYTES, Conn
 from salad.server.tables.wire import STATE_PREFIX
 

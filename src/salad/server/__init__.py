@@ -6,8 +6,9 @@
   :mod:`~salad.server.routes` (one router per concern) and :mod:`~salad.server.sockets`;
 - :mod:`~salad.server.tables`: tables in memory, their games, bots and timers, and what is
   sent (:mod:`~salad.server.tables.wire`); :mod:`~salad.server.store`: the database;
-- :mod:`~salad.server.schemas`: what clients send and get, as pydantic models;
-  :mod:`~salad.server.protocol`: a Python client's side of the websocket.
+- :mod:`~salad.server.messages`: the websocket's messages and :mod:`~salad.server.schemas`
+  the REST bodies, as pydantic models; :mod:`~salad.server.protocol`: a Python client's side
+  of the websocket.
 
 >>> from salad.server.store import database_url
 >>> database_url("postgresql://u@localhost/salad")

@@ -1,9 +1,5 @@
-"""The app factory: a FastAPI app with the REST lobby, the table websocket and the web pages.
-
-The protocol is described in ``docs/protocol.md``. ``create_app(database_url)`` builds the app
-from the routers of :mod:`salad.server.routes` (one per concern) and the websocket middleware of
-:mod:`salad.server.sockets`; ``salad serve`` runs it on uvicorn (:mod:`salad.server.run`).
-"""
+"""The app factory: a FastAPI app of the routers of :mod:`salad.server.routes` (one per
+concern) and the websocket middleware of :mod:`salad.server.sockets` (docs/protocol.md)."""
 
 from __future__ import annotations
 
@@ -21,13 +17,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from salad.server import logmask
 from salad.server.errors import ActionError, one_line
 from salad.server.ratelimit import RateLimits
-from salad.server.routes import health, howto, options, pages, reviews, sheets, tables
+from salad.server.routes import health, howto, pages, reviews, sheets, tables
 from salad.server.sockets import SocketGate, TableSockets
 from salad.server.store import SqlStore
 from salad.server.tables import TableManager
 from salad.server.tables.registry import UNLOAD_AFTER
-
-__all__ = ["BODY_LIMIT", "TABLE_BODY_LIMIT", "BodyLimit", "create_app"]
 
 log = logging.getLogger("salad.server")
 
@@ -35,11 +29,10 @@ BODY_LIMIT = 1024 * 1024
 """Bytes a request body may take (the largest real one, a rules file, takes a few KB)."""
 
 TABLE_BODY_LIMIT = 16 * 1024
-"""Bytes the body of a request about one table may take (a join, a seat change: a few dozen).
-On a cluster such a request may be redirected to the table's node, body and all (a 307)."""
+"""Bytes the body of a request about one table may take (a join, a seat change: a few dozen;
+on a cluster it may be redirected to the table's node, body and all)."""
 
-TABLE_REQUEST = re.compile(r"/api/tables/[^/]+/.+")
-"""The paths of the requests about one table that may have a body."""
+TABLE_REQUEST = re.compile(r"/api/tables/[^/]+/.+")  # one table's requests that take a body
 
 
 def create_app(
@@ -53,29 +46,21 @@ def create_app(
     node_name: str | None = None,
 ) -> FastAPI:
     """The server app on a database (``None``: the default SQLite file; a path; a SQLAlchemy
-    URL; ``postgresql://...``). ``bot_delay``: seconds a bot waits before it plays.
-
-    ``rates``: the rate limits (:mod:`salad.server.ratelimit`); by default those of the
-    ``SALAD_RATE_LIMITS`` environment variable, or the module's defaults.
-
-    ``unload_after``: seconds after which a table no one uses leaves memory (it stays in the
-    database and comes back on the next request); None keeps every table in memory.
-
-    ``redis_url``: run as one node of a cluster (:mod:`salad.server.cluster`): the nodes share
-    the database (PostgreSQL) and Redis, and each table is played on the node holding it.
-    ``node_name``: the node's name in the load balancer, by which the other nodes redirect the
-    requests for its tables to it (:class:`~salad.server.cluster.Cluster`).
+    URL; ``postgresql://...``). ``bot_delay``: seconds a bot waits before it plays. ``rates``:
+    by default :meth:`RateLimits.from_env`. ``unload_after``: seconds after which a table no
+    one uses leaves memory (None: never). ``redis_url``: run as one node of a cluster
+    (:mod:`salad.server.cluster`) on a shared PostgreSQL; ``node_name``: its balancer name.
     """
     rates = rates if rates is not None else RateLimits.from_env()
-    logmask.install()  # no seat token in uvicorn's log lines
+    logmask.install()
     storage = SqlStore(database_url or "")
     cluster = None
     named: list[tuple[bytes, bytes]] = []
-    if redis_url:
-        # redis-py comes with the cluster extra; a lone server never loads it.
-        from salad.server.cluster import Cluster, ClusterRouter
+    if redis_url:  # redis-py comes with the cluster extra; a lone server never loads it
+        from salad.server.cluster.node import Cluster
+        from salad.server.cluster.router import ClusterRouter
 
-        cluster = Cluster(redis_url, node_name)  # where tables are played: the placement
+        cluster = Cluster(redis_url, node_name)
         named = cluster.headers
         rates.share(cluster.link.redis)  # one count per client however many nodes it reaches
     manager = TableManager(
@@ -110,18 +95,11 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.manager = manager
-    app.state.storage = storage
     app.state.rates = rates
     app.state.cluster = cluster
     add_error_handlers(app)
-    app.include_router(health.router)
-    app.include_router(options.router)
-    app.include_router(tables.router)
-    app.include_router(sheets.router)  # the score sheet: /api/sheets/...
-    app.include_router(howto.router)  # how to play: /api/howto, /api/tables/{id}/howto
-    app.include_router(reviews.router)  # game reviews: /api/tables/{id}/games/{n}/review
-    app.include_router(pages.router)
-    # The websocket /ws/tables/{id}, on the ASGI calls themselves (sockets.py).
+    for routes in (health, tables, sheets, howto, reviews, pages):
+        app.include_router(routes.router)
     app.add_middleware(TableSockets, manager=manager, rates=rates, headers=named)
     if cluster is not None:  # a table's requests go to the node holding it
         app.add_middleware(ClusterRouter, cluster=cluster)
@@ -157,11 +135,8 @@ def add_error_handlers(app: FastAPI) -> None:
 
 class BodyLimit:
     """ASGI middleware: a request body over ``limit`` bytes (``table_limit`` for a request about
-    one table, :data:`TABLE_REQUEST`) gets 413 before it is read whole.
-
-    A declared ``Content-Length`` over the limit is refused before any of the body is read; a
-    body sent in chunks (no length) is read up to the limit, then refused or handed on.
-    """
+    one table, :data:`TABLE_REQUEST`) gets 413: refused unread if its ``Content-Length`` says
+    so, else read up to the limit, then refused or handed on."""
 
     def __init__(self, app: ASGIApp, limit: int, table_limit: int | None = None) -> None:
         self.app = app

@@ -9,8 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["ActionError", "one_line"]
-
 
 class ActionError(Exception):
     """A refused request: one line for the client and an HTTP status."""
@@ -21,7 +19,7 @@ class ActionError(Exception):
         self.status = status
 
 
-def one_line(errors: Sequence[Any], skip: tuple[str, ...] = ("body",)) -> str:
+def one_line(errors: Sequence[Any]) -> str:
     """The first problems of a pydantic validation (``ValidationError.errors()``), on one line:
     ``players: Input should be ...``; a check of ours (a ``ValueError`` in a validator) reads
     as its own words, ``name: must not be empty``.
@@ -32,7 +30,7 @@ def one_line(errors: Sequence[Any], skip: tuple[str, ...] = ("body",)) -> str:
     """
     parts = []
     for err in errors[:3]:
-        loc = [str(x) for x in err.get("loc", ()) if x not in skip]
+        loc = [str(x) for x in err.get("loc", ()) if x != "body"]
         msg = str(err.get("msg", "invalid"))
         kind = err.get("type")
         if kind == "json_invalid":

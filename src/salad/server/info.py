@@ -15,48 +15,24 @@ from salad.settings import from_preset
 from salad.sheet.questions import card_mark
 from salad.toppings import TOPPING_TEXT, TOPPINGS, parse_toppings
 
-__all__ = [
-    "available_bots",
-    "deck_info",
-    "hands_info",
-    "options",
-    "round_marks",
-    "toppings_of",
-]
-
 
 def deck_info(rs: Ruleset, players: int) -> dict[str, Any]:
-    """The concrete deck for a player count: suits, ranks low to high, wild cards.
-
-    A rank's ``label`` is its face (``10``, ``A``). Where that face misleads (Skip the Salad's
-    ``A`` is an Assassin, see ``RankSpec.clear``), ``text`` says how a person reads the rank in
-    a list (``A (Assassin)``); elsewhere the label is the text.
-    """
+    """The concrete deck for a player count: suits, ranks low to high, wild cards. A rank's
+    ``label`` is its face (``10``, ``A``); where that misleads (``RankSpec.clear``), ``text``
+    says how a person reads it (``A (Assassin)``)."""
     deck = rs.deck_for(players)
     wild_codes = {deck.codes[c] for c in range(deck.size) if deck.suit_of[c] < 0}
-    return {
-        "suits": [
-            {
-                "letter": s.letter,
-                "name": s.name,
-                "symbol": s.symbol,
-                **({"art": s.art} if s.art else {}),
-            }
-            for s in deck.suits
-        ],
-        "ranks": [_rank_info(r) for r in rs.deck.ranks],
-        "wilds": [
-            {
-                "code": w.code,
-                "name": w.name,
-                "symbol": w.symbol,
-                "declare": w.wins == WildWins.DECLARED,
-            }
-            for w in rs.deck.wilds
-            if w.code in wild_codes
-        ],
-        "cards_each": deck.cards_each,
-    }
+    suits = [{"letter": s.letter, "name": s.name, "symbol": s.symbol} for s in deck.suits]
+    for suit, spec in zip(suits, deck.suits, strict=True):
+        if spec.art:
+            suit["art"] = spec.art
+    wilds = [
+        {"code": w.code, "name": w.name, "symbol": w.symbol, "declare": w.wins == WildWins.DECLARED}
+        for w in rs.deck.wilds
+        if w.code in wild_codes
+    ]
+    ranks = [_rank_info(r) for r in rs.deck.ranks]
+    return {"suits": suits, "ranks": ranks, "wilds": wilds, "cards_each": deck.cards_each}
 
 
 def _rank_info(rank: RankSpec) -> dict[str, str]:
@@ -99,7 +75,6 @@ def round_marks(deck: Deck, hand: CompiledHand) -> list[dict[str, Any]]:
 
 
 def toppings_of(rs: Ruleset) -> list[str]:
-    """The names of the ruleset's toppings."""
     value = rs.settings.get("toppings")
     if value is None:
         return []
@@ -111,7 +86,7 @@ def toppings_of(rs: Ruleset) -> list[str]:
 
 @lru_cache(maxsize=1)
 def available_bots() -> tuple[str, ...]:
-    """The bots that load here (OpenSpiel's may be missing) and may sit at a table (never a
+    """The bots that load here (OpenSpiel's may be missing) and may sit at a table (not a
     reference bot such as the oracle, which sees every hand)."""
     names = []
     for name in bot_names():
@@ -136,6 +111,10 @@ def options() -> dict[str, Any]:
             toppings = True
         except SaladError:
             toppings = False
+        hands = [
+            {"id": h, "name": rs.round(h).name, "swappable": not rs.round(h).all_previous}
+            for h in rs.hands
+        ]
         presets.append(
             {
                 "name": name,
@@ -143,14 +122,7 @@ def options() -> dict[str, Any]:
                 "min_players": rs.min_players,
                 "max_players": rs.max_players,
                 "default_players": rs.default_players,
-                "hands": [
-                    {
-                        "id": h,
-                        "name": rs.round(h).name,
-                        "swappable": not rs.round(h).all_previous,
-                    }
-                    for h in rs.hands
-                ],
+                "hands": hands,
                 "toppings": toppings,
             }
         )

@@ -1,16 +1,11 @@
-"""Seat tokens never reach the server's log.
-
-A client may still put its seat token in the websocket URL (``?token=...``, the protocol's
-first version), and uvicorn writes that path, query string and all, to its access and error
-logs. :class:`TokenMask` rewrites every such log line with the token replaced by ``***``.
-"""
+"""Seat tokens never reach the server's log: a client may still put its token in the websocket
+URL (``?token=...``, the protocol's first version), which uvicorn logs; :class:`TokenMask`
+writes it ``***`` in every such line."""
 
 from __future__ import annotations
 
 import logging
 import re
-
-__all__ = ["LOGGERS", "TokenMask", "install", "mask"]
 
 LOGGERS = ("uvicorn.access", "uvicorn.error", "uvicorn")
 """The loggers that may print a request's path with its query string."""

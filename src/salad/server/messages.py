@@ -1,14 +1,11 @@
-"""The websocket protocol, written once: every message a client sends (``*In``) and every
-message the server sends (``*Out``), as pydantic models (docs/protocol.md).
+"""The websocket protocol, written once: every message a client sends (``*In``) and the
+server sends (``*Out``), as pydantic models (docs/protocol.md).
 
-These models are the protocol: :mod:`salad.server.protocol_schema` generates their JSON Schema
-and the web client's declarations from them. The server reads a client's message with
-:func:`read_client_message` (a refusal is one line); its ``state`` messages are written by the
-fast :mod:`salad.server.tables.wire`, whose output a test validates against :class:`StateOut`.
-
-A ``state`` leaves out what its connection already has: the fields marked :data:`KEPT_FIELD`
-(said here only; :func:`kept_keys` reads them off the models) may be absent, and a client keeps
-the last of each (:func:`salad.server.protocol.complete_state`, the web client's ``complete``).
+:mod:`salad.server.protocol_schema` generates the JSON Schema and the web client's types from
+them; :func:`read_client_message` reads a client's message (a refusal is one line); the fast
+:mod:`salad.server.tables.wire` writes ``state`` messages, which a test checks against
+:class:`StateOut`. A ``state`` may leave out the fields marked :data:`KEPT_FIELD`; a client
+keeps the last of each (:func:`salad.server.protocol.complete_state`).
 """
 
 from __future__ import annotations
@@ -37,8 +34,7 @@ EMOTES: tuple[str, ...] = get_args(Emote)
 """The quick reactions a client may send (each page draws its own picture of them)."""
 
 KEPT_FIELD = "kept"
-"""The JSON Schema keyword (true) of a field a ``state`` leaves out when its connection
-already has it: the client keeps the last one it got."""
+"""The JSON Schema keyword (true) of a field a ``state`` leaves out when its connection has it."""
 
 
 def kept(description: str) -> Any:
@@ -86,13 +82,14 @@ def clean_chat_text(value: str) -> str:
     return tidy_line(value, CHAT_LIMIT)
 
 
-class _In(BaseModel):
-    # Unknown keys are ignored: a newer client still works with an older server. Types are
-    # strict: "4" is not a move and 1 is not true (JSON has its own).
+class StrictIn(BaseModel):
+    """What a client sends, REST or websocket: unknown keys are ignored (a newer client works
+    with an older server); types are strict ("4" is not a number, 1 is not true)."""
+
     model_config = ConfigDict(extra="ignore", strict=True)
 
 
-class HelloIn(_In):
+class HelloIn(StrictIn):
     """``{"type": "hello", "token": "..."}``, a connection's first message: the seat's token
     (sent here rather than in the URL, which servers and proxies write to their logs)."""
 
@@ -100,27 +97,27 @@ class HelloIn(_In):
     token: str = Field(max_length=256)
 
 
-class PingIn(_In):
+class PingIn(StrictIn):
     """``{"type": "ping"}``: answered ``{"type": "pong"}``."""
 
     type: Literal["ping"]
 
 
-class PlayIn(_In):
+class PlayIn(StrictIn):
     """``{"type": "play", "move": "QS"}``: the seat's move as text (``QS``, ``W+``, ``trump:H``)."""
 
     type: Literal["play"]
     move: str = Field(description="As in the view's legal; any spelling salad.moves reads")
 
 
-class NextIn(_In):
+class NextIn(StrictIn):
     """``{"type": "next"}``: this seat has seen the hand's summary; the next hand starts once
     every connected human seat has sent it (or the turn timer runs out)."""
 
     type: Literal["next"]
 
 
-class ChatIn(_In):
+class ChatIn(StrictIn):
     """``{"type": "chat", "text": "nice one"}`` or ``{"type": "chat", "emote": "gg"}``."""
 
     type: Literal["chat"]
@@ -130,27 +127,25 @@ class ChatIn(_In):
     emote: Emote | None = None
 
 
-class ChatSettingsIn(_In):
+class ChatSettingsIn(StrictIn):
     """``{"type": "chat_settings", "spectators": true}`` (the host): may spectators write?"""
 
     type: Literal["chat_settings"]
     spectators: bool
 
 
-class HintIn(_In):
+class HintIn(StrictIn):
     """``{"type": "hint"}``: the expert's move for this seat, and why (tables of bots)."""
 
     type: Literal["hint"]
 
 
-class UndoIn(_In):
+class UndoIn(StrictIn):
     """``{"type": "undo"}``: take back this seat's last move and the bots' after it."""
 
     type: Literal["undo"]
 
 
-TalkIn = ChatIn | ChatSettingsIn
-AssistIn = HintIn | UndoIn
 Incoming = PlayIn | PingIn | NextIn | ChatIn | ChatSettingsIn | HintIn | UndoIn
 
 ClientMessage = Annotated[Incoming, Field(discriminator="type")]
@@ -200,7 +195,6 @@ def read_hello(text: str | None) -> HelloIn | None:
 
 
 def _load(text: str | None) -> Any:
-    """A websocket message's JSON; ActionError (one line) if it is none."""
     if text is None:
         raise ActionError("binary messages are not understood; send JSON text")
     if len(text) > MESSAGE_LIMIT:
@@ -214,7 +208,6 @@ def _load(text: str | None) -> Any:
 
 
 def _message_problem(data: Any, exc: ValidationError) -> str:
-    """What pydantic found wrong with a websocket message, in the protocol's own words."""
     err = exc.errors()[0]
     if err["type"] == "model_attributes_type":
         return 'a message must be a JSON object such as {"type": "ping"}'
@@ -232,9 +225,7 @@ def _message_problem(data: Any, exc: ValidationError) -> str:
 
 
 class _Out(BaseModel):
-    # What the server sends holds nothing the models do not say (a test checks every state
-    # of many games against them).
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid")  # a test checks many games' states against them
 
 
 class SuitOut(_Out):

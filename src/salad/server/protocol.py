@@ -1,10 +1,8 @@
 """The client's side of the websocket protocol (docs/protocol.md), for Python clients and tests.
 
-A ``state`` message leaves out what its connection already has: the lobby (``table``) while it
-has not changed, and, within a trick, the parts that change only when a trick ends: the view's
-``tricks``, ``last_trick``, ``hand_rounds`` and ``winners``. Which keys those are is said by the
-models of :mod:`salad.server.messages` (``StateOut``, ``ViewOut``), and read off them here. A
-client keeps the last of each:
+A ``state`` message leaves out what its connection already has (the lobby while it has not
+changed, the parts that change only when a trick ends: the keys the models of
+:mod:`salad.server.messages` mark as kept); a client keeps the last of each:
 
 >>> first = {"type": "state", "table": {"title": "T"}, "view": {"tricks": []},
 ...          "last_trick": None, "hand_rounds": [], "winners": []}

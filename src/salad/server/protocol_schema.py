@@ -1,21 +1,15 @@
 """The websocket protocol's generated files, from the models of :mod:`salad.server.messages`:
 
 * ``docs/protocol.schema.json``: their JSON Schema (pydantic's), every message in ``$defs``
-  with ``ServerMessage`` and ``ClientMessage``, the unions of what each side sends; a field a
-  ``state`` may leave out carries ``"kept": true``.
-* ``src/salad/web/static/js/messages.js``: the same as JSDoc type declarations that the
-  ``// @ts-check`` web client is checked against (``npm run typecheck``), a model's name without
-  its ``Out`` (``View``, ``Lobby``, ``State``), and the kept keys (``KEPT``, ``VIEW_KEPT``) that
-  the client's ``complete`` fills in, read from the schema.
+  beside ``ServerMessage`` and ``ClientMessage``; a field a ``state`` may leave out carries
+  ``"kept": true``.
+* ``src/salad/web/static/js/messages.js``: the same as JSDoc types for the ``// @ts-check``
+  client, a model's name without its ``Out`` (``View``, ``State``), and the kept keys (``KEPT``,
+  ``VIEW_KEPT``) that the client's ``complete`` fills in. Only the small part of JSON Schema
+  the models use is translated; anything else is a ValueError here.
 
-Run from the repository's root::
-
-    python -m salad.server.protocol_schema           # write both files
-    python -m salad.server.protocol_schema --check   # exit 1 naming a stale one
-
-The JavaScript is made by this module from the schema: it is our schema, and it uses a known
-small part of JSON Schema (objects, arrays and tuples, unions, constants, references); anything
-else is a ValueError here, not a wrong type there.
+Run from the repository's root: ``python -m salad.server.protocol_schema [--check]`` (writes
+both files; ``--check``: exits 1 naming a stale one).
 """
 
 from __future__ import annotations
@@ -29,6 +23,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from salad.server.messages import KEPT_FIELD, AnyClientMessage, ServerMessage
+from salad.server.protocol import KEPT, VIEW_KEPT
 
 SCHEMA_PATH = Path("docs/protocol.schema.json")
 JS_PATH = Path("src/salad/web/static/js/messages.js")
@@ -56,7 +51,6 @@ def protocol_schema() -> dict[str, Any]:
 
 
 def js_name(name: str) -> str:
-    """The client's name of a model: ``ViewOut`` is ``View``; ``PlayIn`` stays."""
     return name.removesuffix("Out")
 
 
@@ -91,7 +85,6 @@ def _comment(text: str, indent: str = " * ") -> list[str]:
 
 
 def js_typedef(name: str, node: dict[str, Any]) -> list[str]:
-    """One ``@typedef`` of the declarations."""
     lines = ["/**", *_comment(node.get("description", name))]
     if "properties" not in node:
         return [*lines, f" * @typedef {{{js_type(node)}}} {js_name(name)}", " */"]
@@ -105,15 +98,8 @@ def js_typedef(name: str, node: dict[str, Any]) -> list[str]:
     return [*lines, " */"]
 
 
-def kept_of(schema: dict[str, Any], model: str) -> list[str]:
-    """The keys of a model the schema marks as kept."""
-    props = schema["$defs"][model]["properties"]
-    return [key for key, prop in props.items() if prop.get(KEPT_FIELD)]
-
-
 def javascript(schema: dict[str, Any]) -> str:
-    """The client's declarations of the protocol, and its kept keys, from the schema."""
-    kept, view_kept = kept_of(schema, "StateOut"), kept_of(schema, "ViewOut")
+    kept, view_kept = list(KEPT), list(VIEW_KEPT)
     left_out = " | ".join(json.dumps(k) for k in [*kept, "view"])
     whole = " | ".join(json.dumps(k) for k in kept)
     whole_view = " | ".join(json.dumps(k) for k in view_kept)
@@ -164,18 +150,17 @@ def main(argv: list[str] | None = None) -> int:
     if not (args.root / "docs").is_dir():
         print(f"error: {args.root.resolve()} is not the repository's root", file=sys.stderr)
         return 2
-    stale = []
-    for path, text in generated().items():
+    stale, files = [], generated()
+    for path, text in files.items():
         target = args.root / path
-        if target.exists() and target.read_text(encoding="utf-8") == text:
-            continue
-        stale.append(str(path))
-        if not args.check:
-            target.write_text(text, encoding="utf-8")
+        if not target.exists() or target.read_text(encoding="utf-8") != text:
+            stale.append(str(path))
+            if not args.check:
+                target.write_text(text, encoding="utf-8")
     if args.check and stale:
         print(f"stale: {', '.join(stale)}; run python -m salad.server.protocol_schema")
         return 1
-    print(("wrote " if stale else "up to date: ") + ", ".join(str(p) for p in generated()))
+    print(("wrote " if stale else "up to date: ") + ", ".join(str(p) for p in files))
     return 0
 
 

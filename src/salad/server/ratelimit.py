@@ -1,18 +1,14 @@
-"""Rate limits: a token bucket per client address (or per token) and kind of request.
+"""Rate limits: a token bucket per client address (or token, or connection) and kind of request.
 
-A bucket holds up to ``count`` requests and refills ``count`` of them every ``seconds``, so a
-burst of ``count`` passes at once and then one every ``seconds / count``. A request with an
-empty bucket is refused with ``429`` and ``Retry-After`` (seconds until the next one passes).
-The limits are far above what a family game meets.
+A bucket holds ``count`` requests and refills them over ``seconds``: a burst of ``count``
+passes, then one every ``seconds / count``; a request finding it empty gets ``429`` with
+``Retry-After``. The limits are far above what a family game meets. The buckets are
+pyrate-limiter's ``TokenBucket``s, in memory and, on a cluster (:meth:`RateLimits.share`), the
+:data:`SHARED` kinds in Redis, so a client meets one limit through any number of nodes (counted
+here while Redis does not answer).
 
-The buckets are pyrate-limiter's (its ``TokenBucket`` algorithm): in this process's memory, and,
-on a cluster (:meth:`RateLimits.share`), the per-address and per-token kinds in the cluster's
-Redis, so that a client meets the same limit through any number of nodes. If Redis does not
-answer, a request is counted here instead of being refused or held up.
-
-``SALAD_RATE_LIMITS`` (read by ``create_app``) changes them: ``off``, or a comma list such as
-``tables=3/10,joins=5/10`` (``KIND=COUNT/SECONDS``; kinds not named keep their default), and
-``open=COUNT`` sets :data:`DEFAULT_OPEN`.
+``SALAD_RATE_LIMITS`` changes them: ``off``, or a comma list such as ``tables=3/10,open=50``
+(``KIND=COUNT/SECONDS``, other kinds keep their default; ``open=COUNT``: :data:`DEFAULT_OPEN`).
 """
 
 from __future__ import annotations
@@ -37,39 +33,23 @@ from salad.errors import SaladError
 if TYPE_CHECKING:  # redis-py comes with the cluster extra
     from redis.asyncio import Redis
 
-__all__ = [
-    "DEFAULT_OPEN",
-    "DEFAULT_RATES",
-    "ENV",
-    "SHARED",
-    "WHAT",
-    "Rate",
-    "RateLimits",
-    "parse_limits",
-    "parse_rates",
-]
-
 log = logging.getLogger("salad.server")
 
 ENV = "SALAD_RATE_LIMITS"
-"""The environment variable ``create_app`` reads the limits from (see the module docstring)."""
 
 MAX_KEYS = 10_000
 """Buckets kept per kind before the full (idle) ones are forgotten."""
 
 SHARED = frozenset({"tables", "joins", "host", "sockets", "chat"})
-"""The kinds counted in Redis on a cluster. A seat's chat is said on the node holding its table,
-but counted in Redis too, so that a node taking the table over (its holder died) goes on with
-the seat's count instead of a full bucket. The others need not be: a connection's messages
-and refusals are counted on the node serving it, and end with it."""
+"""The kinds counted in Redis on a cluster (a seat's chat too: a node taking its table over goes
+on with its count); a connection's messages and refusals end with it, on its node."""
 
 LOCAL_AFTER_FAILURE = 5.0
-"""Seconds a node counts on its own after Redis did not answer, before it asks Redis again
-(a Redis cut off, not refusing, takes its connect timeout to say so: each request would)."""
+"""Seconds a node counts on its own after Redis did not answer, before it asks again (a Redis
+cut off takes its connect timeout to say so, and each request would wait for it)."""
 
 KEY_PREFIX = "salad:rate:"
-"""Redis keys of the shared buckets: the prefix, the kind and a digest of the key (an address
-or a seat token, which is not written in Redis as it is)."""
+"""The shared buckets' Redis keys: the prefix, the kind, a digest of the address or token."""
 
 
 @dataclass(frozen=True)
@@ -92,15 +72,12 @@ DEFAULT_RATES: dict[str, Rate] = {
     "refused": Rate(30, 10),  # websocket messages answered by an error, per connection
     "messages": Rate(120, 10),  # websocket messages of any kind, per connection
 }
-"""The limits of each kind of request (module-level so that tests and docs can name them)."""
 
 OPEN = "open"
 DEFAULT_OPEN = 100
 """Websockets one client address may hold open at once on a server (``open=COUNT``): a
-household's seats and spectators are a few, a school behind one address a few dozen. The rate
-of new ones (``sockets``) is limited too, but an address adding them at that rate would hold
-every connection the server takes (``salad.server.process.CONNECTION_LIMIT``) within the
-hour or so, and no one else could connect."""
+household's are a few, a school's a few dozen. Without it an address opening them at the
+``sockets`` rate would hold all the server takes (``run.CONNECTION_LIMIT``) within hours."""
 
 WHAT = {
     "tables": "new tables from this address",
@@ -115,11 +92,8 @@ WHAT = {
 
 
 def parse_limits(text: str | None) -> tuple[dict[str, Rate], int | None]:
-    """The rates ``SALAD_RATE_LIMITS`` gives, and its cap on the websockets an address holds
-    open at once (``None`` or empty: the defaults; ``off``: none of either).
-
-    A wrong value raises :class:`~salad.errors.SaladError` with one line that names it.
-    """
+    """The rates ``SALAD_RATE_LIMITS`` gives and its cap on the websockets an address holds
+    open (``None`` or empty: the defaults; ``off``: none); SaladError (one line) if wrong."""
     if not text or not text.strip():
         return dict(DEFAULT_RATES), DEFAULT_OPEN
     if text.strip().lower() == "off":
@@ -146,7 +120,6 @@ def parse_limits(text: str | None) -> tuple[dict[str, Rate], int | None]:
 
 
 def parse_rates(text: str | None) -> dict[str, Rate]:
-    """The rates of :func:`parse_limits`."""
     return parse_limits(text)[0]
 
 
@@ -164,12 +137,10 @@ WALL = WallClock()
 
 
 def bucket_rate(rate: Rate) -> BucketRate:
-    """``rate`` as pyrate-limiter's: ``count`` a burst, refilled over ``seconds``."""
     return BucketRate(rate.count, max(1, round(rate.seconds * 1000)))
 
 
 def shared_key(kind: str, key: str) -> str:
-    """The Redis key of ``key``'s bucket of ``kind``."""
     return KEY_PREFIX + kind + ":" + hashlib.sha256(key.encode()).hexdigest()[:32]
 
 
@@ -192,6 +163,7 @@ class RateLimits:
 
     @classmethod
     def from_env(cls) -> RateLimits:
+        """The limits ``SALAD_RATE_LIMITS`` says; SaladError (one line) if it is wrong."""
         rates, cap = parse_limits(os.environ.get(ENV))
         return cls(rates, open=cap)
 

@@ -1,16 +1,14 @@
 """Game reviews on the server: run on the bot worker pool, stored with the game.
 
-``POST /api/tables/{id}/games/{n}/review?seat=S`` starts the review of seat S of finished
-game n (:func:`salad.lab.review.review_one`, one decision per pool task, so bot moves at other
-tables keep their turn between them and the event loop never computes); ``GET`` answers its
-progress, then the review. A finished review is stored (:meth:`TableStore.save_review`)
-and every later look, by anyone, gets the same stored JSON. The worlds per decision are
-:data:`salad.lab.review.DEFAULT_WORLDS` (``SALAD_REVIEW_WORLDS`` overrides it), so the page
-shows what ``salad review RECORD --seat S`` prints.
+``POST /api/tables/{id}/games/{n}/review?seat=S`` starts the review of seat S of finished game
+n, one decision per pool task (:func:`salad.lab.review.review_one`: bot moves at other tables
+keep their turn between them); ``GET`` answers its progress, then the review, stored once done
+(:meth:`TableStore.save_review`) for every later look. Its worlds per decision are ``salad
+review``'s (:data:`salad.lab.review.DEFAULT_WORLDS`; ``SALAD_REVIEW_WORLDS`` overrides them).
 
 Who may look: a player of the table (a seat's token) reviews their own seat; once no game is
-under way at the table, anyone who sat there may review any seat. An unfinished game is never
-reviewed: the search's inferences would leak what the other hands hold.
+under way, anyone who sat there may review any seat. An unfinished game is never reviewed: the
+search's inferences would leak what the other hands hold.
 """
 
 from __future__ import annotations
@@ -38,8 +36,6 @@ from salad.lab.review_model import Decision
 from salad.server.errors import ActionError
 from salad.server.tables import TableManager
 from salad.server.tables.table import OVER, PLAYING
-
-__all__ = ["WORLDS_ENV", "Reviews"]
 
 log = logging.getLogger("salad.server")
 
@@ -76,8 +72,8 @@ class Reviews:
         self.manager = manager
         self.options = ReviewOptions(worlds=worlds or _worlds())
         self.jobs: dict[Key, Job] = {}
-        # One review at a time per process: the others wait their turn (at 0 done), and the
-        # pool keeps workers free for the bots at the tables.
+        # One review at a time per process (the others wait at 0 done): workers stay free for
+        # the bots at the tables.
         self.one_at_a_time = asyncio.Semaphore(1)
 
     async def _record(
@@ -165,8 +161,7 @@ class Reviews:
         self.jobs.pop(key, None)  # stored: every later look reads the database
 
     async def _decisions(self, record: dict[str, Any], seat: int, job: Job) -> list[Decision]:
-        """Every decision of the seat reviewed on the bot worker pool, one task each (bot
-        moves queued meanwhile wait for one decision at most)."""
+        """Every decision of the seat reviewed on the bot worker pool, one task each."""
         turns = self.manager.turns
         loop = asyncio.get_running_loop()
         decisions: list[Decision] = []

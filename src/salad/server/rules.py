@@ -15,8 +15,6 @@ from salad.ruleset import Ruleset
 from salad.server.errors import ActionError
 from salad.settings import apply_settings, from_preset, from_ref, to_ref
 
-__all__ = ["build_ruleset", "player_count"]
-
 
 def build_ruleset(
     rules: str,

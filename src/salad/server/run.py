@@ -1,9 +1,16 @@
-"""``salad serve``: the server on uvicorn, alone or as one node of a cluster."""
+"""``salad serve``: the server process on uvicorn, alone or as one node of a cluster: its
+listening socket, uvicorn's options and the garbage collector's tuning.
+
+The limits on hostile connections are uvicorn's public options (below) and, for what uvicorn
+does not bound (a request's head sent slowly), the proxy's in front (``deploy/haproxy.cfg``);
+``docs/protocol.md`` lists them.
+"""
 
 from __future__ import annotations
 
-import os
+import gc
 import re
+import socket
 from collections.abc import Callable
 from typing import Any
 
@@ -11,13 +18,79 @@ import uvicorn
 
 from salad.errors import SaladError
 from salad.server.app import create_app
-from salad.server.process import UVICORN_OPTIONS, listen, tune_gc
-from salad.server.ratelimit import ENV as RATES_ENV
-from salad.server.ratelimit import parse_rates
+from salad.server.messages import MESSAGE_LIMIT
+from salad.server.ratelimit import RateLimits
 from salad.server.store import check_database, database_url
 from salad.server.tables.registry import UNLOAD_AFTER
 
-__all__ = ["NODE_NAME", "serve"]
+GC_THRESHOLDS = (50_000, 20, 10)
+"""Young-generation size and the older generations' ratios once the server runs (tune_gc)."""
+
+HEAD_TIMEOUT = 10.0
+"""Seconds a connection has to send a request's head whole: the proxy's ``timeout
+http-request`` (uvicorn times out only idle connections after a response)."""
+
+HEAD_LIMIT = 16 * 1024
+"""Bytes a request's line and headers may take (a browser's take about 1 KB): uvicorn's h11
+parser answers 400 and closes past them, as the proxy does (HAProxy's buffer is 16 KB)."""
+
+KEEP_ALIVE = 5  # seconds an idle connection stays open after a response
+
+CONNECTION_LIMIT = 4096
+"""Open connections (websockets included) and requests under way, past which a new request
+gets 503 Service Unavailable."""
+
+PING_INTERVAL = 20.0
+"""Seconds between the server's pings on an idle websocket; one not answered within as many
+seconds more closes it (1011)."""
+
+UVICORN_OPTIONS: dict[str, Any] = {
+    # h11: a request's head is parsed only up to HEAD_LIMIT (httptools reads any length).
+    "http": "h11",
+    # websockets' sans-I/O core. It answers a client's pings and reads on after its close
+    # for 10 s whether or not the client reads: no public option bounds either (the
+    # websockets-library protocol, "websockets", does by waiting for its writes, at 40 % more
+    # CPU a move); tests/server/test_hostile_process.py says so.
+    "ws": "websockets-sansio",
+    "ws_per_message_deflate": False,
+    # A client's longest message in UTF-8's bytes; a larger frame is refused (1009) unread.
+    "ws_max_size": 4 * MESSAGE_LIMIT,
+    "ws_ping_interval": PING_INTERVAL,
+    "ws_ping_timeout": PING_INTERVAL,
+    "timeout_keep_alive": KEEP_ALIVE,
+    "limit_concurrency": CONNECTION_LIMIT,
+    "h11_max_incomplete_event_size": HEAD_LIMIT,
+}
+"""How uvicorn runs the app, in one process or in each worker: its public options only."""
+
+
+def tune_gc() -> None:
+    """Keep the garbage collector from stalling a busy server.
+
+    Under Python's default thresholds (700, 10, 10) a busy server spent about a fifth of its
+    time in the collector, and its full collections paused every table for up to 0.2 s. The
+    objects made while starting never become garbage: they are frozen out of collections, and
+    the young generation is made large enough to be collected a few times a second.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port``; SaladError (one line) if it cannot be had."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((host, port))
+        listener.listen(2048)
+    except OSError as exc:
+        listener.close()
+        raise SaladError(f"serve: cannot listen on {host}:{port} ({exc.strerror or exc})") from None
+    listener.setblocking(False)
+    return listener
+
 
 NODE_NAME = re.compile(r"[A-Za-z0-9._-]{1,64}")
 """What a node's name may be: a server name in HAProxy's configuration and a URL's query."""
@@ -43,7 +116,7 @@ def serve(
     check_node_name(node_name, redis)
     url = database_url(database)
     shown = check_database(url)  # a bad URL or a missing folder is one line, before listening
-    parse_rates(os.environ.get(RATES_ENV))  # a bad SALAD_RATE_LIMITS too
+    rates = RateLimits.from_env()  # a bad SALAD_RATE_LIMITS too
     if redis is not None:
         if not url.startswith("postgresql"):
             raise SaladError(
@@ -54,7 +127,12 @@ def serve(
     shown_host = f"[{host}]" if ":" in host else host
     listener = listen(host, port)  # first, so that a port in use is one clear line
     app = create_app(
-        url, bot_delay=bot_delay, unload_after=unload_after, redis_url=redis, node_name=node_name
+        url,
+        bot_delay=bot_delay,
+        rates=rates,
+        unload_after=unload_after,
+        redis_url=redis,
+        node_name=node_name,
     )
     tune_gc()
     echo(f"salad server: http://{shown_host}:{port}/")
@@ -69,7 +147,7 @@ def serve(
 
 def check_node_name(name: str | None, redis: str | None) -> None:
     """SaladError (one line) unless ``name`` is a cluster node's name (``redis`` given) or
-    both are None: the other nodes redirect the requests for this node's tables by its name."""
+    both are None."""
     if name is None:
         if redis is not None:
             raise SaladError(
@@ -97,8 +175,7 @@ def mask_password(url: str) -> str:
 
 def check_redis(url: str) -> None:
     """SaladError (one line) unless Redis answers at ``url``."""
-    # redis-py comes with the cluster extra; a lone server never loads it.
-    import redis
+    import redis  # the cluster extra's: a lone server never loads it
 
     try:
         client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=3)

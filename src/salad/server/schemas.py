@@ -1,8 +1,5 @@
 """What the server reads and answers over REST, as pydantic models (they make the OpenAPI
-description). The websocket's messages, and the lobby both share, are those of
-:mod:`salad.server.messages`; they are named here too, for the modules that read them here.
-
-Every check of what a client sends is made by the models; a refusal is one line
+description); the websocket's are in :mod:`salad.server.messages`. A refusal is one line
 (:func:`salad.server.errors.one_line`).
 """
 
@@ -10,38 +7,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, Field
 
-from salad.server.messages import (
-    MESSAGE_LIMIT,
-    AssistIn,
-    ChatIn,
-    ChatSettingsIn,
-    HintIn,
-    LobbyOut,
-    NextIn,
-    PingIn,
-    PlayIn,
-    TalkIn,
-    read_client_message,
-    read_hello,
-    tidy_line,
-)
-
-__all__ = [  # the websocket's names that other modules read from here
-    "MESSAGE_LIMIT",
-    "AssistIn",
-    "ChatIn",
-    "ChatSettingsIn",
-    "HintIn",
-    "LobbyOut",
-    "NextIn",
-    "PingIn",
-    "PlayIn",
-    "TalkIn",
-    "read_client_message",
-    "read_hello",
-]
+from salad.server.messages import StrictIn, tidy_line
 
 MAX_SECONDS = 24 * 3600
 NAME_LIMIT = 32
@@ -60,42 +28,38 @@ def clean_player_name(value: str) -> str:
 PlayerName = Annotated[
     str, AfterValidator(clean_player_name), Field(description="Your display name")
 ]
-"""A display name as a client sends it: tidied and checked by :func:`clean_player_name`."""
 
 
-class _In(BaseModel):
-    # Unknown keys are ignored: a newer client still works with an older server. Types are
-    # strict: "4" is not a number and true is not a number of seconds (JSON has its own).
-    model_config = ConfigDict(extra="ignore", strict=True)
-
-
-class SeatSpec(_In):
+class SeatSpec(StrictIn):
     kind: Literal["human", "bot", "open"] = Field(
         description="human or open: a seat for someone to join; bot: a bot plays it"
     )
     bot: str | None = Field(None, description="The bot's name (its level), e.g. basic")
 
 
-class QuickPlayIn(_In):
-    name: PlayerName
+class RulesIn(StrictIn):  # the rules asked for (salad.server.rules.build_ruleset)
     rules: str = Field("canadian", description="A preset name")
-    players: int | None = Field(None, ge=2, le=16)
-    bot: str | None = Field(None, description="The bot for every other seat")
     toppings: list[str] | str | None = Field(None, description="Topping names, or 'all'")
     swap: list[str] | dict[str, str] | None = Field(
         None, description='Rounds swapped in: ["2=no-evens"] or {"2": "no-evens"}'
     )
 
 
-class CreateTableIn(_In):
-    name: PlayerName = Field(description="The host's display name (the host sits in seat 0)")
-    rules: str = Field("canadian", description="A preset name")
+class RulesFileIn(RulesIn):
     rules_toml: str | None = Field(
         None, max_length=100_000, description="The text of a TOML rules file (overrides rules)"
     )
+
+
+class QuickPlayIn(RulesIn):
+    name: PlayerName
     players: int | None = Field(None, ge=2, le=16)
-    toppings: list[str] | str | None = None
-    swap: list[str] | dict[str, str] | None = None
+    bot: str | None = Field(None, description="The bot for every other seat")
+
+
+class CreateTableIn(RulesFileIn):
+    name: PlayerName = Field(description="The host's display name (the host sits in seat 0)")
+    players: int | None = Field(None, ge=2, le=16)
     seats: list[SeatSpec] | None = Field(
         None, description="One entry per seat, seat 0 (the host) first; sets the player count"
     )
@@ -111,12 +75,12 @@ class CreateTableIn(_In):
     seed: int | None = Field(None, ge=0, lt=2**63, description="The first game's seed")
 
 
-class JoinIn(_In):
+class JoinIn(StrictIn):
     name: PlayerName
     seat: int | None = Field(None, description="The seat to take (default: the first open)")
 
 
-class SeatChangeIn(_In):
+class SeatChangeIn(StrictIn):
     kind: Literal["bot", "open"]
     bot: str | None = None
 
@@ -125,20 +89,16 @@ class ErrorOut(BaseModel):
     error: str = Field(description="One line saying what went wrong and where")
 
 
-class CreatedOut(BaseModel):
-    table_id: str
-    seat: int
-    token: str = Field(description="The seat's secret token; shown once")
-    invite_url: str
-    watch_url: str
-    url: str
-
-
 class JoinedOut(BaseModel):
     table_id: str
     seat: int
-    token: str
+    token: str = Field(description="The seat's secret token; shown once")
     url: str
+
+
+class CreatedOut(JoinedOut):
+    invite_url: str
+    watch_url: str
 
 
 class GameOut(BaseModel):

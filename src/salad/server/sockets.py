@@ -1,20 +1,15 @@
-"""The table websocket ``/ws/tables/{id}``, served on the ASGI calls themselves.
+"""The table websocket ``/ws/tables/{id}`` (docs/protocol.md), served on plain ASGI calls.
 
 A seat's token comes in the connection's first message (``{"type": "hello", "token": ...}``)
-or, as in the protocol's first version, in the URL (``?token=``, masked in every log line by
+or, as in the protocol's first version, in the URL (``?token=``, masked in the logs by
 :mod:`salad.server.logmask`); a connection without one is a spectator's.
 
-This is the server's hot path: every move is one message in and one out per connection of the
-table. As an ASGI middleware it sits outside the framework's routing and exception layers
-(which add a wrapper around every message sent); everything it does is plain ASGI
-(``websocket.connect``/``accept``/``receive``/``send``/``close``), so it runs on any ASGI
-server, and every message goes out through the ASGI ``send``. Each connection is served in a
-task of its own, and its messages of one turn of the event loop are written at its end
-(:class:`~salad.server.tables.connection.TurnWrites`). The protocol is in docs/protocol.md;
-the game logic is the :class:`~salad.server.tables.TableManager`'s. Which websockets may open
-at all (the rate of new ones per address, the cap on those held open) is decided before, by
-:class:`SocketGate`. An error that ends a connection, other than its client going away, is
-logged with the table's id.
+This is the server's hot path, so it is ASGI middleware, outside the framework's routing and
+exception layers (which wrap every message sent). Each connection is served in a task of its
+own; its messages of one turn of the event loop go out through the ASGI ``send`` at its end
+(:class:`~salad.server.tables.connection.TurnWrites`). The game is the
+:class:`~salad.server.tables.TableManager`'s; which websockets may open at all,
+:class:`SocketGate`'s. An error that ends a connection is logged with the table's id.
 """
 
 from __future__ import annotations
@@ -23,6 +18,7 @@ import asyncio
 import logging
 import math
 import re
+from collections import Counter
 from collections.abc import Awaitable
 from typing import Any
 from urllib.parse import parse_qs
@@ -30,15 +26,13 @@ from urllib.parse import parse_qs
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from salad.server.errors import ActionError
+from salad.server.messages import read_hello
 from salad.server.ratelimit import WHAT, RateLimits
-from salad.server.schemas import read_hello
 from salad.server.tables import Conn, Table, TableManager
 from salad.server.tables.connection import GONE, TurnWrites
 from salad.server.tables.registry import NO_TABLE, STALE
 from salad.server.tables.wire import error_message
 from salad.view import SPECTATOR
-
-__all__ = ["PATH", "SocketGate", "TableSockets"]
 
 log = logging.getLogger("salad.server")
 
@@ -64,8 +58,8 @@ class RawSocket:
 
 
 class Reader:
-    """The receiving side of a connection, which the server can stop while it waits for the
-    client (a client that never reads may never send either)."""
+    """The receiving side of a connection, which the server can stop while it waits (a client
+    that never reads may never send either)."""
 
     __slots__ = ("_receive", "_task", "_waiting", "_stopped")
 
@@ -90,7 +84,7 @@ class Reader:
 
     def stop(self) -> None:
         """End the wait for the client's next message (only that await is ever cancelled: a
-        move being stored runs to its end, and the loop then sees the connection closed)."""
+        move being stored runs to its end)."""
         if self._waiting and not self._stopped and self._task is not None:
             self._stopped = True
             self._task.cancel()
@@ -98,22 +92,17 @@ class Reader:
 
 class SocketGate:
     """ASGI middleware: every new websocket of a client address is admitted or refused here,
-    before anything else looks at it: the rate of new ones (``sockets``) and the cap on those
-    held open (``RateLimits.open``). A refused one gets one ``error`` that says so, then close
-    4429.
+    first: the rate of new ones (``sockets``) and the cap on those held open
+    (``RateLimits.open``). A refused one gets one ``error`` that says so, then close 4429.
 
-    It sits outside everything that serves a websocket. On a cluster that is outside the
-    router (:class:`~salad.server.cluster.ClusterRouter`), so a websocket is counted once, on
-    the node whose connection it holds, whether that node serves it or relays it to the
-    table's node; and one to a table that does not exist is counted like any other, before the
-    router spends a Redis look-up and a database read to find it has no node.
+    On a cluster it sits outside the router (:mod:`salad.server.cluster.router`): a websocket
+    is counted once, where it connected, even one for a table that does not exist.
     """
 
     def __init__(self, app: ASGIApp, rates: RateLimits) -> None:
         self.app = app
         self.rates = rates
-        self.open: dict[str, int] = {}
-        """Each client address's open websockets (capped: ``RateLimits.open``)."""
+        self.open: Counter[str] = Counter()  # each client address's open websockets
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "websocket":
@@ -122,41 +111,36 @@ class SocketGate:
         client = scope.get("client")
         address = str(client[0]) if client else ""
         cap = self.rates.open
-        if cap is not None and self.open.get(address, 0) >= cap:
+        if cap is not None and self.open[address] >= cap:
             said = f"too many open websocket connections from this address (at most {cap})"
-            await _refuse(said + ": close one first", receive, send)
+            await refuse(receive, send, said + ": close one first", 4429)
             return
         wait = await self.rates.take("sockets", address)
         if wait > 0:
             seconds = max(1, math.ceil(wait))
             said = f"too many websocket connections from this address: retry in {seconds} s"
-            await _refuse(said, receive, send)
+            await refuse(receive, send, said, 4429)
             return
-        self.open[address] = self.open.get(address, 0) + 1
+        self.open[address] += 1
         try:
             await self.app(scope, receive, send)
         finally:
-            left = self.open[address] - 1
-            if left:
-                self.open[address] = left
-            else:
+            self.open[address] -= 1
+            if not self.open[address]:
                 del self.open[address]
 
 
-async def _refuse(said: str, receive: Receive, send: Send) -> None:
-    """A websocket refused for its address: one ``error`` that says why, then close 4429."""
-    message = await receive()
-    if message["type"] != "websocket.connect":
+async def refuse(receive: Receive, send: Send, said: str, code: int, reason: str = "") -> None:
+    """Answer a websocket's handshake with one ``error`` that says ``said``, then close."""
+    if (await receive())["type"] != "websocket.connect":
         return
     await send({"type": "websocket.accept"})
-    ws = RawSocket(send)
-    await ws.send_text(error_message(said))
-    await ws.close(code=4429)
+    await send({"type": "websocket.send", "text": error_message(said)})
+    await send({"type": "websocket.close", "code": code, "reason": reason})
 
 
 class TableSockets:
-    """ASGI middleware: the table websockets; everything else goes on to ``app``. (Which
-    websockets may open at all is :class:`SocketGate`'s, outside it.)"""
+    """ASGI middleware: the table websockets; everything else goes on to ``app``."""
 
     def __init__(
         self,
@@ -167,12 +151,10 @@ class TableSockets:
     ) -> None:
         self.app = app
         self.manager = manager
-        self.rates = rates
-        """The per-connection rates (``messages``, ``refused``)."""
+        self.rates = rates  # the per-connection rates (messages, refused)
+        # The handshake's answer (a cluster's named node says its name in it).
         self.accept: Message = {"type": "websocket.accept", "headers": headers or []}
-        """The handshake's answer (a cluster's named node says its name in it)."""
         self.writes = TurnWrites()
-        """Every connection's messages of a turn of the event loop, written at its end."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         found = PATH.fullmatch(scope["path"]) if scope["type"] == "websocket" else None
@@ -181,11 +163,9 @@ class TableSockets:
             return
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         token = (query.get("token") or [None])[0]
-        # The connection runs in a task of its own. The ASGI call's task holds a dozen frames
-        # (the server's protocol, each middleware), and every wake-up of the connection (each
-        # message in, each move stored) resumed them all and suspended them all again: a
-        # cluster node spent about 5 % of its CPU a move doing it. Awaiting the task passes a
-        # cancellation of the call (the server stopping) on to it.
+        # A task of its own: the ASGI call's task holds a dozen frames (the server's protocol,
+        # each middleware), which every wake-up resumed and suspended again (about 5 % of a
+        # cluster node's CPU a move). Awaiting it passes a cancellation of the call on.
         serving = self.serve(found.group(1), token, receive, send)
         await asyncio.get_running_loop().create_task(serving)
 
@@ -199,9 +179,7 @@ class TableSockets:
         manager = self.manager
         try:
             table = await manager.get(table_id)
-        except ActionError as exc:
-            # NO_TABLE is for good (the web client stops); a table another server holds now,
-            # or one that cannot be loaded just now, is worth another try (STALE).
+        except ActionError as exc:  # NO_TABLE for good (the client stops), else try again
             await ws.send_text(error_message(exc.message))
             await ws.close(code=NO_TABLE if exc.status == 404 else STALE)
             return
@@ -227,16 +205,13 @@ class TableSockets:
                 text: Any = event.get("text")
                 if first:
                     first = False
-                    hello = None
                     try:
                         hello = read_hello(text)
                     except ActionError as exc:
                         conn.push(error_message(exc.message))
                         self.count_refused(conn)
                         continue
-                    if hello is not None:
-                        # The seat's own connection instead of the spectator's: a new Conn
-                        # (it gets the seat's whole state).
+                    if hello is not None:  # the seat's own Conn (and its whole state) instead
                         await manager.disconnect(table, conn)
                         found = await self.seat_of(table, hello.token, ws)
                         if found is None:
@@ -259,9 +234,8 @@ class TableSockets:
                 await conn.finish(CLOSE_WAIT)
 
     def count_refused(self, conn: Conn) -> None:
-        """A message was answered by an error. A connection whose messages keep drawing errors
-        (a broken or hostile client: each costs the server an answer, and on a cluster a
-        round trip between nodes) is closed 4429 after one last error."""
+        """A message was answered by an error: a connection whose messages keep drawing errors
+        (a broken or hostile client) is closed 4429 after one last error."""
         self.closed_past("refused", str(id(conn)), conn)
 
     def closed_past(self, kind: str, key: str, conn: Conn) -> bool:

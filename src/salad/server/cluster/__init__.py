@@ -6,8 +6,3 @@ name (:mod:`.router`), which the load balancer routes; a node that dies loses it
 seconds and another node takes its tables over from the database (:mod:`.node`). The
 deployment is in docs/deploy.md. Without ``--redis`` none of this runs.
 """
-
-from salad.server.cluster.node import Cluster
-from salad.server.cluster.router import ClusterRouter
-
-__all__ = ["Cluster", "ClusterRouter"]

@@ -1,11 +1,9 @@
 """One node of a cluster: which tables it holds, and the loops that keep that true.
 
-Every node is equal. A table is played by the node holding its lease (:mod:`.link`); a
-request for it that reaches another node is redirected there by the holder's name
-(:mod:`.router`). Every :data:`~salad.server.cluster.link.BEAT` the node renews its leases and
-its liveness and lets go of the tables it unloaded; beside that, it takes over every table with
-a game in progress that no node holds (its holder died): it loads it from the database, where
-every move was stored before anyone was told of it, and its bots and timers go on.
+Every :data:`~salad.server.cluster.link.BEAT` the node renews its leases and its liveness and
+lets go of the tables it unloaded; beside that, it takes over every table with a game in
+progress that no node holds (its holder died) from the database, where every move was stored
+before anyone was told of it.
 """
 
 from __future__ import annotations
@@ -28,8 +26,6 @@ from salad.server.store import StoreTimeout
 from salad.server.tables import TableManager
 from salad.server.tables.turns import STOP_WAIT
 
-__all__ = ["AWAY", "MOVED", "NODE_HEADER", "Cluster"]
-
 log = logging.getLogger("salad.server.cluster")
 
 AWAY = 1012
@@ -37,9 +33,7 @@ AWAY = 1012
 or the node it reaches sends the client to the table's new holder)."""
 
 MOVED = "this table moves to another server: reconnect"
-
-NODE_HEADER = "salad-node"
-"""The header of a table's answers that names the node holding it."""
+NODE_HEADER = "salad-node"  # names the node holding a table on its answers
 
 ADOPT_EVERY = 2
 """Beats between two looks for tables with a game in progress that no node holds."""
@@ -49,11 +43,10 @@ class Cluster:
     """This node's part in the cluster on Redis at ``url``: the placement (see
     :class:`~salad.server.tables.placement.Placement`) of its manager's tables (:meth:`serve`).
 
-    ``name``: this node's name in the load balancer (its HAProxy ``server`` line; ``salad
-    serve`` requires one on a cluster). The node says it in a ``salad-node`` header on every
-    answer for a table it holds, keeps it in Redis beside its liveness, and the other nodes
-    redirect the requests for its tables to ``?node=NAME``, which the balancer sends here
-    (see docs/deploy.md). None (tests of one node's leases): the node's id stands for it.
+    ``name``: this node's name in the load balancer (its HAProxy ``server`` line), said in a
+    ``salad-node`` header on its tables' answers and kept in Redis beside its liveness: the
+    other nodes redirect its tables' requests to ``?node=NAME``. None (tests of one node's
+    leases): the node's id stands for it.
     """
 
     fencing = True  # a node frozen past its lease stores nothing after a takeover
@@ -63,24 +56,16 @@ class Cluster:
         self.node = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
         self.name = name
         self.headers = [(NODE_HEADER.encode(), name.encode())] if name else []
-        """The ``salad-node`` header naming this node on its answers for the tables it holds
-        (none without a name)."""
         self.link = Link(url, self.node, name)
-        self.manager: TableManager
-        """The tables this node plays, built with this node as their placement (:meth:`serve`)."""
-        self.held: dict[str, float] = {}
-        """The tables whose lease this node holds, and when it took each."""
+        self.manager: TableManager  # set by serve()
+        self.held: dict[str, float] = {}  # the tables whose lease it holds: when it took each
         self._tasks: list[asyncio.Task[None]] = []
-        self.renewed_at = 0.0
-        """When this node's leases were last renewed (event loop time)."""
-        self._deaf: set[str] = set()
-        """Holders of tables in play found gone (liveness lapsed, or unsubscribed from their
-        channel: killed) at the last look for tables to adopt."""
+        self.renewed_at = 0.0  # when its leases were last renewed (event loop time)
+        self._deaf: set[str] = set()  # holders found gone at the last look for tables to adopt
+        # Set by stop(): the loops end at their next turn (on Python 3.11 the Redis client's
+        # asyncio.wait_for may swallow a cancellation).
         self._stopping = False
-        """Set by :meth:`stop`: the loops end at their next turn (a cancellation can be lost:
-        on Python 3.11 ``asyncio.wait_for``, which the Redis client uses, may swallow one)."""
-        self._outlasting: dict[str, asyncio.Future[bool]] = {}
-        """Tables whose dead holder's lease is being waited out (see :meth:`owner_for`)."""
+        self._outlasting: dict[str, asyncio.Future[bool]] = {}  # dead holders waited out
 
     def serve(self, manager: TableManager) -> TableManager:
         """Play the tables of ``manager``, built with this node as its placement
@@ -111,24 +96,20 @@ class Cluster:
         return False
 
     async def holder_name(self, table_id: str) -> str | None:
-        """None if this node serves the table (it holds it, or took it now); else the load
-        balancer's name of the live node that holds it, to redirect the request to. An
-        :class:`ActionError` (404, 503) if neither can be said (see :meth:`owner_for`)."""
+        """None if this node serves the table (it holds it, or took it now); else the balancer's
+        name of the live node that holds it; ActionError (404, 503) if neither can be said."""
         return (await self._owner(table_id))[1]
 
     async def owner_for(self, table_id: str) -> str:
-        """The id of the node that serves the table: this one if it holds it or can take it,
-        else the live node holding it (see :meth:`holder_name`)."""
+        """The id of the node that serves the table (see :meth:`holder_name`)."""
         return (await self._owner(table_id))[0]
 
     async def _owner(self, table_id: str) -> tuple[str, str | None]:
         """The id of the node that serves the table, and its name unless it is this node.
 
-        A lease this node has not renewed for most of its life (the node was frozen or starved
-        of CPU) may have passed to another node: Redis is asked before the table is served
-        from what may be a stale copy. A holder that is gone (killed: unsubscribed from its
-        channel, or its liveness lapsed) is waited out (the request is held meanwhile, at most
-        a lease's life), then the table is taken.
+        A lease not renewed lately (the node was frozen) may have passed to another node:
+        Redis is asked before the table is served from a stale copy. A holder that is gone
+        (killed) is waited out, at most a lease's life, then the table is taken.
         """
         if table_id in self.held:
             try:
@@ -151,8 +132,7 @@ class Cluster:
                 name = await self.link.name_of(owner)
                 if name is not None:
                     return owner, name
-                # Its holder is gone (killed): rather than send the client to nothing, wait
-                # for its lease to lapse or be taken, then take the table (or name its taker).
+                # Its holder is gone: wait for its lease to lapse or be taken.
                 if not await self._outlast(table_id, owner):
                     break
         except RedisError as exc:
@@ -160,13 +140,8 @@ class Cluster:
         raise ActionError("the table is changing servers: retry", 503)
 
     async def _must_exist(self, table_id: str) -> None:
-        """Raise the 404 of a table that is not in the database.
-
-        Asked before a table no node holds is taken: a request for a made-up id then takes
-        no lease and costs the store's batches nothing (loading a table raises its fence, a
-        write, in the batches that store every table's moves). Read aside from the batches
-        (:meth:`TableStore.table_exists`).
-        """
+        """Raise the 404 of a table that is not in the database, before a table no node holds
+        is taken: a made-up id takes no lease and costs the store's batches nothing."""
         try:
             found = await self.manager.storage.table_exists(table_id)
         except (SQLAlchemyError, StoreTimeout) as exc:
@@ -253,8 +228,7 @@ class Cluster:
 
     async def stop(self) -> None:
         """Stop this node's loops, let its leases go and close its link to Redis, each step
-        within :data:`STOP_WAIT` seconds: a node told to stop stops (a step that takes longer
-        is left behind, in one warning; leases not let go lapse in :data:`LEASE_MS`)."""
+        within :data:`STOP_WAIT` seconds (one that takes longer is left behind, in a warning)."""
         self._stopping = True
         for task in self._tasks:
             task.cancel()
@@ -269,20 +243,10 @@ class Cluster:
             except (RedisError, OSError) as exc:  # TimeoutError is an OSError
                 log.warning("cluster: stopping, Redis does not answer (%s)", str(exc) or "timeout")
 
-    async def healthy(self) -> str:
-        """``ok``, or why Redis cannot be used."""
-        try:
-            await asyncio.wait_for(self.link.ping(), 2.0)
-        except TimeoutError:
-            return "no answer in 2 s"
-        except (RedisError, OSError) as exc:
-            return f"unreachable: {type(exc).__name__}"
-        return "ok"
-
     # -- the loops ----------------------------------------------------------------------------
     async def _present(self, ready: asyncio.Future[None]) -> None:
-        """Stay subscribed to this node's channel (the other nodes' sign that it lives: see
-        :mod:`.link`); after a break (Redis restarted), subscribe afresh."""
+        """Stay subscribed to this node's channel (the other nodes' sign that it lives), afresh
+        after a break."""
         while not self._stopping:
             pubsub = self.link.redis.pubsub(ignore_subscribe_messages=True)
             try:
@@ -301,8 +265,8 @@ class Cluster:
                     await pubsub.aclose()
 
     async def _keep(self) -> None:
-        """Renew the leases and this node's liveness every beat, and nothing else: a slow
-        database never holds a renewal up (see :meth:`_watch`)."""
+        """Renew the leases and this node's liveness every beat, and nothing else (a slow
+        database never holds a renewal up)."""
         while not self._stopping:
             await asyncio.sleep(BEAT)
             try:
@@ -328,9 +292,8 @@ class Cluster:
 
     async def _renew(self) -> None:
         now = asyncio.get_running_loop().time()
-        # The lease of a table unloaded: let go (not of one still loading: on a slow database
-        # a load may take longer than a beat, and another node would load it meanwhile). A
-        # request for a table the database does not hold takes none (see _must_exist).
+        # Let go of the tables unloaded (not of one still loading: on a slow database a load
+        # may take longer than a beat, and another node would load it meanwhile).
         idle = [
             table_id
             for table_id, since in self.held.items()
@@ -338,8 +301,7 @@ class Cluster:
         ]
         for table_id in idle:
             del self.held[table_id]
-        # In one round trip: many may lapse in one beat (tables unloaded together), and
-        # letting them go one by one held the renewal of the others up.
+        # In one round trip: one by one, many unloaded together held the others' renewal up.
         await self.link.release_many(idle)
         for table_id in await self.link.renew(list(self.held)):
             self._lost(table_id)
@@ -349,15 +311,11 @@ class Cluster:
         """Take every table with a game in progress that no node holds, or whose holder is
         gone at two looks in a row.
 
-        A node killed (or cut off from Redis) leaves its channel at once, while its
-        leases last up to :data:`LEASE_MS`: its tables are taken from it at the second look
-        (within two adoptions' time), rather than when its leases lapse. Taking them early is
-        safe: each load raises the table's epoch first, so a holder that was only cut off
-        stores nothing more (see :meth:`TableManager._load`), and drops its copy when it
-        finds its lease gone.
+        A node killed (or cut off from Redis) leaves its channel at once, while its leases last
+        up to :data:`LEASE_MS`: its tables are taken at the second look rather than when they
+        lapse. That is safe: each load raises the table's epoch first, so a holder only cut off
+        stores nothing more, and drops its copy when it finds its lease gone.
         """
-        # Read aside, as _must_exist reads: not in the store's batches, whose moves would wait
-        # behind it (TableStore.active_tables).
         ids = await self.manager.storage.active_tables()
         ids = [t for t in ids if t not in self.held]
         owners = await self.link.owners(ids)
@@ -370,8 +328,7 @@ class Cluster:
             if (owner is None and await self.claim(table_id))
             or (owner in dead and await self._take(table_id, owner))
         ]
-        # All at once: their loads share the store's group commits (a node that died leaves many
-        # tables, and one after another they would wait on each other's round trips).
+        # All at once: their loads share the store's group commits.
         await asyncio.gather(*(self._take_over(table_id) for table_id in taken))
 
     async def _take_over(self, table_id: str) -> None:

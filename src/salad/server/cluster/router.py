@@ -1,24 +1,16 @@
 """The cluster's ASGI middleware: a request for a table another node holds is sent there.
 
-The balancer sends a table's requests to one node by a hash of its id, which is usually the
-node holding its lease; when it is not (the node set changed, the table was made elsewhere, a
-node died and another took its tables over), the node that got the request answers with a
-redirect naming the holder, and the balancer sends the retry there (``?node=NAME``, see
-deploy/haproxy.cfg):
+The balancer sends a table's requests to a node by a hash of its id, usually the node holding
+its lease; when it is not (the node set changed, the holder died), the node answers with a
+redirect naming the holder, which the balancer routes (``?node=NAME``, deploy/haproxy.cfg):
 
 - HTTP: ``307`` to the same path and query with ``node=NAME`` (and ``hop=N``, the redirects so
-  far): clients follow it with the same method and body (browsers by themselves).
-- Websocket: accepted, one ``error`` message, then closed with :data:`REDIRECT` (4307) and the
-  reason ``node=NAME``: the client reconnects at once with ``?node=NAME``.
+  far), which clients follow with the same method and body.
+- Websocket: one ``error`` message, then close :data:`REDIRECT` with the reason ``node=NAME``.
 
-A redirect loop cannot last: a request already redirected :data:`MAX_HOPS` times (the holder
-keeps changing, or the balancer cannot reach the named node) gets a ``503`` with
-``Retry-After`` (a websocket: close ``1013``, try again later).
-
-It sits inside the body limit and outside everything else (the table websockets, the routes).
-Requests that name no table (the pages, ``POST /api/tables``, the score sheets) are served
-where they arrive; a new table is held where it is made, so the answer that makes it names
-that node as a table's answers do.
+A request redirected :data:`MAX_HOPS` times already gets a ``503`` with ``Retry-After`` (a
+websocket: close ``1013``). Requests that name no table are served where they arrive; a new
+table is held where it is made, so the answer that makes it names that node.
 """
 
 from __future__ import annotations
@@ -31,26 +23,18 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from salad.server.cluster.node import Cluster
 from salad.server.errors import ActionError
+from salad.server.sockets import refuse
 from salad.server.tables.manager import NO_TABLE
-from salad.server.tables.wire import error_message
 
-__all__ = ["MAX_HOPS", "MOVED_TO", "REDIRECT", "TABLE_PATH", "ClusterRouter", "redirect_target"]
-
-TABLE_PATH = re.compile(r"/(?:api|ws)/tables/([A-Za-z0-9_-]{1,32})(?:/.*)?")
-"""The paths of one table's requests (its id is the group)."""
-
-MAKERS = frozenset({"/api/tables", "/api/quickplay"})
-"""The paths whose ``POST`` makes a table, on the node that answers it."""
+TABLE_PATH = re.compile(r"/(?:api|ws)/tables/([A-Za-z0-9_-]{1,32})(?:/.*)?")  # group: the id
+MAKERS = frozenset({"/api/tables", "/api/quickplay"})  # a POST here makes a table
 
 REDIRECT = 4307
 """The close code of a websocket sent to the node holding its table: the reason is
 ``node=NAME``; reconnect at once with ``?node=NAME`` in the URL."""
 
-MOVED_TO = "this table is played on node "
-"""How a redirect's ``error`` begins (``... NAME: reconnect there``)."""
-
-MAX_HOPS = 3
-"""Redirects one request may have had; one more gets a ``503`` (``Retry-After: 1``)."""
+MOVED_TO = "this table is played on node "  # how a redirect's error begins
+MAX_HOPS = 3  # redirects one request may have had; one more gets a 503
 
 
 def redirect_target(reason: str) -> str | None:
@@ -70,6 +54,8 @@ def with_headers(
 
 
 class ClusterRouter:
+    """ASGI middleware inside the body limit and outside everything else."""
+
     def __init__(self, app: ASGIApp, cluster: Cluster) -> None:
         self.app = app
         self.cluster = cluster
@@ -110,11 +96,7 @@ class ClusterRouter:
             raise ActionError("the table is changing servers: retry", 503)
         message = f"{MOVED_TO}{holder}: reconnect there"
         if scope["type"] == "websocket":
-            if (await receive())["type"] != "websocket.connect":
-                return
-            await send({"type": "websocket.accept"})
-            await send({"type": "websocket.send", "text": error_message(message)})
-            await send({"type": "websocket.close", "code": REDIRECT, "reason": f"node={holder}"})
+            await refuse(receive, send, message, REDIRECT, f"node={holder}")
             return
         kept = [(k, v) for k, v in query if k not in ("node", "hop")]
         kept += [("node", holder)] + ([("hop", str(hops))] if hops else [])
@@ -129,10 +111,5 @@ class ClusterRouter:
             answer = JSONResponse({"error": exc.message}, exc.status, again)
             await answer(scope, receive, send)
             return
-        if (await receive())["type"] != "websocket.connect":
-            return
-        await send({"type": "websocket.accept"})
-        await send({"type": "websocket.send", "text": error_message(exc.message)})
         # As TableSockets closes: 4404 for good (the web client stops), else try again later.
-        code = NO_TABLE if exc.status == 404 else 1013
-        await send({"type": "websocket.close", "code": code, "reason": ""})
+        await refuse(receive, send, exc.message, NO_TABLE if exc.status == 404 else 1013)

@@ -1,14 +1,11 @@
-"""``GET /healthz``: whether this server can serve, for a load balancer's health check.
-
-It answers 200 when the database (and, on a cluster node, Redis) answers within
-:data:`PING_TIMEOUT`, 503 otherwise, and says
-how many tables and connections the process holds in memory (idle tables leave memory: see
-:meth:`~salad.server.tables.TableManager.sweep`).
-"""
+"""``GET /healthz``, a load balancer's health check: 200 when the database (and, on a cluster
+node, Redis) answers within :data:`PING_TIMEOUT`, 503 otherwise; and how many tables and
+connections this process holds in memory."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -17,10 +14,20 @@ from fastapi.responses import JSONResponse
 from salad.server import schemas as s
 from salad.server.tables import TableManager
 
-__all__ = ["PING_TIMEOUT", "router"]
-
 PING_TIMEOUT = 2.0
-"""Seconds the database has to answer the health check."""
+
+
+async def answers(ping: Awaitable[object]) -> str:
+    """``ok`` if ``ping`` (of the database, of Redis) returns within :data:`PING_TIMEOUT`, else
+    why not in a few words."""
+    try:
+        await asyncio.wait_for(ping, PING_TIMEOUT)
+    except TimeoutError:
+        return f"no answer in {PING_TIMEOUT:g} s"
+    except Exception as exc:  # whatever the driver raises: one line of it
+        return f"unreachable: {type(exc).__name__}"
+    return "ok"
+
 
 router = APIRouter()
 
@@ -34,15 +41,9 @@ router = APIRouter()
 async def healthz(request: Request) -> Any:
     """Whether the database answers, and what this process holds in memory."""
     manager: TableManager = request.app.state.manager
-    database = "ok"
-    try:
-        await asyncio.wait_for(manager.storage.ping(), PING_TIMEOUT)
-    except TimeoutError:
-        database = f"no answer in {PING_TIMEOUT:g} s"
-    except Exception as exc:  # whatever the driver raises: one line of it
-        database = f"unreachable: {type(exc).__name__}"
+    database = await answers(manager.storage.ping())
     cluster = request.app.state.cluster
-    redis = await cluster.healthy() if cluster is not None else None
+    redis = await answers(cluster.link.ping()) if cluster is not None else None
     ok = database == "ok" and redis in (None, "ok")
     tables = manager.tables.values()
     body = {

@@ -1,9 +1,5 @@
-"""How to play, from the ruleset in play: ``GET /api/howto`` for a preset, and
-``GET /api/tables/{id}/howto`` for a table's own rules (toppings, swaps, house rules).
-
-The words come from :func:`salad.formats.howto.howto`; the page is ``/howto`` (or
-``/table/{id}/howto``), drawn by ``js/howto.js``.
-"""
+"""How to play (:func:`salad.formats.howto.howto`): ``GET /api/howto`` for a preset, and
+``GET /api/tables/{id}/howto`` for a table's own rules (toppings, swaps, house rules)."""
 
 from __future__ import annotations
 
@@ -18,8 +14,6 @@ from salad.server.errors import ActionError
 from salad.server.info import deck_info
 from salad.server.routes.tables import ERRORS, Manager
 from salad.server.rules import build_ruleset, player_count
-
-__all__ = ["router"]
 
 router = APIRouter()
 

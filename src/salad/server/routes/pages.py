@@ -1,8 +1,5 @@
-"""The web client's pages and its static files (``/static/``).
-
-Each page is a file of the browser client; while the client is not installed, a placeholder
-page points at the API's description instead.
-"""
+"""The web client's pages and its static files (``/static/``); while the client is not
+installed, a placeholder page points at the API's description instead."""
 
 from __future__ import annotations
 
@@ -13,10 +10,7 @@ from fastapi import APIRouter, FastAPI
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-__all__ = ["PAGES", "STATIC_DIR", "mount_static", "page", "router"]
-
 STATIC_DIR = Path(__file__).resolve().parent.parent.parent / "web" / "static"
-"""The browser client's files (served under ``/static/``)."""
 
 PAGES = {
     "index": "Canadian Salad",
@@ -45,39 +39,25 @@ def page(name: str) -> Response:
     )
 
 
-@router.get("/", include_in_schema=False)
-async def index_page() -> Response:
-    return page("index")
-
-
-@router.get("/sheet", include_in_schema=False)
-async def sheet_page() -> Response:
-    """The score sheet (its endpoints: :mod:`salad.server.routes.sheets`)."""
-    return page("sheet")
-
-
-@router.get("/howto", include_in_schema=False)
-async def howto_page() -> Response:
-    """How to play a preset (``?preset=...&players=...``)."""
-    return page("howto")
-
-
-def _page_of(file: str) -> Callable[[str], Response]:
-    def table_page(table_id: str) -> Response:
+def _page_of(file: str) -> Callable[..., Response]:
+    def serve_page() -> Response:
         return page(file)
 
-    return table_page
+    return serve_page
 
 
 # A spectator's page is the table page: it tells the two apart by its path.
 for _path, _file in (
-    ("table", "table"),
-    ("join", "join"),
-    ("watch", "table"),
-    ("replay", "replay"),
+    ("/", "index"),
+    ("/sheet", "sheet"),
+    ("/howto", "howto"),  # ?preset=...&players=...
+    ("/table/{table_id}", "table"),
+    ("/join/{table_id}", "join"),
+    ("/watch/{table_id}", "table"),
+    ("/replay/{table_id}", "replay"),
+    ("/table/{table_id}/howto", "howto"),
 ):
-    router.add_api_route(f"/{_path}/{{table_id}}", _page_of(_file), include_in_schema=False)
-router.add_api_route("/table/{table_id}/howto", _page_of("howto"), include_in_schema=False)
+    router.add_api_route(_path, _page_of(_file), include_in_schema=False)
 
 
 def mount_static(app: FastAPI) -> None:

@@ -1,8 +1,5 @@
-"""Game reviews over REST: start one on the bot worker pool, then read its progress and result.
-
-The work and the rules of who may look are :class:`salad.server.reviews.Reviews`'; it is made
-on first use and kept in the app's state (one per server process, beside its tables).
-"""
+"""Game reviews over REST: start one, then read its progress and result (the work and who may
+look: :class:`salad.server.reviews.Reviews`, one per process, made on first use)."""
 
 from __future__ import annotations
 
@@ -12,8 +9,6 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 
 from salad.server.reviews import Reviews
 from salad.server.routes.tables import ERRORS, Manager, Token, bearer
-
-__all__ = ["router"]
 
 router = APIRouter()
 
@@ -31,7 +26,6 @@ STATUS: dict[int | str, dict[str, Any]] = {
 
 
 def reviews(request: Request, manager: Manager) -> Reviews:
-    """The app's reviews, made on first use."""
     found = getattr(request.app.state, "reviews", None)
     if not isinstance(found, Reviews):
         found = request.app.state.reviews = Reviews(manager)
@@ -41,12 +35,11 @@ def reviews(request: Request, manager: Manager) -> Reviews:
 ReviewsDep = Annotated[Reviews, Depends(reviews)]
 
 
-@router.post(
-    "/api/tables/{table_id}/games/{game}/review",
-    responses=STATUS,
-    tags=["records"],
-    response_class=Response,
-)
+PATH = "/api/tables/{table_id}/games/{game}/review"
+ROUTE: dict[str, Any] = {"responses": STATUS, "tags": ["records"], "response_class": Response}
+
+
+@router.post(PATH, **ROUTE)
 async def start_review(
     table_id: str, game: int, seat: SeatQuery, work: ReviewsDep, authorization: Token = None
 ) -> Response:
@@ -56,12 +49,7 @@ async def start_review(
     return Response(text, media_type="application/json")
 
 
-@router.get(
-    "/api/tables/{table_id}/games/{game}/review",
-    responses=STATUS,
-    tags=["records"],
-    response_class=Response,
-)
+@router.get(PATH, **ROUTE)
 async def get_review(
     table_id: str, game: int, seat: SeatQuery, work: ReviewsDep, authorization: Token = None
 ) -> Response:

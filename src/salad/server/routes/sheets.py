@@ -1,14 +1,10 @@
-"""The score sheet's REST endpoints (``/api/sheets/...``; its page ``/sheet`` is in
-:mod:`salad.server.routes.pages`).
+"""The score sheet's REST endpoints (``/api/sheets/...``), stateless: the browser keeps the
+sheet (``salad-score/1``, docs/score-sheet.md) and sends it with every call, which checks every
+hand again (:meth:`ScoreSheet.from_dict`), does what is asked with the model (:mod:`salad.sheet`)
+and answers with the new sheet and everything the page shows.
 
-The endpoints are stateless: the browser keeps the sheet (``salad-score/1`` JSON, see
-``docs/score-sheet.md``) and sends it with every call. Each call reads it with
-:meth:`ScoreSheet.from_dict`, which checks every hand again, does what is asked with the model
-(:mod:`salad.sheet`) and answers with the new sheet and everything the page shows. Nothing is
-scored or checked anywhere else.
-
-Errors are ``{"error": "one line"}`` with status 400; an entry that does not add up also lists
-every problem of the model: ``{"error": "a; b", "problems": ["a", "b"]}``.
+Errors are ``{"error": "one line"}`` with status 400; names or an entry that do not add up also
+list every problem: ``{"error": "a; b", "problems": ["a", "b"]}``.
 """
 
 from __future__ import annotations
@@ -17,54 +13,39 @@ from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from salad.errors import SaladError
 from salad.server.errors import ActionError
 from salad.server.info import deck_info, round_marks
+from salad.server.messages import StrictIn
 from salad.server.rules import build_ruleset
-from salad.server.schemas import ErrorOut
+from salad.server.schemas import ErrorOut, RulesFileIn
 from salad.sheet import ScoreSheet, SheetError, check_names
-
-__all__ = ["router", "sheet_answer"]
 
 router = APIRouter()
 
 MAX_TEXT = 100_000
 
 
-class _In(BaseModel):
-    # Unknown keys are ignored and types are strict ("4" is not a number), as in the rest of
-    # the API.
-    model_config = ConfigDict(extra="ignore", strict=True)
-
-
-class NewSheetIn(_In):
+class NewSheetIn(RulesFileIn):
     names: list[str] = Field(description="The players' names in seat order (3 to 8 for presets)")
-    rules: str = Field("canadian", description="A preset name")
-    rules_toml: str | None = Field(
-        None, max_length=MAX_TEXT, description="The text of a TOML rules file (overrides rules)"
-    )
     players: int | None = Field(None, description="When given, must be the number of names")
-    toppings: list[str] | str | None = Field(None, description="Topping names, or 'all'")
-    swap: list[str] | dict[str, str] | None = Field(
-        None, description='Rounds swapped in: ["2=no-evens"] or {"2": "no-evens"}'
-    )
     first_dealer: int | None = Field(None, description="The seat that deals the first hand")
 
 
-class SheetIn(_In):
+class SheetIn(StrictIn):
     sheet: Any = Field(description="The sheet as saved (salad-score/1 JSON)")
 
 
-class LoadIn(_In):
+class LoadIn(StrictIn):
     sheet: Any = Field(None, description="The sheet as saved (salad-score/1 JSON)")
     text: str | None = Field(
         None, max_length=MAX_TEXT, description="Or the text of a saved sheet file"
     )
 
 
-class EntryIn(_In):
+class EntryIn(StrictIn):
     sheet: Any = Field(description="The sheet as saved (salad-score/1 JSON)")
     entry: Any = Field(description="What each player took: {field id: answer}")
     index: int | None = Field(
@@ -72,7 +53,7 @@ class EntryIn(_In):
     )
 
 
-class CorrectIn(_In):
+class CorrectIn(StrictIn):
     sheet: Any = Field(description="The sheet as saved (salad-score/1 JSON)")
     index: int = Field(description="The hand to correct (0-based)")
     entry: Any = Field(description="What each player took: {field id: answer}")
@@ -116,9 +97,6 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-# -- reading what the browser sends -----------------------------------------------------------
-
-
 def read_sheet(data: Any, text: str | None = None) -> ScoreSheet:
     """The sent sheet (data, or a file's ``text``), every hand checked again; a one-line 400
     when it does not load."""
@@ -133,7 +111,7 @@ def read_sheet(data: Any, text: str | None = None) -> ScoreSheet:
 
 
 def printable(names: list[str]) -> list[str]:
-    """Control characters are refused here (the model refuses the rest)."""
+    """The names holding control characters, refused here (the model refuses the rest)."""
     return [
         f"player {i + 1}: a name must not hold control characters"
         for i, name in enumerate(names)
@@ -146,8 +124,7 @@ def refused(problems: list[str]) -> JSONResponse:
 
 
 def sheet_answer(sheet: ScoreSheet, problems: list[str] | None = None) -> dict[str, Any]:
-    """What every call answers: the sheet to keep, the summary, every hand's round and
-    questions."""
+    """What every call answers (:class:`SheetOut`)."""
     deck = sheet.rules.deck
     hands = range(sheet.hand_count)
     return {
@@ -159,9 +136,6 @@ def sheet_answer(sheet: ScoreSheet, problems: list[str] | None = None) -> dict[s
         "deck": deck_info(sheet.ruleset, len(sheet.names)),
         "marks": [round_marks(deck, sheet.rules.hands[i]) for i in hands],
     }
-
-
-# -- the endpoints ------------------------------------------------------------------------------
 
 
 @router.post("/api/sheets/new", response_model=SheetOut, responses=ERRORS, tags=["score sheet"])

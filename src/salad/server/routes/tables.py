@@ -1,8 +1,5 @@
-"""The lobby and the tables over REST: quick play, creating, joining, seats, starting, records.
-
-The game itself goes over the table's websocket (:mod:`salad.server.sockets`); every change
-here is the :class:`~salad.server.tables.TableManager`'s, which the app keeps in its state.
-"""
+"""The lobby and the tables over REST: what the lobby offers, quick play, creating, joining,
+seats, starting, records (the game itself goes over the websocket, :mod:`salad.server.sockets`)."""
 
 from __future__ import annotations
 
@@ -12,19 +9,17 @@ from fastapi import APIRouter, Depends, Header, Query, Request, Response
 
 from salad.server import schemas as s
 from salad.server.errors import ActionError
-from salad.server.ratelimit import RateLimits
+from salad.server.info import options
+from salad.server.messages import LobbyOut
 from salad.server.rules import build_ruleset, player_count
 from salad.server.tables import Joined, TableManager
 from salad.server.tables.table import BOT, OPEN, Table
 from salad.server.tables.turns import check_bot
 
-__all__ = ["ERRORS", "LIMITED", "router"]
-
 router = APIRouter()
 
 
 def table_manager(request: Request) -> TableManager:
-    """The app's tables (``create_app`` puts them in its state)."""
     manager: TableManager = request.app.state.manager
     return manager
 
@@ -58,31 +53,20 @@ LIMITED: dict[int | str, dict[str, Any]] = {
 }
 
 
-def rate_limits(request: Request) -> RateLimits:
-    """The app's rate limits (``create_app`` puts them in its state)."""
-    rates: RateLimits = request.app.state.rates
-    return rates
+def per_address(kind: str) -> Any:
+    """A dependency that takes one request of ``kind`` from the client address's bucket."""
 
+    async def limit(request: Request) -> None:
+        await request.app.state.rates.check(kind, request.client.host if request.client else "")
 
-def address(request: Request) -> str:
-    return request.client.host if request.client else ""
-
-
-async def limit_tables(request: Request) -> None:
-    """New tables, per client address."""
-    await rate_limits(request).check("tables", address(request))
-
-
-async def limit_joins(request: Request) -> None:
-    """Joins, per client address."""
-    await rate_limits(request).check("joins", address(request))
+    return Depends(limit)
 
 
 async def host_token(request: Request, authorization: Token = None) -> str | None:
     """The bearer token of a host action, once its bucket let it pass."""
     token = bearer(authorization)
     if token is not None:
-        await rate_limits(request).check("host", token)
+        await request.app.state.rates.check("host", token)
     return token
 
 
@@ -100,8 +84,7 @@ def bearer(header: str | None) -> str | None:
 
 
 def lobby_answer(table: Table) -> Response:
-    """The table's lobby as JSON, built once per version of the table (a large ruleset's lobby
-    is costly to build, and clients poll it)."""
+    """The lobby's JSON as the table caches it (clients poll it)."""
     return Response(table.lobby_json(), media_type="application/json")
 
 
@@ -114,12 +97,18 @@ def joined_answer(joined: Joined) -> dict[str, Any]:
     }
 
 
+@router.get("/api/options", response_model=s.OptionsOut, tags=["lobby"])
+async def get_options() -> dict[str, Any]:
+    """Presets, toppings, swap-in rounds and bots to offer."""
+    return options()
+
+
 @router.post(
     "/api/quickplay",
     response_model=s.JoinedOut,
     responses=LIMITED,
     tags=["lobby"],
-    dependencies=[Depends(limit_tables)],
+    dependencies=[per_address("tables")],
 )
 async def quickplay(body: s.QuickPlayIn, manager: Manager) -> dict[str, Any]:
     """A table started at once: you in seat 0, bots in the other seats."""
@@ -135,7 +124,7 @@ async def quickplay(body: s.QuickPlayIn, manager: Manager) -> dict[str, Any]:
     response_model=s.CreatedOut,
     responses=LIMITED,
     tags=["lobby"],
-    dependencies=[Depends(limit_tables)],
+    dependencies=[per_address("tables")],
 )
 async def create_table(body: s.CreateTableIn, manager: Manager) -> dict[str, Any]:
     """A table in the lobby; you are its host, in seat 0."""
@@ -171,7 +160,7 @@ async def create_table(body: s.CreateTableIn, manager: Manager) -> dict[str, Any
     return out
 
 
-@router.get("/api/tables/{table_id}", response_model=s.LobbyOut, responses=ERRORS, tags=["table"])
+@router.get("/api/tables/{table_id}", response_model=LobbyOut, responses=ERRORS, tags=["table"])
 async def get_table(table_id: str, manager: Manager) -> Response:
     """The lobby: seats, status and what a client needs to draw the table."""
     return lobby_answer(await manager.get(table_id))
@@ -182,7 +171,7 @@ async def get_table(table_id: str, manager: Manager) -> Response:
     response_model=s.JoinedOut,
     responses=LIMITED,
     tags=["table"],
-    dependencies=[Depends(limit_joins)],
+    dependencies=[per_address("joins")],
 )
 async def join_table(table_id: str, body: s.JoinIn, manager: Manager) -> dict[str, Any]:
     """Take an open seat (the first one unless ``seat`` is given)."""
@@ -191,7 +180,7 @@ async def join_table(table_id: str, body: s.JoinIn, manager: Manager) -> dict[st
 
 @router.put(
     "/api/tables/{table_id}/seats/{seat}",
-    response_model=s.LobbyOut,
+    response_model=LobbyOut,
     responses=LIMITED,
     tags=["host"],
 )
@@ -206,7 +195,7 @@ async def put_seat(
 
 @router.delete(
     "/api/tables/{table_id}/seats/{seat}",
-    response_model=s.LobbyOut,
+    response_model=LobbyOut,
     responses=LIMITED,
     tags=["host"],
 )
@@ -217,7 +206,7 @@ async def delete_seat(table_id: str, seat: int, manager: Manager, token: HostTok
 
 
 @router.post(
-    "/api/tables/{table_id}/start", response_model=s.LobbyOut, responses=LIMITED, tags=["host"]
+    "/api/tables/{table_id}/start", response_model=LobbyOut, responses=LIMITED, tags=["host"]
 )
 async def start_table(table_id: str, manager: Manager, token: HostToken) -> Response:
     """Start the game (host only; refused while a seat is open)."""
@@ -225,7 +214,7 @@ async def start_table(table_id: str, manager: Manager, token: HostToken) -> Resp
 
 
 @router.post(
-    "/api/tables/{table_id}/rematch", response_model=s.LobbyOut, responses=LIMITED, tags=["host"]
+    "/api/tables/{table_id}/rematch", response_model=LobbyOut, responses=LIMITED, tags=["host"]
 )
 async def rematch(table_id: str, manager: Manager, token: HostToken) -> Response:
     """The next game at the same table, same seats and tokens, started at once."""
@@ -254,8 +243,7 @@ async def get_record(
     tags=["records"],
 )
 async def list_games(table_id: str, manager: Manager) -> list[dict[str, Any]]:
-    """Every game played at the table: status, totals and winners (the manager's, live for the
-    game being played), with who played and when (the stored rows), for the table page's list."""
+    """Every game played at the table: status, totals, winners, who played and when."""
     games = await manager.games(table_id)
     rows = {r.game_number: r for r in await manager.storage.games(table_id)}
     for game in games:
