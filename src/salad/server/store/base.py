@@ -121,9 +121,6 @@ class TableStore(Protocol):
     ) -> None:
         """Replace every seat of a table (seats are renumbered when one is removed)."""
 
-    async def set_status(self, table_id: str, status: str, game_number: int) -> None:
-        """The table's status and the number of its current game."""
-
     async def start_game(
         self,
         table_id: str,
@@ -145,10 +142,6 @@ class TableStore(Protocol):
     ) -> None:
         """One accepted move; ``over`` (totals, winners) when it ended the game, which is then
         marked over with the table. A move whose ``seq`` is stored already is refused."""
-
-    async def add_moves(self, moves: list[tuple[str, int, MoveRow, int | None]]) -> None:
-        """Many moves, none ending its game, each ``(table_id, game_number, move, epoch)``:
-        all are stored, or none."""
 
     async def take_back(
         self,

@@ -41,6 +41,11 @@ log = logging.getLogger("salad.server")
 LOCK = 7261
 """The PostgreSQL advisory lock held while the schema is upgraded."""
 
+CONNECT_TIMEOUT = 10
+"""Seconds a new connection to a server database may take (libpq's ``connect_timeout``,
+unless the URL names one): a server that accepts the connection and never answers is an
+error instead of a wait for ever, at start (``salad serve`` says so in one line) as later."""
+
 
 def config(conn: Connection) -> Config:
     """Alembic's configuration for migrating the database of ``conn`` (in its transaction)."""
@@ -124,14 +129,14 @@ class FileConnections:
 
 class ServerConnections:
     """PostgreSQL: statements run through ``AsyncConnection.run_sync`` on an asyncio engine
-    (``url``'s database, each new connection given ``connect_args``); a read aside waits for
-    the database ``timeout`` seconds at most."""
+    (``url``'s database); a read aside waits for the database ``timeout`` seconds at most."""
 
-    def __init__(self, url: URL, connect_args: dict[str, Any], timeout: float) -> None:
+    def __init__(self, url: URL, timeout: float) -> None:
         # No pre-ping: it costs a round trip per transaction. A connection the server dropped
         # fails its first statement instead, and the pool lets go of it; the group commit runs
         # a failed batch again call by call, on new connections.
-        self.engine = create_async_engine(url, connect_args=connect_args)
+        args = {} if "connect_timeout" in url.query else {"connect_timeout": CONNECT_TIMEOUT}
+        self.engine = create_async_engine(url, connect_args=args)
         self.sync_engine = self.engine.sync_engine
         """The engine SQLAlchemy's events are listened for on."""
         self.timeout = timeout

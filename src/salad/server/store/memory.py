@@ -68,10 +68,6 @@ class MemoryStore:
         row.seats = copy.deepcopy(seats)
         row.players = len(seats)
 
-    async def set_status(self, table_id: str, status: str, game_number: int) -> None:
-        row = self._table(table_id)
-        row.status, row.game_number = status, game_number
-
     async def start_game(
         self,
         table_id: str,
@@ -99,22 +95,16 @@ class MemoryStore:
         over: Over | None = None,
         epoch: int | None = None,
     ) -> None:
-        await self.add_moves([(table_id, game_number, move, epoch)])
+        self._held(table_id, epoch)
+        moves = self.moves_of.setdefault((table_id, game_number), {})
+        if move.seq in moves:
+            raise DuplicateMove(f"table {table_id}: move {move.seq} is stored already")
+        moves[move.seq] = copy.copy(move)
         if over is not None:
             game = self.games_of[table_id][game_number]
             game.status, game.finished_at = "over", time.time()
             game.totals, game.winners = list(over[0]), list(over[1])
             self._table(table_id).status = "over"
-
-    async def add_moves(self, moves: list[tuple[str, int, MoveRow, int | None]]) -> None:
-        for table_id, game_number, move, epoch in moves:  # checked first: all or none
-            self._held(table_id, epoch)
-            if move.seq in self.moves_of.get((table_id, game_number), {}):
-                raise DuplicateMove(f"table {table_id}: move {move.seq} is stored already")
-        if len({(t, g, m.seq) for t, g, m, _ in moves}) != len(moves):
-            raise DuplicateMove("a move twice in one batch")
-        for table_id, game_number, move, _ in moves:
-            self.moves_of.setdefault((table_id, game_number), {})[move.seq] = copy.copy(move)
 
     async def take_back(
         self,

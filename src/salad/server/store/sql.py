@@ -1,15 +1,10 @@
 """The SQL store: SQLite (a file) or PostgreSQL (psycopg), on SQLAlchemy's public API and Core.
 
 Every call goes through group commit (:mod:`~.commit`): the calls of a turn of the event loop
-are one transaction, on a connection the store keeps (:mod:`~.connections`). On SQLite the
-batch runs on the event loop itself, at the end of the turn (:class:`~.commit.InlineCommit`);
-on PostgreSQL one after the other while the event loop goes on (:class:`~.commit.GroupCommit`).
-The looks that must never wait behind the moves (whether a table exists, the tables being
-played) read on a connection of their own.
-
-On PostgreSQL a batch of moves alone (almost every batch of a busy server) is one statement on
-a connection in autocommit: one round trip instead of four (BEGIN, the moves, the fences,
-COMMIT), which cost a cluster node more CPU than the moves themselves.
+are one transaction, on a connection the store keeps (:mod:`~.connections`). On PostgreSQL a
+batch of moves alone (almost every batch of a busy server) is one statement in autocommit: one
+round trip instead of four (BEGIN, the moves, the fences, COMMIT). The looks that must never
+wait behind the moves (whether a table exists, the tables being played) read aside.
 
 Which database: :func:`database_url` makes its URL from what a user gives, and
 :func:`check_database` is the one-line check ``salad serve`` makes before it listens.
@@ -35,14 +30,13 @@ from salad.server.store.base import KEPT, STORE_TIMEOUT, GameRow, MoveRow, Over,
 from salad.server.store.commit import GroupCommit, InlineCommit
 from salad.server.store.connections import FileConnections, ServerConnections
 from salad.server.store.statements import (
-    Moves,
     Op,
     batch,
     exists,
     fenced,
     fenced_moves,
     fences_t,
-    game_row,
+    games_of,
     games_t,
     match,
     moves_t,
@@ -54,12 +48,6 @@ from salad.server.store.statements import (
 )
 
 T = TypeVar("T")
-
-CONNECT_TIMEOUT = 10
-"""Seconds a new connection to a server database may take (libpq's ``connect_timeout``,
-unless the URL names one): a server that accepts the connection and never answers, frozen or
-behind a network that drops its packets, is an error instead of a wait for ever, when the
-server starts (``salad serve`` says so in one line) as when a connection is made again."""
 
 DIALECTS = ("sqlite", "postgresql")
 """The databases the server runs on."""
@@ -91,28 +79,21 @@ class SqlStore:
     def __init__(self, url: str, store_timeout: float = STORE_TIMEOUT) -> None:
         self.url = database_url(url)
         parsed = make_url(self.url)
-        self.dialect = parsed.get_backend_name()
-        self.arrays = self.dialect == "postgresql"
-        """Whether a batch of moves alone goes in one statement (:data:`FENCED_MOVES`)."""
         self.connections: FileConnections | ServerConnections
         self.commit: InlineCommit[Op] | GroupCommit[Op]
-        if self.dialect == "sqlite":
+        if parsed.get_backend_name() == "sqlite":
             files = self.connections = FileConnections(parsed, store_timeout)
             self.commit = InlineCommit(
                 lambda ops: files.run(lambda conn: batch(conn, ops)),
                 lambda op: files.run(lambda conn: batch(conn, [op]))[0],
             )
         else:
-            connect_args: dict[str, Any] = {}
-            if "connect_timeout" not in parsed.query:  # a server that never answers: an error
-                connect_args = {"connect_timeout": CONNECT_TIMEOUT}
-            self.connections = ServerConnections(parsed, connect_args, store_timeout)
+            self.connections = ServerConnections(parsed, store_timeout)
             self.commit = GroupCommit(
                 self._run_batch, self._run_one, store_timeout, self.connections.forget_busy
             )
         self.engine = self.connections.engine
         self.sync_engine = self.connections.sync_engine
-        """The engine SQLAlchemy's events are listened for on."""
         self._opened = False
 
     # -- life -----------------------------------------------------------------------------
@@ -167,9 +148,6 @@ class SqlStore:
     ) -> None:
         await self._call(fenced(table_id, epoch, lambda conn: save_seats(conn, table_id, seats)))
 
-    async def set_status(self, table_id: str, status: str, game_number: int) -> None:
-        await self._call(lambda conn: set_status(conn, table_id, status, game_number))
-
     async def start_game(
         self,
         table_id: str,
@@ -199,14 +177,6 @@ class SqlStore:
         epoch: int | None = None,
     ) -> None:
         await self.commit.call(Op(move=(table_id, game_number, move, over, epoch)))
-
-    async def add_moves(self, moves: Moves) -> None:
-        if self.arrays:
-            await self._call(lambda conn: fenced_moves(conn, moves))
-        else:
-            await self._call(
-                lambda conn: batch(conn, [Op(move=(*m[:3], None, m[3])) for m in moves])
-            )
 
     async def take_back(
         self,
@@ -304,25 +274,11 @@ class SqlStore:
         return await self._aside(active)
 
     async def games(self, table_id: str) -> list[GameRow]:
-        def games(conn: Connection) -> list[GameRow]:
-            rows = conn.execute(
-                select(games_t)
-                .where(games_t.c.table_id == table_id)
-                .order_by(games_t.c.game_number)
-            )
-            return [game_row(r) for r in rows.mappings()]
-
-        return await self._call(games)
+        return await self._call(lambda conn: games_of(conn, table_id))
 
     async def game(self, table_id: str, game_number: int) -> GameRow | None:
-        def game(conn: Connection) -> GameRow | None:
-            rows = conn.execute(
-                select(games_t).where(match(games_t, table_id=table_id, game_number=game_number))
-            )
-            row = rows.mappings().first()
-            return None if row is None else game_row(row)
-
-        return await self._call(game)
+        found = await self._call(lambda conn: games_of(conn, table_id, game_number))
+        return found[0] if found else None
 
     async def moves(self, table_id: str, game_number: int) -> list[MoveRow]:
         def moves(conn: Connection) -> list[MoveRow]:

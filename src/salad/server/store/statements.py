@@ -251,14 +251,21 @@ def match(table: Table, **values: Any) -> ColumnElement[bool]:
     return and_(*(table.c[name] == value for name, value in values.items()))
 
 
-def game_row(r: Any) -> GameRow:
-    return GameRow(
-        game_number=r["game_number"],
-        seed=r["seed"],
-        players=json.loads(r["players"]),
-        status=r["status"],
-        totals=None if r["totals"] is None else json.loads(r["totals"]),
-        winners=None if r["winners"] is None else json.loads(r["winners"]),
-        started_at=r["started_at"],
-        finished_at=r["finished_at"],
-    )
+def games_of(conn: Connection, table_id: str, number: int | None = None) -> list[GameRow]:
+    """The games of a table in order (only game ``number``, if given)."""
+    query = select(games_t).where(games_t.c.table_id == table_id)
+    if number is not None:
+        query = query.where(games_t.c.game_number == number)
+    return [
+        GameRow(
+            game_number=r["game_number"],
+            seed=r["seed"],
+            players=json.loads(r["players"]),
+            status=r["status"],
+            totals=None if r["totals"] is None else json.loads(r["totals"]),
+            winners=None if r["winners"] is None else json.loads(r["winners"]),
+            started_at=r["started_at"],
+            finished_at=r["finished_at"],
+        )
+        for r in conn.execute(query.order_by(games_t.c.game_number)).mappings()
+    ]
