@@ -26,7 +26,17 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from salad.errors import SaladError
-from salad.server.store.base import KEPT, STORE_TIMEOUT, GameRow, MoveRow, Over, SeatRow, TableRow
+from salad.server.store.base import (
+    KEPT,
+    STORE_TIMEOUT,
+    Epoch,
+    GameRow,
+    MoveRow,
+    Over,
+    Players,
+    SeatRow,
+    TableRow,
+)
 from salad.server.store.commit import GroupCommit, InlineCommit
 from salad.server.store.connections import FileConnections, ServerConnections
 from salad.server.store.statements import (
@@ -73,8 +83,7 @@ COPIED = ("id", "preset", "players", "turn_timer", "bot_takeover", "status", "ga
 
 
 class SqlStore:
-    """Tables, seats, games, moves, reviews and fences in a SQL database (a
-    :class:`~.base.TableStore`); ``url`` as :func:`database_url` takes it."""
+    """A :class:`~.base.TableStore` in a SQL database (``url`` as :func:`database_url` takes it)."""
 
     def __init__(self, url: str, store_timeout: float = STORE_TIMEOUT) -> None:
         self.url = database_url(url)
@@ -143,19 +152,11 @@ class SqlStore:
 
         await self._call(create)
 
-    async def save_seats(
-        self, table_id: str, seats: list[SeatRow], *, epoch: int | None = None
-    ) -> None:
+    async def save_seats(self, table_id: str, seats: list[SeatRow], *, epoch: Epoch = None) -> None:
         await self._call(fenced(table_id, epoch, lambda conn: save_seats(conn, table_id, seats)))
 
     async def start_game(
-        self,
-        table_id: str,
-        game_number: int,
-        seed: int,
-        players: list[dict[str, Any]],
-        *,
-        epoch: int | None = None,
+        self, table_id: str, game_number: int, seed: int, players: Players, *, epoch: Epoch = None
     ) -> None:
         def start(conn: Connection) -> None:
             values = {"seed": seed, "players": json.dumps(players), "status": "playing"}
@@ -174,18 +175,12 @@ class SqlStore:
         game_number: int,
         move: MoveRow,
         over: Over | None = None,
-        epoch: int | None = None,
+        epoch: Epoch = None,
     ) -> None:
         await self.commit.call(Op(move=(table_id, game_number, move, over, epoch)))
 
     async def take_back(
-        self,
-        table_id: str,
-        game_number: int,
-        keep: int,
-        players: list[dict[str, Any]],
-        *,
-        epoch: int | None = None,
+        self, table_id: str, game_number: int, keep: int, players: Players, *, epoch: Epoch = None
     ) -> None:
         def take_back(conn: Connection) -> None:
             game = match(moves_t, table_id=table_id, game_number=game_number)
@@ -221,7 +216,7 @@ class SqlStore:
 
         return await self._call(fence)
 
-    async def keep(self, table_id: str, part: str, value: Any, *, epoch: int | None = None) -> None:
+    async def keep(self, table_id: str, part: str, value: Any, *, epoch: Epoch = None) -> None:
         if part not in KEPT:
             raise ValueError(f"a table keeps no {part!r}")
         kept = update(tables_t).where(tables_t.c.id == table_id).values({part: json.dumps(value)})
@@ -305,8 +300,7 @@ class SqlStore:
 
 def shown_url(url: str) -> str:
     """``url`` as shown to people (no password), once checked without opening anything: a
-    database the server knows, in a folder that exists; else a one-line :class:`SaladError`
-    (see :func:`check_database`)."""
+    database the server knows, in a folder that exists; else a one-line :class:`SaladError`."""
     try:
         parsed = make_url(url)
     except ArgumentError:
@@ -325,10 +319,9 @@ def shown_url(url: str) -> str:
 
 
 def check_database(url: str) -> str:
-    """Open the database at ``url`` once (bringing its schema up to date) and return it as
-    shown to people (no password); any problem is a one-line :class:`SaladError` naming it (a
-    database of a newer salad, at a revision this one does not know, too).
-    Called where no event loop runs (``salad serve`` before it listens).
+    """Open the database at ``url`` once (its schema brought up to date) and return it as
+    :func:`shown_url` does; any problem (a database of a newer salad too) is a one-line
+    :class:`SaladError`. Called where no event loop runs (``salad serve`` before it listens).
 
     >>> check_database("garbage://x")  # doctest: +ELLIPSIS
     Traceback (most recent call last):

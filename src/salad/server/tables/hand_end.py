@@ -32,12 +32,9 @@ class Presses:
         """A seat pressed Next hand: the next hand starts once every waited-for seat has.
 
         A press that changes nothing (pressed already, or no summary waits for the seat) tells
-        nobody anything: it is a double click, or a client that would have every seat sent a
-        whole state for each message it sends.
-
-        A press is kept before it is made (:meth:`_keep_presses`); the presses that come in one
-        turn of the event loop, or while those before them are being kept, are kept in one
-        write and shown in one state."""
+        nobody anything (a double click, or a client flooding every seat with states). A press
+        is kept before it is made; the presses of one turn of the event loop, or that come
+        while those before are being kept, are kept in one write and shown in one state."""
         async with table.lock:
             if not self._may_press(table, conn.seat, conn):
                 return

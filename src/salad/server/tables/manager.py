@@ -35,12 +35,12 @@ from salad.server.tables.moves import MovePlayer
 from salad.server.tables.placement import Placement, SingleNode
 from salad.server.tables.presence import Presence
 from salad.server.tables.reads import Reads
-from salad.server.tables.registry import DROPPED, NO_TABLE, STALE, UNLOAD_AFTER, Registry
+from salad.server.tables.registry import NO_TABLE, UNLOAD_AFTER, Registry
 from salad.server.tables.table import Table
 from salad.server.tables.talk import Talk
 from salad.server.tables.turns import Turns
 
-__all__ = ["DROPPED", "NO_TABLE", "STALE", "UNLOAD_AFTER", "Joined", "TableManager"]
+__all__ = ["NO_TABLE", "Joined", "TableManager"]
 
 
 class TableManager:
@@ -74,7 +74,7 @@ class TableManager:
         # The verbs, by the names the rest of the server calls (see each for its contract).
         registry, lobby, presence = self.registry, self.lobby, self.presence
         self.get, self.busy, self.drop = registry.get, registry.busy, registry.drop
-        self.idle, self.sweep, self.store = registry.idle, registry.sweep, registry.store
+        self.sweep = registry.sweep
         self.create, self.join, self.start = lobby.create, lobby.join, lobby.start
         self.set_seat, self.remove_seat = lobby.set_seat, lobby.remove_seat
         self.rematch = lobby.rematch
@@ -83,11 +83,6 @@ class TableManager:
         self.next_hand = self.presses.next_hand
         self.play = self.moves.play
         self.games, self.record = self.reads.games, self.reads.record
-
-    @property
-    def unload_after(self) -> float | None:
-        """Seconds after which a table no one uses leaves memory (None: never)."""
-        return self.registry.unload_after
 
     # -- life cycle -----------------------------------------------------------------------
     async def open(self) -> None:
