@@ -20,8 +20,6 @@ from typing import cast
 
 import redis.asyncio as aioredis
 
-__all__ = ["BEAT", "LEASE_MS", "Link", "channel"]
-
 LEASE_MS = 3000
 """A lease's life without renewal (milliseconds): the longest a dead node holds its tables."""
 

@@ -2,12 +2,13 @@
 one batch (one transaction): a server playing many tables pays one commit a turn, not a move.
 
 The store says how a batch runs (``run_batch(ops)``: every op's result, all stored or none)
-and how one call runs alone (``run_one(op)``): a batch that fails is run again call by call,
-so one bad call fails alone. :class:`InlineCommit` (SQLite: a commit is a write to a local
-file) runs each batch on the event loop, at the end of its turn. :class:`GroupCommit` runs the
-batches one after the other while the event loop goes on, each with the calls that came while
-the one before ran; a batch not answered within ``timeout`` seconds is refused
-(:class:`~.base.StoreTimeout`; it may be stored after all) and left to end on its own.
+and how one call runs alone (``run_one(op)``; inline: a batch of one): a batch that fails is
+run again call by call, so one bad call fails alone. :class:`InlineCommit` (SQLite: a commit
+is a write to a local file) runs each batch on the event loop, at the end of its turn.
+:class:`GroupCommit` runs the batches one after the other while the event loop goes on, each
+with the calls that came while the one before ran; a batch not answered within ``timeout``
+seconds is refused (:class:`~.base.StoreTimeout`; it may be stored after all) and left to end
+on its own.
 """
 
 from __future__ import annotations
@@ -51,12 +52,9 @@ class _Turns(Generic[Op]):
 class InlineCommit(_Turns[Op]):
     """A batch per turn of the event loop, run on the event loop itself."""
 
-    def __init__(
-        self, run_batch: Callable[[list[Op]], list[Any]], run_one: Callable[[Op], Any]
-    ) -> None:
+    def __init__(self, run_batch: Callable[[list[Op]], list[Any]]) -> None:
         super().__init__()
         self.run_batch = run_batch
-        self.run_one = run_one
 
     def _hand_over(self, calls: list[tuple[Op, asyncio.Future[Any]]]) -> None:
         for start in range(0, len(calls), MAX_BATCH):
@@ -71,7 +69,7 @@ class InlineCommit(_Turns[Op]):
         outcomes: list[Outcome] = []
         for op in ops:
             try:
-                outcomes.append((True, self.run_one(op)))
+                outcomes.append((True, self.run_batch([op])[0]))
             except Exception as exc:  # handed to the caller
                 outcomes.append((False, exc))
         return outcomes

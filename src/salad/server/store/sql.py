@@ -92,10 +92,7 @@ class SqlStore:
         self.commit: InlineCommit[Op] | GroupCommit[Op]
         if parsed.get_backend_name() == "sqlite":
             files = self.connections = FileConnections(parsed, store_timeout)
-            self.commit = InlineCommit(
-                lambda ops: files.run(lambda conn: batch(conn, ops)),
-                lambda op: files.run(lambda conn: batch(conn, [op]))[0],
-            )
+            self.commit = InlineCommit(lambda ops: files.run(lambda conn: batch(conn, ops)))
         else:
             self.connections = ServerConnections(parsed, store_timeout)
             self.commit = GroupCommit(
@@ -197,13 +194,11 @@ class SqlStore:
         def fence(conn: Connection) -> int:
             if conn.dialect.name == "postgresql":  # a move being stored: waited for, 2 s at most
                 conn.execute(text("SET LOCAL lock_timeout = '2s'"))
-            found = (
-                conn.execute(
-                    update(fences_t)
-                    .where(fences_t.c.table_id == table_id)
-                    .values(epoch=fences_t.c.epoch + 1)
-                    .returning(fences_t.c.epoch)
-                )
+            found = conn.execute(
+                update(fences_t)
+                .where(fences_t.c.table_id == table_id)
+                .values(epoch=fences_t.c.epoch + 1)
+                .returning(fences_t.c.epoch)
             ).first()
             if found is not None:
                 return int(found[0])
@@ -261,10 +256,8 @@ class SqlStore:
 
     async def active_tables(self) -> list[str]:
         def active(conn: Connection) -> list[str]:
-            rows = conn.execute(
-                select(tables_t.c.id).where(tables_t.c.status == "playing").order_by(tables_t.c.id)
-            )
-            return [r[0] for r in rows]
+            playing = select(tables_t.c.id).where(tables_t.c.status == "playing")
+            return list(conn.scalars(playing.order_by(tables_t.c.id)))
 
         return await self._aside(active)
 

@@ -18,8 +18,6 @@ from salad.server.tables.talk import keep
 from salad.server.tables.turns import Turns
 from salad.view import SPECTATOR
 
-__all__ = ["Presses", "restore_presses"]
-
 
 class Presses:
     """Next hand, pressed by the seats of every table of a manager."""

@@ -70,11 +70,10 @@ class Registry:
 
     def add(self, table: Table) -> None:
         """Hold a table just created or loaded (its seats away from now)."""
-        table.turn_start = now = asyncio.get_running_loop().time()
+        table.turn_start = now = self.touch(table.id)
         for s in table.seats:
             s.away_since = now
         self.tables[table.id] = table
-        self._used[table.id] = now
 
     # -- life cycle -----------------------------------------------------------------------
     async def resume(self) -> None:

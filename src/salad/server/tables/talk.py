@@ -30,8 +30,6 @@ from salad.server.tables.connection import Conn
 from salad.server.tables.table import Table
 from salad.view import SPECTATOR
 
-__all__ = ["KEPT_LINES", "Talk", "keep"]
-
 log = logging.getLogger("salad.server")
 
 KEPT_LINES = 50
