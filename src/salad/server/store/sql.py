@@ -130,10 +130,6 @@ class SqlStore:
     async def _call(self, fn: Callable[[Connection], T]) -> T:
         return cast(T, await self.commit.call(Op(fn=fn)))
 
-    async def _aside(self, fn: Callable[[Connection], T]) -> T:
-        """``fn`` on a connection of its own, not behind the batches."""
-        return cast(T, await self.connections.aside(fn))
-
     async def ping(self) -> None:
         await self._call(lambda conn: conn.execute(select(1)))
 
@@ -252,14 +248,12 @@ class SqlStore:
         return await self._call(load)
 
     async def table_exists(self, table_id: str) -> bool:
-        return await self._aside(lambda conn: exists(conn, table_id))
+        return bool(await self.connections.aside(lambda conn: exists(conn, table_id)))
 
     async def active_tables(self) -> list[str]:
-        def active(conn: Connection) -> list[str]:
-            playing = select(tables_t.c.id).where(tables_t.c.status == "playing")
-            return list(conn.scalars(playing.order_by(tables_t.c.id)))
-
-        return await self._aside(active)
+        ids = tables_t.c.id
+        playing = select(ids).where(tables_t.c.status == "playing").order_by(ids)
+        return list(await self.connections.aside(lambda conn: conn.scalars(playing).all()))
 
     async def games(self, table_id: str) -> list[GameRow]:
         return await self._call(lambda conn: games_of(conn, table_id))

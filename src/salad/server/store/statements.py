@@ -99,8 +99,7 @@ def fenced(table_id: str, epoch: int | None, fn: Statement) -> Statement:
 
 
 def exists(conn: Connection, table_id: str) -> bool:
-    found = conn.execute(select(tables_t.c.id).where(tables_t.c.id == table_id))
-    return found.first() is not None
+    return conn.scalar(select(tables_t.c.id).where(tables_t.c.id == table_id)) is not None
 
 
 def set_status(conn: Connection, table_id: str, status: str, number: int) -> None:

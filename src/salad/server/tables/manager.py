@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 
-from salad.moves import Move
 from salad.server.info import available_bots
 from salad.server.store import TableStore
 from salad.server.tables.dispatch import Dispatch
@@ -60,7 +59,8 @@ class TableManager:
         self.storage = storage
         """Where the tables live (opened and closed with the manager)."""
         self.placement: Placement = placement if placement is not None else SingleNode()
-        self.turns = Turns(self._accept, bot_delay, bot_workers)
+        # A bot's or a timer's move is accepted as anyone's (by self.moves, made just below).
+        self.turns = Turns(lambda *args: self.moves.accept(*args), bot_delay, bot_workers)
         self.talk = Talk(storage)  # chat (tables/talk.py); create_app gives it the app's rates
         self.registry = Registry(storage, self.placement, self.turns, self.talk, unload_after)
         self.lobby = Lobby(self.registry, self.turns)
@@ -97,6 +97,3 @@ class TableManager:
         await self.registry.close()
         await self.turns.close()
         await self.storage.close()
-
-    async def _accept(self, table: Table, seat: int, move: Move, by: str) -> None:
-        await self.moves.accept(table, seat, move, by)  # a bot's or a timer's (Turns)
