@@ -156,9 +156,8 @@ class Link:
                 await pipe.execute()
 
     async def _lives(self, nodes: Sequence[str]) -> list[str | None]:
-        """Each node's name if it is still there: its liveness has not lapsed and it is
-        subscribed to its channel (a node killed unsubscribes at once; its liveness lapses
-        in :data:`LEASE_MS`); else None."""
+        """Each node's name if it is still there (its liveness has not lapsed and it is
+        subscribed to its channel), else None."""
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.mget([_alive(n) for n in nodes])
             pipe.pubsub_numsub(*[channel(n) for n in nodes])

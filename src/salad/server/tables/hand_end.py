@@ -1,9 +1,8 @@
 """The pause after a hand (see :class:`salad.server.tables.table.HandEnd`): the seats' presses
 of Next hand, and the next hand starting once every waited-for seat has pressed.
 
-Who is still waited for is kept in the store before a press is made, so that the table loaded
-again (a restart, an unload, the cluster node that takes it over) asks only those who had not
-pressed.
+Who is still waited for is kept in the store before a press is made: the table loaded again
+(a restart, an unload, another cluster node) asks only those who had not pressed.
 """
 
 from __future__ import annotations

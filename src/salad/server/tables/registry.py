@@ -1,9 +1,6 @@
-"""The tables a server holds in memory: found or loaded (one load per table), let go of when
-idle or played elsewhere, and the fenced store every change of a table goes through.
-
-A table is loaded from the store as it was last stored (its game replayed move by move); a
-table in memory is the only copy this server changes, each change under its lock.
-"""
+"""The tables a server holds in memory: loaded as last stored (one load per table, its game
+replayed move by move), let go of when idle or played elsewhere; and the fenced store every
+change of a table goes through (each under the table's lock, on this server's only copy)."""
 
 from __future__ import annotations
 
