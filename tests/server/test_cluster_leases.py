@@ -157,7 +157,7 @@ def test_the_look_for_unheld_tables_keeps_off_the_batches(
         first = TableManager(SqlStore(str(tmp_path / "t.db")))
         await first.open()
         made = await first.create(load_ruleset("canadian"), "Host", [("bot", "random")] * 3)
-        await first.storage.set_status(made.table_id, "playing", 1)
+        await first.start(made.table_id, made.token)
         await first.close()  # its node is gone: no lease, and the game stays in the database
         storage = SqlStore(str(tmp_path / "t.db"))
         cluster = node_on(redis_server.url, storage)

@@ -107,7 +107,9 @@ def test_an_undo_from_a_stale_copy_is_refused(tmp_path: Path) -> None:
             stored = len(await manager.storage.moves(tid, 1))
             assert stored >= 4
 
-            await stale(manager, tid, lambda: assist.undo(table, conn, manager, manager.turns))
+            await stale(
+                manager, tid, lambda: assist.undo(table, conn, manager.registry, manager.turns)
+            )
             assert len(await manager.storage.moves(tid, 1)) == stored
         finally:
             await manager.close()

@@ -19,7 +19,7 @@ import pytest
 from sqlalchemy import Engine, create_engine, event, inspect, text
 from sqlalchemy.exc import IntegrityError
 
-import salad.server.store.sql as sql_module
+import salad.server.store.connections as connections_module
 from salad.engine import Game
 from salad.errors import SaladError
 from salad.formats.rules import load_ruleset
@@ -34,8 +34,9 @@ from salad.server.store import (
     database_url,
     hash_token,
 )
+from salad.server.store.statements import Moves, batch, fenced_moves
 from salad.server.store.statements import Op as StoreOp
-from salad.server.store.statements import batch, fenced_moves
+from salad.server.store.statements import set_status as status_statement
 
 from .conftest import TcpProxy
 
@@ -89,6 +90,19 @@ def table_row(table_id: str = "t1", players: int = 4) -> TableRow:
         seed=2**63 - 1,
         seats=seats,
     )
+
+
+def set_status(store: SqlStore, table_id: str, status: str) -> Awaitable[Any]:
+    """A set-up: the table's status, set in a batch by the store's own statement."""
+    return store.commit.call(StoreOp(fn=lambda conn: status_statement(conn, table_id, status, 1)))
+
+
+async def add_moves(store: SqlStore, moves: Moves) -> None:
+    """A batch of moves alone (none ending its game), run as the group commit runs a batch
+    (on PostgreSQL: one statement), without its fall-back of one call at a time."""
+    done = store.commit.run_batch([StoreOp(move=(t, g, m, None, e)) for t, g, m, e in moves])
+    if isinstance(done, Awaitable):
+        await done
 
 
 def test_database_urls(tmp_path: Path) -> None:
@@ -177,7 +191,7 @@ def test_group_commit_commits_in_order_and_isolates_failures(url: str) -> None:
             store.add_move("t1", 1, MoveRow(i, 0, i, f"C{i}"), None) for i in range(1, 201)
         ]
         calls.append(store.add_move("t1", 1, MoveRow(7, 0, 7, "dup"), None))
-        calls.append(store.set_status("t1", "over", 1))
+        calls.append(set_status(store, "t1", "over"))
         calls.append(store.load_table("t1"))
         results = await asyncio.gather(*calls, return_exceptions=True)
         moves = await store.moves("t1", 1)
@@ -206,7 +220,7 @@ def test_sqlite_batches_run_on_the_event_loop_one_commit_a_turn(tmp_path: Path) 
         await store.start_game("t1", 1, 5, [])
         commits.clear()
         moves = [store.add_move("t1", 1, MoveRow(i, 0, i, "C")) for i in range(1, 21)]
-        await asyncio.gather(*moves, store.set_status("t1", "playing", 1))
+        await asyncio.gather(*moves, set_status(store, "t1", "playing"))
         assert len(commits) == 1
         assert [m.seq for m in await store.moves("t1", 1)] == list(range(1, 21))
         assert await store.table_exists("t1") and await store.active_tables() == ["t1"]
@@ -298,7 +312,7 @@ def test_the_group_commit_fences_moves_too(url: str) -> None:
 
 
 def test_a_batch_of_moves_is_stored_whole_or_not_at_all(url: str) -> None:
-    """add_moves (a batch of moves; one statement on PostgreSQL): moves of several tables,
+    """A batch of moves (one statement on PostgreSQL): moves of several tables,
     each fenced; one table loaded elsewhere since its copy was, and nothing of the batch is
     stored; a duplicate move, the same; else all of them are."""
 
@@ -309,7 +323,7 @@ def test_a_batch_of_moves_is_stored_whole_or_not_at_all(url: str) -> None:
         await store.start_game("t2", 1, 6, [])
         e1, e2 = await store.fence("t1"), await store.fence("t2")
 
-        def moves(epoch2: int, first: int = 1) -> list[tuple[str, int, MoveRow, int | None]]:
+        def moves(epoch2: int, first: int = 1) -> Moves:
             return [
                 ("t1", 1, MoveRow(first, 0, 3, "C"), e1),
                 ("t2", 1, MoveRow(first, 1, 4, "D"), epoch2),
@@ -320,14 +334,14 @@ def test_a_batch_of_moves_is_stored_whole_or_not_at_all(url: str) -> None:
             return [m.seq for m in await store.moves(table_id, 1)]
 
         with pytest.raises(StaleCopy, match="t2"):
-            await store.add_moves(moves(e2 - 1))
+            await add_moves(store, moves(e2 - 1))
         assert await stored("t1") == await stored("t2") == []
-        await store.add_moves(moves(e2))
+        await add_moves(store, moves(e2))
         assert await stored("t1") == [1, 2] and await stored("t2") == [1]
         with pytest.raises(IntegrityError):  # t1's move 2 is stored already
-            await store.add_moves(moves(e2, first=2))
+            await add_moves(store, moves(e2, first=2))
         assert await stored("t1") == [1, 2] and await stored("t2") == [1]
-        await store.add_moves([("t2", 1, MoveRow(2, 2, 6, "F"), None)])  # not fenced
+        await add_moves(store, [("t2", 1, MoveRow(2, 2, 6, "F"), None)])  # not fenced
         assert await stored("t2") == [1, 2]
 
     with_store(url, body)
@@ -409,7 +423,7 @@ def test_a_load_waits_for_a_move_being_stored(pg_url: str, together: bool) -> No
         assert await asyncio.wait_for(load, 5) == epoch + 1
         second = MoveRow(2, move.seat, move.move, move.code)
         with pytest.raises(StaleCopy):
-            await store.add_moves([("t1", 1, second, epoch)])
+            await add_moves(store, [("t1", 1, second, epoch)])
         assert [m.seq for m in await store.moves("t1", 1)] == [1]
 
     with_store(pg_url, body)
@@ -433,7 +447,7 @@ def test_the_tables_being_played_are_found_by_an_index(url: str) -> None:
         for i, status in enumerate(["lobby", "playing", "over", "playing"]):
             row = table_row(f"t{i}")
             await store.create_table(row)
-            await store.set_status(row.id, status, 1)
+            await set_status(store, row.id, status)
         assert await store.active_tables() == ["t1", "t3"]
 
     with_store(url, body)
@@ -515,7 +529,7 @@ def test_a_database_that_never_answers_is_an_error_not_a_wait(
     """A PostgreSQL that takes the connection and never answers (here the TCP proxy in front
     of it, stopped) is one line saying so after ``CONNECT_TIMEOUT`` seconds (2 here), as
     ``salad serve`` checks the database when it starts; it waited for ever."""
-    monkeypatch.setattr(sql_module, "CONNECT_TIMEOUT", 2)
+    monkeypatch.setattr(connections_module, "CONNECT_TIMEOUT", 2)
     target = urlsplit(pg_url)
     assert target.port is not None
     cut = TcpProxy(target.port, tmp_path)

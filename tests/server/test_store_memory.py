@@ -65,7 +65,7 @@ def test_a_table_its_seats_games_and_moves(make: Callable[[], TableStore]) -> No
         await store.start_game("t1", 1, 99, [{"name": "Host"}])
         assert await store.active_tables() == ["t1"]
         await store.add_move("t1", 1, MoveRow(1, 0, 5, "5C"))
-        await store.add_moves([("t1", 1, MoveRow(2, 0, 6, "6C"), None)])
+        await store.add_move("t1", 1, MoveRow(2, 0, 6, "6C"))
         with pytest.raises(REFUSED_TWICE):
             await store.add_move("t1", 1, MoveRow(2, 0, 7, "7C"))
         await store.take_back("t1", 1, 1, [{"name": "Host", "undos": 1}])
@@ -79,7 +79,7 @@ def test_a_table_its_seats_games_and_moves(make: Callable[[], TableStore]) -> No
         loaded = await store.load_table("t1")
         assert loaded is not None and loaded.status == "over"
         assert await store.active_tables() == []
-        await store.set_status("t1", "playing", 2)
+        await store.start_game("t1", 2, 5, [{"name": "Host"}])  # a rematch
         assert await store.active_tables() == ["t1"]
         assert [(m.code, m.by) for m in await store.moves("t1", 1)] == [
             ("5C", "human"),
@@ -113,10 +113,8 @@ def test_fencing_refuses_every_change_of_a_stale_copy(make: Callable[[], TableSt
         await store.start_game("t2", 1, 5, [], epoch=e2)
         with pytest.raises(StaleCopy):
             await store.add_move("t1", 1, MoveRow(1, 0, 1, "C"), None, old)
-        with pytest.raises(StaleCopy):  # all or none: t2's move is not stored either
-            await store.add_moves(
-                [("t2", 1, MoveRow(1, 0, 1, "C"), e2), ("t1", 1, MoveRow(1, 0, 1, "C"), old)]
-            )
+        with pytest.raises(StaleCopy):
+            await store.add_move("t2", 1, MoveRow(1, 0, 1, "C"), None, e2 - 1)
         assert await store.moves("t2", 1) == []
         await store.add_move("t1", 1, MoveRow(1, 0, 1, "C"), None, new)
         with pytest.raises(StaleCopy):

@@ -20,8 +20,6 @@ from typing import cast
 
 import redis.asyncio as aioredis
 
-__all__ = ["BEAT", "LEASE_MS", "Link", "channel"]
-
 LEASE_MS = 3000
 """A lease's life without renewal (milliseconds): the longest a dead node holds its tables."""
 
@@ -36,8 +34,7 @@ RENEW_CHUNK = 500
 
 # Keep each lease of KEYS if it is ours (or take it back if it expired, e.g. after a Redis
 # restart); the positions (from 1) of those another node holds now. One call for many leases:
-# a script call per lease cost the node about 15 us of Python each, every beat (a node holding
-# 2 000 tables spent 29 ms of every half second on it, its event loop held up meanwhile).
+# a call per lease cost a node holding 2 000 tables 29 ms of Python every beat.
 _RENEW = """
 local lost = {}
 for i, key in ipairs(KEYS) do
@@ -159,9 +156,8 @@ class Link:
                 await pipe.execute()
 
     async def _lives(self, nodes: Sequence[str]) -> list[str | None]:
-        """Each node's name if it is still there: its liveness has not lapsed and it is
-        subscribed to its channel (a node killed unsubscribes at once; its liveness lapses
-        in :data:`LEASE_MS`); else None."""
+        """Each node's name if it is still there (its liveness has not lapsed and it is
+        subscribed to its channel), else None."""
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.mget([_alive(n) for n in nodes])
             pipe.pubsub_numsub(*[channel(n) for n in nodes])
@@ -170,13 +166,13 @@ class Link:
         return [v if channel(n) in reading else None for n, v in zip(nodes, found, strict=True)]
 
     async def alive(self, nodes: Sequence[str]) -> set[str]:
-        """Which of these nodes are still there (see :meth:`name_of`)."""
+        """Which of these nodes are still there (as :meth:`_lives` says)."""
         nodes = list(dict.fromkeys(nodes))
         if not nodes:
             return set()
         return {n for n, v in zip(nodes, await self._lives(nodes), strict=True) if v is not None}
 
     async def name_of(self, node: str) -> str | None:
-        """The load balancer's name of ``node`` if it is still there (its liveness has not
-        lapsed and it is subscribed to its channel), else None: killed, or gone."""
+        """The load balancer's name of ``node`` if it is still there, else None (as
+        :meth:`_lives` says)."""
         return (await self._lives([node]))[0]

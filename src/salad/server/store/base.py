@@ -1,6 +1,5 @@
-"""The :class:`TableStore` protocol: what the server asks of the place its tables live, in the
-spirit of boardgame.io's storage interface, and the rows it holds and hands back. Two stores
-keep it: :class:`~.sql.SqlStore` (SQLite or PostgreSQL) and :class:`~.memory.MemoryStore`.
+"""The :class:`TableStore` protocol (in the spirit of boardgame.io's storage interface) and the
+rows it holds and hands back.
 
 Every method is a coroutine. A write returns once it is stored for good (or raises). The
 writes of a table that a cluster node makes from its copy take that copy's fencing ``epoch``
@@ -19,12 +18,17 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 STORE_TIMEOUT = 10.0
-"""Seconds a batch may wait for a server database (frozen, or cut off without a word: its
-connection hangs rather than fails) before its calls are refused (StoreTimeout), so that one
-batch stuck does not hold up every table's."""
+"""Seconds a batch may wait for a server database (frozen, or cut off without a word) before
+its calls are refused (StoreTimeout): one batch stuck does not hold up every table's."""
 
 Over = tuple[list[int], list[int]]
 """A finished game's totals and winners (stored with the move that ended it)."""
+
+Epoch = int | None
+"""A write's fencing ``epoch``, as above (None: not fenced)."""
+
+Players = list[dict[str, Any]]
+"""A game's players as stored with it: each seat's name, its bot, what the record notes."""
 
 KEPT = ("talk", "pressed")
 """What a table keeps besides its games (:meth:`TableStore.keep`): its talk
@@ -37,14 +41,13 @@ class StaleCopy(Exception):
 
 
 class DuplicateMove(StaleCopy):
-    """A move whose number is stored already (another copy of the table stored it): not
-    stored. The SQL store says so with the database's own IntegrityError."""
+    """A move whose number is stored already: not stored (the SQL store raises the database's
+    own IntegrityError)."""
 
 
 class StoreTimeout(Exception):
     """A batch the database did not answer in time (``STORE_TIMEOUT``): refused, though it may
-    have been stored after all (a move: the next move at its table finds out, see
-    TableManager)."""
+    have been stored after all."""
 
 
 def hash_token(token: str) -> str:
@@ -74,7 +77,7 @@ class MoveRow:
 class GameRow:
     game_number: int
     seed: int
-    players: list[dict[str, Any]]
+    players: Players
     status: str
     totals: list[int] | None = None
     winners: list[int] | None = None
@@ -116,22 +119,11 @@ class TableStore(Protocol):
     async def create_table(self, row: TableRow) -> None:
         """A new table and its seats."""
 
-    async def save_seats(
-        self, table_id: str, seats: list[SeatRow], *, epoch: int | None = None
-    ) -> None:
+    async def save_seats(self, table_id: str, seats: list[SeatRow], *, epoch: Epoch = None) -> None:
         """Replace every seat of a table (seats are renumbered when one is removed)."""
 
-    async def set_status(self, table_id: str, status: str, game_number: int) -> None:
-        """The table's status and the number of its current game."""
-
     async def start_game(
-        self,
-        table_id: str,
-        game_number: int,
-        seed: int,
-        players: list[dict[str, Any]],
-        *,
-        epoch: int | None = None,
+        self, table_id: str, game_number: int, seed: int, players: Players, *, epoch: Epoch = None
     ) -> None:
         """A new game, and the table marked as playing it."""
 
@@ -141,33 +133,23 @@ class TableStore(Protocol):
         game_number: int,
         move: MoveRow,
         over: Over | None = None,
-        epoch: int | None = None,
+        epoch: Epoch = None,
     ) -> None:
         """One accepted move; ``over`` (totals, winners) when it ended the game, which is then
         marked over with the table. A move whose ``seq`` is stored already is refused."""
 
-    async def add_moves(self, moves: list[tuple[str, int, MoveRow, int | None]]) -> None:
-        """Many moves, none ending its game, each ``(table_id, game_number, move, epoch)``:
-        all are stored, or none."""
-
     async def take_back(
-        self,
-        table_id: str,
-        game_number: int,
-        keep: int,
-        players: list[dict[str, Any]],
-        *,
-        epoch: int | None = None,
+        self, table_id: str, game_number: int, keep: int, players: Players, *, epoch: Epoch = None
     ) -> None:
         """Delete the moves of a game after the first ``keep`` (an undo), and store its
         players' entries (which count the undos, for the record)."""
 
     async def fence(self, table_id: str) -> int:
-        """Raise the table's epoch (a cluster node loads it): the new epoch (0 for a table that
-        does not exist, and nothing written). Writes with an older epoch are refused from now
-        on; one being stored at this moment is waited for, so it is in what is loaded next."""
+        """Raise the table's epoch (a cluster node loads it): the new epoch (0, and nothing
+        written, for a table that does not exist). Writes with an older epoch are refused from
+        now on; one being stored at this moment is waited for."""
 
-    async def keep(self, table_id: str, part: str, value: Any, *, epoch: int | None = None) -> None:
+    async def keep(self, table_id: str, part: str, value: Any, *, epoch: Epoch = None) -> None:
         """Keep ``value`` as the table's ``part`` (one of :data:`KEPT`), handed back in
         the :class:`TableRow` of :meth:`load_table` (a restart, or another node)."""
 

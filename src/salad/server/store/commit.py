@@ -1,16 +1,14 @@
-"""Group commit: the store calls made during one turn of the event loop go to the database
-together, as one batch (one transaction), so a server playing many tables pays one commit for
-all the moves of a turn rather than one a move.
+"""Group commit: the store calls of one turn of the event loop go to the database together, as
+one batch (one transaction): a server playing many tables pays one commit a turn, not a move.
 
-The store says how a batch runs (``run_batch(ops)``: every op's result, all of it stored or
-nothing) and how one call runs alone (``run_one(op)``): when a batch fails, its calls are run
-again one by one, so one bad call fails alone. :class:`InlineCommit` is for a database whose
-commit is a write to a local file (SQLite): each batch runs on the event loop itself, at the end
-of its turn, with no task or thread hand-over. :class:`GroupCommit` runs the batches one after
-the other while the event loop goes on, each with everything that arrived while the one before
-was under way, in the order the calls were made; a batch the database does not answer within
-``timeout`` seconds is refused (:class:`~.base.StoreTimeout` for each of its calls; it may still
-be stored after all) and left to end on its own: one batch stuck does not hold up every table's.
+The store says how a batch runs (``run_batch(ops)``: every op's result, all stored or none)
+and how one call runs alone (``run_one(op)``; inline: a batch of one): a batch that fails is
+run again call by call, so one bad call fails alone. :class:`InlineCommit` (SQLite: a commit
+is a write to a local file) runs each batch on the event loop, at the end of its turn.
+:class:`GroupCommit` runs the batches one after the other while the event loop goes on, each
+with the calls that came while the one before ran; a batch not answered within ``timeout``
+seconds is refused (:class:`~.base.StoreTimeout`; it may be stored after all) and left to end
+on its own.
 """
 
 from __future__ import annotations
@@ -52,15 +50,11 @@ class _Turns(Generic[Op]):
 
 
 class InlineCommit(_Turns[Op]):
-    """Runs a store's calls in batches, one batch per turn of the event loop, on the event loop
-    itself (``run_batch`` and ``run_one`` as the module says)."""
+    """A batch per turn of the event loop, run on the event loop itself."""
 
-    def __init__(
-        self, run_batch: Callable[[list[Op]], list[Any]], run_one: Callable[[Op], Any]
-    ) -> None:
+    def __init__(self, run_batch: Callable[[list[Op]], list[Any]]) -> None:
         super().__init__()
         self.run_batch = run_batch
-        self.run_one = run_one
 
     def _hand_over(self, calls: list[tuple[Op, asyncio.Future[Any]]]) -> None:
         for start in range(0, len(calls), MAX_BATCH):
@@ -75,7 +69,7 @@ class InlineCommit(_Turns[Op]):
         outcomes: list[Outcome] = []
         for op in ops:
             try:
-                outcomes.append((True, self.run_one(op)))
+                outcomes.append((True, self.run_batch([op])[0]))
             except Exception as exc:  # handed to the caller
                 outcomes.append((False, exc))
         return outcomes
@@ -85,9 +79,8 @@ class InlineCommit(_Turns[Op]):
 
 
 class GroupCommit(_Turns[Op]):
-    """Runs a store's calls in batches, one batch per turn of the event loop at most, in a task
-    (``run_batch`` and ``run_one`` as the module says); ``on_timeout()`` is told when a batch
-    was refused for taking too long (the store lets go of the connection it was using)."""
+    """A batch per turn of the event loop at most, run in a task; ``on_timeout()`` is told when
+    a batch was refused for taking too long (the store lets go of its connection)."""
 
     def __init__(
         self,

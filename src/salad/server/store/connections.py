@@ -1,22 +1,15 @@
-"""Where a SQL store's statements run: the connections it keeps, one class a database. Every
-statement (:mod:`~.statements`) takes a synchronous SQLAlchemy ``Connection``, so the SQL is
-written once for both:
+"""Where a SQL store's statements (:mod:`~.statements`, on a synchronous ``Connection``) run:
 
-* :class:`FileConnections` (SQLite): the synchronous engine on ``sqlite3``, run on the event
-  loop itself. A commit in WAL mode with ``synchronous=NORMAL`` is a write to the OS,
-  microseconds: handing each call to a thread and back costs far more than the call;
-* :class:`ServerConnections` (PostgreSQL): the asyncio engine on psycopg, a call's transaction,
-  statements and commit in one ``AsyncConnection.run_sync``, the event loop free meanwhile.
+* :class:`FileConnections` (SQLite): on the event loop itself. A commit in WAL mode with
+  ``synchronous=NORMAL`` is a write to the OS, microseconds: a thread hand-over costs more;
+* :class:`ServerConnections` (PostgreSQL): the asyncio engine on psycopg, a call's
+  transaction in one ``AsyncConnection.run_sync``, the event loop free meanwhile.
 
-Each keeps the connection its batches run on (taking one from the pool and giving it back costs
-as much as a batch of moves on SQLite); a call that fails lets it go, and the next takes a new
-one. The reads that must never wait behind the batches (:meth:`aside`) take their own.
-
-On opening, :func:`upgrade` brings the schema up to date by Alembic's migrations
-(``migrations/versions``; no alembic.ini needed). A database made before the migrations (its
-tables, no ``alembic_version``) is recognised: the first revision makes only what it lacks.
-On PostgreSQL an advisory lock makes the nodes of a cluster starting together upgrade one after
-the other.
+Each keeps the connection its batches run on (a pool check-out costs as much as a batch of
+moves on SQLite) until a call fails; reads :meth:`aside` take their own. On opening,
+:func:`upgrade` brings the schema up to date by Alembic (``migrations/versions``), a database
+made before the migrations included; on PostgreSQL under an advisory lock, so the nodes of a
+cluster starting together upgrade one after the other.
 """
 
 from __future__ import annotations
@@ -41,9 +34,14 @@ log = logging.getLogger("salad.server")
 LOCK = 7261
 """The PostgreSQL advisory lock held while the schema is upgraded."""
 
+CONNECT_TIMEOUT = 10
+"""Seconds a new connection to a server database may take (libpq's ``connect_timeout``,
+unless the URL names one): a server that accepts the connection and never answers is an
+error instead of a wait for ever, at start (``salad serve`` says so in one line) as later."""
+
 
 def config(conn: Connection) -> Config:
-    """Alembic's configuration for migrating the database of ``conn`` (in its transaction)."""
+    """Alembic's configuration for migrating the database of ``conn`` (no alembic.ini)."""
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
     cfg.attributes["connection"] = conn
@@ -91,7 +89,6 @@ class FileConnections:
         )
         event.listen(self.engine, "connect", sqlite_pragmas)
         self.sync_engine = self.engine
-        """The engine SQLAlchemy's events are listened for on."""
         self._conn: Connection | None = None
 
     async def upgrade(self) -> None:
@@ -124,20 +121,18 @@ class FileConnections:
 
 class ServerConnections:
     """PostgreSQL: statements run through ``AsyncConnection.run_sync`` on an asyncio engine
-    (``url``'s database, each new connection given ``connect_args``); a read aside waits for
-    the database ``timeout`` seconds at most."""
+    (``url``'s database); a read aside waits for the database ``timeout`` seconds at most."""
 
-    def __init__(self, url: URL, connect_args: dict[str, Any], timeout: float) -> None:
+    def __init__(self, url: URL, timeout: float) -> None:
         # No pre-ping: it costs a round trip per transaction. A connection the server dropped
         # fails its first statement instead, and the pool lets go of it; the group commit runs
         # a failed batch again call by call, on new connections.
-        self.engine = create_async_engine(url, connect_args=connect_args)
+        args = {} if "connect_timeout" in url.query else {"connect_timeout": CONNECT_TIMEOUT}
+        self.engine = create_async_engine(url, connect_args=args)
         self.sync_engine = self.engine.sync_engine
-        """The engine SQLAlchemy's events are listened for on."""
         self.timeout = timeout
-        self._conn: AsyncConnection | None = None
-        self._auto: AsyncConnection | None = None
-        """A second connection, in autocommit, for batches of moves alone."""
+        self._kept: dict[bool, AsyncConnection] = {}
+        """The connections batches run on, by whether in autocommit (for moves alone)."""
         self._busy: AsyncConnection | None = None
         """The kept connection a batch is running on."""
 
@@ -148,7 +143,13 @@ class ServerConnections:
     async def run(self, fn: Statement, auto: bool = False) -> Any:
         """``fn`` in a transaction of its own, on the kept connection (``auto``: on the one in
         autocommit, where a statement is its own transaction and no BEGIN or COMMIT is sent)."""
-        conn = self._busy = await self._kept(auto)
+        conn = self._kept.get(auto)
+        if conn is None:
+            conn = await self.engine.connect()
+            if auto:
+                conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
+            self._kept[auto] = conn
+        self._busy = conn
         try:
             if auto:
                 return await conn.run_sync(fn)
@@ -162,22 +163,9 @@ class ServerConnections:
             if self._busy is conn:
                 self._busy = None
 
-    async def _kept(self, auto: bool) -> AsyncConnection:
-        conn = self._auto if auto else self._conn
-        if conn is None:
-            conn = await self.engine.connect()
-            if auto:
-                conn = self._auto = await conn.execution_options(isolation_level="AUTOCOMMIT")
-            else:
-                self._conn = conn
-        return conn
-
     def _forget(self, conn: AsyncConnection) -> None:
         """Keep ``conn`` no more: the next batch takes a new connection."""
-        if conn is self._auto:
-            self._auto = None
-        elif conn is self._conn:
-            self._conn = None
+        self._kept = {auto: kept for auto, kept in self._kept.items() if kept is not conn}
 
     def forget_busy(self) -> None:
         """A batch stuck (refused for taking too long): the next ones go on without its
@@ -194,9 +182,7 @@ class ServerConnections:
             raise StoreTimeout(f"the database did not answer in {self.timeout:g} s") from None
 
     async def close(self) -> None:
-        """Let every connection go."""
-        for conn in (self._conn, self._auto):
-            if conn is not None:
-                self._forget(conn)
-                await conn.invalidate()  # nothing to wait for: no round trip
+        kept, self._kept = self._kept, {}
+        for conn in kept.values():
+            await conn.invalidate()  # nothing to wait for: no round trip
         await self.engine.dispose()

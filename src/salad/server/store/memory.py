@@ -1,9 +1,6 @@
-"""An in-memory store: the :class:`~.base.TableStore` of a process that needs no database (the
-table manager's unit tests), with the SQL store's semantics: writes all or nothing, a move
-numbered twice refused, fencing epochs and their refusals.
-
-Nothing is kept across processes, and rows are copied in and out, so no caller holds the
-store's own."""
+"""An in-memory :class:`~.base.TableStore` (the table manager's unit tests) with the SQL store's
+semantics: a move numbered twice refused, fencing epochs and their refusals. Rows are copied in
+and out, so no caller holds the store's own."""
 
 from __future__ import annotations
 
@@ -15,9 +12,11 @@ from typing import Any
 from salad.server.store.base import (
     KEPT,
     DuplicateMove,
+    Epoch,
     GameRow,
     MoveRow,
     Over,
+    Players,
     SeatRow,
     StaleCopy,
     TableRow,
@@ -25,8 +24,6 @@ from salad.server.store.base import (
 
 
 class MemoryStore:
-    """Tables, seats, games, moves, reviews and fences in dicts."""
-
     def __init__(self) -> None:
         self.tables: dict[str, TableRow] = {}
         self.games_of: dict[str, dict[int, GameRow]] = {}
@@ -60,26 +57,14 @@ class MemoryStore:
         self.tables[row.id] = copy.deepcopy(row)
         self.tables[row.id].created_at = time.time()
 
-    async def save_seats(
-        self, table_id: str, seats: list[SeatRow], *, epoch: int | None = None
-    ) -> None:
+    async def save_seats(self, table_id: str, seats: list[SeatRow], *, epoch: Epoch = None) -> None:
         self._held(table_id, epoch)
         row = self._table(table_id)
         row.seats = copy.deepcopy(seats)
         row.players = len(seats)
 
-    async def set_status(self, table_id: str, status: str, game_number: int) -> None:
-        row = self._table(table_id)
-        row.status, row.game_number = status, game_number
-
     async def start_game(
-        self,
-        table_id: str,
-        game_number: int,
-        seed: int,
-        players: list[dict[str, Any]],
-        *,
-        epoch: int | None = None,
+        self, table_id: str, game_number: int, seed: int, players: Players, *, epoch: Epoch = None
     ) -> None:
         self._held(table_id, epoch)
         games = self.games_of.setdefault(table_id, {})
@@ -97,33 +82,21 @@ class MemoryStore:
         game_number: int,
         move: MoveRow,
         over: Over | None = None,
-        epoch: int | None = None,
+        epoch: Epoch = None,
     ) -> None:
-        await self.add_moves([(table_id, game_number, move, epoch)])
+        self._held(table_id, epoch)
+        moves = self.moves_of.setdefault((table_id, game_number), {})
+        if move.seq in moves:
+            raise DuplicateMove(f"table {table_id}: move {move.seq} is stored already")
+        moves[move.seq] = copy.copy(move)
         if over is not None:
             game = self.games_of[table_id][game_number]
             game.status, game.finished_at = "over", time.time()
             game.totals, game.winners = list(over[0]), list(over[1])
             self._table(table_id).status = "over"
 
-    async def add_moves(self, moves: list[tuple[str, int, MoveRow, int | None]]) -> None:
-        for table_id, game_number, move, epoch in moves:  # checked first: all or none
-            self._held(table_id, epoch)
-            if move.seq in self.moves_of.get((table_id, game_number), {}):
-                raise DuplicateMove(f"table {table_id}: move {move.seq} is stored already")
-        if len({(t, g, m.seq) for t, g, m, _ in moves}) != len(moves):
-            raise DuplicateMove("a move twice in one batch")
-        for table_id, game_number, move, _ in moves:
-            self.moves_of.setdefault((table_id, game_number), {})[move.seq] = copy.copy(move)
-
     async def take_back(
-        self,
-        table_id: str,
-        game_number: int,
-        keep: int,
-        players: list[dict[str, Any]],
-        *,
-        epoch: int | None = None,
+        self, table_id: str, game_number: int, keep: int, players: Players, *, epoch: Epoch = None
     ) -> None:
         self._held(table_id, epoch)
         moves = self.moves_of.get((table_id, game_number), {})
@@ -137,7 +110,7 @@ class MemoryStore:
         self.epochs[table_id] = epoch = self.epochs.get(table_id, 0) + 1
         return epoch
 
-    async def keep(self, table_id: str, part: str, value: Any, *, epoch: int | None = None) -> None:
+    async def keep(self, table_id: str, part: str, value: Any, *, epoch: Epoch = None) -> None:
         if part not in KEPT:
             raise ValueError(f"a table keeps no {part!r}")
         self._held(table_id, epoch)

@@ -1,15 +1,10 @@
 """The SQL store: SQLite (a file) or PostgreSQL (psycopg), on SQLAlchemy's public API and Core.
 
 Every call goes through group commit (:mod:`~.commit`): the calls of a turn of the event loop
-are one transaction, on a connection the store keeps (:mod:`~.connections`). On SQLite the
-batch runs on the event loop itself, at the end of the turn (:class:`~.commit.InlineCommit`);
-on PostgreSQL one after the other while the event loop goes on (:class:`~.commit.GroupCommit`).
-The looks that must never wait behind the moves (whether a table exists, the tables being
-played) read on a connection of their own.
-
-On PostgreSQL a batch of moves alone (almost every batch of a busy server) is one statement on
-a connection in autocommit: one round trip instead of four (BEGIN, the moves, the fences,
-COMMIT), which cost a cluster node more CPU than the moves themselves.
+are one transaction, on a connection the store keeps (:mod:`~.connections`). On PostgreSQL a
+batch of moves alone (almost every batch of a busy server) is one statement in autocommit: one
+round trip instead of four (BEGIN, the moves, the fences, COMMIT). The looks that must never
+wait behind the moves (whether a table exists, the tables being played) read aside.
 
 Which database: :func:`database_url` makes its URL from what a user gives, and
 :func:`check_database` is the one-line check ``salad serve`` makes before it listens.
@@ -31,18 +26,27 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from salad.errors import SaladError
-from salad.server.store.base import KEPT, STORE_TIMEOUT, GameRow, MoveRow, Over, SeatRow, TableRow
+from salad.server.store.base import (
+    KEPT,
+    STORE_TIMEOUT,
+    Epoch,
+    GameRow,
+    MoveRow,
+    Over,
+    Players,
+    SeatRow,
+    TableRow,
+)
 from salad.server.store.commit import GroupCommit, InlineCommit
 from salad.server.store.connections import FileConnections, ServerConnections
 from salad.server.store.statements import (
-    Moves,
     Op,
     batch,
     exists,
     fenced,
     fenced_moves,
     fences_t,
-    game_row,
+    games_of,
     games_t,
     match,
     moves_t,
@@ -54,12 +58,6 @@ from salad.server.store.statements import (
 )
 
 T = TypeVar("T")
-
-CONNECT_TIMEOUT = 10
-"""Seconds a new connection to a server database may take (libpq's ``connect_timeout``,
-unless the URL names one): a server that accepts the connection and never answers, frozen or
-behind a network that drops its packets, is an error instead of a wait for ever, when the
-server starts (``salad serve`` says so in one line) as when a connection is made again."""
 
 DIALECTS = ("sqlite", "postgresql")
 """The databases the server runs on."""
@@ -85,34 +83,23 @@ COPIED = ("id", "preset", "players", "turn_timer", "bot_takeover", "status", "ga
 
 
 class SqlStore:
-    """Tables, seats, games, moves, reviews and fences in a SQL database (a
-    :class:`~.base.TableStore`); ``url`` as :func:`database_url` takes it."""
+    """A :class:`~.base.TableStore` in a SQL database (``url`` as :func:`database_url` takes it)."""
 
     def __init__(self, url: str, store_timeout: float = STORE_TIMEOUT) -> None:
         self.url = database_url(url)
         parsed = make_url(self.url)
-        self.dialect = parsed.get_backend_name()
-        self.arrays = self.dialect == "postgresql"
-        """Whether a batch of moves alone goes in one statement (:data:`FENCED_MOVES`)."""
         self.connections: FileConnections | ServerConnections
         self.commit: InlineCommit[Op] | GroupCommit[Op]
-        if self.dialect == "sqlite":
+        if parsed.get_backend_name() == "sqlite":
             files = self.connections = FileConnections(parsed, store_timeout)
-            self.commit = InlineCommit(
-                lambda ops: files.run(lambda conn: batch(conn, ops)),
-                lambda op: files.run(lambda conn: batch(conn, [op]))[0],
-            )
+            self.commit = InlineCommit(lambda ops: files.run(lambda conn: batch(conn, ops)))
         else:
-            connect_args: dict[str, Any] = {}
-            if "connect_timeout" not in parsed.query:  # a server that never answers: an error
-                connect_args = {"connect_timeout": CONNECT_TIMEOUT}
-            self.connections = ServerConnections(parsed, connect_args, store_timeout)
+            self.connections = ServerConnections(parsed, store_timeout)
             self.commit = GroupCommit(
                 self._run_batch, self._run_one, store_timeout, self.connections.forget_busy
             )
         self.engine = self.connections.engine
         self.sync_engine = self.connections.sync_engine
-        """The engine SQLAlchemy's events are listened for on."""
         self._opened = False
 
     # -- life -----------------------------------------------------------------------------
@@ -143,10 +130,6 @@ class SqlStore:
     async def _call(self, fn: Callable[[Connection], T]) -> T:
         return cast(T, await self.commit.call(Op(fn=fn)))
 
-    async def _aside(self, fn: Callable[[Connection], T]) -> T:
-        """``fn`` on a connection of its own, not behind the batches."""
-        return cast(T, await self.connections.aside(fn))
-
     async def ping(self) -> None:
         await self._call(lambda conn: conn.execute(select(1)))
 
@@ -162,22 +145,11 @@ class SqlStore:
 
         await self._call(create)
 
-    async def save_seats(
-        self, table_id: str, seats: list[SeatRow], *, epoch: int | None = None
-    ) -> None:
+    async def save_seats(self, table_id: str, seats: list[SeatRow], *, epoch: Epoch = None) -> None:
         await self._call(fenced(table_id, epoch, lambda conn: save_seats(conn, table_id, seats)))
 
-    async def set_status(self, table_id: str, status: str, game_number: int) -> None:
-        await self._call(lambda conn: set_status(conn, table_id, status, game_number))
-
     async def start_game(
-        self,
-        table_id: str,
-        game_number: int,
-        seed: int,
-        players: list[dict[str, Any]],
-        *,
-        epoch: int | None = None,
+        self, table_id: str, game_number: int, seed: int, players: Players, *, epoch: Epoch = None
     ) -> None:
         def start(conn: Connection) -> None:
             values = {"seed": seed, "players": json.dumps(players), "status": "playing"}
@@ -196,26 +168,12 @@ class SqlStore:
         game_number: int,
         move: MoveRow,
         over: Over | None = None,
-        epoch: int | None = None,
+        epoch: Epoch = None,
     ) -> None:
         await self.commit.call(Op(move=(table_id, game_number, move, over, epoch)))
 
-    async def add_moves(self, moves: Moves) -> None:
-        if self.arrays:
-            await self._call(lambda conn: fenced_moves(conn, moves))
-        else:
-            await self._call(
-                lambda conn: batch(conn, [Op(move=(*m[:3], None, m[3])) for m in moves])
-            )
-
     async def take_back(
-        self,
-        table_id: str,
-        game_number: int,
-        keep: int,
-        players: list[dict[str, Any]],
-        *,
-        epoch: int | None = None,
+        self, table_id: str, game_number: int, keep: int, players: Players, *, epoch: Epoch = None
     ) -> None:
         def take_back(conn: Connection) -> None:
             game = match(moves_t, table_id=table_id, game_number=game_number)
@@ -232,13 +190,11 @@ class SqlStore:
         def fence(conn: Connection) -> int:
             if conn.dialect.name == "postgresql":  # a move being stored: waited for, 2 s at most
                 conn.execute(text("SET LOCAL lock_timeout = '2s'"))
-            found = (
-                conn.execute(
-                    update(fences_t)
-                    .where(fences_t.c.table_id == table_id)
-                    .values(epoch=fences_t.c.epoch + 1)
-                    .returning(fences_t.c.epoch)
-                )
+            found = conn.execute(
+                update(fences_t)
+                .where(fences_t.c.table_id == table_id)
+                .values(epoch=fences_t.c.epoch + 1)
+                .returning(fences_t.c.epoch)
             ).first()
             if found is not None:
                 return int(found[0])
@@ -251,7 +207,7 @@ class SqlStore:
 
         return await self._call(fence)
 
-    async def keep(self, table_id: str, part: str, value: Any, *, epoch: int | None = None) -> None:
+    async def keep(self, table_id: str, part: str, value: Any, *, epoch: Epoch = None) -> None:
         if part not in KEPT:
             raise ValueError(f"a table keeps no {part!r}")
         kept = update(tables_t).where(tables_t.c.id == table_id).values({part: json.dumps(value)})
@@ -292,37 +248,19 @@ class SqlStore:
         return await self._call(load)
 
     async def table_exists(self, table_id: str) -> bool:
-        return await self._aside(lambda conn: exists(conn, table_id))
+        return bool(await self.connections.aside(lambda conn: exists(conn, table_id)))
 
     async def active_tables(self) -> list[str]:
-        def active(conn: Connection) -> list[str]:
-            rows = conn.execute(
-                select(tables_t.c.id).where(tables_t.c.status == "playing").order_by(tables_t.c.id)
-            )
-            return [r[0] for r in rows]
-
-        return await self._aside(active)
+        ids = tables_t.c.id
+        playing = select(ids).where(tables_t.c.status == "playing").order_by(ids)
+        return list(await self.connections.aside(lambda conn: conn.scalars(playing).all()))
 
     async def games(self, table_id: str) -> list[GameRow]:
-        def games(conn: Connection) -> list[GameRow]:
-            rows = conn.execute(
-                select(games_t)
-                .where(games_t.c.table_id == table_id)
-                .order_by(games_t.c.game_number)
-            )
-            return [game_row(r) for r in rows.mappings()]
-
-        return await self._call(games)
+        return await self._call(lambda conn: games_of(conn, table_id))
 
     async def game(self, table_id: str, game_number: int) -> GameRow | None:
-        def game(conn: Connection) -> GameRow | None:
-            rows = conn.execute(
-                select(games_t).where(match(games_t, table_id=table_id, game_number=game_number))
-            )
-            row = rows.mappings().first()
-            return None if row is None else game_row(row)
-
-        return await self._call(game)
+        found = await self._call(lambda conn: games_of(conn, table_id, game_number))
+        return found[0] if found else None
 
     async def moves(self, table_id: str, game_number: int) -> list[MoveRow]:
         def moves(conn: Connection) -> list[MoveRow]:
@@ -349,8 +287,7 @@ class SqlStore:
 
 def shown_url(url: str) -> str:
     """``url`` as shown to people (no password), once checked without opening anything: a
-    database the server knows, in a folder that exists; else a one-line :class:`SaladError`
-    (see :func:`check_database`)."""
+    database the server knows, in a folder that exists; else a one-line :class:`SaladError`."""
     try:
         parsed = make_url(url)
     except ArgumentError:
@@ -369,10 +306,9 @@ def shown_url(url: str) -> str:
 
 
 def check_database(url: str) -> str:
-    """Open the database at ``url`` once (bringing its schema up to date) and return it as
-    shown to people (no password); any problem is a one-line :class:`SaladError` naming it (a
-    database of a newer salad, at a revision this one does not know, too).
-    Called where no event loop runs (``salad serve`` before it listens).
+    """Open the database at ``url`` once (its schema brought up to date) and return it as
+    :func:`shown_url` does; any problem (a database of a newer salad too) is a one-line
+    :class:`SaladError`. Called where no event loop runs (``salad serve`` before it listens).
 
     >>> check_database("garbage://x")  # doctest: +ELLIPSIS
     Traceback (most recent call last):

@@ -1,10 +1,7 @@
-"""The SQL store's tables and statements, on SQLAlchemy Core. Each statement takes the
-(synchronous) connection of the batch it runs in (see :mod:`~.commit`) and runs in that batch's
-transaction. Written once for both databases: SQLite runs them on the event loop itself,
-PostgreSQL through ``Connection.run_sync`` (see :mod:`~.connections`).
+"""The SQL store's tables and statements, on SQLAlchemy Core, written once for both databases:
+each takes the (synchronous) connection of its batch and runs in the batch's transaction.
 
-The tables are those the migrations make (``migrations/versions``: the first revision's, and
-the columns later ones add), so the two never differ:
+The tables are the migrations' own (``migrations/versions``), so the two never differ:
 
 * ``salad_tables``: a table's ruleset (preset + settings JSON), timers, status, the number of
   its current game, and what it keeps besides its games (:data:`~.base.KEPT`, JSON);
@@ -21,7 +18,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from sqlalchemy import Connection, Table, and_, delete, insert, select, text, tuple_, update
@@ -57,11 +54,10 @@ FENCED_MOVES = text(
     SELECT table_id, epoch FROM held
     """
 )
-"""PostgreSQL: a batch of moves in one statement: their tables' fences held (their row locks,
-until the statement ends), then the moves inserted if every fence was; the fences held come
-back. The rows go as two JSON texts (a few moves' ten arrays cost the driver more). It runs as
-the driver's own SQL (:func:`driver_sql`): its execution costs a batch about 8% less CPU than
-the same ``text()``'s."""
+"""PostgreSQL: a batch of moves in one statement: their tables' fences held (row locks until
+the statement ends), then the moves inserted if every fence was; the fences held come back.
+The rows go as JSON texts (ten arrays cost the driver more), as the driver's own SQL
+(:func:`driver_sql`: about 8% less CPU a batch than the same ``text()``)."""
 
 INSERT_MOVES = insert(moves_t)
 """A batch's moves, an executemany (the parameters of :func:`move_params`)."""
@@ -70,10 +66,9 @@ _DRIVER_SQL: dict[tuple[Any, str, str], str] = {}
 
 
 def driver_sql(conn: Connection, statement: ClauseElement) -> str:
-    """``statement`` compiled for the driver of ``conn`` (once a driver, by SQLAlchemy's
-    public ``compile``), for ``Connection.exec_driver_sql`` with parameters by name: the hot
-    statements skip SQLAlchemy's execution of a construct (its cache key, its parameters'
-    processing), which costs more than SQLite's insert itself."""
+    """``statement`` compiled once for the driver of ``conn`` (SQLAlchemy's public ``compile``),
+    for ``Connection.exec_driver_sql`` with parameters by name: the hot statements skip
+    SQLAlchemy's execution of a construct, which costs more than SQLite's insert itself."""
     dialect = conn.dialect
     key = (statement, dialect.name, dialect.paramstyle)
     found = _DRIVER_SQL.get(key)
@@ -104,8 +99,7 @@ def fenced(table_id: str, epoch: int | None, fn: Statement) -> Statement:
 
 
 def exists(conn: Connection, table_id: str) -> bool:
-    found = conn.execute(select(tables_t.c.id).where(tables_t.c.id == table_id))
-    return found.first() is not None
+    return conn.scalar(select(tables_t.c.id).where(tables_t.c.id == table_id)) is not None
 
 
 def set_status(conn: Connection, table_id: str, status: str, number: int) -> None:
@@ -119,20 +113,7 @@ def set_status(conn: Connection, table_id: str, status: str, number: int) -> Non
 def save_seats(conn: Connection, table_id: str, seats: list[SeatRow]) -> None:
     conn.execute(delete(seats_t).where(seats_t.c.table_id == table_id))
     if seats:
-        conn.execute(
-            insert(seats_t),
-            [
-                {
-                    "table_id": table_id,
-                    "seat": s.seat,
-                    "kind": s.kind,
-                    "name": s.name,
-                    "bot": s.bot,
-                    "token_hash": s.token_hash,
-                }
-                for s in seats
-            ],
-        )
+        conn.execute(insert(seats_t), [{"table_id": table_id, **asdict(s)} for s in seats])
     conn.execute(
         update(tables_t)
         .where(tables_t.c.id == table_id)
@@ -251,14 +232,21 @@ def match(table: Table, **values: Any) -> ColumnElement[bool]:
     return and_(*(table.c[name] == value for name, value in values.items()))
 
 
-def game_row(r: Any) -> GameRow:
-    return GameRow(
-        game_number=r["game_number"],
-        seed=r["seed"],
-        players=json.loads(r["players"]),
-        status=r["status"],
-        totals=None if r["totals"] is None else json.loads(r["totals"]),
-        winners=None if r["winners"] is None else json.loads(r["winners"]),
-        started_at=r["started_at"],
-        finished_at=r["finished_at"],
-    )
+def games_of(conn: Connection, table_id: str, number: int | None = None) -> list[GameRow]:
+    """The games of a table in order (only game ``number``, if given)."""
+    query = select(games_t).where(games_t.c.table_id == table_id)
+    if number is not None:
+        query = query.where(games_t.c.game_number == number)
+    return [
+        GameRow(
+            game_number=r["game_number"],
+            seed=r["seed"],
+            players=json.loads(r["players"]),
+            status=r["status"],
+            totals=None if r["totals"] is None else json.loads(r["totals"]),
+            winners=None if r["winners"] is None else json.loads(r["winners"]),
+            started_at=r["started_at"],
+            finished_at=r["finished_at"],
+        )
+        for r in conn.execute(query.order_by(games_t.c.game_number)).mappings()
+    ]

@@ -1,9 +1,8 @@
 """The pause after a hand (see :class:`salad.server.tables.table.HandEnd`): the seats' presses
 of Next hand, and the next hand starting once every waited-for seat has pressed.
 
-Who is still waited for is kept in the store before a press is made, so that the table loaded
-again (a restart, an unload, the cluster node that takes it over) asks only those who had not
-pressed.
+Who is still waited for is kept in the store before a press is made: the table loaded again
+(a restart, an unload, another cluster node) asks only those who had not pressed.
 """
 
 from __future__ import annotations
@@ -18,8 +17,6 @@ from salad.server.tables.talk import keep
 from salad.server.tables.turns import Turns
 from salad.view import SPECTATOR
 
-__all__ = ["Presses", "restore_presses"]
-
 
 class Presses:
     """Next hand, pressed by the seats of every table of a manager."""
@@ -32,12 +29,9 @@ class Presses:
         """A seat pressed Next hand: the next hand starts once every waited-for seat has.
 
         A press that changes nothing (pressed already, or no summary waits for the seat) tells
-        nobody anything: it is a double click, or a client that would have every seat sent a
-        whole state for each message it sends.
-
-        A press is kept before it is made (:meth:`_keep_presses`); the presses that come in one
-        turn of the event loop, or while those before them are being kept, are kept in one
-        write and shown in one state."""
+        nobody anything (a double click, or a client flooding every seat with states). A press
+        is kept before it is made; the presses of one turn of the event loop, or that come
+        while those before are being kept, are kept in one write and shown in one state."""
         async with table.lock:
             if not self._may_press(table, conn.seat, conn):
                 return

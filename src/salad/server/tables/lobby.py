@@ -30,10 +30,6 @@ class Joined:
     token: str
 
 
-def new_token() -> str:
-    return secrets.token_urlsafe(24)
-
-
 def game_seed(table: Table) -> tuple[int, bool]:
     """The seed of the game about to start, and whether it is the host's practice seed.
 
@@ -72,7 +68,7 @@ class Lobby:
         """A new table: the host in seat 0 and ``seats`` (kind, bot) for the others."""
         ruleset.check_players(len(seats) + 1)
         registry, storage = self.registry, self.registry.storage
-        token = new_token()
+        token = secrets.token_urlsafe(24)
         rows = [SeatRow(0, HUMAN, host_name, None, hash_token(token))]
         for i, (kind, bot) in enumerate(seats, start=1):
             if kind == BOT:
@@ -106,8 +102,11 @@ class Lobby:
         return Joined(table_id, 0, token)
 
     @asynccontextmanager
-    async def _as_host(self, table_id: str, token: str | None) -> AsyncIterator[Table]:
-        """The table, its lock held, once ``token`` is found to be its host's."""
+    async def _as_host(
+        self, table_id: str, token: str | None, guest: int | None = None
+    ) -> AsyncIterator[Table]:
+        """The table, its lock held, once ``token`` is found to be its host's (and ``guest``,
+        if given, one of its seats other than the host's)."""
         table = await self.registry.get(table_id)
         async with table.lock:
             if not token:
@@ -117,9 +116,17 @@ class Lobby:
                 raise ActionError(f"wrong token for table {table.id}", 401)
             if seat != 0:
                 raise ActionError("only the host (seat 0) may do that", 403)
+            if guest is not None and not 0 < guest < table.players:
+                if guest == 0:
+                    raise ActionError("seat 0 is the host's own seat", 409)
+                raise ActionError(f"seat: {guest} is not a seat of this {table.players}-seat table")
             yield table
 
-    async def _save_seats(self, table: Table, seats: list[Seat]) -> None:
+    async def _save_seats(
+        self, table: Table, seats: list[Seat], gone: Seat | None = None, why: str = ""
+    ) -> None:
+        """Store ``seats``, then make them the table's and broadcast it; the connections of the
+        seat ``gone`` (the host gave it away or removed it) close, told ``why``."""
         rows = [SeatRow(i, s.kind, s.name, s.bot, s.token_hash) for i, s in enumerate(seats)]
         await self.registry.store(table, self.registry.storage.save_seats, rows)
         table.seats = seats
@@ -127,6 +134,10 @@ class Lobby:
             for c in s.conns:
                 c.seat = i
         table.changed()
+        if gone is not None:
+            for c in gone.conns:
+                c.kick(4403, why)
+        table.broadcast()
 
     async def join(self, table_id: str, name: str, seat: int | None) -> Joined:
         """Seat ``name`` in ``seat`` (None: the first open one); its new token."""
@@ -143,12 +154,11 @@ class Lobby:
                 raise ActionError(f"seat: {seat} is not a seat of this {table.players}-seat table")
             elif table.seats[seat].kind != OPEN:
                 raise ActionError(f"seat {seat} ({table.seat_name(seat)}'s) is taken", 409)
-            token = new_token()
+            token = secrets.token_urlsafe(24)
             seats = [s.copy() for s in table.seats]
             seats[seat] = Seat(HUMAN, name, None, hash_token(token))
             seats[seat].away_since = asyncio.get_running_loop().time()
             await self._save_seats(table, seats)
-            table.broadcast()
             self.turns.schedule(table)
             return Joined(table_id, seat, token)
 
@@ -156,11 +166,7 @@ class Lobby:
         self, table_id: str, token: str | None, seat: int, kind: str, bot: str | None
     ) -> Table:
         """The host makes ``seat`` a bot's or (in the lobby) an open one; its holder is told."""
-        async with self._as_host(table_id, token) as table:
-            if not 0 <= seat < table.players:
-                raise ActionError(f"seat: {seat} is not a seat of this {table.players}-seat table")
-            if seat == 0:
-                raise ActionError("seat 0 is the host's own seat", 409)
+        async with self._as_host(table_id, token, seat) as table:
             if table.status != TableStatus.LOBBY and kind == OPEN:
                 raise ActionError("a seat can only be opened before the game starts", 409)
             seats = [s.copy() for s in table.seats]
@@ -170,31 +176,21 @@ class Lobby:
                 seats[seat] = Seat(BOT, bot_display_name(name, seat), name)
             else:
                 seats[seat] = Seat(OPEN)
-            await self._save_seats(table, seats)
-            for c in old.conns:
-                c.kick(4403, "the host gave your seat to someone else")
-            table.broadcast()
+            await self._save_seats(table, seats, old, "the host gave your seat to someone else")
             self.turns.schedule(table)
             return table
 
     async def remove_seat(self, table_id: str, token: str | None, seat: int) -> Table:
         """The host removes ``seat`` before the game starts; its holder is told."""
-        async with self._as_host(table_id, token) as table:
+        async with self._as_host(table_id, token, seat) as table:
             if table.status != TableStatus.LOBBY:
                 raise ActionError("seats can only be removed before the game starts", 409)
-            if not 0 <= seat < table.players:
-                raise ActionError(f"seat: {seat} is not a seat of this {table.players}-seat table")
-            if seat == 0:
-                raise ActionError("seat 0 is the host's own seat", 409)
             rs = table.ruleset
             if table.players - 1 < rs.min_players:
                 raise ActionError(f"{rs.title} needs at least {rs.min_players} players", 409)
             seats = [s.copy() for s in table.seats]
             old = seats.pop(seat)
-            await self._save_seats(table, seats)
-            for c in old.conns:
-                c.kick(4403, "the host removed your seat")
-            table.broadcast()
+            await self._save_seats(table, seats, old, "the host removed your seat")
             return table
 
     async def start(self, table_id: str, token: str | None) -> Table:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 
-from salad.moves import Move
 from salad.server.info import available_bots
 from salad.server.store import TableStore
 from salad.server.tables.dispatch import Dispatch
@@ -35,12 +34,12 @@ from salad.server.tables.moves import MovePlayer
 from salad.server.tables.placement import Placement, SingleNode
 from salad.server.tables.presence import Presence
 from salad.server.tables.reads import Reads
-from salad.server.tables.registry import DROPPED, NO_TABLE, STALE, UNLOAD_AFTER, Registry
+from salad.server.tables.registry import NO_TABLE, UNLOAD_AFTER, Registry
 from salad.server.tables.table import Table
 from salad.server.tables.talk import Talk
 from salad.server.tables.turns import Turns
 
-__all__ = ["DROPPED", "NO_TABLE", "STALE", "UNLOAD_AFTER", "Joined", "TableManager"]
+__all__ = ["NO_TABLE", "Joined", "TableManager"]
 
 
 class TableManager:
@@ -60,7 +59,8 @@ class TableManager:
         self.storage = storage
         """Where the tables live (opened and closed with the manager)."""
         self.placement: Placement = placement if placement is not None else SingleNode()
-        self.turns = Turns(self._accept, bot_delay, bot_workers)
+        # A bot's or a timer's move is accepted as anyone's (by self.moves, made just below).
+        self.turns = Turns(lambda *args: self.moves.accept(*args), bot_delay, bot_workers)
         self.talk = Talk(storage)  # chat (tables/talk.py); create_app gives it the app's rates
         self.registry = Registry(storage, self.placement, self.turns, self.talk, unload_after)
         self.lobby = Lobby(self.registry, self.turns)
@@ -74,7 +74,7 @@ class TableManager:
         # The verbs, by the names the rest of the server calls (see each for its contract).
         registry, lobby, presence = self.registry, self.lobby, self.presence
         self.get, self.busy, self.drop = registry.get, registry.busy, registry.drop
-        self.idle, self.sweep, self.store = registry.idle, registry.sweep, registry.store
+        self.sweep = registry.sweep
         self.create, self.join, self.start = lobby.create, lobby.join, lobby.start
         self.set_seat, self.remove_seat = lobby.set_seat, lobby.remove_seat
         self.rematch = lobby.rematch
@@ -83,11 +83,6 @@ class TableManager:
         self.next_hand = self.presses.next_hand
         self.play = self.moves.play
         self.games, self.record = self.reads.games, self.reads.record
-
-    @property
-    def unload_after(self) -> float | None:
-        """Seconds after which a table no one uses leaves memory (None: never)."""
-        return self.registry.unload_after
 
     # -- life cycle -----------------------------------------------------------------------
     async def open(self) -> None:
@@ -102,6 +97,3 @@ class TableManager:
         await self.registry.close()
         await self.turns.close()
         await self.storage.close()
-
-    async def _accept(self, table: Table, seat: int, move: Move, by: str) -> None:
-        await self.moves.accept(table, seat, move, by)  # a bot's or a timer's (Turns)

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import Protocol
 
-__all__ = ["Placement", "SingleNode"]
-
 
 class Placement(Protocol):
     """Where a table is played, asked by the manager; given to it when it is built."""

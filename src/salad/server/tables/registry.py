@@ -1,9 +1,6 @@
-"""The tables a server holds in memory: found or loaded (one load per table), let go of when
-idle or played elsewhere, and the fenced store every change of a table goes through.
-
-A table is loaded from the store as it was last stored (its game replayed move by move); a
-table in memory is the only copy this server changes, each change under its lock.
-"""
+"""The tables a server holds in memory: loaded as last stored (one load per table, its game
+replayed move by move), let go of when idle or played elsewhere; and the fenced store every
+change of a table goes through (each under the table's lock, on this server's only copy)."""
 
 from __future__ import annotations
 
@@ -22,8 +19,6 @@ from salad.server.tables.talk import Talk
 from salad.server.tables.turns import STOP_WAIT, Turns
 from salad.settings import from_ref
 
-__all__ = ["DROPPED", "NO_TABLE", "STALE", "UNLOAD_AFTER", "Registry"]
-
 log = logging.getLogger("salad.server")
 
 T = TypeVar("T")
@@ -33,9 +28,6 @@ STALE = 1012
 
 NO_TABLE = 4404
 """The close code of a connection to a table that does not exist: the web client stops."""
-
-DROPPED = TableStatus.DROPPED
-"""The status of a table this server let go of (another holds it): nothing more happens to it."""
 
 UNLOAD_AFTER = 600.0
 """Seconds a table no one uses stays in memory before it leaves (:meth:`Registry.sweep`)."""
@@ -74,12 +66,11 @@ class Registry:
         return now
 
     def add(self, table: Table) -> None:
-        """Hold a table just created (its seats away from now)."""
-        table.turn_start = now = asyncio.get_running_loop().time()
+        """Hold a table just created or loaded (its seats away from now)."""
+        table.turn_start = now = self.touch(table.id)
         for s in table.seats:
             s.away_since = now
         self.tables[table.id] = table
-        self._used[table.id] = now
 
     # -- life cycle -----------------------------------------------------------------------
     async def resume(self) -> None:
@@ -113,7 +104,7 @@ class Registry:
         server plays it (a cluster's)."""
         table = self.tables.get(table_id)
         if table is not None:
-            self._used[table_id] = asyncio.get_running_loop().time()
+            self.touch(table_id)
             return table
         if not TABLE_ID.fullmatch(table_id):
             raise ActionError(f"no table {table_id!r}", 404)
@@ -154,24 +145,15 @@ class Registry:
             table.resume_hand_end()
         self.talk.restore(table, row.talk)
         restore_presses(table, row.pressed)
-        now = asyncio.get_running_loop().time()
-        for s in table.seats:
-            s.away_since = now
-        table.turn_start = now
-        self.tables[table_id] = table
-        self._used[table_id] = now
+        self.add(table)
         self.turns.schedule(table)
         return table
 
     # -- unloading idle tables ----------------------------------------------------------------
     def idle(self, table: Table, now: float) -> bool:
-        """Whether ``table`` may leave memory: no one is connected, nothing is under way (no
-        change holds its lock, no bot or timer is due) and no one has asked for it lately.
-
-        Everything a table is lives in the database (every change is stored before it is
-        applied), so an unloaded table comes back as it was on the next request (:meth:`get`).
-        A game that bots are playing is never idle: its next bot move is always due.
-        """
+        """Whether ``table`` may leave memory (to come back as stored on the next :meth:`get`):
+        no one is connected, nothing is under way (no change holds its lock, no bot or timer
+        is due: a game bots are playing never is) and no one has asked for it lately."""
         if self.unload_after is None or table.lock.locked() or table.timer is not None:
             return False
         if table.spectators or any(s.conns for s in table.seats):
@@ -179,11 +161,8 @@ class Registry:
         return now - self._used.get(table.id, now) >= self.unload_after
 
     def sweep(self) -> list[str]:
-        """Unload every idle table; the ids unloaded.
-
-        It runs without awaiting, so no request sees a table between the check and its removal;
-        a request holding a table it got before will find it gone when it connects.
-        """
+        """Unload every idle table; the ids unloaded. It never awaits, so no request sees a
+        table between the check and its removal."""
         now = asyncio.get_running_loop().time()
         gone = [t.id for t in self.tables.values() if self.idle(t, now)]
         for table_id in gone:
@@ -206,7 +185,7 @@ class Registry:
         if table.timer is not None:
             table.timer.cancel()
             table.timer = None
-        table.status = DROPPED
+        table.status = TableStatus.DROPPED
         for conn in table.connections():
             conn.kick(code, reason)
 
@@ -240,15 +219,13 @@ class Registry:
     async def check_sure(self, table: Table) -> None:
         """Refuse (503) a change of a table this server may no longer hold, and let it go."""
         if not await self.placement.sure(table.id):
-            # Another server may play this table now: store nothing from this copy.
             log.warning("table %s: not sure this server still holds it; letting go", table.id)
             self.let_go(table.id, "this table moved to another server: reconnect")
             raise ActionError("this table moved to another server: reconnect", 503)
 
     def stale(self, table: Table, what: str) -> NoReturn:
-        """Another server loaded this table since this copy was (a cluster node that took it
-        over while this one was cut off or frozen): let go of the copy, whose next request
-        loads the table as the database has it, and refuse the change."""
+        """Another server loaded this table since this copy was (while this one was cut off or
+        frozen): let go of the copy (the next request loads the table) and refuse the change."""
         log.warning("table %s: %s refused, another server played it; reloading", table.id, what)
         self.let_go(table.id, "this table was played elsewhere meanwhile: reconnect")
         raise ActionError("the table changed meanwhile: reload it and try again", 409)

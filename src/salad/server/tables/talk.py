@@ -30,8 +30,6 @@ from salad.server.tables.connection import Conn
 from salad.server.tables.table import Table
 from salad.view import SPECTATOR
 
-__all__ = ["KEPT_LINES", "Talk", "keep"]
-
 log = logging.getLogger("salad.server")
 
 KEPT_LINES = 50
@@ -67,12 +65,6 @@ class Talk:
         """Set by ``create_app`` to the app's limits (``SALAD_RATE_LIMITS``)."""
         self.rooms: dict[str, Room] = {}
 
-    def room(self, table: Table) -> Room:
-        room = self.rooms.get(table.id)
-        if room is None:
-            room = self.rooms[table.id] = Room()
-        return room
-
     def welcome(self, table: Table, conn: Conn) -> None:
         """A new connection gets the recent lines and the table's chat settings (nothing
         while the table has neither)."""
@@ -91,13 +83,8 @@ class Talk:
             lines = deque(kept["lines"], maxlen=KEPT_LINES)
             self.rooms[table.id] = Room(lines, kept["spectators"])
 
-    async def _keep(self, table: Table, lines: list[dict[str, Any]], spectators: bool) -> None:
-        """Keep the room as it will be (its lock held), before the change goes out."""
-        room = {"lines": lines[-KEPT_LINES:], "spectators": spectators}
-        await keep(self.storage, table, "talk", room)
-
     async def say(self, table: Table, conn: Conn, message: ChatIn) -> None:
-        room = self.room(table)
+        room = self.rooms.setdefault(table.id, Room())
         seat = conn.seat
         if seat == SPECTATOR and not room.spectators:
             raise ActionError(
@@ -122,7 +109,8 @@ class Talk:
             line["emote"] = message.emote
         text = json.dumps({"type": "chat", **line})
         async with room.lock:
-            await self._keep(table, [*room.lines, line], room.spectators)
+            lines = [*room.lines, line][-KEPT_LINES:]  # the room as it will be, kept before
+            await keep(self.storage, table, "talk", {"lines": lines, "spectators": room.spectators})
             room.lines.append(line)
             for c in table.connections():
                 c.push(text)
@@ -130,10 +118,11 @@ class Talk:
     async def settings(self, table: Table, conn: Conn, message: ChatSettingsIn) -> None:
         if conn.seat != 0:
             raise ActionError("chat_settings: only the host (seat 0) may change who can chat", 403)
-        room = self.room(table)
+        room = self.rooms.setdefault(table.id, Room())
         text = json.dumps({"type": "chat_settings", "spectators": message.spectators})
         async with room.lock:
-            await self._keep(table, list(room.lines), message.spectators)
+            kept = {"lines": list(room.lines), "spectators": message.spectators}
+            await keep(self.storage, table, "talk", kept)
             room.spectators = message.spectators
             for c in table.connections():
                 c.push(text)

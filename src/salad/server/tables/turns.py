@@ -80,10 +80,9 @@ class Turns:
         self._tasks: set[asyncio.Task[Any]] = set()
 
     async def close(self) -> None:
-        """Stop every bot turn under way, and the pool. A turn is given :data:`STOP_WAIT`
-        seconds to end once cancelled: one whose cancellation was lost (Python 3.11's
-        ``asyncio.wait_for`` can swallow one) is left behind, with a warning, rather than hold
-        the server's shutdown up."""
+        """Stop every bot turn under way, and the pool. A turn still running :data:`STOP_WAIT`
+        seconds after it was cancelled (Python 3.11's ``asyncio.wait_for`` can swallow a
+        cancellation) is left behind with a warning rather than hold the shutdown up."""
         tasks = list(self._tasks)
         for task in tasks:
             task.cancel()
