@@ -46,7 +46,7 @@ class TableManager:
     """Every table of the server; creates, loads, changes and plays them.
 
     ``placement``: which tables this server plays (default :class:`SingleNode`: all of them;
-    a cluster node's :class:`~salad.server.cluster.Cluster`: those it holds the lease of)."""
+    a cluster node's :class:`~salad.server.cluster.node.Cluster`: those it holds the lease of)."""
 
     def __init__(
         self,

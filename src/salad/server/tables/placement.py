@@ -1,6 +1,6 @@
 """Which tables this server may play: the :class:`Placement` a :class:`TableManager` is built
 with. Alone, a server plays every table (:class:`SingleNode`); a cluster node plays those whose
-lease it holds (:class:`salad.server.cluster.Cluster`)."""
+lease it holds (:class:`salad.server.cluster.node.Cluster`)."""
 
 from __future__ import annotations
 

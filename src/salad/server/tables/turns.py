@@ -63,7 +63,8 @@ def default_bot() -> str:
 
 STOP_WAIT = 2.0
 """Seconds each step of a server's stop may take: its cancelled bot turns ending, and on a
-cluster node its loops ending, its leases let go (:meth:`salad.server.cluster.Cluster.stop`)."""
+cluster node its loops ending, its leases let go
+(:meth:`salad.server.cluster.node.Cluster.stop`)."""
 
 STORE_RETRY = 0.5
 """Seconds before a bot tries again a move the database could not store."""
