@@ -6,10 +6,12 @@ legend for the plates' numbers, and every card played and trick won said in the 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from typing import Any
 
 import httpx
+import pytest
 from playwright.sync_api import expect
 
 from salad import Game, load_ruleset
@@ -26,6 +28,14 @@ def seed_host_not_dealer() -> int:
         if Game(rs, 4, seed=seed).dealer not in (0, 3):
             return seed
     raise AssertionError("no such seed")
+
+
+@pytest.fixture(scope="module")
+def base_url(start_server: Callable[..., AbstractContextManager[str]]) -> Iterator[str]:
+    """A server whose bots play at the server's own pace (not the session server's quick one):
+    the passed cards stay marked while a bot after the host has not passed yet."""
+    with start_server() as url:
+        yield url
 
 
 def test_toppings_passes_leader_legend_and_announcements(
