@@ -25,6 +25,7 @@ markers without a line of its own; a test may also carry the marker itself.
 from __future__ import annotations
 
 import os
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -190,3 +191,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.slow)
         if _named(SERIAL, where, name):
             item.add_marker(pytest.mark.serial)
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        _longest_first(items)
+
+
+def _longest_first(items: list[pytest.Item]) -> None:
+    """Under workers, the slow tests first (a browser module with the most of them first of
+    all, whole): started early, they no longer end the pass on one worker while the others
+    idle. The order is the same on every worker, as pytest-xdist requires."""
+
+    def unit(item: pytest.Item) -> str:
+        group = item.get_closest_marker("xdist_group")
+        return str(group.args[0]) if group is not None else item.nodeid
+
+    weight = Counter(unit(item) for item in items if item.get_closest_marker("slow"))
+    items.sort(key=lambda item: -weight[unit(item)])
