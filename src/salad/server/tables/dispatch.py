@@ -17,6 +17,7 @@ from salad.server.messages import (
     NextIn,
     PingIn,
     PlayIn,
+    PongOut,
     UndoIn,
     read_client_message,
 )
@@ -33,7 +34,7 @@ from salad.server.tables.wire import error_message
 Handler = Callable[[Table, Conn, Any], Awaitable[None]]
 """What a client message does: ``handler(table, conn, message)``; ActionError refuses it."""
 
-PONG = '{"type":"pong"}'
+PONG = PongOut(type="pong").model_dump_json()
 
 
 class Dispatch:

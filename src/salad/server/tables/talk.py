@@ -14,7 +14,6 @@ after it left memory for being idle, on the cluster node that takes it over.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import math
 import time
@@ -23,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from salad.server.errors import ActionError
-from salad.server.messages import ChatIn, ChatSettingsIn
+from salad.server.messages import ChatIn, ChatLogOut, ChatOut, ChatSettingsIn, ChatSettingsOut
 from salad.server.ratelimit import RateLimits
 from salad.server.store import TableStore
 from salad.server.tables.connection import Conn
@@ -71,11 +70,8 @@ class Talk:
         room = self.rooms.get(table.id)
         if room is None or not (room.lines or room.spectators):
             return
-        conn.push(
-            json.dumps(
-                {"type": "chat_log", "lines": list(room.lines), "spectators": room.spectators}
-            )
-        )
+        said = {"type": "chat_log", "lines": list(room.lines), "spectators": room.spectators}
+        conn.push(ChatLogOut.model_validate(said).model_dump_json())
 
     def restore(self, table: Table, kept: Any) -> None:
         """Give a table being loaded its talk as last kept (``{"lines", "spectators"}``)."""
@@ -107,7 +103,7 @@ class Talk:
             line["text"] = message.text
         else:
             line["emote"] = message.emote
-        text = json.dumps({"type": "chat", **line})
+        text = ChatOut(type="chat", **line).model_dump_json()
         async with room.lock:
             lines = [*room.lines, line][-KEPT_LINES:]  # the room as it will be, kept before
             await keep(self.storage, table, "talk", {"lines": lines, "spectators": room.spectators})
@@ -119,7 +115,8 @@ class Talk:
         if conn.seat != 0:
             raise ActionError("chat_settings: only the host (seat 0) may change who can chat", 403)
         room = self.rooms.setdefault(table.id, Room())
-        text = json.dumps({"type": "chat_settings", "spectators": message.spectators})
+        said = ChatSettingsOut(type="chat_settings", spectators=message.spectators)
+        text = said.model_dump_json()
         async with room.lock:
             kept = {"lines": list(room.lines), "spectators": message.spectators}
             await keep(self.storage, table, "talk", kept)
