@@ -30,6 +30,11 @@ class Joined:
     token: str
 
 
+def new_token() -> str:
+    """A seat's secret (192 random bits, URL-safe): the host's at creation, a guest's on joining."""
+    return secrets.token_urlsafe(24)
+
+
 def game_seed(table: Table) -> tuple[int, bool]:
     """The seed of the game about to start, and whether it is the host's practice seed.
 
@@ -68,7 +73,7 @@ class Lobby:
         """A new table: the host in seat 0 and ``seats`` (kind, bot) for the others."""
         ruleset.check_players(len(seats) + 1)
         registry, storage = self.registry, self.registry.storage
-        token = secrets.token_urlsafe(24)
+        token = new_token()
         rows = [SeatRow(0, HUMAN, host_name, None, hash_token(token))]
         for i, (kind, bot) in enumerate(seats, start=1):
             if kind == BOT:
@@ -154,7 +159,7 @@ class Lobby:
                 raise ActionError(f"seat: {seat} is not a seat of this {table.players}-seat table")
             elif table.seats[seat].kind != OPEN:
                 raise ActionError(f"seat {seat} ({table.seat_name(seat)}'s) is taken", 409)
-            token = secrets.token_urlsafe(24)
+            token = new_token()
             seats = [s.copy() for s in table.seats]
             seats[seat] = Seat(HUMAN, name, None, hash_token(token))
             seats[seat].away_since = asyncio.get_running_loop().time()
