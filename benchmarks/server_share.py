@@ -42,6 +42,7 @@ from salad.formats.rules import load_ruleset
 from salad.server.run import UVICORN_OPTIONS
 from salad.server.store import SqlStore
 from salad.server.tables import Conn, Table, TableManager
+from salad.server.tables.connection import TurnWrites
 
 sys.path.insert(0, str(Path(__file__).parent))
 from cluster_procs import cpu_seconds, free_port, wait_ok  # noqa: E402  (a sibling file)
@@ -77,6 +78,7 @@ async def _salad(tables: int, seed: int, directory: str) -> tuple[float, int, in
     await manager.open()
     rules = load_ruleset("canadian")
     socket = _TakesAll()
+    writes = TurnWrites()  # a server's: a turn's messages written together at its end
     runs: list[tuple[Table, list[Conn]]] = []
     for _ in range(tables):
         joined = await manager.create(rules, "Host", [("open", None)] * (SEATS - 1))
@@ -85,7 +87,7 @@ async def _salad(tables: int, seed: int, directory: str) -> tuple[float, int, in
         table = await manager.get(joined.table_id)
         conns = []
         for seat in range(SEATS):
-            conn = Conn(socket, seat)
+            conn = Conn(socket, seat, writes)
             table = await manager.connect(table, conn)
             conns.append(conn)
         await manager.start(joined.table_id, joined.token)
@@ -139,14 +141,8 @@ async def bare_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
     while (await receive())["type"] == "websocket.receive":
         count = _COUNTS[group] = _COUNTS.get(group, 0) + 1
         text = f'{{"type":"state","moves":{count},"pad":"{pad}"}}'
-        for member in members:
-            # Stepped at once, as salad's connections do (salad.server.tables.connection).
-            step = member({"type": "websocket.send", "text": text})
-            try:
-                step.send(None)
-            except StopIteration:
-                continue
-            step.close()
+        for member in members:  # awaited, as salad's connections do
+            await member({"type": "websocket.send", "text": text})
 
 
 _GROUPS: dict[str, list[Any]] = {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import random
 import signal
@@ -343,6 +344,45 @@ def test_a_batch_of_moves_is_stored_whole_or_not_at_all(url: str) -> None:
         assert await stored("t1") == [1, 2] and await stored("t2") == [1]
         await add_moves(store, [("t2", 1, MoveRow(2, 2, 6, "F"), None)])  # not fenced
         assert await stored("t2") == [1, 2]
+
+    with_store(url, body)
+
+
+def test_what_tables_keep_goes_with_the_moves_fenced_as_they_are(url: str) -> None:
+    """A batch of moves and of kept parts (on PostgreSQL one statement too): the last value
+    of each part of a table is kept, another part of it stays as it was, and a stale fence
+    among them stores nothing of the batch."""
+
+    async def body(store: SqlStore) -> None:
+        await store.create_table(table_row("t1"))
+        await store.create_table(table_row("t2"))
+        await store.start_game("t1", 1, 5, [])
+        e1, e2 = await store.fence("t1"), await store.fence("t2")
+        await store.keep("t1", "talk", {"lines": ["hi"]}, epoch=e1)
+
+        async def run(*ops: StoreOp) -> None:
+            done = store.commit.run_batch(list(ops))
+            if isinstance(done, Awaitable):
+                await done
+
+        def press(table_id: str, who: list[int], epoch: int) -> StoreOp:
+            return StoreOp(kept=(table_id, "pressed", json.dumps({"seats": who}), epoch))
+
+        move = StoreOp(move=("t1", 1, MoveRow(1, 0, 3, "C"), None, e1))
+        with pytest.raises(StaleCopy, match="t2"):
+            await run(move, press("t1", [0], e1), press("t2", [1], e2 - 1))
+        t1, t2 = await store.load_table("t1"), await store.load_table("t2")
+        assert t1 is not None and t2 is not None
+        assert (t1.pressed, t2.pressed, await store.moves("t1", 1)) == (None, None, [])
+        await run(move, press("t1", [0], e1), press("t2", [1], e2), press("t1", [0, 2], e1))
+        t1, t2 = await store.load_table("t1"), await store.load_table("t2")
+        assert t1 is not None and t2 is not None
+        assert (t1.pressed, t1.talk, t2.pressed) == (
+            {"seats": [0, 2]},
+            {"lines": ["hi"]},
+            {"seats": [1]},
+        )
+        assert [m.seq for m in await store.moves("t1", 1)] == [1]
 
     with_store(url, body)
 

@@ -23,8 +23,6 @@ from salad.server.rules import build_ruleset
 from salad.server.schemas import ErrorOut, RulesFileIn
 from salad.sheet import ScoreSheet, SheetError, check_names
 
-router = APIRouter()
-
 MAX_TEXT = 100_000
 
 
@@ -95,6 +93,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     # never 422, which this range keeps FastAPI from describing.
     "4XX": {"model": ErrorOut, "description": "Another refusal, e.g. a body too large"},
 }
+router = APIRouter(prefix="/api/sheets", tags=["score sheet"], responses=ERRORS)
 
 
 def read_sheet(data: Any, text: str | None = None) -> ScoreSheet:
@@ -138,7 +137,7 @@ def sheet_answer(sheet: ScoreSheet, problems: list[str] | None = None) -> dict[s
     }
 
 
-@router.post("/api/sheets/new", response_model=SheetOut, responses=ERRORS, tags=["score sheet"])
+@router.post("/new", response_model=SheetOut)
 async def new_sheet(body: NewSheetIn) -> Any:
     """A new sheet: the rules (a preset or a rules file, toppings, swaps) and the names."""
     rs = build_ruleset(body.rules, body.rules_toml, body.toppings, body.swap)
@@ -152,7 +151,7 @@ async def new_sheet(body: NewSheetIn) -> Any:
     return sheet_answer(sheet)
 
 
-@router.post("/api/sheets/load", response_model=SheetOut, responses=ERRORS, tags=["score sheet"])
+@router.post("/load", response_model=SheetOut)
 async def load_sheet(body: LoadIn) -> Any:
     """A saved sheet (as JSON data in ``sheet`` or a file's text in ``text``), checked again."""
     if body.text is not None:
@@ -162,7 +161,7 @@ async def load_sheet(body: LoadIn) -> Any:
     return sheet_answer(read_sheet(body.sheet))
 
 
-@router.post("/api/sheets/check", response_model=SheetOut, responses=ERRORS, tags=["score sheet"])
+@router.post("/check", response_model=SheetOut)
 async def check_hand(body: EntryIn) -> Any:
     """Every problem with an entry for the next hand (or for entered hand ``index``); the sheet
     is not changed. ``problems`` is empty when the entry adds up."""
@@ -173,7 +172,7 @@ async def check_hand(body: EntryIn) -> Any:
     return sheet_answer(sheet, sheet.check(body.entry, index))
 
 
-@router.post("/api/sheets/enter", response_model=SheetOut, responses=ERRORS, tags=["score sheet"])
+@router.post("/enter", response_model=SheetOut)
 async def enter_hand(body: EntryIn) -> Any:
     """Add the next hand; refused (400, with every problem) when the entry does not add up."""
     sheet = read_sheet(body.sheet)
@@ -189,7 +188,7 @@ async def enter_hand(body: EntryIn) -> Any:
     return sheet_answer(sheet)
 
 
-@router.post("/api/sheets/correct", response_model=SheetOut, responses=ERRORS, tags=["score sheet"])
+@router.post("/correct", response_model=SheetOut)
 async def correct_hand(body: CorrectIn) -> Any:
     """Replace the entry of an earlier hand; every total after it follows."""
     sheet = read_sheet(body.sheet)
@@ -200,7 +199,7 @@ async def correct_hand(body: CorrectIn) -> Any:
     return sheet_answer(sheet)
 
 
-@router.post("/api/sheets/undo", response_model=SheetOut, responses=ERRORS, tags=["score sheet"])
+@router.post("/undo", response_model=SheetOut)
 async def undo_hand(body: SheetIn) -> Any:
     """Take back the last hand entered."""
     sheet = read_sheet(body.sheet)
@@ -212,14 +211,12 @@ async def undo_hand(body: SheetIn) -> Any:
 
 
 @router.post(
-    "/api/sheets/csv",
+    "/csv",
     # Response (no media type of its own): the errors stay application/json in the description.
     response_class=Response,
     responses={
-        200: {"content": {"text/csv": {"schema": {"type": "string"}}}, "description": "The CSV"},
-        **ERRORS,
+        200: {"content": {"text/csv": {"schema": {"type": "string"}}}, "description": "The CSV"}
     },
-    tags=["score sheet"],
 )
 async def sheet_csv(body: SheetIn) -> Response:
     """The sheet as CSV: one row per hand, then the totals and the places."""

@@ -2,9 +2,10 @@
 
 Every call goes through group commit (:mod:`~.commit`): the calls of a turn of the event loop
 are one transaction, on a connection the store keeps (:mod:`~.connections`). On PostgreSQL a
-batch of moves alone (almost every batch of a busy server) is one statement in autocommit: one
-round trip instead of four (BEGIN, the moves, the fences, COMMIT). The looks that must never
-wait behind the moves (whether a table exists, the tables being played) read aside.
+batch of moves and of what tables keep (almost every batch of a busy server) is one statement in
+autocommit: one round trip instead of four or more (BEGIN, the moves, the fences, COMMIT).
+The looks that must never wait behind the moves (whether a table exists, the tables being
+played) read aside.
 
 Which database: :func:`database_url` makes its URL from what a user gives, and
 :func:`check_database` is the one-line check ``salad serve`` makes before it listens.
@@ -117,9 +118,10 @@ class SqlStore:
     async def _run_batch(self, ops: list[Op]) -> list[Any]:
         assert isinstance(self.connections, ServerConnections)
         moves = [op.move for op in ops if op.move is not None and op.move[3] is None]
-        if len(moves) == len(ops):
+        kept = [op.kept for op in ops if op.kept is not None]
+        if len(moves) + len(kept) == len(ops):
             alone = [(t, g, m, e) for t, g, m, _, e in moves]
-            await self.connections.run(lambda conn: fenced_moves(conn, alone), auto=True)
+            await self.connections.run(lambda conn: fenced_moves(conn, alone, kept), auto=True)
             return [None] * len(ops)
         return list(await self.connections.run(lambda conn: batch(conn, ops)))
 
@@ -210,8 +212,7 @@ class SqlStore:
     async def keep(self, table_id: str, part: str, value: Any, *, epoch: Epoch = None) -> None:
         if part not in KEPT:
             raise ValueError(f"a table keeps no {part!r}")
-        kept = update(tables_t).where(tables_t.c.id == table_id).values({part: json.dumps(value)})
-        await self._call(fenced(table_id, epoch, lambda conn: conn.execute(kept)))
+        await self.commit.call(Op(kept=(table_id, part, json.dumps(value), epoch)))
 
     async def save_review(
         self, table_id: str, game_number: int, seat: int, worlds: int, review: str

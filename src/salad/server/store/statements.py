@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from sqlalchemy import Connection, Table, and_, delete, insert, select, text, tuple_, update
 from sqlalchemy.sql.expression import ClauseElement, ColumnElement
 
-from salad.server.store.base import GameRow, MoveRow, Over, SeatRow, StaleCopy
+from salad.server.store.base import KEPT, GameRow, MoveRow, Over, SeatRow, StaleCopy
 from salad.server.store.migrations.versions import r0001_first_schema, r0002_kept
 
 tables_t, seats_t, games_t, moves_t, fences_t, reviews_t = r0001_first_schema.tables()
@@ -32,6 +32,8 @@ for column in r0002_kept.columns():
     tables_t.append_column(column)
 
 Moves = list[tuple[str, int, MoveRow, int | None]]
+Kept = tuple[str, str, str, int | None]
+"""What a table keeps (:meth:`~.base.TableStore.keep`): its id, the part, its JSON, the epoch."""
 
 Statement = Callable[[Connection], Any]
 """Statements of one store call, run in a batch's transaction: their result is the call's."""
@@ -50,14 +52,19 @@ FENCED_MOVES = text(
         SELECT table_id, game_number, seq, seat, move, code, "by", at
         FROM json_populate_recordset(NULL::salad_moves, CAST(:rows AS json))
         WHERE (SELECT count(*) FROM held) = :count
+    ), kept AS (
+        UPDATE salad_tables AS t SET {}
+        FROM json_populate_recordset(NULL::salad_tables, CAST(:kept AS json)) AS k
+        WHERE t.id = k.id AND (SELECT count(*) FROM held) = :count
     )
     SELECT table_id, epoch FROM held
-    """
+    """.format(", ".join(f"{part} = COALESCE(k.{part}, t.{part})" for part in KEPT))
 )
-"""PostgreSQL: a batch of moves in one statement: their tables' fences held (row locks until
-the statement ends), then the moves inserted if every fence was; the fences held come back.
-The rows go as JSON texts (ten arrays cost the driver more), as the driver's own SQL
-(:func:`driver_sql`: about 8% less CPU a batch than the same ``text()``)."""
+"""PostgreSQL: a batch of moves, and of what tables keep, in one statement: their tables'
+fences held (row locks until the statement ends), then the moves inserted and the kept parts
+set if every fence was; the fences held come back. The rows go as JSON texts (ten arrays cost
+the driver more), as the driver's own SQL (:func:`driver_sql`: about 8% less CPU a batch than
+the same ``text()``)."""
 
 INSERT_MOVES = insert(moves_t)
 """A batch's moves, an executemany (the parameters of :func:`move_params`)."""
@@ -79,11 +86,12 @@ def driver_sql(conn: Connection, statement: ClauseElement) -> str:
 
 @dataclass(slots=True)
 class Op:
-    """A store call waiting for its batch: ``fn(conn)``, or a move (which a batch stores with
-    the moves next to it, in one statement)."""
+    """A store call waiting for its batch: ``fn(conn)``, a move (which a batch stores with
+    the moves next to it, in one statement), or a part a table keeps."""
 
     fn: Statement | None = None
     move: tuple[str, int, MoveRow, Over | None, int | None] | None = None
+    kept: Kept | None = None
 
 
 def fenced(table_id: str, epoch: int | None, fn: Statement) -> Statement:
@@ -186,16 +194,22 @@ def check_held(held: set[tuple[str, int]], kept: Any) -> None:
         raise StaleCopy(f"table(s) {tables} were loaded by another server")
 
 
-def fenced_moves(conn: Connection, moves: Moves) -> None:
-    """:data:`FENCED_MOVES`: all the moves stored, or none (:class:`StaleCopy`)."""
+def fenced_moves(conn: Connection, moves: Moves, kept: Sequence[Kept] = ()) -> None:
+    """:data:`FENCED_MOVES`: all the moves stored and the parts kept, or none
+    (:class:`StaleCopy`)."""
     held = {(t, e) for t, _, _, e in moves if e is not None}
+    held |= {(t, e) for t, _, _, e in kept if e is not None}
+    parts: dict[str, dict[str, str]] = {}  # a table's row: the last of each part kept
+    for table_id, part, value, _ in kept:
+        parts.setdefault(table_id, {"id": table_id})[part] = value
     params = {
         "rows": json.dumps([move_params(t, g, m) for t, g, m, _ in moves], separators=(",", ":")),
         "held": json.dumps([{"table_id": t, "epoch": e} for t, e in sorted(held)]),
+        "kept": json.dumps(list(parts.values())),
         "count": len(held),
     }
-    kept = conn.exec_driver_sql(driver_sql(conn, FENCED_MOVES), params)
-    check_held(held, kept.all())
+    found = conn.exec_driver_sql(driver_sql(conn, FENCED_MOVES), params)
+    check_held(held, found.all())
 
 
 def batch(conn: Connection, ops: list[Op]) -> list[Any]:
@@ -213,6 +227,12 @@ def batch(conn: Connection, ops: list[Op]) -> list[Any]:
                 insert_moves(conn, moves)
                 moves = []
                 finish_game(conn, table_id, game_number, *over)
+            results.append(None)
+        elif op.kept is not None:
+            table_id, part, value, epoch = op.kept
+            if epoch is not None:
+                held.add((table_id, epoch))
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values({part: value}))
             results.append(None)
         else:
             assert op.fn is not None

@@ -9,7 +9,7 @@ import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from websockets.exceptions import ConnectionClosed
 
@@ -118,21 +118,21 @@ class Conn:
         if not self.closed and held:
             self._queue(held)
 
-    async def write_held(self) -> None:
-        """Write the messages held for the end of the turn (:class:`TurnWrites` awaits it),
-        in order: at once, unless a task already writes to the socket (then they wait in the
-        outbox). A send that waits makes the awaiting task the connection's writer until its
-        outbox is empty."""
+    def take_held(self, writer: asyncio.Task[Any] | None) -> bool:
+        """Move the messages held for the end of the turn to the outbox (:class:`TurnWrites`);
+        True when the task ``writer`` is to send them now (:meth:`drain`): no task writes to the
+        socket yet. A send that waits makes ``writer`` the connection's writer until its outbox
+        is empty."""
         held, self.held = self.held, []
         if self.closed or not held:
-            return
+            return False
         if self.task is not None:
             self._queue(held)
-            return
+            return False
         self.outbox.extend(held)
         self.size += sum(map(len, held))
-        self.task = asyncio.current_task()
-        await self._drain()
+        self.task = writer
+        return True
 
     def _queue(self, texts: list[str]) -> None:
         """Messages for the outbox, written by its task. One alone may be a state that takes
@@ -168,7 +168,7 @@ class Conn:
 
     def _start(self) -> None:
         if self.task is None:
-            self.task = asyncio.get_running_loop().create_task(self._drain())
+            self.task = asyncio.get_running_loop().create_task(self.drain())
 
     def kick(self, code: int, message: str, *, drop: bool = False) -> None:
         """Send one error message, then close (``drop``: without what was not sent yet)."""
@@ -197,29 +197,29 @@ class Conn:
             self.task.cancel()
             self.task = None
 
-    async def _drain(self) -> None:
-        """Send what the outbox holds, in order (the connection's ``task`` runs it)."""
-        me = asyncio.current_task()
+    async def drain(self, me: asyncio.Task[Any] | None = None) -> None:
+        """Send what the outbox holds, in order (the connection's ``task``, ``me``, runs it)."""
+        me = me or asyncio.current_task()
         try:
             while self.outbox:
                 item = self.outbox[0]
-                if isinstance(item, tuple):
+                if isinstance(item, str):
+                    # It stays in the outbox until the socket takes it (a send that waits
+                    # is cancelled when the connection is dropped, with the outbox emptied).
+                    await self.ws.send_text(item)
                     self.outbox.popleft()
-                    self.closed = True
-                    await self.ws.close(code=item[0], reason=item[1])
-                    return
-                if isinstance(item, _State):
+                    self.size -= len(item)
+                elif isinstance(item, _State):
                     self.outbox.popleft()  # sent from now on: a newer state waits after it
                     self.waiting = None
                     self.version, self.tricks = item.known
                     self.size -= len(item.text)
                     await self.ws.send_text(item.text)
-                    continue
-                # It stays in the outbox until the socket takes it (a send that waits
-                # is cancelled when the connection is dropped, with the outbox emptied).
-                await self.ws.send_text(item)
-                self.outbox.popleft()
-                self.size -= len(item)
+                else:  # a close
+                    self.outbox.popleft()
+                    self.closed = True
+                    await self.ws.close(code=item[0], reason=item[1])
+                    return
         except GONE:  # the client went away; the receive loop notices too
             self.closed = True
         except Exception:
@@ -250,7 +250,7 @@ class Conn:
             self._drop()
 
 
-class TurnWrites:
+class TurnWrites(Soon["Conn"]):
     """The messages pushed to connections during one turn of the event loop, written at its
     end, one connection after another, each connection's in the order pushed.
 
@@ -262,16 +262,12 @@ class TurnWrites:
     written yet go to a new task. One slow client never holds up the others.
     """
 
-    __slots__ = ("_soon",)
+    __slots__ = ()
 
     def __init__(self) -> None:
-        self._soon: Soon[Conn] = Soon(self._flush)
+        super().__init__(self._write_all)
 
-    def add(self, conn: Conn) -> None:
-        """``conn`` holds messages for the end of the turn."""
-        self._soon.add(conn)
-
-    def _flush(self, conns: list[Conn]) -> None:
+    def _write_all(self, conns: list[Conn]) -> None:
         loop = asyncio.get_running_loop()
         left = deque(conns)
         task = loop.create_task(self._write(left))
@@ -279,12 +275,15 @@ class TurnWrites:
 
     @staticmethod
     async def _write(left: deque[Conn]) -> None:
+        me = asyncio.current_task()
         while left:
-            await left.popleft().write_held()
+            conn = left.popleft()
+            if conn.take_held(me):
+                await conn.drain(me)
 
     def _check(self, task: asyncio.Task[None], left: deque[Conn]) -> None:
         """Right after the task's first step: if a send waits, the rest go to a new task."""
         if left and not task.done():
             rest = list(left)
             left.clear()
-            self._flush(rest)
+            self._write_all(rest)

@@ -280,7 +280,10 @@ class Table:
             self.hand_end = None
 
     def connections(self) -> list[Conn]:
-        return [*self.spectators, *(c for s in self.seats for c in s.conns)]
+        conns = [*self.spectators]
+        for s in self.seats:
+            conns += s.conns
+        return conns
 
     def state_messages(self) -> Callable[[Receiver], str]:
         """A function giving the ``state`` message for a connection (see
