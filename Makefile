@@ -134,17 +134,24 @@ bench: setup
 bench-bots: setup
 	$(PY) benchmarks/bot_strength.py $(ARGS)
 
+# The server's figures beside those of the code of git revision AGAINST (default: the code
+# before issue #32), four pairs of runs, each pair's order alternated; AGAINST= skips them.
+AGAINST ?= 27266ee
+
 bench-server: setup
 	$(PY) benchmarks/server_load.py
+	$(if $(AGAINST),$(PY) benchmarks/server_load.py --against $(AGAINST) --rounds 4)
 	$(PY) benchmarks/server_share.py
 
 # Three nodes through HAProxy on a throwaway PostgreSQL and Redis, against one node on the same
 # setup (three pairs of runs side by side, their ratios' median), then a three-node run with one
 # node killed (kill -9) in its middle. ARGS="--unnamed": clients that do not name their
 # table's node: HAProxy routes them by the table's hash, and a node that does not hold the table
-# redirects them (4307) to the one that does.
+# redirects them (4307) to the one that does. Then one cluster node beside one of the code of
+# AGAINST (three pairs).
 bench-cluster: setup
 	scripts/postgres.sh $(PY) benchmarks/server_load.py --nodes 3 --compare --failover $(ARGS)
+	$(if $(AGAINST),scripts/postgres.sh $(PY) benchmarks/server_load.py --cluster --against $(AGAINST))
 
 bench-wire: setup
 	$(PY) benchmarks/wire_encode.py

@@ -134,8 +134,15 @@ class Node:
     """One `salad serve` process (bots play at once)."""
 
     def __init__(
-        self, database: str, log: Path, redis: str | None = None, name: str | None = None
+        self,
+        database: str,
+        log: Path,
+        redis: str | None = None,
+        name: str | None = None,
+        code: str | None = None,
     ) -> None:
+        """``code``: the folder of another checkout's ``salad`` package to run instead of this
+        one (``server_load.py --against``)."""
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.name = name
@@ -148,7 +155,8 @@ class Node:
             cmd += ["--node-name", name]
         self.log = log
         self._log = log.open("a")
-        self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, env=ENV)
+        env = ENV if code is None else {**ENV, "PYTHONPATH": code}
+        self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, env=env)
 
     def ready(self) -> Node:
         what = f"salad serve on port {self.port}"

@@ -43,6 +43,13 @@ backoff, nothing sent until a state comes, play on from it). Reported: the moves
 move a client saw acknowledged, i.e. a state with that many moves, must be in the table's final
 record) and the longest stall (from the kill to a table's next new state, max over tables).
 
+``--against REV`` measures this code beside the code of git revision ``REV`` (its ``src``
+taken with ``git archive`` into a folder of its own; the clients are this code's): ``--rounds``
+pairs of one node (on SQLite, or with ``--cluster`` a cluster node), each pair's order
+alternated, and prints this code's figures as ratios to the other's and their median, with
+issue #32's targets (CPU a move at most x1.10, p99 at most x1.15). ``make bench-server`` and
+``make bench-cluster`` run it against the code before issue #32 (``AGAINST=27266ee``).
+
 The server runs with its limits per connection (each websocket's messages, and those refused)
 as a server has them, counted at every message; its limits per address are raised out of the
 way, since one address here opens every table (``cluster_procs.PER_ADDRESS``).
@@ -65,6 +72,7 @@ import json
 import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -662,22 +670,58 @@ async def run(
     return out
 
 
-def start_server(directory: str) -> tuple[Node, str]:
-    """One `salad serve` on a fresh SQLite file (no Redis, no proxy)."""
-    node = Node(os.path.join(directory, "bench.db"), Path(directory) / "node.log").ready()
-    return node, node.base
+def start_server(directory: str, name: str = "bench", code: str | None = None) -> Node:
+    """One `salad serve` on a fresh SQLite file (no Redis, no proxy); ``code``: see Node."""
+    log = Path(directory) / f"{name}.log"
+    return Node(os.path.join(directory, f"{name}.db"), log, code=code).ready()
+
+
+def checkout(rev: str, directory: Path) -> str:
+    """The ``src`` folder of git revision ``rev`` of this repository, written into
+    ``directory``; SystemExit (one line) when git cannot give it."""
+    root = Path(__file__).resolve().parents[1]
+    directory.mkdir()
+    archive = subprocess.run(
+        ["git", "-C", str(root), "archive", "--format=tar", rev, "src"],
+        capture_output=True,
+        check=False,
+    )
+    if archive.returncode != 0:
+        said = archive.stderr.decode(errors="replace").strip().splitlines() or ["git failed"]
+        raise SystemExit(f"server_load.py: --against {rev}: {said[-1]}")
+    subprocess.run(["tar", "-x", "-C", str(directory)], input=archive.stdout, check=True)
+    return str(directory / "src")
+
+
+def show_against(rev: str, runs: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
+    """This code's figures as ratios to those of ``rev`` run beside them, round by round, their
+    medians, and issue #32's targets checked on the medians."""
+    pairs = list(zip(runs[::2], runs[1::2], strict=True))
+    rounds = [ratios(a, b) if ka.startswith(rev) else ratios(b, a) for (ka, a), (_, b) in pairs]
+    print(f"== this code / {rev}, one pair of runs a round (each pair's order alternated)")
+    for i, x in enumerate(rounds, 1):
+        print(f"round {i}: " + ", ".join(f"{k} x{v}" for k, v in x.items() if v is not None))
+    r = {k: median([v for x in rounds if (v := x[k]) is not None]) for k in rounds[0]}
+    cpu, p99 = r["nodes_cpu_us_per_move"] or r["server_cpu_us_per_move"], r["p99_ms"]
+    print(f"== median of {len(rounds)} rounds: server CPU a move x{cpu}, p99 x{p99}")
+    for what, value, limit in (("CPU a move", cpu, 1.10), ("p99", p99, 1.15)):
+        met = "met" if value is not None and value <= limit else "NOT MET"
+        print(f"  {what} <= x{limit:.2f} the code before: x{value}: {met}")
+    return {"against": rev, "rounds": rounds, "ratios": r}
 
 
 class Cluster:
     """N nodes on a fresh PostgreSQL database and one Redis, HAProxy in front."""
 
-    def __init__(self, n: int, pg_url: str, redis: Redis, directory: Path) -> None:
+    def __init__(
+        self, n: int, pg_url: str, redis: Redis, directory: Path, code: str | None = None
+    ) -> None:
         database = fresh_database(pg_url)
         logs = [directory / f"node{n}.{i}.log" for i in range(n)]
         # The first node alone creates the tables of the new database: nodes starting together
         # on an empty PostgreSQL database can collide creating them (a duplicate pg_type key).
-        self.nodes = [Node(database, logs[0], redis.url, "node0").ready()]
-        self.nodes += [Node(database, logs[i], redis.url, f"node{i}") for i in range(1, n)]
+        self.nodes = [Node(database, logs[0], redis.url, "node0", code).ready()]
+        self.nodes += [Node(database, logs[i], redis.url, f"node{i}", code) for i in range(1, n)]
         for node in self.nodes[1:]:
             node.ready()
         self.proxy = HAProxy(self.nodes, directory)
@@ -842,6 +886,12 @@ def main() -> None:
         "hold the table redirects them (4307) to the one that does",
     )
     parser.add_argument(
+        "--against",
+        metavar="REV",
+        help="measure one node (or with --cluster a cluster node) beside the code of git "
+        "revision REV, --rounds pairs, and print the ratios",
+    )
+    parser.add_argument(
         "--database",
         default=os.environ.get(PG_ENV),
         help=f"PostgreSQL server URL (default ${PG_ENV}, as scripts/postgres.sh sets it); "
@@ -869,6 +919,8 @@ def main() -> None:
             f"cluster runs need PostgreSQL: run under scripts/postgres.sh or give --database "
             f"(${PG_ENV} is not set)"
         )
+    if args.against and (args.url or args.nodes > 1 or args.compare or args.failover):
+        parser.error("--against compares one node: no --url, --nodes, --compare or --failover")
     if args.failover and args.client != "sansio":
         parser.error("--failover needs the sansio client (the one that reconnects)")
     try:
@@ -897,11 +949,13 @@ def main() -> None:
             except (httpx.HTTPError, OSError, websockets.exceptions.WebSocketException) as exc:
                 what = f"{type(exc).__name__}: {(str(exc).splitlines() or [''])[0]}"
                 raise SystemExit(f"server_load.py: --url {args.url}: {what}") from None
+        elif args.against:
+            against(args.against, args, Path(tmp), results, measure)
         elif not cluster:
-            node, base = start_server(tmp)
+            node = start_server(tmp)
             try:
                 meter = Meter({"node0": node.proc.pid})
-                results.append(("1 node on SQLite, no proxy", measure(base, meter)))
+                results.append(("1 node on SQLite, no proxy", measure(node.base, meter)))
             finally:
                 node.stop()
         else:
@@ -923,9 +977,11 @@ def main() -> None:
                         c.stop()
             finally:
                 redis.stop()
-    if not cluster:
+    if not cluster and not args.against:
         show(*reversed(results[-1]))
     summary: dict[str, Any] = {"runs": [{"label": k, **v} for k, v in results]}
+    if args.against:
+        summary |= show_against(args.against, results)
     if args.compare:
         steady = [v for k, v in results if not k.endswith("one killed")]
         rounds = [ratios(a, b) for a, b in zip(steady[::2], steady[1::2], strict=True)]
@@ -941,9 +997,47 @@ def main() -> None:
             f"x{r['nodes_cpu_us_per_move']} (nodes and Redis; with HAProxy "
             f"x{r['server_cpu_us_per_move']})"
         )
-    if cluster and not args.unnamed:
+    if cluster and not args.unnamed and not args.against:
         show_targets(results, summary.get("ratios_to_1_node", {}).get("nodes_cpu_us_per_move"))
     print(json.dumps(summary if len(results) > 1 else results[0][1]))
+
+
+def against(
+    rev: str,
+    args: argparse.Namespace,
+    tmp: Path,
+    results: list[tuple[str, dict[str, Any]]],
+    measure: Any,
+) -> None:
+    """``--against``: ``--rounds`` pairs of one node, the code of ``rev`` and this code, each
+    pair's order alternated (the machine's speed drifts), each run shown as it ends."""
+    other = checkout(rev, tmp / "against")
+    redis = Redis(tmp) if args.cluster else None
+    try:
+        for i in range(args.rounds):
+            for code in (other, None) if i % 2 == 0 else (None, other):
+                label = (rev if code else "this code") + (
+                    ", a cluster node on PostgreSQL + Redis, via HAProxy"
+                    if redis
+                    else ", 1 node on SQLite, no proxy"
+                )
+                print(f"starting {label}", flush=True)
+                if redis is not None:
+                    c = Cluster(1, args.database, redis, tmp, code)
+                    try:
+                        results.append((label, measure(c.proxy.base, c.meter)))
+                    finally:
+                        c.stop()
+                else:
+                    node = start_server(str(tmp), f"run{len(results)}", code)
+                    try:
+                        results.append((label, measure(node.base, Meter({"node0": node.proc.pid}))))
+                    finally:
+                        node.stop()
+                show(*reversed(results[-1]))
+    finally:
+        if redis is not None:
+            redis.stop()
 
 
 def plan(nodes: int, compare: bool, failover: bool, rounds: int) -> list[tuple[int, bool]]:

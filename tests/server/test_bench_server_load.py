@@ -113,6 +113,19 @@ def test_a_cluster_run_with_a_node_killed_loses_no_move() -> None:
     assert failover["longest_stall_s"] < 15, failover
 
 
+def test_against_another_revision_prints_the_ratios_of_runs_side_by_side() -> None:
+    """``--against REV`` (here this checkout's own HEAD, small): both codes play every game, and
+    the ratios of this code's figures to the other's come out, round by round."""
+    cmd = [sys.executable, str(SCRIPT), "--against", "HEAD", "--tables", "2", "--rounds", "1"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert [run["label"].split(",")[0] for run in result["runs"]] == ["HEAD", "this code"]
+    assert all(run["moves"] == 2 * 312 and run["errors"] == 0 for run in result["runs"]), result
+    assert result["ratios"]["server_cpu_us_per_move"] > 0, result
+    assert "CPU a move <= x1.10 the code before" in done.stdout
+
+
 def test_the_share_benchmark_splits_a_move() -> None:
     """benchmarks/server_share.py, small: both parts are measured, and a state's size is one
     the server really sends."""
@@ -133,6 +146,7 @@ def test_the_share_benchmark_splits_a_move() -> None:
         (["--url", "http://127.0.0.1:9"], "server_load.py: --url http://127.0.0.1:9: "),
         (["--url", "notaurl"], "server_load.py: --url notaurl: "),
         (["--tables", "0"], "server_load.py: error: --tables must be at least 1"),
+        (["--against", "no-such-revision"], "server_load.py: --against no-such-revision: "),
         (
             ["--nodes", "2", "--database", "postgresql://nobody@127.0.0.1:9/x"],
             "cannot make a database on PostgreSQL at postgresql://nobody@127.0.0.1:9/x: ",
