@@ -65,7 +65,7 @@ CREATE TABLE salad_seats (
 
 TABLE, TOKEN, SEED, PLAYED = "before-migrations", "the-hosts-token", 20251205, 9
 
-HEAD = ["0002"]
+HEAD = ["0003"]
 """The newest revision."""
 
 

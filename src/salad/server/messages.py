@@ -306,6 +306,10 @@ class LobbyOut(_Out):
     host: int
     turn_timer: float | None
     bot_takeover: float | None
+    pace: Literal["slow", "normal", "fast"] = Field(
+        description="How fast the bots play and how long a finished trick stays (the host's)"
+    )
+    trick_pause: float = Field(description="Seconds a finished trick stays on the table")
     game_number: int
     min_players: int
     max_players: int

@@ -25,6 +25,7 @@ from salad.errors import IllegalMoveError
 from salad.events import PLAY, TRICK
 from salad.moves import Move, format_move, move_label
 from salad.scoring import MOON, hand_breakdown, standings
+from salad.server.tables.passing import Choices
 from salad.view import SPECTATOR, Phase
 
 TrickKey = tuple[int, int, Phase]
@@ -124,14 +125,26 @@ def view_json(game: Game, seat: int, common: str | None = None) -> str:
     return seat_part(game, seat) + (common or common_view_json(game)) + "}"
 
 
-def seat_part(game: Game, seat: int, codes: JsonCodes | None = None) -> str:
+def seat_part(
+    game: Game,
+    seat: int,
+    codes: JsonCodes | None = None,
+    choosing: tuple[CardMask, CardMask] | None = None,
+) -> str:
     """The start of a view's JSON: its five fields that depend on the seat (from that seat's
-    own hand only), and a comma."""
+    own hand only), and a comma. ``choosing``: in a pass phase played at once, the cards the
+    seat may choose and those it has chosen (:meth:`~.passing.Choices.shown`)."""
     if seat == SPECTATOR:
         return '{"seat":-1,"cards":[],"legal":[],"passed":[],"received":[],'
     codes = JsonCodes.of(game, codes)
-    legal = ",".join([codes.move(m) for m in game.legal_moves()]) if seat == game.to_move else ""
     passed, got = game.passed[seat], game.received[seat]
+    if choosing is not None:
+        free, passed = choosing
+        legal = codes.card_list(free) if free else ""
+    elif seat == game.to_move:
+        legal = ",".join([codes.move(m) for m in game.legal_moves()])
+    else:
+        legal = ""
     return (
         f'{{"seat":{seat:d},"cards":[{codes.card_list(game.hands[seat])}],"legal":[{legal}],'
         f'"passed":[{codes.card_list(passed) if passed else ""}],'
@@ -268,6 +281,18 @@ def hand_summary(game: Game, index: int) -> dict[str, Any]:
 # -- a state message ------------------------------------------------------------------------
 
 
+def pass_shown(
+    game: Game, seat: int, choices: Choices
+) -> tuple[int, tuple[CardMask, CardMask] | None]:
+    """The ``to_move`` of ``seat``'s view in a pass phase played at once, and what it may
+    choose and has chosen (None for a spectator, who sees the first seat still choosing)."""
+    shown = choices.shown(game, seat)
+    if shown is None:
+        return choices.next_choosing(game), None
+    to_move, free, chosen = shown
+    return to_move, (free, chosen)
+
+
 class Receiver(Protocol):
     """What a state message needs to know of the connection it is for (a ``Conn``)."""
 
@@ -289,11 +314,14 @@ def state_messages(
     cache: TricksCache,
     codes: JsonCodes | None,
     hand_end: str | None = None,
+    choices: Choices | None = None,
 ) -> Callable[[Receiver], str]:
     """A function giving the ``state`` message for a connection, leaving out the lobby
     (``table``) if it has this ``version`` of it and the kept trick parts if it has them for
     this trick; the parts every seat shares are built once. ``hand_end``: the JSON of the
-    summary the table shows (:class:`~salad.server.tables.table.HandEnd`), or None."""
+    summary the table shows (:class:`~salad.server.tables.table.HandEnd`), or None.
+    ``choices``: the pass phase is played at once (:mod:`~.passing`): each seat's view says
+    what it may choose and has chosen, and a spectator's who is still choosing."""
     public = ""
     tricks = "[]"
     slow = '"winners":[],"last_trick":null,"hand_rounds":[]'
@@ -313,6 +341,7 @@ def state_messages(
         key = (game_number, cache.key)
     shown = "null" if deadline is None else repr(float(deadline))
     tail = f',"deadline":{shown},"moves":{moves:d},"hand_end":{hand_end or "null"}'
+    moving = f',"to_move":{game.to_move:d},' if game is not None else ""
     lobby = ',"table":' + lobby_json
     per_seat: dict[tuple[int, bool], str] = {}
 
@@ -323,6 +352,10 @@ def state_messages(
         if text is None:
             if game is None:
                 view = "null"
+            elif choices is not None:
+                to_move, choosing = pass_shown(game, seat, choices)
+                turn = f',"to_move":{to_move:d},'
+                view = seat_part(game, seat, codes, choosing) + public.replace(moving, turn, 1)
             else:
                 view = seat_part(game, seat, codes) + public
                 view += ',"tricks":' + tricks + "}" if full else "}"

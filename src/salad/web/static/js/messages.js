@@ -151,6 +151,8 @@
  * @property {number} host
  * @property {number | null} turn_timer
  * @property {number | null} bot_takeover
+ * @property {"slow" | "normal" | "fast"} pace How fast the bots play and how long a finished trick stays (the host's)
+ * @property {number} trick_pause Seconds a finished trick stays on the table
  * @property {number} game_number
  * @property {number} min_players
  * @property {number} max_players

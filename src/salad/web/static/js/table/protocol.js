@@ -9,13 +9,11 @@ import { KEPT, VIEW_KEPT } from "../messages.js";
 import { announceChanges } from "./announce.js";
 import { onAssistMessage } from "./assist.js";
 import { onChatMessage } from "./chat.js";
-import { chime, sweepTo } from "./motion.js";
+import { chime, holdMs, sweepTo } from "./motion.js";
 import { key, myTurn, prunePasses, redraw, S, waitingNext } from "./state.js";
 
 /** @typedef {import("../messages.js").ServerMessage} Message */
 /** @typedef {import("../messages.js").CompleteState} StateMessage */
-
-const HOLD_MS = 1100;
 
 // A state leaves out what this connection already has: the lobby (`table`) when it has not
 // changed, and the parts that change only when a trick ends (the view's `tricks`,
@@ -110,7 +108,7 @@ function onState(msg) {
     store.pref("pause", true)
   ) {
     S.holdTrick = S.lastTrick;
-    S.holdTimer = setTimeout(endHoldTimer, HOLD_MS);
+    S.holdTimer = setTimeout(endHoldTimer, holdMs(S.table));
   }
   redraw();
 }
