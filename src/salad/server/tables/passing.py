@@ -5,11 +5,11 @@ chosen.
 The engine takes the passes one seat after the other (its ``to_move``), and its log, stored
 move by move, stays the one truth of a game (records, replays, a reload). So a seat's choice
 made before its turn in that order is held here, in memory, and played as that seat's moves the
-moment its turn comes (:meth:`~salad.server.tables.turns.Turns.schedule`). Meanwhile every
-seat's view says that it may choose now: ``to_move`` is itself while it has cards to choose,
-``legal`` the cards it may still choose, ``passed`` its choice so far (held or played); a seat
-that has chosen sees the next seat still choosing to move. A choice held here and not yet
-played is lost if the server stops: that seat chooses again (a bot at once).
+moment its turn comes (:meth:`~salad.server.tables.turns.Turns.schedule`). A seat's view
+stays the engine's; beside it, its ``state`` says what it may choose now and has chosen (held
+or played), and who is still choosing (``passing``, :func:`~.wire.passing_json`). A choice
+held here and not yet played is lost if the server stops: that seat chooses again (a bot at
+once).
 """
 
 from __future__ import annotations
@@ -59,23 +59,15 @@ class Choices:
             return False
         return not any(held for s, held in self.held.items() if s != seat)
 
-    def next_choosing(self, game: Game) -> int:
-        """The first seat in passing order, from the engine's, that has cards to choose."""
+    def choosing(self, game: Game) -> list[int]:
+        """The seats with cards to choose, in passing order from the engine's seat to move."""
         n = game.players
-        for i in range(n):
-            seat = (game.to_move + i) % n
-            if self.needed(game, seat):
-                return seat
-        return game.to_move
+        order = [(game.to_move + i) % n for i in range(n)]
+        return [seat for seat in order if self.needed(game, seat)]
 
-    def shown(self, game: Game, seat: int) -> tuple[int, CardMask, CardMask] | None:
-        """What ``seat``'s view says of the pass phase: (to move, the cards it may choose, the
-        cards it has chosen); None for a spectator."""
-        if seat < 0:
-            return None
-        free = self.free(game, seat)
-        to_move = seat if free else self.next_choosing(game)
-        return to_move, free, game.passed[seat] | self.mask(seat)
+    def shown(self, game: Game, seat: int) -> tuple[CardMask, CardMask]:
+        """What ``seat`` may choose now, and what it has chosen (held here or played)."""
+        return self.free(game, seat), game.passed[seat] | self.mask(seat)
 
 
 def choices_of(game: Game | None, number: int, choices: Choices | None) -> Choices | None:

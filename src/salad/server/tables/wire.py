@@ -125,26 +125,14 @@ def view_json(game: Game, seat: int, common: str | None = None) -> str:
     return seat_part(game, seat) + (common or common_view_json(game)) + "}"
 
 
-def seat_part(
-    game: Game,
-    seat: int,
-    codes: JsonCodes | None = None,
-    choosing: tuple[CardMask, CardMask] | None = None,
-) -> str:
+def seat_part(game: Game, seat: int, codes: JsonCodes | None = None) -> str:
     """The start of a view's JSON: its five fields that depend on the seat (from that seat's
-    own hand only), and a comma. ``choosing``: in a pass phase played at once, the cards the
-    seat may choose and those it has chosen (:meth:`~.passing.Choices.shown`)."""
+    own hand only), and a comma."""
     if seat == SPECTATOR:
         return '{"seat":-1,"cards":[],"legal":[],"passed":[],"received":[],'
     codes = JsonCodes.of(game, codes)
+    legal = ",".join([codes.move(m) for m in game.legal_moves()]) if seat == game.to_move else ""
     passed, got = game.passed[seat], game.received[seat]
-    if choosing is not None:
-        free, passed = choosing
-        legal = codes.card_list(free) if free else ""
-    elif seat == game.to_move:
-        legal = ",".join([codes.move(m) for m in game.legal_moves()])
-    else:
-        legal = ""
     return (
         f'{{"seat":{seat:d},"cards":[{codes.card_list(game.hands[seat])}],"legal":[{legal}],'
         f'"passed":[{codes.card_list(passed) if passed else ""}],'
@@ -281,16 +269,17 @@ def hand_summary(game: Game, index: int) -> dict[str, Any]:
 # -- a state message ------------------------------------------------------------------------
 
 
-def pass_shown(
-    game: Game, seat: int, choices: Choices
-) -> tuple[int, tuple[CardMask, CardMask] | None]:
-    """The ``to_move`` of ``seat``'s view in a pass phase played at once, and what it may
-    choose and has chosen (None for a spectator, who sees the first seat still choosing)."""
-    shown = choices.shown(game, seat)
-    if shown is None:
-        return choices.next_choosing(game), None
-    to_move, free, chosen = shown
-    return to_move, (free, chosen)
+def passing_json(game: Game, seat: int, choices: Choices, codes: JsonCodes | None = None) -> str:
+    """A state's ``passing`` (:class:`~salad.server.messages.PassingOut`) in a pass phase
+    played at once: the cards ``seat`` may choose now and has chosen, and the seats still
+    choosing, the engine's next first."""
+    codes = JsonCodes.of(game, codes)
+    free, chosen = (0, 0) if seat == SPECTATOR else choices.shown(game, seat)
+    choosing = ",".join(str(s) for s in choices.choosing(game))
+    return (
+        f'{{"legal":[{codes.card_list(free) if free else ""}],'
+        f'"chosen":[{codes.card_list(chosen) if chosen else ""}],"choosing":[{choosing}]}}'
+    )
 
 
 class Receiver(Protocol):
@@ -320,8 +309,8 @@ def state_messages(
     (``table``) if it has this ``version`` of it and the kept trick parts if it has them for
     this trick; the parts every seat shares are built once. ``hand_end``: the JSON of the
     summary the table shows (:class:`~salad.server.tables.table.HandEnd`), or None.
-    ``choices``: the pass phase is played at once (:mod:`~.passing`): each seat's view says
-    what it may choose and has chosen, and a spectator's who is still choosing."""
+    ``choices``: the pass phase is played at once (:mod:`~.passing`): each state says what
+    its seat may choose now and has chosen, and who is still choosing (``passing``)."""
     public = ""
     tricks = "[]"
     slow = '"winners":[],"last_trick":null,"hand_rounds":[]'
@@ -341,7 +330,6 @@ def state_messages(
         key = (game_number, cache.key)
     shown = "null" if deadline is None else repr(float(deadline))
     tail = f',"deadline":{shown},"moves":{moves:d},"hand_end":{hand_end or "null"}'
-    moving = f',"to_move":{game.to_move:d},' if game is not None else ""
     lobby = ',"table":' + lobby_json
     per_seat: dict[tuple[int, bool], str] = {}
 
@@ -352,14 +340,12 @@ def state_messages(
         if text is None:
             if game is None:
                 view = "null"
-            elif choices is not None:
-                to_move, choosing = pass_shown(game, seat, choices)
-                turn = f',"to_move":{to_move:d},'
-                view = seat_part(game, seat, codes, choosing) + public.replace(moving, turn, 1)
             else:
                 view = seat_part(game, seat, codes) + public
                 view += ',"tricks":' + tricks + "}" if full else "}"
             text = STATE_PREFIX + ',"you":' + str(seat) + ',"view":' + view + tail
+            if choices is not None and game is not None:
+                text += ',"passing":' + passing_json(game, seat, choices, codes)
             if full:
                 text += "," + slow
             per_seat[seat, full] = text

@@ -10,6 +10,7 @@ import { announceChanges } from "./announce.js";
 import { onAssistMessage } from "./assist.js";
 import { onChatMessage } from "./chat.js";
 import { chime, holdMs, sweepTo } from "./motion.js";
+import { asChosen } from "./passing.js";
 import { key, myTurn, prunePasses, redraw, S, waitingNext } from "./state.js";
 
 /** @typedef {import("../messages.js").ServerMessage} Message */
@@ -77,7 +78,7 @@ function onState(msg) {
   const prev = { last: S.lastTrick, hadState: S.hadState, view: S.view, end: S.handEnd };
   S.table = msg.table || S.table;
   S.you = typeof msg.you === "number" ? msg.you : -1;
-  S.view = msg.view || null;
+  S.view = asChosen(msg.view || null, msg.passing, S.you); // a pass phase played at once: as chosen
   S.lastTrick = msg.last_trick || null;
   S.handRounds = msg.hand_rounds || [];
   S.deadline = msg.deadline || null;
