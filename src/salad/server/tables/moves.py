@@ -75,8 +75,8 @@ class MovePlayer:
             await self.accept(table, seat, move, "human")
 
     def hold_pass(self, table: Table, choices: Choices, seat: int, text: str, shown: str) -> None:
-        """A card chosen to pass before the seat's turn in the engine's order: held, and
-        played when that turn comes (:mod:`~salad.server.tables.passing`)."""
+        """A card chosen to pass, in a pass phase played at once: held, and played when the
+        seat's turn in the engine's order comes, at once if it has (:mod:`~.passing`)."""
         game = table.game
         assert game is not None
         free = choices.free(game, seat)

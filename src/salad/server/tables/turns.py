@@ -88,6 +88,8 @@ class Turns:
         self.bot_workers = bot_workers
         self._pool: Executor | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._bots: dict[str, tuple[int, int, int]] = {}
+        """By table id: the (seat, move number, game number) a bot is thinking about."""
 
     async def close(self) -> None:
         """Stop every bot turn under way, and the pool. A turn still running :data:`STOP_WAIT`
@@ -178,6 +180,8 @@ class Turns:
         if when is None:
             return
         seq, number = table.moves, table.game_number
+        if reason == BOT and self._bots.get(table.id) == (seat, seq, number):
+            return  # it is thinking already, and plays at its pace
         # A bot thinks at once and plays at ``when``: its thinking is in its pace, not after it.
         at, start = (when, now) if reason == BOT else (0.0, when)
         table.timer = loop.call_later(
@@ -354,10 +358,17 @@ class Turns:
         name = s.bot if reason == BOT and s.bot else default_bot()
         view = game.view(seat)
         seed = bot_seed("table", game.seed, seat, seq)
-        move = await self._choose(table, name, seed, view)
-        loop = asyncio.get_running_loop()
-        if at > loop.time():
-            await asyncio.sleep(at - loop.time())
+        thinking = (seat, seq, number)
+        if reason == BOT:
+            self._bots[table.id] = thinking
+        try:
+            move = await self._choose(table, name, seed, view)
+            loop = asyncio.get_running_loop()
+            if at > loop.time():
+                await asyncio.sleep(at - loop.time())
+        finally:
+            if self._bots.get(table.id) == thinking:
+                del self._bots[table.id]
         async with table.lock:
             if not self._still(table, seat, seq, number, reason):
                 return
