@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
@@ -118,8 +118,10 @@ def printable(names: list[str]) -> list[str]:
     ]
 
 
-def refused(problems: list[str]) -> JSONResponse:
-    return JSONResponse({"error": "; ".join(problems), "problems": problems}, status_code=400)
+async def refused(_request: Request, exc: SheetError) -> JSONResponse:
+    """The app's answer to names or an entry that do not add up: 400 with every problem
+    (:class:`ProblemsOut`)."""
+    return JSONResponse({"error": str(exc), "problems": exc.problems}, status_code=400)
 
 
 def sheet_answer(sheet: ScoreSheet, problems: list[str] | None = None) -> dict[str, Any]:
@@ -143,12 +145,8 @@ async def new_sheet(body: NewSheetIn) -> Any:
     rs = build_ruleset(body.rules, body.rules_toml, body.toppings, body.swap)
     problems = check_names(body.names, body.players) + printable(body.names)
     if problems:
-        return refused(problems)
-    try:
-        sheet = ScoreSheet(rs, body.names, body.first_dealer)
-    except SheetError as exc:
-        return refused(exc.problems)
-    return sheet_answer(sheet)
+        raise SheetError(problems)
+    return sheet_answer(ScoreSheet(rs, body.names, body.first_dealer))
 
 
 @router.post("/load", response_model=SheetOut)
@@ -181,10 +179,7 @@ async def enter_hand(body: EntryIn) -> Any:
             f"index: the next hand is hand {sheet.next_hand + 1} (index {sheet.next_hand}); "
             "correct an earlier hand with /api/sheets/correct"
         )
-    try:
-        sheet.enter(body.entry)
-    except SheetError as exc:
-        return refused(exc.problems)
+    sheet.enter(body.entry)
     return sheet_answer(sheet)
 
 
@@ -192,10 +187,7 @@ async def enter_hand(body: EntryIn) -> Any:
 async def correct_hand(body: CorrectIn) -> Any:
     """Replace the entry of an earlier hand; every total after it follows."""
     sheet = read_sheet(body.sheet)
-    try:
-        sheet.correct(body.index, body.entry)
-    except SheetError as exc:
-        return refused(exc.problems)
+    sheet.correct(body.index, body.entry)
     return sheet_answer(sheet)
 
 

@@ -118,12 +118,6 @@ class JsonCodes:
         return text
 
 
-def view_json(game: Game, seat: int, common: str | None = None) -> str:
-    """``json.dumps(game.view(seat).to_dict())``: :func:`seat_part` and ``common`` (see
-    :func:`common_view_json`), which every seat shares."""
-    return seat_part(game, seat) + (common or common_view_json(game)) + "}"
-
-
 def seat_part(game: Game, seat: int, codes: JsonCodes | None = None) -> str:
     """The start of a view's JSON: its five fields that depend on the seat (from that seat's
     own hand only), and a comma."""
@@ -153,13 +147,6 @@ class TricksCache:
     """``winners``, ``last_trick`` and ``hand_rounds`` of a state message."""
 
 
-def common_view_json(game: Game, cache: TricksCache | None = None) -> str:
-    """The fields of a view that every seat shares, as the inside of a JSON object: those of
-    ``game.view(SPECTATOR).to_dict()``, with the finished tricks cached until the next ends."""
-    public, tricks = common_view_parts(game, cache)
-    return public + ',"tricks":' + tricks
-
-
 def finished_tricks(game: Game, cache: TricksCache | None) -> str:
     """The JSON of the hand's finished tricks: from the cache, one more trick added to it, or
     (when a hand begins or a table is loaded) all of them."""
@@ -184,7 +171,9 @@ def finished_tricks(game: Game, cache: TricksCache | None) -> str:
 def common_view_parts(
     game: Game, cache: TricksCache | None = None, codes: JsonCodes | None = None
 ) -> tuple[str, str]:
-    """:func:`common_view_json` in two parts: every field but ``tricks``, and ``tricks``."""
+    """The fields of a view that every seat shares (those of
+    ``game.view(SPECTATOR).to_dict()``), as the inside of a JSON object, in two parts: every
+    field but ``tricks``, and ``tricks`` (cached until the next trick ends)."""
     tricks = finished_tricks(game, cache)
     phase, leader, n = game.phase, game.leader, game.players
     trick = ""
