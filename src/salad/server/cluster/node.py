@@ -97,15 +97,7 @@ class Cluster:
 
     async def holder_name(self, table_id: str) -> str | None:
         """None if this node serves the table (it holds it, or took it now); else the balancer's
-        name of the live node that holds it; ActionError (404, 503) if neither can be said."""
-        return (await self._owner(table_id))[1]
-
-    async def owner_for(self, table_id: str) -> str:
-        """The id of the node that serves the table (see :meth:`holder_name`)."""
-        return (await self._owner(table_id))[0]
-
-    async def _owner(self, table_id: str) -> tuple[str, str | None]:
-        """The id of the node that serves the table, and its name unless it is this node.
+        name of the live node that holds it; ActionError (404, 503) if neither can be said.
 
         A lease not renewed lately (the node was frozen) may have passed to another node:
         Redis is asked before the table is served from a stale copy. A holder that is gone
@@ -114,7 +106,7 @@ class Cluster:
         if table_id in self.held:
             try:
                 if await self._still_ours(table_id):
-                    return self.node, None
+                    return None
             except RedisError as exc:
                 raise self._no_redis(exc) from None
             self._lost(table_id)
@@ -124,14 +116,14 @@ class Cluster:
                 if owner is None and attempt == 0:
                     await self._must_exist(table_id)
                 if owner is None and await self.claim(table_id):
-                    return self.node, None
+                    return None
                 if owner is None:
                     continue
                 if owner == self.node:
-                    return owner, None
+                    return None
                 name = await self.link.name_of(owner)
                 if name is not None:
-                    return owner, name
+                    return name
                 # Its holder is gone: wait for its lease to lapse or be taken.
                 if not await self._outlast(table_id, owner):
                     break
