@@ -129,12 +129,10 @@ async def create_table(body: s.CreateTableIn, manager: Manager) -> dict[str, Any
         if body.seats[0].kind != "human":
             raise ActionError("seats[0]: seat 0 is the host's own seat (kind human)")
         player_count(rs, len(body.seats))
-        seats = []
-        for i, spec in enumerate(body.seats[1:], start=1):
-            if spec.kind == "bot":
-                seats.append((BOT, check_bot(spec.bot, f"seats[{i}].bot")))
-            else:
-                seats.append((OPEN, None))
+        seats = [
+            (BOT, check_bot(spec.bot, f"seats[{i}].bot")) if spec.kind == "bot" else (OPEN, None)
+            for i, spec in enumerate(body.seats[1:], start=1)
+        ]
     else:
         seats = [(OPEN, None)] * (player_count(rs, body.players) - 1)
     joined = await manager.create(
@@ -211,15 +209,7 @@ async def get_record(
 @records.get("/api/tables/{table_id}/games", response_model=list[s.GameOut])
 async def list_games(table_id: str, manager: Manager) -> list[dict[str, Any]]:
     """Every game played at the table: status, totals, winners, who played and when."""
-    games = await manager.games(table_id)
-    rows = {r.game_number: r for r in await manager.storage.games(table_id)}
-    for game in games:
-        row = rows.get(game["game_number"])
-        if row is not None:
-            game["players"] = [p.get("name") or f"Seat {i}" for i, p in enumerate(row.players)]
-            game["started_at"] = row.started_at
-            game["finished_at"] = row.finished_at
-    return games
+    return await manager.games(table_id)
 
 
 for part in (made, host, records):
