@@ -50,7 +50,7 @@ class Cluster:
     """
 
     fencing = True  # a node frozen past its lease stores nothing after a takeover
-    resume = False  # the keeper takes the tables no node holds, one node each
+    resume = False  # _adopt takes the tables no node holds, one node each
 
     def __init__(self, url: str, name: str | None = None) -> None:
         self.node = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
@@ -67,12 +67,11 @@ class Cluster:
         self._stopping = False
         self._outlasting: dict[str, asyncio.Future[bool]] = {}  # dead holders waited out
 
-    def serve(self, manager: TableManager) -> TableManager:
+    def serve(self, manager: TableManager) -> None:
         """Play the tables of ``manager``, built with this node as its placement
-        (``TableManager(storage, placement=cluster)``); the manager."""
+        (``TableManager(storage, placement=cluster)``)."""
         assert manager.placement is self, "the manager must be built on this node's placement"
         self.manager = manager
-        return manager
 
     # -- leases ---------------------------------------------------------------------------
     def owns(self, table_id: str) -> bool:
