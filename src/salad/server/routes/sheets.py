@@ -43,16 +43,14 @@ class LoadIn(StrictIn):
     )
 
 
-class EntryIn(StrictIn):
-    sheet: Any = Field(description="The sheet as saved (salad-score/1 JSON)")
+class EntryIn(SheetIn):
     entry: Any = Field(description="What each player took: {field id: answer}")
     index: int | None = Field(
         None, description="The hand (0-based); default: the next hand to enter"
     )
 
 
-class CorrectIn(StrictIn):
-    sheet: Any = Field(description="The sheet as saved (salad-score/1 JSON)")
+class CorrectIn(SheetIn):
     index: int = Field(description="The hand to correct (0-based)")
     entry: Any = Field(description="What each player took: {field id: answer}")
 
