@@ -200,7 +200,7 @@ def test_only_the_holder_keeps_the_talk_and_an_idle_table_gets_it_back(
             assert [line["text"] for line in kept["lines"]] == ["hi"]
             # a lets the table go (not idle: another node plays it now); b takes it and
             # finds the line.
-            await a.link.release(t1)
+            await a.link.release_many([t1])
             assert await b.holder_name(t1) is None  # b serves it
             again = await b.manager.get(t1)
             assert [line["text"] for line in b.manager.talk.rooms[t1].lines] == ["hi"]

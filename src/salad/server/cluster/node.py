@@ -198,7 +198,7 @@ class Cluster:
     async def _release(self, table_id: str) -> None:
         """Let the lease of a table that left memory go."""
         with contextlib.suppress(RedisError):
-            await self.link.release(table_id)
+            await self.link.release_many([table_id])
 
     def _spawn(self, coro: Any) -> None:
         self._tasks.append(asyncio.get_running_loop().create_task(coro))

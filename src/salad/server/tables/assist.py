@@ -107,13 +107,12 @@ async def undo(table: Table, conn: Conn, store: Registry, turns: Turns) -> None:
         table.game = after
         table.moves = keep
         table.game_players = players
-        # The trick parts every connection holds may be of tricks now taken back.
-        table.tricks_cache = TricksCache()
-        for c in table.connections():
-            c.tricks = None
         table.turn_start = asyncio.get_running_loop().time()
         turns.schedule(table)
+        # The trick parts every connection holds may be of tricks now taken back.
+        table.tricks_cache = TricksCache()
         note = UndoneOut(type="undone", seat=seat, count=count, moves=keep).model_dump_json()
         for c in table.connections():
+            c.tricks = None
             c.push(note)
         table.broadcast()
