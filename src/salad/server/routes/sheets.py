@@ -163,8 +163,15 @@ async def check_hand(body: EntryIn) -> Any:
     is not changed. ``problems`` is empty when the entry adds up."""
     sheet = read_sheet(body.sheet)
     index = sheet.next_hand if body.index is None else body.index
-    if not 0 <= index <= min(sheet.next_hand, sheet.hand_count - 1):
-        raise ActionError(which_hands(sheet, index))
+    if sheet.is_over() and not 0 <= index < sheet.hand_count:
+        raise ActionError(
+            f"index: {index} is not a hand of this game (0 to {sheet.hand_count - 1})"
+        )
+    if not 0 <= index <= sheet.next_hand:
+        raise ActionError(
+            f"index: {index} is neither an entered hand nor the next one "
+            f"(0 to {sheet.next_hand}: hand 1 to hand {sheet.next_hand + 1})"
+        )
     return sheet_answer(sheet, sheet.check(body.entry, index))
 
 
@@ -215,13 +222,4 @@ async def sheet_csv(body: SheetIn) -> Response:
         sheet.to_csv(),
         media_type="text/csv; charset=utf-8",
         headers={"Content-Disposition": 'attachment; filename="salad-score.csv"'},
-    )
-
-
-def which_hands(sheet: ScoreSheet, index: int) -> str:
-    if sheet.is_over():
-        return f"index: {index} is not a hand of this game (0 to {sheet.hand_count - 1})"
-    return (
-        f"index: {index} is neither an entered hand nor the next one "
-        f"(0 to {sheet.next_hand}: hand 1 to hand {sheet.next_hand + 1})"
     )
