@@ -14,7 +14,7 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from salad.bots.catalog import reference_only
 from salad.bots.decide import RANDOM, choose_move, exit_with_parent
@@ -30,6 +30,8 @@ from salad.server.tables.table import BOT, HUMAN, PLAYING, Table
 from salad.view import Phase, View
 
 log = logging.getLogger("salad.server")
+
+T = TypeVar("T")
 
 BOT_TIMEOUT = 30.0
 """A bot that has not answered after this many seconds is replaced by a random legal move."""
@@ -126,9 +128,14 @@ class Turns:
             )
         return self._pool
 
-    def forget_pool(self) -> None:
-        """A worker of the pool died: start afresh next time."""
-        self._pool = None
+    async def in_pool(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the bot worker pool (:meth:`pool`); a pool a worker of which died
+        (``BrokenExecutor``, raised) is started afresh on the next call."""
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.pool(), fn, *args)
+        except BrokenExecutor:
+            self._pool = None
+            raise
 
     def timing(self, table: Table) -> Timing:
         """How long the table's bots take a card, and a finished trick stays: its pace's, or
@@ -292,13 +299,8 @@ class Turns:
         try:
             if name == RANDOM:
                 return choose_move(name, seed, view)
-            future = asyncio.get_running_loop().run_in_executor(
-                self.pool(), choose_move, name, seed, view
-            )
-            return await asyncio.wait_for(future, BOT_TIMEOUT)
-        except Exception as exc:
-            if isinstance(exc, BrokenExecutor):
-                self.forget_pool()
+            return await asyncio.wait_for(self.in_pool(choose_move, name, seed, view), BOT_TIMEOUT)
+        except Exception:
             log.exception("table %s: bot %s failed; playing a random legal move", table.id, name)
             return choose_move(RANDOM, seed, view)
 
