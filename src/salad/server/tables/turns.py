@@ -264,7 +264,13 @@ class Turns:
             ):
                 choices.held.setdefault(seat, []).extend(moves)
             self.schedule(table)
-            table.broadcast()
+            # Told only to a seat that has chosen, and waits for the others (nothing else it
+            # draws changes): a seat still choosing is left in peace.
+            if now is not None and any(
+                sitting.conns and not choices.needed(now, s)
+                for s, sitting in enumerate(table.seats)
+            ):
+                table.broadcast()
 
     async def _play_held(self, table: Table, seat: int, seq: int, key: tuple[int, int]) -> None:
         """Play the first card held for ``seat``, the seat to pass (the next follows from the
