@@ -36,6 +36,7 @@ from websockets.protocol import State as WsState
 from websockets.uri import parse_uri
 
 from salad.server.protocol import complete_state
+from salad.server.store import SqlStore
 
 PG_ENV = "SALAD_TEST_POSTGRES_URL"
 
@@ -114,13 +115,14 @@ class Server:
         self,
         database: str,
         log_path: Path,
-        bot_delay: float = 0.0,
+        bot_delay: float | None = 0.0,
         args: tuple[str, ...] = (),
         port: int | None = None,
         wait: bool = True,
     ) -> None:
         """Start the process; ``wait``: return once it answers (else call ``wait_ready``, e.g.
-        after starting several, so that they start side by side)."""
+        after starting several, so that they start side by side). ``bot_delay`` None: the
+        bots play at each table's pace."""
         self.database = database
         self.bot_delay = bot_delay
         self.args = args
@@ -129,7 +131,8 @@ class Server:
         self.ws_base = f"ws://127.0.0.1:{self.port}"
         self.log_path = log_path
         cmd = [sys.executable, "-m", "salad.cli", "serve", "--port", str(self.port)]
-        cmd += ["--database", database, "--bot-delay", str(bot_delay)]
+        cmd += ["--database", database]
+        cmd += [] if bot_delay is None else ["--bot-delay", str(bot_delay)]
         cmd += args
         self._log = log_path.open("a")
         self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT)
@@ -271,6 +274,20 @@ async def connect(
     return sock
 
 
+def stored_pace(database: str, table_id: str) -> str | None:
+    """The pace the database holds for a table (None: no such table)."""
+
+    async def load() -> str | None:
+        store = SqlStore(database)
+        try:
+            row = await store.load_table(table_id)
+            return None if row is None else row.pace
+        finally:
+            await store.close()
+
+    return asyncio.run(load())
+
+
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     tmp = tmp_path_factory.mktemp("server")
@@ -285,7 +302,7 @@ def start_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
 
     def start(
         database: str | None = None,
-        bot_delay: float = 0.0,
+        bot_delay: float | None = 0.0,
         args: tuple[str, ...] = (),
     ) -> Server:
         db = database or f"sqlite:///{tmp_path / 'salad.db'}"

@@ -329,8 +329,9 @@ def test_a_node_that_comes_back_disturbs_no_running_table(start_cluster: Any) ->
     died) and one another node held all along. Back in the balancer, it takes neither table:
     no client of the second game is ever disconnected, none of the first game's reconnects
     once the node is back, and both games end with every state checked."""
-    # Bots slow enough that both games outlast the node's return (a game is about 30 bot moves).
-    nodes, proxy = start_cluster(3, bot_delay=0.5)
+    # Bots slow enough that both games outlast the node's return (a game is about 26 bot moves
+    # long: 13 tricks of two bot cards, the bots' passes chosen at once, #33).
+    nodes, proxy = start_cluster(3, bot_delay=0.6)
     a_id, a_host, a_guest = two_humans_two_bots(nodes, proxy)  # made on node0, guest via node1
     b_id, b_host, b_guest = two_humans_two_bots(nodes[1:], proxy)  # node1's, guest via node2
     assert holder(nodes) == [0, 1]

@@ -24,7 +24,7 @@ from salad.server.store import SqlStore, check_database, database_url, hash_toke
 from salad.server.store.connections import config
 from salad.settings import to_ref
 
-from .conftest import Server, connect
+from .conftest import Server, connect, stored_pace
 
 OLD_SCHEMA = """
 CREATE TABLE salad_fences (
@@ -65,7 +65,7 @@ CREATE TABLE salad_seats (
 
 TABLE, TOKEN, SEED, PLAYED = "before-migrations", "the-hosts-token", 20251205, 9
 
-HEAD = ["0002"]
+HEAD = ["0003"]
 """The newest revision."""
 
 
@@ -232,3 +232,31 @@ def test_a_database_of_a_newer_salad_is_one_line(tmp_path: Path) -> None:
         check_database(url)
     said = str(refused.value)
     assert "cannot be opened" in said and "9999" in said and "\n" not in said, said
+
+
+def test_a_table_made_before_the_pace_plays_at_normal_and_the_pace_goes_back(
+    tmp_path: Path,
+) -> None:
+    """Revision 0003 gives every table a pace: one made at 0002 plays at ``normal`` (the pace
+    every table had); going back to 0002 takes the column away again."""
+    url = f"sqlite:///{tmp_path / 'r0002.db'}"
+    engine = create_engine(url)
+    try:
+        with engine.begin() as conn:
+            old_database(conn, first_revision=True)
+            command.upgrade(config(conn), "0002")
+    finally:
+        engine.dispose()
+    assert revision(url) == ["0002"]
+    check_database(url)
+    assert revision(url) == HEAD
+
+    assert stored_pace(url, TABLE) == "normal"
+    engine = create_engine(url)
+    try:
+        with engine.begin() as conn:
+            command.downgrade(config(conn), "0002")
+        columns = {c["name"] for c in inspect(engine).get_columns("salad_tables")}
+    finally:
+        engine.dispose()
+    assert revision(url) == ["0002"] and "pace" not in columns and "talk" in columns

@@ -141,6 +141,27 @@ def test_tables_and_seats(url: str) -> None:
     with_store(url, body)
 
 
+def test_a_tables_pace_is_stored_and_changed_fenced(url: str) -> None:
+    """Issue #33: the host's pace is stored with the table; a change from a stale copy is
+    refused like a move."""
+
+    async def body(store: SqlStore) -> None:
+        row = table_row()
+        row.pace = "fast"
+        await store.create_table(row)
+        loaded = await store.load_table("t1")
+        assert loaded is not None and loaded.pace == "fast"
+        old = await store.fence("t1")
+        new = await store.fence("t1")
+        with pytest.raises(StaleCopy):
+            await store.set_pace("t1", "slow", epoch=old)
+        await store.set_pace("t1", "slow", epoch=new)
+        loaded = await store.load_table("t1")
+        assert loaded is not None and loaded.pace == "slow"
+
+    with_store(url, body)
+
+
 def test_games_moves_and_resume(url: str) -> None:
     """A game stored move by move rebuilds exactly from its seed and moves."""
 

@@ -26,8 +26,13 @@ def serve(
         ),
     ] = None,
     bot_delay: Annotated[
-        float, typer.Option(help="Seconds a bot waits before it plays (to be watchable).")
-    ] = 0.6,
+        float | None,
+        typer.Option(
+            min=0,
+            help="Seconds every bot takes a card, whatever its table's pace (default: the "
+            "pace the host chose: slow, normal or fast).",
+        ),
+    ] = None,
     redis: Annotated[
         str | None,
         typer.Option(

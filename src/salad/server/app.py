@@ -39,7 +39,7 @@ TABLE_REQUEST = re.compile(r"/api/tables/[^/]+/.+")  # one table's requests that
 def create_app(
     database_url: str | None = None,
     *,
-    bot_delay: float = 0.0,
+    bot_delay: float | None = 0.0,
     bot_workers: int | None = None,
     rates: RateLimits | None = None,
     unload_after: float | None = UNLOAD_AFTER,
@@ -47,10 +47,11 @@ def create_app(
     node_name: str | None = None,
 ) -> FastAPI:
     """The server app on a database (``None``: the default SQLite file; a path; a SQLAlchemy
-    URL; ``postgresql://...``). ``bot_delay``: seconds a bot waits before it plays. ``rates``:
-    by default :meth:`RateLimits.from_env`. ``unload_after``: seconds after which a table no
-    one uses leaves memory (None: never). ``redis_url``: run as one node of a cluster
-    (:mod:`salad.server.cluster`) on a shared PostgreSQL; ``node_name``: its balancer name.
+    URL; ``postgresql://...``). ``bot_delay``: seconds every bot takes a card (None: each
+    table's pace's). ``rates``: by default :meth:`RateLimits.from_env`. ``unload_after``:
+    seconds after which a table no one uses leaves memory (None: never). ``redis_url``: run
+    as one node of a cluster (:mod:`salad.server.cluster`) on a shared PostgreSQL;
+    ``node_name``: its balancer name.
     """
     rates = rates if rates is not None else RateLimits.from_env()
     logmask.install()

@@ -302,6 +302,10 @@ class LobbyOut(_Out):
     host: int
     turn_timer: float | None
     bot_takeover: float | None
+    pace: Literal["slow", "normal", "fast"] = Field(
+        description="How fast the bots play and how long a finished trick stays (the host's)"
+    )
+    trick_pause: float = Field(description="Seconds a finished trick stays on the table")
     game_number: int
     min_players: int
     max_players: int
@@ -392,6 +396,15 @@ class HandEndOut(_Out):
     waiting: list[int] = Field(description="The seats whose Next hand the table waits for")
 
 
+class PassingOut(_Out):
+    """A pass phase played at once, every seat choosing when it likes (docs/protocol.md,
+    "Passing at once"): what this seat may choose now and has chosen, who is still choosing."""
+
+    legal: list[str] = Field(description="The cards this seat may choose now (none once done)")
+    chosen: list[str] = Field(description="The cards it has chosen, before its turn or at it")
+    choosing: list[int] = Field(description="The seats still choosing, the next to pass first")
+
+
 class StateOut(_Out):
     """``state``: the table as one seat (``you``, -1 for a spectator) sees it, sent on connect
     and after every change; the kept fields are left out when the connection has them."""
@@ -402,6 +415,9 @@ class StateOut(_Out):
     deadline: float | None = Field(description="When the turn timer runs out (Unix seconds)")
     moves: int = Field(description="The moves of the current game so far")
     hand_end: HandEndOut | None
+    passing: PassingOut | MISSING = Field(
+        MISSING, description="In a pass phase played at once (the view stays the engine's)"
+    )
     table: LobbyOut | MISSING = kept("The lobby, when it changed since the last one sent")
     last_trick: LastTrickOut | None | MISSING = kept("The game's last finished trick")
     hand_rounds: list[HandRoundOut] | MISSING = kept("Every finished hand")

@@ -100,7 +100,7 @@ def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
     database: str | None = None,
-    bot_delay: float = 0.6,
+    bot_delay: float | None = None,
     log_level: str = "info",
     echo: Callable[[str], Any] = print,
     unload_after: float | None = UNLOAD_AFTER,

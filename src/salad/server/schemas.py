@@ -46,10 +46,20 @@ class RulesFileIn(RulesIn):
     )
 
 
+PACE_TEXT = "How fast the bots play and how long a finished trick stays (default normal)"
+
+PaceName = Literal["slow", "normal", "fast"]
+
+
 class QuickPlayIn(RulesIn):
     name: PlayerName
     players: int | None = Field(None, ge=2, le=16)
     bot: str | None = Field(None, description="The bot for every other seat")
+    pace: PaceName | None = Field(None, description=PACE_TEXT)
+
+
+class PaceIn(StrictIn):
+    pace: PaceName = Field(description=PACE_TEXT)
 
 
 class CreateTableIn(RulesFileIn):
@@ -68,6 +78,7 @@ class CreateTableIn(RulesFileIn):
         description="A bot plays for a seat away (no connection) longer than this",
     )
     seed: int | None = Field(None, ge=0, lt=2**63, description="The first game's seed")
+    pace: PaceName | None = Field(None, description=PACE_TEXT)
 
 
 class JoinIn(StrictIn):

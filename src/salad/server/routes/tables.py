@@ -13,6 +13,7 @@ from salad.server.info import options
 from salad.server.messages import LobbyOut
 from salad.server.rules import build_ruleset, player_count
 from salad.server.tables import Joined, TableManager
+from salad.server.tables.pace import check_pace
 from salad.server.tables.table import BOT, OPEN, Table
 from salad.server.tables.turns import check_bot
 
@@ -112,7 +113,8 @@ async def quickplay(body: s.QuickPlayIn, manager: Manager) -> dict[str, Any]:
     rs = build_ruleset(body.rules, None, body.toppings, body.swap)
     n = player_count(rs, body.players)
     bot = check_bot(body.bot)
-    joined = await manager.create(rs, body.name, [(BOT, bot)] * (n - 1), start=True)
+    seats: list[tuple[str, str | None]] = [(BOT, bot)] * (n - 1)
+    joined = await manager.create(rs, body.name, seats, start=True, pace=check_pace(body.pace))
     return joined_answer(joined)
 
 
@@ -142,6 +144,7 @@ async def create_table(body: s.CreateTableIn, manager: Manager) -> dict[str, Any
         turn_timer=body.turn_timer,
         bot_takeover=body.bot_takeover,
         seed=body.seed,
+        pace=check_pace(body.pace),
     )
     out = joined_answer(joined)
     out["invite_url"] = f"/join/{joined.table_id}"
@@ -182,6 +185,13 @@ async def delete_seat(table_id: str, seat: int, manager: Manager, token: HostTok
     """Remove a seat before the start; later seats move down by one (host only)."""
     table = await manager.remove_seat(table_id, token, seat)
     return lobby_answer(table)
+
+
+@host.put("/api/tables/{table_id}/pace", response_model=LobbyOut)
+async def put_pace(table_id: str, body: s.PaceIn, manager: Manager, token: HostToken) -> Response:
+    """How fast the bots play and how long a finished trick stays: ``slow``, ``normal`` or
+    ``fast``, in the lobby or during a game (host only)."""
+    return lobby_answer(await manager.set_pace(table_id, token, check_pace(body.pace)))
 
 
 @host.post("/api/tables/{table_id}/start", response_model=LobbyOut)

@@ -101,6 +101,8 @@ class TableRow:
     talk: Any = None
     pressed: Any = None
     """What the table keeps (:data:`KEPT`), as last kept; None: nothing kept yet."""
+    pace: str = "normal"
+    """How fast its bots play and how long a finished trick stays: slow, normal or fast."""
 
 
 class TableStore(Protocol):
@@ -121,6 +123,9 @@ class TableStore(Protocol):
 
     async def save_seats(self, table_id: str, seats: list[SeatRow], *, epoch: Epoch = None) -> None:
         """Replace every seat of a table (seats are renumbered when one is removed)."""
+
+    async def set_pace(self, table_id: str, pace: str, *, epoch: Epoch = None) -> None:
+        """The table's pace (the host changed it)."""
 
     async def start_game(
         self, table_id: str, game_number: int, seed: int, players: Players, *, epoch: Epoch = None

@@ -62,6 +62,10 @@ class MemoryStore:
         row.seats = copy.deepcopy(seats)
         row.players = len(seats)
 
+    async def set_pace(self, table_id: str, pace: str, *, epoch: Epoch = None) -> None:
+        self._held(table_id, epoch)
+        self._table(table_id).pace = pace
+
     async def start_game(
         self, table_id: str, game_number: int, seed: int, players: Players, *, epoch: Epoch = None
     ) -> None:

@@ -79,7 +79,17 @@ def database_url(value: str | None) -> str:
     return value
 
 
-COPIED = ("id", "preset", "players", "turn_timer", "bot_takeover", "status", "game_number", "seed")
+COPIED = (
+    "id",
+    "preset",
+    "players",
+    "turn_timer",
+    "bot_takeover",
+    "status",
+    "game_number",
+    "seed",
+    "pace",
+)
 """The columns of ``salad_tables`` stored as a :class:`~.base.TableRow` has them."""
 
 
@@ -149,6 +159,10 @@ class SqlStore:
 
     async def save_seats(self, table_id: str, seats: list[SeatRow], *, epoch: Epoch = None) -> None:
         await self._call(fenced(table_id, epoch, lambda conn: save_seats(conn, table_id, seats)))
+
+    async def set_pace(self, table_id: str, pace: str, *, epoch: Epoch = None) -> None:
+        change = update(tables_t).where(tables_t.c.id == table_id).values(pace=pace)
+        await self._call(fenced(table_id, epoch, lambda conn: conn.execute(change)))
 
     async def start_game(
         self, table_id: str, game_number: int, seed: int, players: Players, *, epoch: Epoch = None

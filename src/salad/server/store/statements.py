@@ -25,10 +25,10 @@ from sqlalchemy import Connection, Table, and_, delete, insert, select, text, tu
 from sqlalchemy.sql.expression import ClauseElement, ColumnElement
 
 from salad.server.store.base import KEPT, GameRow, MoveRow, Over, SeatRow, StaleCopy
-from salad.server.store.migrations.versions import r0001_first_schema, r0002_kept
+from salad.server.store.migrations.versions import r0001_first_schema, r0002_kept, r0003_pace
 
 tables_t, seats_t, games_t, moves_t, fences_t, reviews_t = r0001_first_schema.tables()
-for column in r0002_kept.columns():
+for column in [*r0002_kept.columns(), *r0003_pace.columns()]:
     tables_t.append_column(column)
 
 Moves = list[tuple[str, int, MoveRow, int | None]]

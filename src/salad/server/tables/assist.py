@@ -101,6 +101,7 @@ async def undo(table: Table, conn: Conn, store: Registry, turns: Turns) -> None:
             log.exception("table %s: an undo could not be stored", table.id)
             raise ActionError("undo: the server could not store it; try again", 503) from None
         table.game = after
+        table.passes = None  # the choices held were made from the game as it was
         table.moves = keep
         table.game_players = players
         table.turn_start = asyncio.get_running_loop().time()

@@ -16,6 +16,7 @@ from salad.engine import Game
 from salad.ruleset import Ruleset
 from salad.server.errors import ActionError
 from salad.server.store import SeatRow, TableRow, hash_token
+from salad.server.tables.pace import Pace
 from salad.server.tables.registry import Registry
 from salad.server.tables.table import BOT, HUMAN, OPEN, Seat, Table, TableStatus
 from salad.server.tables.turns import Turns, bot_display_name, check_bot, default_bot
@@ -69,6 +70,7 @@ class Lobby:
         bot_takeover: float | None = None,
         seed: int | None = None,
         start: bool = False,
+        pace: Pace = Pace.NORMAL,
     ) -> Joined:
         """A new table: the host in seat 0 and ``seats`` (kind, bot) for the others."""
         ruleset.check_players(len(seats) + 1)
@@ -95,6 +97,7 @@ class Lobby:
             game_number=1,
             seed=seed,
             seats=rows,
+            pace=pace,
         )
         await storage.create_table(row)
         table = Table(row, ruleset)
@@ -105,6 +108,17 @@ class Lobby:
             async with table.lock:
                 await self.start_game(table)
         return Joined(table_id, 0, token)
+
+    async def set_pace(self, table_id: str, token: str | None, pace: Pace) -> Table:
+        """The host changes the table's pace, at any time: stored, then the bots play at it."""
+        async with self._as_host(table_id, token) as table:
+            if table.pace != pace:
+                await self.registry.store(table, self.registry.storage.set_pace, pace.value)
+                table.pace = pace
+                table.changed()
+                self.turns.schedule(table)
+                table.broadcast()
+            return table
 
     @asynccontextmanager
     async def _as_host(

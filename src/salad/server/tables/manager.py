@@ -51,7 +51,7 @@ class TableManager:
     def __init__(
         self,
         storage: TableStore,
-        bot_delay: float = 0.0,
+        bot_delay: float | None = 0.0,
         bot_workers: int | None = None,
         unload_after: float | None = UNLOAD_AFTER,
         placement: Placement | None = None,
@@ -77,7 +77,7 @@ class TableManager:
         self.sweep = registry.sweep
         self.create, self.join, self.start = lobby.create, lobby.join, lobby.start
         self.set_seat, self.remove_seat = lobby.set_seat, lobby.remove_seat
-        self.rematch = lobby.rematch
+        self.rematch, self.set_pace = lobby.rematch, lobby.set_pace
         self.connect, self.disconnect = presence.connect, presence.disconnect
         self.handle = self.dispatch.handle
         self.next_hand = self.presses.next_hand

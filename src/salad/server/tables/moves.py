@@ -7,12 +7,14 @@ import logging
 
 from sqlalchemy.exc import IntegrityError
 
+from salad.cards import cards_of
 from salad.engine import Game
 from salad.errors import CardParseError, IllegalMoveError
-from salad.moves import Move, format_move
+from salad.moves import Move, format_move, parse_move
 from salad.server.errors import ActionError
 from salad.server.store import MoveRow, StaleCopy, StoreTimeout
 from salad.server.tables.connection import Conn
+from salad.server.tables.passing import Choices
 from salad.server.tables.registry import Registry
 from salad.server.tables.table import Table, TableStatus
 from salad.server.tables.turns import Turns
@@ -58,6 +60,10 @@ class MovePlayer:
                 raise ActionError("the next hand starts once everyone has pressed Next hand", 409)
             if seat >= table.players:
                 raise ActionError(f"there is no seat {seat + 1} at this table")
+            choices = table.choices()
+            if choices is not None:  # every seat chooses at once, its turn come or not
+                self.hold_pass(table, choices, seat, text, shown)
+                return
             if game.to_move != seat:
                 verb = "pass" if game.phase == Phase.PASS else "play"
                 name = table.seat_name(game.to_move)
@@ -67,6 +73,28 @@ class MovePlayer:
             except CardParseError as exc:
                 raise ActionError(f"You cannot play {shown!r}: {exc}") from None
             await self.accept(table, seat, move, "human")
+
+    def hold_pass(self, table: Table, choices: Choices, seat: int, text: str, shown: str) -> None:
+        """A card chosen to pass, in a pass phase played at once: held, and played when the
+        seat's turn in the engine's order comes, at once if it has (:mod:`~.passing`)."""
+        game = table.game
+        assert game is not None
+        free = choices.free(game, seat)
+        if not free:
+            raise ActionError("You have chosen your cards to pass: wait for the others", 409)
+        codes = table.json_codes()
+        move = next((m for m in cards_of(free) if codes.text(m) == text), None)
+        if move is None:
+            try:
+                move = parse_move(game.deck, text, among=free)
+            except CardParseError as exc:
+                raise ActionError(f"You cannot pass {shown!r}: {exc}") from None
+        if not 0 <= move < game.deck.size or not free >> move & 1:
+            why = "you can only pass a card you hold and have not chosen yet"
+            raise ActionError(f"You cannot pass {shown!r}: {why}", 409)
+        choices.held.setdefault(seat, []).append(move)
+        self.turns.schedule(table)
+        table.broadcast()
 
     async def accept(self, table: Table, seat: int, move: Move, by: str) -> None:
         """Store, then play and tell everyone (the table's lock is held): nothing ever sees a

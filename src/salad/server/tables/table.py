@@ -18,6 +18,8 @@ from salad.server.info import deck_info, hands_info, toppings_of
 from salad.server.soon import Soon
 from salad.server.store import TableRow, hash_token
 from salad.server.tables.connection import Conn
+from salad.server.tables.pace import TIMINGS, Pace
+from salad.server.tables.passing import Choices, choices_of
 from salad.server.tables.wire import (
     JsonCodes,
     Receiver,
@@ -114,6 +116,7 @@ class Table:
         self.ruleset = ruleset
         self.turn_timer = row.turn_timer
         self.bot_takeover = row.bot_takeover
+        self.pace = next((p for p in Pace if p == row.pace), Pace.NORMAL)
         self.status = TableStatus(row.status)
         self.game_number = row.game_number
         self.first_seed = row.seed
@@ -135,6 +138,9 @@ class Table:
         self.codes: JsonCodes | None = None
         self._drawing: tuple[int, dict[str, Any], list[dict[str, Any]]] | None = None
         self.hand_end: HandEnd | None = None
+        self.passes: Choices | None = None
+        """The choices of the pass phase under way made before their turn (:mod:`.passing`):
+        set by the server's turns when a pass phase begins, None out of one."""
         self.pressing: dict[int, Conn] = {}
         """Next-hand presses waiting to be kept together, by seat (a cluster node's: see
         TableManager.next_hand), and the task that keeps them."""
@@ -192,6 +198,8 @@ class Table:
             "host": 0,
             "turn_timer": self.turn_timer,
             "bot_takeover": self.bot_takeover,
+            "pace": self.pace,
+            "trick_pause": TIMINGS[self.pace].trick,
             "game_number": self.game_number,
             "min_players": rs.min_players,
             "max_players": rs.max_players,
@@ -279,6 +287,14 @@ class Table:
         if self.waiting():
             self.hand_end = None
 
+    def choices(self) -> Choices | None:
+        """The pass phase's choices held (:mod:`.passing`), if the game is in the one they are
+        for: the turns start them (:meth:`~.turns.Turns.schedule`)."""
+        game, held = self.game, self.passes
+        if held is None or choices_of(game, self.game_number, held) is not held:
+            return None
+        return held
+
     def connections(self) -> list[Conn]:
         conns = [*self.spectators]
         for s in self.seats:
@@ -298,6 +314,7 @@ class Table:
             cache=self.tricks_cache,
             codes=self.json_codes() if self.game is not None else None,
             hand_end=self.hand_end.json() if self.hand_end is not None else None,
+            choices=self.choices(),
         )
 
     def broadcast(self) -> None:

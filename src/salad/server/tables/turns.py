@@ -13,15 +13,21 @@ import os
 import time
 from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from salad.bots.catalog import reference_only
 from salad.bots.decide import RANDOM, choose_move, exit_with_parent
 from salad.bots.seeds import bot_seed
+from salad.cards import cards_of
+from salad.engine import Game
 from salad.moves import Move
 from salad.server.errors import ActionError
 from salad.server.info import available_bots
+from salad.server.tables.pace import TIMINGS, Timing
+from salad.server.tables.passing import Choices, choices_of
 from salad.server.tables.table import BOT, HUMAN, PLAYING, Table
+from salad.view import Phase, View
 
 log = logging.getLogger("salad.server")
 
@@ -75,12 +81,17 @@ STORE_RETRY = 0.5
 class Turns:
     """The bot moves and timers of every table of a manager."""
 
-    def __init__(self, accept: Accept, bot_delay: float = 0.0, bot_workers: int | None = None):
+    def __init__(
+        self, accept: Accept, bot_delay: float | None = 0.0, bot_workers: int | None = None
+    ):
         self.accept = accept
         self.bot_delay = bot_delay
+        """Seconds every bot takes a card, whatever its table's pace (None: its pace's)."""
         self.bot_workers = bot_workers
         self._pool: Executor | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._bots: dict[str, tuple[int, int, int]] = {}
+        """By table id: the (seat, move number, game number) a bot is thinking about."""
 
     async def close(self) -> None:
         """Stop every bot turn under way, and the pool. A turn still running :data:`STOP_WAIT`
@@ -126,9 +137,18 @@ class Turns:
             self._pool = None
             raise
 
+    def timing(self, table: Table) -> Timing:
+        """How long the table's bots take a card, and a finished trick stays: its pace's, or
+        the server's ``bot_delay`` for both."""
+        if self.bot_delay is not None:
+            return Timing(bot=self.bot_delay, trick=self.bot_delay)
+        return TIMINGS[table.pace]
+
     def schedule(self, table: Table) -> None:
         """Arrange for a bot to move if the seat to move is a bot, is away past the takeover
-        time, or runs out of its turn timer; sets the ``deadline`` shown to clients."""
+        time, or runs out of its turn timer; sets the ``deadline`` shown to clients. In a pass
+        phase, every bot seat chooses at once, and a choice made before its seat's turn is
+        played when that turn comes (:mod:`.passing`)."""
         if table.timer is not None:
             table.timer.cancel()
             table.timer = None
@@ -142,16 +162,22 @@ class Turns:
         seat = game.to_move
         if not 0 <= seat < table.players:
             return
+        if self._schedule_passes(table, game):
+            return
         s = table.seats[seat]
         loop = asyncio.get_running_loop()
         now = loop.time()
         when: float | None = None
         reason = ""
+        timing = self.timing(table)
         if s.kind == BOT:
-            when, reason = now + self.bot_delay, BOT
+            pause = (
+                timing.trick if game.phase == Phase.PLAY and game.trick_no and not game.trick else 0
+            )
+            when, reason = now + max(timing.bot, pause), BOT
         elif s.kind == HUMAN:
             if table.bot_takeover is not None and not s.conns:
-                when = max(now + self.bot_delay, s.away_since + table.bot_takeover)
+                when = max(now + timing.bot, s.away_since + table.bot_takeover)
                 reason = TAKEOVER
             if table.turn_timer:
                 expiry = table.turn_start + table.turn_timer
@@ -161,10 +187,128 @@ class Turns:
         if when is None:
             return
         seq, number = table.moves, table.game_number
+        if reason == BOT and self._bots.get(table.id) == (seat, seq, number):
+            return  # it is thinking already, and plays at its pace
+        # A bot thinks at once and plays at ``when``: its thinking is in its pace, not after it.
+        at, start = (when, now) if reason == BOT else (0.0, when)
         table.timer = loop.call_later(
-            max(0.0, when - now),
-            lambda: self.spawn(self._bot_turn(table, seat, seq, number, reason)),
+            max(0.0, start - now),
+            lambda: self.spawn(self._bot_turn(table, seat, seq, number, reason, at)),
         )
+
+    def _schedule_passes(self, table: Table, game: Game) -> bool:
+        """In a pass phase: start the choice of every bot seat that has not chosen (all at
+        once), and play the choice of the seat to move if it is held; True when that is under
+        way (nothing else to arrange)."""
+        choices = choices_of(game, table.game_number, table.passes)
+        table.passes = choices
+        if choices is None:
+            return False
+        number, hand = table.game_number, game.hand_index
+        for s, sitting in enumerate(table.seats):
+            if sitting.kind == BOT and s not in choices.thinking and choices.needed(game, s):
+                choices.thinking.add(s)
+                self.spawn(self._bot_pass(table, choices, s))
+        seat = game.to_move
+        held = choices.held.get(seat)
+        if held:
+            # Played at once, but for the phase's last card: the cards go round once the
+            # pace's pause has shown every seat its choice made.
+            loop = asyncio.get_running_loop()
+            when = 0.0
+            if len(held) == 1 and choices.complete(game, seat):
+                if choices.exchange_at is None:
+                    choices.exchange_at = loop.time() + self.timing(table).trick
+                when = choices.exchange_at
+            seq, key = table.moves, (number, hand)
+            table.timer = loop.call_later(
+                max(0.0, when - loop.time()),
+                lambda: self.spawn(self._play_held(table, seat, seq, key)),
+            )
+            return True
+        return table.seats[game.to_move].kind == BOT  # its choice is being thought out
+
+    async def _bot_pass(self, table: Table, choices: Choices, seat: int) -> None:
+        """A bot seat's whole choice of cards to pass, thought out from its view as if its
+        turn had come, held once its pace has passed, and played when its turn comes."""
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        game = table.game
+        assert game is not None
+        s = table.seats[seat]
+        name = s.bot or default_bot()
+        view = game.view(seat)
+        chosen = view.passed | choices.mask(seat)
+        moves: list[Move] = []
+        try:
+            for k in range(choices.needed(game, seat)):
+                free = view.hand & ~chosen
+                ask = replace(view, to_move=seat, legal_moves=tuple(cards_of(free)), passed=chosen)
+                seed = bot_seed("table", game.seed, seat, table.moves + k)
+                move = await self._choose(table, name, seed, ask)
+                moves.append(move)
+                chosen |= 1 << move
+            await asyncio.sleep(max(0.0, start + self.timing(table).bot - loop.time()))
+        except BaseException:
+            choices.thinking.discard(seat)
+            raise
+        async with table.lock:
+            choices.thinking.discard(seat)
+            if table.passes is not choices or table.choices() is not choices:
+                return
+            now = table.game
+            if (
+                now is not None
+                and table.seats[seat].kind == BOT
+                and choices.needed(now, seat) == len(moves)
+            ):
+                choices.held.setdefault(seat, []).extend(moves)
+            self.schedule(table)
+            # Told only to a seat that has chosen, and waits for the others (nothing else it
+            # draws changes): a seat still choosing is left in peace.
+            if now is not None and any(
+                sitting.conns and not choices.needed(now, s)
+                for s, sitting in enumerate(table.seats)
+            ):
+                table.broadcast()
+
+    async def _play_held(self, table: Table, seat: int, seq: int, key: tuple[int, int]) -> None:
+        """Play the first card held for ``seat``, the seat to pass (the next follows from the
+        schedule after it)."""
+        async with table.lock:
+            choices = table.choices()
+            game = table.game
+            if choices is None or choices.key != key or game is None or table.moves != seq:
+                return
+            held = choices.held.get(seat)
+            if game.to_move != seat or not held:
+                return
+            move = held.pop(0)
+            by = BOT if table.seats[seat].kind == BOT else "human"
+            try:
+                await self.accept(table, seat, move, by)
+            except ActionError as exc:
+                log.error("table %s: a held pass refused: %s", table.id, exc.message)
+                choices.held.pop(seat, None)
+                if exc.status == 503:
+                    held.insert(0, move)
+                    choices.held[seat] = held
+                    table.timer = asyncio.get_running_loop().call_later(
+                        STORE_RETRY, self.schedule, table
+                    )
+                elif table.timer is None:
+                    self.schedule(table)
+
+    async def _choose(self, table: Table, name: str, seed: int, view: View) -> Move:
+        """Bot ``name``'s move in ``view``, thought out in the pool (a random legal move if it
+        fails or takes longer than :data:`BOT_TIMEOUT`)."""
+        try:
+            if name == RANDOM:
+                return choose_move(name, seed, view)
+            return await asyncio.wait_for(self.in_pool(choose_move, name, seed, view), BOT_TIMEOUT)
+        except Exception:
+            log.exception("table %s: bot %s failed; playing a random legal move", table.id, name)
+            return choose_move(RANDOM, seed, view)
 
     def _schedule_wait_end(self, table: Table) -> None:
         """While a hand's summary waits for Next hand, no one moves. The wait ends when the turn
@@ -210,7 +354,11 @@ class Turns:
             self.schedule(table)
             table.broadcast()
 
-    async def _bot_turn(self, table: Table, seat: int, seq: int, number: int, reason: str) -> None:
+    async def _bot_turn(
+        self, table: Table, seat: int, seq: int, number: int, reason: str, at: float = 0.0
+    ) -> None:
+        """A bot's move for ``seat``, thought out now and played no sooner than ``at`` (the
+        loop's clock)."""
         game = table.game
         if game is None or not self._still(table, seat, seq, number, reason):
             return
@@ -218,16 +366,17 @@ class Turns:
         name = s.bot if reason == BOT and s.bot else default_bot()
         view = game.view(seat)
         seed = bot_seed("table", game.seed, seat, seq)
+        thinking = (seat, seq, number)
+        if reason == BOT:
+            self._bots[table.id] = thinking
         try:
-            if name == RANDOM:
-                move = choose_move(name, seed, view)
-            else:
-                move = await asyncio.wait_for(
-                    self.in_pool(choose_move, name, seed, view), BOT_TIMEOUT
-                )
-        except Exception:
-            log.exception("table %s: bot %s failed; playing a random legal move", table.id, name)
-            move = choose_move(RANDOM, seed, view)
+            move = await self._choose(table, name, seed, view)
+            loop = asyncio.get_running_loop()
+            if at > loop.time():
+                await asyncio.sleep(at - loop.time())
+        finally:
+            if self._bots.get(table.id) == thinking:
+                del self._bots[table.id]
         async with table.lock:
             if not self._still(table, seat, seq, number, reason):
                 return

@@ -25,6 +25,7 @@ from salad.errors import IllegalMoveError
 from salad.events import PLAY, TRICK
 from salad.moves import Move, format_move, move_label
 from salad.scoring import MOON, hand_breakdown, standings
+from salad.server.tables.passing import Choices
 from salad.view import SPECTATOR, Phase
 
 TrickKey = tuple[int, int, Phase]
@@ -252,6 +253,19 @@ def hand_summary(game: Game, index: int) -> dict[str, Any]:
 # -- a state message ------------------------------------------------------------------------
 
 
+def passing_json(game: Game, seat: int, choices: Choices, codes: JsonCodes | None = None) -> str:
+    """A state's ``passing`` (:class:`~salad.server.messages.PassingOut`) in a pass phase
+    played at once: the cards ``seat`` may choose now and has chosen, and the seats still
+    choosing, the engine's next first."""
+    codes = JsonCodes.of(game, codes)
+    free, chosen = (0, 0) if seat == SPECTATOR else choices.shown(game, seat)
+    choosing = ",".join(str(s) for s in choices.choosing(game))
+    return (
+        f'{{"legal":[{codes.card_list(free) if free else ""}],'
+        f'"chosen":[{codes.card_list(chosen) if chosen else ""}],"choosing":[{choosing}]}}'
+    )
+
+
 class Receiver(Protocol):
     """What a state message needs to know of the connection it is for (a ``Conn``)."""
 
@@ -273,11 +287,14 @@ def state_messages(
     cache: TricksCache,
     codes: JsonCodes | None,
     hand_end: str | None = None,
+    choices: Choices | None = None,
 ) -> Callable[[Receiver], str]:
     """A function giving the ``state`` message for a connection, leaving out the lobby
     (``table``) if it has this ``version`` of it and the kept trick parts if it has them for
     this trick; the parts every seat shares are built once. ``hand_end``: the JSON of the
-    summary the table shows (:class:`~salad.server.tables.table.HandEnd`), or None."""
+    summary the table shows (:class:`~salad.server.tables.table.HandEnd`), or None.
+    ``choices``: the pass phase is played at once (:mod:`~.passing`): each state says what
+    its seat may choose now and has chosen, and who is still choosing (``passing``)."""
     public = ""
     tricks = "[]"
     slow = '"winners":[],"last_trick":null,"hand_rounds":[]'
@@ -311,6 +328,8 @@ def state_messages(
                 view = seat_part(game, seat, codes) + public
                 view += ',"tricks":' + tricks + "}" if full else "}"
             text = STATE_PREFIX + ',"you":' + str(seat) + ',"view":' + view + tail
+            if choices is not None and game is not None:
+                text += ',"passing":' + passing_json(game, seat, choices, codes)
             if full:
                 text += "," + slow
             per_seat[seat, full] = text

@@ -5,6 +5,7 @@ import { api, errorText, store } from "./api.js";
 import { backSVG, setFourColour } from "./cards.js";
 import { $, all, first, html, setHTML, toast } from "./dom.js";
 import { rulesForm } from "./rulesform.js";
+import { keepPace, keptPace, paceOptions } from "./table/motion.js";
 import { loadPrefs, mountLogo } from "./ui.js";
 
 /** @typedef {import("./types.js").Options} Options */
@@ -92,6 +93,7 @@ async function quickPlay(e) {
     store.setPref(QUICK_KEY, choice);
     Object.assign(body, choice);
   }
+  body.pace = chosenPace("quick-pace");
   try {
     const r = await api("POST", "/api/quickplay", body);
     goToTable(r.table_id, r.token);
@@ -123,6 +125,7 @@ async function createTable(e) {
   if (timer) body.turn_timer = timer;
   const takeover = Number($("c-takeover", HTMLInputElement).value);
   if (takeover) body.bot_takeover = takeover;
+  body.pace = chosenPace("c-pace");
   const btn = $("btn-create", HTMLButtonElement);
   btn.disabled = true;
   try {
@@ -132,6 +135,40 @@ async function createTable(e) {
     toast(errorText(err));
     btn.disabled = false;
   }
+}
+
+/**
+ * The pace selects (how fast the bots play, how long a finished trick stays): one among the
+ * quick play's choices, one beside the turn timer; both start at the pace this browser last
+ * chose, and a change of either is kept for the next table.
+ */
+function mountPace() {
+  const chosen = keptPace();
+  const quick = document.createElement("label");
+  setHTML(quick, html`Pace <select id="quick-pace">${paceOptions(chosen)}</select>`);
+  $("quick-choices").append(quick);
+  const field = document.createElement("div");
+  field.className = "field";
+  setHTML(
+    field,
+    html`<label for="c-pace">Pace <small>(bots' speed, pause after a trick)</small></label><select id="c-pace">${paceOptions(chosen)}</select>`,
+  );
+  const takeover = $("c-takeover").closest(".field");
+  if (takeover) takeover.after(field);
+  for (const id of ["quick-pace", "c-pace"]) {
+    const sel = $(id, HTMLSelectElement);
+    sel.onchange = () => {
+      keepPace(sel.value);
+      for (const other of ["quick-pace", "c-pace"]) $(other, HTMLSelectElement).value = sel.value;
+    };
+  }
+}
+
+/** The pace a select says (kept for the next table). @param {string} id */
+function chosenPace(id) {
+  const pace = $(id, HTMLSelectElement).value;
+  keepPace(pace);
+  return pace;
 }
 
 /** What the quick play selects say now. @returns {QuickChoice} */
@@ -200,6 +237,7 @@ async function start() {
   const name = store.name();
   $("quick-name", HTMLInputElement).value = name;
   $("c-name", HTMLInputElement).value = name;
+  mountPace();
   $("quick-form").addEventListener("submit", quickPlay);
   $("create-form").addEventListener("submit", createTable);
   /** @type {Options} */

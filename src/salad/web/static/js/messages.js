@@ -151,6 +151,8 @@
  * @property {number} host
  * @property {number | null} turn_timer
  * @property {number | null} bot_takeover
+ * @property {"slow" | "normal" | "fast"} pace How fast the bots play and how long a finished trick stays (the host's)
+ * @property {number} trick_pause Seconds a finished trick stays on the table
  * @property {number} game_number
  * @property {number} min_players
  * @property {number} max_players
@@ -176,6 +178,15 @@
  * every connected human seat has sent it (or the turn timer runs out).
  * @typedef {object} NextIn
  * @property {"next"} type
+ */
+
+/**
+ * A pass phase played at once, every seat choosing when it likes (docs/protocol.md,
+ * "Passing at once"): what this seat may choose now and has chosen, who is still choosing.
+ * @typedef {object} Passing
+ * @property {string[]} legal The cards this seat may choose now (none once done)
+ * @property {string[]} chosen The cards it has chosen, before its turn or at it
+ * @property {number[]} choosing The seats still choosing, the next to pass first
  */
 
 /**
@@ -239,6 +250,7 @@
  * @property {number | null} deadline When the turn timer runs out (Unix seconds)
  * @property {number} moves The moves of the current game so far
  * @property {HandEnd | null} hand_end
+ * @property {Passing} [passing] In a pass phase played at once (the view stays the engine's)
  * @property {Lobby} [table] The lobby, when it changed since the last one sent (kept: left out when the connection has it)
  * @property {LastTrick | null} [last_trick] The game's last finished trick (kept: left out when the connection has it)
  * @property {HandRound[]} [hand_rounds] Every finished hand (kept: left out when the connection has it)

@@ -8,7 +8,8 @@ Revises: 0001
 from __future__ import annotations
 
 import sqlalchemy as sa
-from alembic import op
+
+from salad.server.store.migrations.versions import add_columns, drop_columns
 
 revision = "0002"
 down_revision: str | None = "0001"
@@ -22,15 +23,8 @@ def columns() -> list[sa.Column[str]]:
 
 
 def upgrade() -> None:
-    # Only the columns it lacks: a database whose version table was lost (stamped at 0001 as
-    # made before the migrations) may have them.
-    have = {c["name"] for c in sa.inspect(op.get_bind()).get_columns("salad_tables")}
-    for column in columns():
-        if column.name not in have:
-            op.add_column("salad_tables", column)
+    add_columns(columns())
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("salad_tables") as batch:  # SQLite: the table made again
-        for column in columns():
-            batch.drop_column(column.name)
+    drop_columns(columns())

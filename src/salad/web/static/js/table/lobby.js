@@ -5,6 +5,7 @@
 import { api, store } from "../api.js";
 import { $, all, first, html, join, maybe, toast } from "../dom.js";
 import { trophy } from "../ui.js";
+import { keepPace, paceOptions } from "./motion.js";
 import { breakdownTable } from "./summary.js";
 import {
   gameWinners,
@@ -68,6 +69,14 @@ function homeBotLevel() {
   return kept && typeof kept.bot === "string" && S.bots.includes(kept.bot) ? kept.bot : null;
 }
 
+/** The table's pace: the host's select, the others' words. @param {boolean} host */
+function paceHTML(host) {
+  const pace = table().pace || "normal";
+  const words = `bots' speed and pause after a trick`;
+  if (!host) return html`<p class="hint" id="lobby-pace">Pace: ${pace} (${words})</p>`;
+  return html`<p class="hint" id="lobby-pace"><label>Pace <select id="pace-select">${paceOptions(pace)}</select></label> ${words}</p>`;
+}
+
 export function lobbyHTML() {
   const t = table();
   const host = isHost();
@@ -111,7 +120,7 @@ export function lobbyHTML() {
     extras.length ? ` · ${extras.join(" · ")}` : ""
   }${t.game_number && t.game_number > 1 ? ` · game ${t.game_number}` : ""} · <a href="/table/${encodeURIComponent(
     S.tableId,
-  )}/howto" id="lobby-howto">How to play</a></p>${toppingsHTML()}`;
+  )}/howto" id="lobby-howto">How to play</a></p>${paceHTML(host)}${toppingsHTML()}`;
   let links = html``;
   if (!S.watching) {
     links = html`<label for="invite-link">Invite link</label>
@@ -168,6 +177,14 @@ export function wireLobby(box) {
   for (const b of all(box, "[data-remove]")) {
     b.onclick = async () => {
       const lobby = await rest("DELETE", `${base}/seats/${b.dataset.remove}`);
+      if (lobby) applyLobby(lobby);
+    };
+  }
+  const pace = maybe("pace-select", HTMLSelectElement);
+  if (pace) {
+    pace.onchange = async () => {
+      keepPace(pace.value); // the host's next table starts at it
+      const lobby = await rest("PUT", `${base}/pace`, { pace: pace.value });
       if (lobby) applyLobby(lobby);
     };
   }

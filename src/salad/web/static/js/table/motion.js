@@ -5,7 +5,38 @@
 // won, off until switched on in Settings (remembered in localStorage as `salad.pref.sound`).
 
 import { store } from "../api.js";
-import { all } from "../dom.js";
+import { all, html } from "../dom.js";
+
+/** @typedef {import("../messages.js").Lobby["pace"]} Pace */
+
+/** A table's paces, slowest first, as the host picks one (the server's `pace`). @type {Pace[]} */
+export const PACES = ["slow", "normal", "fast"];
+
+/** The pace this browser's host last chose (kept as `salad.pref.pace`), for the next table. @returns {Pace} */
+export function keptPace() {
+  const kept = store.pref("pace", "normal");
+  return PACES.find((p) => p === kept) || "normal";
+}
+
+/** Keep the pace a host chose, for the next table. @param {string} pace */
+export function keepPace(pace) {
+  if (PACES.some((p) => p === pace)) store.setPref("pace", pace);
+}
+
+/** The pace's `<option>`s, `chosen` selected. @param {string} chosen */
+export function paceOptions(chosen) {
+  return PACES.map((p) => html`<option value="${p}" ${p === chosen ? "selected" : ""}>${p}</option>`);
+}
+
+const SWEEP_MS = 300;
+
+/** How long a finished trick stays in place before it goes to its winner (ms): the table's
+ * pause after a trick (`trick_pause`, seconds; 1.4 before it said one), less the sweep.
+ * @param {{ trick_pause?: number } | null} t the lobby */
+export function holdMs(t) {
+  const pause = t && typeof t.trick_pause === "number" ? t.trick_pause : 1.4;
+  return Math.max(0, Math.round(pause * 1000) - SWEEP_MS);
+}
 
 /** Where the card this page just played was in the hand: it flies from there. */
 const from = { code: "", rect: /** @type {DOMRect | null} */ (null) };
@@ -65,7 +96,7 @@ export function sweepTo(winner, done) {
     const c = centre(card);
     return card.animate(
       [{ translate: "0 0", scale: "1", opacity: 1 }, { translate: `${target.x - c.x}px ${target.y - c.y}px`, scale: "0.4", opacity: 0 }],
-      { duration: 300, easing: "ease-in", fill: "forwards" },
+      { duration: SWEEP_MS, easing: "ease-in", fill: "forwards" },
     ).finished;
   });
   Promise.all(moves).then(done, done);

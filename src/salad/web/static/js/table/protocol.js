@@ -9,13 +9,12 @@ import { KEPT, VIEW_KEPT } from "../messages.js";
 import { announceChanges } from "./announce.js";
 import { onAssistMessage } from "./assist.js";
 import { onChatMessage } from "./chat.js";
-import { chime, sweepTo } from "./motion.js";
+import { chime, holdMs, sweepTo } from "./motion.js";
+import { asChosen } from "./passing.js";
 import { key, myTurn, prunePasses, redraw, S, waitingNext } from "./state.js";
 
 /** @typedef {import("../messages.js").ServerMessage} Message */
 /** @typedef {import("../messages.js").CompleteState} StateMessage */
-
-const HOLD_MS = 1100;
 
 // A state leaves out what this connection already has: the lobby (`table`) when it has not
 // changed, and the parts that change only when a trick ends (the view's `tricks`,
@@ -79,7 +78,7 @@ function onState(msg) {
   const prev = { last: S.lastTrick, hadState: S.hadState, view: S.view, end: S.handEnd };
   S.table = msg.table || S.table;
   S.you = typeof msg.you === "number" ? msg.you : -1;
-  S.view = msg.view || null;
+  S.view = asChosen(msg.view || null, msg.passing, S.you); // a pass phase played at once: as chosen
   S.lastTrick = msg.last_trick || null;
   S.handRounds = msg.hand_rounds || [];
   S.deadline = msg.deadline || null;
@@ -110,7 +109,7 @@ function onState(msg) {
     store.pref("pause", true)
   ) {
     S.holdTrick = S.lastTrick;
-    S.holdTimer = setTimeout(endHoldTimer, HOLD_MS);
+    S.holdTimer = setTimeout(endHoldTimer, holdMs(S.table));
   }
   redraw();
 }
