@@ -3,7 +3,7 @@ installed, a placeholder page points at the API's description instead."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from fastapi import APIRouter, FastAPI
@@ -39,13 +39,6 @@ def page(name: str) -> Response:
     )
 
 
-def _page_of(file: str) -> Callable[..., Response]:
-    def serve_page() -> Response:
-        return page(file)
-
-    return serve_page
-
-
 # A spectator's page is the table page: it tells the two apart by its path.
 for _path, _file in (
     ("/", "index"),
@@ -57,7 +50,7 @@ for _path, _file in (
     ("/replay/{table_id}", "replay"),
     ("/table/{table_id}/howto", "howto"),
 ):
-    router.add_api_route(_path, _page_of(_file), include_in_schema=False)
+    router.add_api_route(_path, partial(page, _file), include_in_schema=False)
 
 
 def mount_static(app: FastAPI) -> None:
