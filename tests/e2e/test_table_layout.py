@@ -96,7 +96,7 @@ CHECKS = """(menu) => {
     let right = r.right, bottom = r.bottom;
     rects.forEach((o, j) => {
       if (j <= i || o.right <= r.left || o.left >= r.right) return;
-      if (Math.abs(o.top - r.top) < 20) right = Math.min(right, o.left);
+      if (Math.abs(o.top - r.top) < 40) right = Math.min(right, o.left); // a lift, not a row
       else if (o.top > r.top) bottom = Math.min(bottom, o.top);
     });
     const w = right - r.left, h = bottom - r.top;
@@ -120,7 +120,8 @@ CHECKS = """(menu) => {
   const roots = '.topbar, #felt, #status, #hand, #toppings-strip, #side';
   for (const root of document.querySelectorAll(roots)) {
     for (const e of [root, ...root.querySelectorAll('*')]) {
-      if (!shown(e) || e.closest('.visually-hidden')) continue;
+      // (A card's face is a drawing: its words grow and shrink with the card.)
+      if (!shown(e) || e.closest('.visually-hidden, .card-svg')) continue;
       const text = [...e.childNodes].filter((c) => c.nodeType === 3)
         .map((c) => c.textContent.trim()).join('');
       const size = parseFloat(getComputedStyle(e).fontSize);
@@ -155,7 +156,7 @@ CHECKS = """(menu) => {
       const r = box(t);
       if (r.width < 44 || r.height < 44)
         out.push(`${t.id}: a target of ${Math.round(r.width)}x${Math.round(r.height)} px`);
-      const label = t.id === 'round-line' ? t : t.querySelector('.label');
+      const label = t.querySelector('.label') || t;
       if (!label || !shown(label) || !label.textContent.trim())
         out.push(`${t.id} has no label in sight`);
     }

@@ -60,7 +60,7 @@ export function clampPlates(container) {
  */
 export function trickPlace(angle, order, n, portrait = false) {
   const k = Math.max(0, Math.min(n, 8) - 4);
-  const sx = portrait ? (k ? 0.8 : 0.95) : 1; // 3-4 players: the side cards clear the lowest one
+  const sx = portrait ? (k ? 0.8 : 0.9) : 1; // 3-4 players: the side cards clear the lowest one
   const sy = portrait ? (k ? 1.2 : 1.12) : 1;
   const dx = (Math.cos(angle) * (1.12 + 0.22 * k) * sx).toFixed(3);
   // Five or six players: the two cards on a side a card's height apart, neither on the other.

@@ -47,13 +47,16 @@ export function render() {
   document.body.dataset.seats = String(players()); // styles for many seats (salad.css)
   document.title = `${S.table.title || "Salad"} — ${S.watching ? "watching" : "table"}`;
   renderTopbar();
-  renderSeats();
-  renderTrick();
-  renderCenter();
+  // What sets the felt's height first (the status line, the hand, the toppings strip): the
+  // plates and the trick are placed in the felt as it will be.
   renderStatus();
   renderHand();
   renderSide();
+  renderSeats();
+  renderTrick();
+  renderCenter();
   refreshDialogs();
+  tick(); // the plates' countdowns
 }
 
 function renderTopbar() {
@@ -166,7 +169,8 @@ function renderSeats() {
   const plates = [];
   for (let i = 0; i < n; i++) {
     const seat = t.seats[i] || {};
-    const p = seatPos(i, phone ? 44 : 41, phone ? 40 : 41);
+    // A phone held upright: the plates out at the felt's rim, the trick's room between them.
+    const p = seatPos(i, phone ? 44 : 41, phone ? (portrait() ? 48 : 40) : 41);
     const cls = ["seat"];
     if (v.phase !== "over" && v.to_move === i) cls.push("turn");
     if (seat.kind === "human" && seat.connected === false) cls.push("away");
@@ -226,7 +230,7 @@ function trickRing(seat, order) {
   const tall = portrait();
   // Neighbours a card's width apart across or its height apart down: no card covers another's
   // rank.
-  const rx = tall ? 1.6 : 2.2;
+  const rx = tall ? 1.45 : 2.2;
   const ry = tall ? 2.6 : 2.0;
   // Beside the table's sides the name goes outwards, clear of the neighbours' cards.
   const side = !tall && Math.abs(Math.cos(a)) > 0.85 ? (Math.cos(a) > 0 ? "label-out-right" : "label-out-left") : "";
