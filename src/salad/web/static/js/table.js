@@ -47,10 +47,10 @@ function start() {
     }
   }
   document.body.classList.toggle("watching", S.watching);
-  initChat(); // table talk (table/chat.js); its button goes in the tools' menu (wireTools)
   wireTools();
   wireGames(); // the table's games: replay, review, records (table/games.js)
   wireKeyboard();
+  initChat(); // table talk (table/chat.js)
   initAssist(); // hint and undo against bots (table/assist.js)
   api("GET", "/api/options")
     .then((o) => {

@@ -110,15 +110,13 @@ export function refreshDialogs() {
 }
 
 /**
- * A phone or a short screen: the top bar's tools (but Scores) are in a menu, each with its
+ * A phone or a short screen: the top bar's tools (but Chat and Scores) are in a menu, each with its
  * label, opened by the Menu button; a choice, a tap elsewhere or Escape closes it. (CSS shows
  * the Menu button only on such screens; elsewhere the tools stand in the bar.)
  */
 function wireMenu() {
   const button = $("btn-menu");
   const menu = $("tools-menu");
-  const chat = document.getElementById("btn-chat"); // added by table/chat.js, at the front
-  if (chat) menu.prepend(chat);
   const open = (/** @type {boolean} */ on) => {
     button.setAttribute("aria-expanded", String(on));
     menu.classList.toggle("open", on);
