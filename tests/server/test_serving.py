@@ -9,15 +9,21 @@ import json
 import re
 import socket
 import subprocess
+import warnings
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 import pytest
+from fastapi import FastAPI
 
 from salad.cli import app
 from salad.cli.errors import run_app
-from salad.server.routes.pages import STATIC_DIR
+from salad.server.routes.pages import STATIC_DIR, Assets, router
+
+with warnings.catch_warnings():  # starlette's note on which httpx it would like
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -114,6 +120,46 @@ def test_unversioned_or_stale_static_urls_are_revalidated(server: Any) -> None:
         again = server.http.get(url, headers={"if-none-match": r.headers["etag"]})
         assert again.status_code == 304 and again.headers["cache-control"] == "no-cache", url
     assert server.http.head("/static/css/salad.css").status_code == 200
+
+
+def test_a_stylesheets_fonts_and_images_are_versioned_too(tmp_path: Path) -> None:
+    """A file a stylesheet names (a font the site serves, say) gets its version in the
+    stylesheet as served, and the stylesheet's version is that text's."""
+    (tmp_path / "css").mkdir()
+    (tmp_path / "fonts").mkdir()
+    (tmp_path / "fonts" / "emoji.woff2").write_bytes(b"wOF2 font")
+    sheet = (
+        '@font-face { src: url("../fonts/emoji.woff2") format("woff2"); }\n'
+        ".a { background: url(/static/fonts/emoji.woff2); }\n"
+        ".b { background: url(data:image/png;base64,AAAA) url('https://example.com/x.png'); }\n"
+        ".c { background: url(../fonts/missing.woff2) url(../fonts/emoji.woff2?x=1); }\n"
+    )
+    (tmp_path / "css" / "a.css").write_text(sheet)
+    (tmp_path / "table.html").write_text(
+        '<html><head><link rel="stylesheet" href="/static/css/a.css" /></head></html>'
+    )
+    assets = Assets(tmp_path)
+    font = f"/static/fonts/emoji.woff2?v={hashlib.sha256(b'wOF2 font').hexdigest()[:12]}"
+    served = assets.stylesheets["css/a.css"].decode()
+    assert served == (
+        f'@font-face {{ src: url("{font}") format("woff2"); }}\n'
+        f'.a {{ background: url("{font}"); }}\n' + sheet.split("\n", 2)[2]
+    )
+    site = FastAPI()
+    site.state.assets = assets
+    site.mount("/static", assets)
+    site.include_router(router)
+    client = TestClient(site)
+    html = client.get("/table/x").text
+    (url,) = static_urls(html)
+    assert hashlib.sha256(served.encode()).hexdigest().startswith(version_of(url))
+    r = client.get(url)
+    assert r.text == served and r.headers["cache-control"] == YEAR
+    assert r.headers["content-type"].startswith("text/css")
+    again = client.get(url, headers={"if-none-match": r.headers["etag"]})
+    assert again.status_code == 304 and again.headers["cache-control"] == YEAR
+    assert client.get(font).content == b"wOF2 font"
+    assert client.get(font).headers["cache-control"] == YEAR
 
 
 def test_a_busy_port_is_one_line_naming_the_option(

@@ -5,10 +5,11 @@ Every static file's URL in a page carries its content's hash (``/static/js/table
 and such a URL is cached for a year as immutable. The ES modules' own imports (``./dom.js``)
 get theirs from an import map written into each page's head, which maps every module's plain
 URL to its versioned one: a relative import resolves against the importing module's URL, its
-query dropped, and then through the map. The files keep their paths (no build step, no route
-that rewrites them), and a changed file changes its own URL only. A URL without a version, or
-with another one (a page from before a restart), is answered with the current file and
-``no-cache``: never cached under a name that is not its content's.
+query dropped, and then through the map. A stylesheet's ``url(...)`` of another of the files
+(a font, an image) is versioned in the stylesheet as served. The files keep their paths (no
+build step), and a changed file changes its own URL only (and a stylesheet's that names it). A
+URL without a version, or with another one (a page from before a restart), is answered with the
+current file and ``no-cache``: never cached under a name that is not its content's.
 
 The pages are revalidated on every visit (``no-cache`` and an ``ETag``: a repeat visit gets 304
 and an empty body) and answer HEAD. Files are read and hashed once, when the app is made:
@@ -21,12 +22,14 @@ import hashlib
 import json
 import re
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path, PurePath
+from urllib.parse import urljoin
 
 from fastapi import APIRouter, FastAPI, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
-from starlette.datastructures import QueryParams
+from starlette.datastructures import Headers, QueryParams
 from starlette.staticfiles import NotModifiedResponse
 from starlette.types import Scope
 
@@ -54,6 +57,9 @@ STATIC_URL = re.compile(r'(?<=\s)(src|href)="/static/([^"?#]+)"')
 
 MODULE_SCRIPT = '<script type="module"'
 
+CSS_URL = re.compile(r"""url\(\s*(["']?)([^"')\s]+)\1\s*\)""")
+"""A stylesheet's reference to a file: ``url(../fonts/a.woff2)``, quoted or not."""
+
 router = APIRouter()
 
 
@@ -75,6 +81,15 @@ class Assets(StaticFiles):
             if path.is_file()
         }
         """Each file's path under the directory (``js/table.js``) and its version."""
+        self.stylesheets: dict[str, bytes] = {}
+        """The stylesheets that name other files (a font, an image), as served: with those
+        URLs versioned (the stylesheet's own version is then that text's)."""
+        for name in [name for name in self.versions if name.endswith(".css")]:
+            text = (directory / name).read_text(encoding="utf-8")
+            served = CSS_URL.sub(partial(self.css_url, name), text)
+            if served != text:
+                self.stylesheets[name] = served.encode()
+                self.versions[name] = version(self.stylesheets[name])
         self.pages = {
             name: self.page(directory / f"{name}.html", title) for name, title in PAGES.items()
         }
@@ -83,6 +98,15 @@ class Assets(StaticFiles):
     def url(self, name: str) -> str:
         """The versioned URL of the file ``name`` (``js/table.js``)."""
         return f"/static/{name}?v={self.versions[name]}"
+
+    def css_url(self, stylesheet: str, found: re.Match[str]) -> str:
+        """A stylesheet's ``url(...)`` (:data:`CSS_URL`) with the file it names versioned, if
+        it names one of the client's files without a query of its own."""
+        target = urljoin(f"/static/{stylesheet}", found[2])
+        name = target.removeprefix("/static/")
+        if target == name or name not in self.versions:  # elsewhere, a data: URL, a query
+            return found[0]
+        return f'url("{self.url(name)}")'
 
     def import_map(self) -> str:
         """The import map of every ES module: its plain URL to its versioned one."""
@@ -118,23 +142,35 @@ class Assets(StaticFiles):
         return body, f'"{version(body)}"'
 
     async def get_response(self, path: str, scope: Scope) -> Response:
-        """StaticFiles' answer (a file, 304, or an HTTPException), cached for a year if asked
-        for under the file's current version, else revalidated."""
-        response = await super().get_response(path, scope)
+        """StaticFiles' answer (a file, 304, or an HTTPException; a stylesheet of
+        :attr:`stylesheets` from memory), cached for a year if asked for under the file's
+        current version, else revalidated."""
+        name = PurePath(path).as_posix()
+        current = self.versions.get(name)
+        if name in self.stylesheets and scope["method"] in ("GET", "HEAD"):
+            body = self.stylesheets[name]
+            response = self.remembered(body, "text/css", f'"{current}"', Headers(scope=scope))
+        else:
+            response = await super().get_response(path, scope)
         asked = QueryParams(scope["query_string"]).get("v")
-        current = self.versions.get(PurePath(path).as_posix())
         fresh = asked is not None and asked == current
         response.headers["cache-control"] = IMMUTABLE if fresh else REVALIDATE
         return response
 
+    def remembered(self, body: bytes, media_type: str, etag: str, asked: Headers) -> Response:
+        """A text held in memory, with its ETag: 304 if the browser has it already."""
+        response = Response(body, media_type=media_type, headers={"etag": etag})
+        if self.is_not_modified(response.headers, asked):
+            return NotModifiedResponse(response.headers)
+        return response
+
 
 def page(request: Request, name: str) -> Response:
-    """A page of the web client (or its placeholder): 304 if the browser has it already."""
+    """A page of the web client (or its placeholder), revalidated on every visit."""
     assets: Assets = request.app.state.assets
     body, etag = assets.pages[name]
-    response = HTMLResponse(body, headers={"cache-control": REVALIDATE, "etag": etag})
-    if assets.is_not_modified(response.headers, request.headers):
-        return NotModifiedResponse(response.headers)
+    response = assets.remembered(body, "text/html", etag, request.headers)
+    response.headers["cache-control"] = REVALIDATE
     return response
 
 
