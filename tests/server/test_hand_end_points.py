@@ -13,7 +13,7 @@ import pytest
 from salad.engine import Game
 from salad.formats.rules import load_ruleset
 from salad.scoring import hand_breakdown, hand_breakdowns
-from salad.server.tables.wire import TricksCache, common_view_json, hand_rounds
+from salad.server.tables.wire import JsonCodes, TricksCache, common_view_parts, hand_rounds
 
 
 def sheet_totals(rounds: list[dict[str, Any]], players: int) -> list[int]:
@@ -31,7 +31,7 @@ def sheet_totals(rounds: list[dict[str, Any]], players: int) -> list[int]:
 )
 def test_running_agrees_with_the_sheet(preset: str, settings: Any, players: int, seed: int) -> None:
     game = Game(load_ruleset(preset, settings), players, seed=seed)
-    cache = TricksCache()
+    cache, codes = TricksCache(), JsonCodes(game.deck)
     rng = random.Random(seed)
     hands_checked = 0
     while not game.is_over():
@@ -48,17 +48,19 @@ def test_running_agrees_with_the_sheet(preset: str, settings: Any, players: int,
             assert list(every[-1].points) == points
             # One hand's breakdown, read from that hand's events alone, is the same.
             assert [hand_breakdown(held.rules, held.log, i) for i in range(len(every))] == every
-            wire = json.loads("{" + common_view_json(held) + "}")
+            wire = json.loads(
+                "{" + common_view_parts(held, TricksCache(), JsonCodes(held.deck))[0] + "}"
+            )
             assert wire["running"] == points == hand_rounds(held)[-1]["points"]
             hands_checked += 1
         game.play(move)
-        wire = json.loads("{" + common_view_json(game, cache) + "}")
+        wire = json.loads("{" + common_view_parts(game, cache, codes)[0] + "}")
         assert wire["running"] == game.running_points() == list(game.view(0).running)
         rounds = hand_rounds(game)
         assert wire["totals"] == sheet_totals(rounds, players)
     # Game over: the plates' "+N" is the last hand's row of the sheet, its last trick included.
     assert hands_checked == len(game.rules.hands)
-    final = json.loads("{" + common_view_json(game, cache) + "}")
+    final = json.loads("{" + common_view_parts(game, cache, codes)[0] + "}")
     rounds = hand_rounds(game)
     assert final["running"] == rounds[-1]["points"]
     assert final["running"] == list(hand_breakdowns(game.rules, game.log)[-1].points)

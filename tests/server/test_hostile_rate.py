@@ -28,7 +28,6 @@ from salad.server.ratelimit import (
     Rate,
     RateLimits,
     parse_limits,
-    parse_rates,
     shared_key,
 )
 
@@ -227,13 +226,13 @@ def test_host_actions_are_limited_per_token(limited: Server) -> None:
 
 
 def test_the_limits_setting() -> None:
-    assert parse_rates(None) == DEFAULT_RATES
-    assert parse_rates("off") == {}
-    assert parse_rates("tables=3/10")["tables"] == Rate(3, 10.0)
-    assert parse_rates("tables=3/10")["joins"] == DEFAULT_RATES["joins"]
+    assert parse_limits(None)[0] == DEFAULT_RATES
+    assert parse_limits("off")[0] == {}
+    assert parse_limits("tables=3/10")[0]["tables"] == Rate(3, 10.0)
+    assert parse_limits("tables=3/10")[0]["joins"] == DEFAULT_RATES["joins"]
     for wrong in ("tables=3", "nope=1/1", "tables=0/5", "tables=a/b", "open=0", "open=5/60"):
         with pytest.raises(SaladError, match=ENV):
-            parse_rates(wrong)
+            parse_limits(wrong)
     assert parse_limits(None) == (DEFAULT_RATES, DEFAULT_OPEN)
     assert parse_limits("off") == ({}, None)
     assert parse_limits("open=7,tables=3/10")[1] == 7

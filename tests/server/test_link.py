@@ -48,7 +48,7 @@ def test_a_node_that_left_its_channel_is_gone_and_a_live_one_is_named(redis_serv
             # Leases: one holder at a time.
             assert await a.acquire("t1") and not await b.acquire("t1")
             assert await b.owner("t1") == "node-a"
-            await a.release("t1")
+            await a.release_many(["t1"])
             assert await b.owner("t1") is None
             # A node without a name is named by its id.
             assert b.name == "node-b"
@@ -72,7 +72,7 @@ def test_a_renewal_keeps_its_own_leases_and_names_those_lost(redis_server: Any) 
                 assert await a.acquire(t)
             taken = [ids[3], ids[RENEW_CHUNK + 1], ids[-1]]
             for t in taken:
-                await a.release(t)
+                await a.release_many([t])
                 assert await b.acquire(t)
             lapsed = ids[RENEW_CHUNK]
             await a.redis.delete(f"salad:lease:{lapsed}")

@@ -4,6 +4,7 @@ OpenAPI description, checked by schemathesis against a real ``salad serve`` on l
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -68,8 +69,8 @@ def test_score_sheet_errors_match_their_description(server: Any) -> None:
 
 
 def test_openapi_description_holds_under_schemathesis(server: Any, tmp_path: Path) -> None:
-    """schemathesis on /openapi.json, a fixed budget (20 examples an operation, deterministic):
-    0 failures of the checks in CHECKS."""
+    """schemathesis on /openapi.json, a fixed budget (20 examples an operation, deterministic;
+    5 under Hypothesis's dev profile, make test-fast's): 0 failures of the checks in CHECKS."""
     st = Path(sys.executable).with_name("schemathesis")
     assert st.exists(), "schemathesis is not installed: make setup (the dev extra has it)"
     cmd = [
@@ -79,7 +80,7 @@ def test_openapi_description_holds_under_schemathesis(server: Any, tmp_path: Pat
         "--checks",
         ",".join(CHECKS),
         "--max-examples",
-        "20",
+        "5" if os.environ.get("HYPOTHESIS_PROFILE") == "dev" else "20",
         "--generation-deterministic",
         "--phases",
         "examples,coverage,fuzzing",

@@ -14,7 +14,7 @@ from salad.moves import format_move
 from salad.server.app import create_app
 from salad.server.errors import ActionError
 from salad.server.messages import PingIn, PlayIn, read_client_message
-from salad.server.schemas import clean_player_name
+from salad.server.schemas import JoinIn
 from salad.server.store import SeatRow, TableRow
 from salad.server.tables import Table
 
@@ -24,16 +24,16 @@ with warnings.catch_warnings():  # starlette's note on which httpx it would like
 
 
 def test_clean_player_name() -> None:
-    assert clean_player_name("  Ann \t Lee ") == "Ann Lee"
-    assert clean_player_name("x" * 32) == "x" * 32
+    assert JoinIn(name="  Ann \t Lee ").name == "Ann Lee"
+    assert JoinIn(name="x" * 32).name == "x" * 32
     for bad, words in (
         ("", "must not be empty"),
         ("   ", "must not be empty"),
         ("x" * 33, "at most 32 characters, not 33"),
         ("a\u0007b", "must not hold control characters"),
     ):
-        with pytest.raises(ValueError, match=words):
-            clean_player_name(bad)
+        with pytest.raises(ValueError, match=words):  # pydantic's ValidationError is one
+            JoinIn(name=bad)
 
 
 @pytest.mark.parametrize(

@@ -65,6 +65,10 @@ def test_a_whole_game_through_the_api_matches_the_model(server: Any) -> None:
     assert answer["rounds"] == [model.round_name(i) for i in range(6)]
     assert answer["fields"] == [[f.to_dict() for f in model.fields(i)] for i in range(6)]
     assert answer["summary"] == model.summary()
+    r = server.post("/api/sheets/check", {"sheet": answer["sheet"], "entry": {}, "index": 1})
+    assert error_of(r) == (
+        "index: 1 is neither an entered hand nor the next one (0 to 0: hand 1 to hand 1)"
+    )
     for index in range(model.hand_count):
         fields = answer["summary"]["next"]["fields"]
         assert fields == answer["fields"][index]
@@ -91,6 +95,10 @@ def test_a_whole_game_through_the_api_matches_the_model(server: Any) -> None:
     entry = entry_for(answer["fields"][0], rng)
     r = server.post("/api/sheets/enter", {"sheet": answer["sheet"], "entry": entry})
     assert error_of(r) == "the game is over: all 6 hands are entered"
+    r = server.post("/api/sheets/check", {"sheet": answer["sheet"], "entry": entry, "index": 6})
+    assert error_of(r) == "index: 6 is not a hand of this game (0 to 5)"
+    checked = {"sheet": answer["sheet"], "entry": entry, "index": 5}
+    assert server.ok("POST", "/api/sheets/check", checked)["sheet"] == answer["sheet"]
     # CSV
     r = server.post("/api/sheets/csv", {"sheet": answer["sheet"]})
     assert r.status_code == 200

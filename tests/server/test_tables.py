@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 from collections.abc import AsyncIterator, MutableMapping
+from concurrent.futures import BrokenExecutor
 from pathlib import Path
 from typing import Any
 
@@ -342,3 +344,22 @@ def test_a_bot_turn_that_loses_its_cancellation_does_not_hold_up_the_close(
     took = asyncio.run(run())
     assert STOP_WAIT - 0.1 <= took < STOP_WAIT + 1, took
     assert "1 bot turn(s) still running 2 s after the stop" in caplog.text
+
+
+def test_a_pool_whose_worker_died_is_started_afresh() -> None:
+    """A worker that dies breaks the bot pool: the call that met it gets ``BrokenExecutor``,
+    and the next one runs in a new pool instead of failing for ever."""
+
+    async def accept(*_: Any) -> None:
+        return None
+
+    async def run() -> None:
+        turns = Turns(accept, bot_workers=1)
+        try:
+            with pytest.raises(BrokenExecutor):
+                await turns.in_pool(os._exit, 1)
+            assert await turns.in_pool(pow, 2, 10) == 1024
+        finally:
+            await turns.close()
+
+    asyncio.run(run())

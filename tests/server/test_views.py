@@ -19,11 +19,9 @@ from salad.server.tables import Table
 from salad.server.tables.wire import (
     JsonCodes,
     TricksCache,
-    common_view_json,
     hand_summary,
     last_trick,
     state_messages,
-    view_json,
 )
 from salad.view import SPECTATOR
 
@@ -45,9 +43,18 @@ def test_view_json_is_the_view(preset: str, settings: Any, players: int) -> None
     rng = random.Random(3)
     steps = 0
     while True:
-        common = common_view_json(game, cache)
+        message = state_messages(
+            game,
+            game_number=1,
+            moves=steps,
+            deadline=None,
+            lobby_json="{}",
+            version=0,
+            cache=cache,
+            codes=None,
+        )
         for seat in [SPECTATOR, *range(players)]:
-            fast = json.loads(view_json(game, seat, common))
+            fast = json.loads(message(Receiver(seat)))["view"]  # a new receiver: a whole view
             assert fast == game.view(seat).to_dict(), (steps, seat)
         if game.is_over():
             break

@@ -23,6 +23,7 @@ from salad.server.sockets import SocketGate, TableSockets
 from salad.server.store import SqlStore
 from salad.server.tables import TableManager
 from salad.server.tables.registry import UNLOAD_AFTER
+from salad.sheet import SheetError
 
 log = logging.getLogger("salad.server")
 
@@ -137,6 +138,8 @@ def add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def _validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
         return JSONResponse({"error": one_line(exc.errors())}, status_code=400)
+
+    app.exception_handler(SheetError)(sheets.refused)  # names or an entry: every problem
 
     @app.exception_handler(Exception)
     async def _internal_error(_request: Request, exc: Exception) -> JSONResponse:

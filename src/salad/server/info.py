@@ -75,11 +75,9 @@ def round_marks(deck: Deck, hand: CompiledHand) -> list[dict[str, Any]]:
 
 
 def toppings_of(rs: Ruleset) -> list[str]:
-    value = rs.settings.get("toppings")
-    if value is None:
-        return []
+    """The toppings a ruleset's settings name (none when they name none, or none it knows)."""
     try:
-        return parse_toppings(value)
+        return parse_toppings(rs.settings.get("toppings"))
     except SaladError:
         return []
 

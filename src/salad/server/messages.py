@@ -11,6 +11,7 @@ keeps the last of each (:func:`salad.server.protocol.complete_state`).
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import Annotated, Any, Literal, get_args
 
 from pydantic import (
@@ -61,8 +62,12 @@ def kept_keys(model: type[BaseModel]) -> tuple[str, ...]:
 
 
 def tidy_line(value: str, limit: int) -> str:
-    """One line of text a person wrote, its spaces tidied, at most ``limit`` characters;
-    ValueError saying what is wrong."""
+    """One line of text a person wrote (a chat line, a name), its spaces tidied, at most
+    ``limit`` characters; ValueError saying what is wrong.
+
+    >>> tidy_line("  well   played ", CHAT_LIMIT)
+    'well played'
+    """
     text = " ".join(value.split())
     if not text:
         raise ValueError("must not be empty")
@@ -71,15 +76,6 @@ def tidy_line(value: str, limit: int) -> str:
     if any(not ch.isprintable() for ch in text):
         raise ValueError("must not hold control characters")
     return text
-
-
-def clean_chat_text(value: str) -> str:
-    """A chat line with its spaces tidied; ValueError saying what is wrong.
-
-    >>> clean_chat_text("  well   played ")
-    'well played'
-    """
-    return tidy_line(value, CHAT_LIMIT)
 
 
 class StrictIn(BaseModel):
@@ -121,7 +117,7 @@ class ChatIn(StrictIn):
     """``{"type": "chat", "text": "nice one"}`` or ``{"type": "chat", "emote": "gg"}``."""
 
     type: Literal["chat"]
-    text: Annotated[str, AfterValidator(clean_chat_text)] | None = Field(
+    text: Annotated[str, AfterValidator(partial(tidy_line, limit=CHAT_LIMIT))] | None = Field(
         None, description=f"At most {CHAT_LIMIT} characters once its spaces are tidied"
     )
     emote: Emote | None = None

@@ -80,8 +80,8 @@ def js_type(node: dict[str, Any]) -> str:
     raise ValueError(f"protocol schema: no JavaScript type for {json.dumps(node)[:80]}")
 
 
-def _comment(text: str, indent: str = " * ") -> list[str]:
-    return [indent + line.strip().replace("``", "`") for line in text.strip().splitlines()]
+def _comment(text: str) -> list[str]:
+    return [" * " + line.strip().replace("``", "`") for line in text.strip().splitlines()]
 
 
 def js_typedef(name: str, node: dict[str, Any]) -> list[str]:

@@ -119,10 +119,6 @@ def parse_limits(text: str | None) -> tuple[dict[str, Rate], int | None]:
     return rates, cap
 
 
-def parse_rates(text: str | None) -> dict[str, Rate]:
-    return parse_limits(text)[0]
-
-
 class Seconds(AbstractClock):
     """A clock in seconds (``time.monotonic``, or a test's) as pyrate-limiter's milliseconds."""
 

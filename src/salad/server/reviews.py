@@ -17,7 +17,6 @@ import asyncio
 import json
 import logging
 import os
-from concurrent.futures import BrokenExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -163,16 +162,8 @@ class Reviews:
     async def _decisions(self, record: dict[str, Any], seat: int, job: Job) -> list[Decision]:
         """Every decision of the seat reviewed on the bot worker pool, one task each."""
         turns = self.manager.turns
-        loop = asyncio.get_running_loop()
         decisions: list[Decision] = []
         for index in range(job.total):
-            try:
-                decision = await loop.run_in_executor(
-                    turns.pool(), review_one, record, seat, index, self.options
-                )
-            except BrokenExecutor:  # a worker died: the next task starts a fresh pool
-                turns.forget_pool()
-                raise
-            decisions.append(decision)
+            decisions.append(await turns.in_pool(review_one, record, seat, index, self.options))
             job.done = index + 1
         return decisions

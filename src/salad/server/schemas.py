@@ -5,6 +5,7 @@ description); the websocket's are in :mod:`salad.server.messages`. A refusal is 
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, Field
@@ -16,18 +17,12 @@ NAME_LIMIT = 32
 """The longest display name at a table (the score sheet has its own limit)."""
 
 
-def clean_player_name(value: str) -> str:
-    """A player's display name with its spaces tidied; ValueError saying what is wrong.
-
-    >>> clean_player_name("  Ann   Lee ")
-    'Ann Lee'
-    """
-    return tidy_line(value, NAME_LIMIT)
-
-
 PlayerName = Annotated[
-    str, AfterValidator(clean_player_name), Field(description="Your display name")
+    str,
+    AfterValidator(partial(tidy_line, limit=NAME_LIMIT)),
+    Field(description="Your display name"),
 ]
+"""A player's display name, its spaces tidied (:func:`~salad.server.messages.tidy_line`)."""
 
 
 class SeatSpec(StrictIn):

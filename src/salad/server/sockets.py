@@ -209,7 +209,7 @@ class TableSockets:
                         hello = read_hello(text)
                     except ActionError as exc:
                         conn.push(error_message(exc.message))
-                        self.count_refused(conn)
+                        self.closed_past("refused", str(id(conn)), conn)
                         continue
                     if hello is not None:  # the seat's own Conn (and its whole state) instead
                         await manager.disconnect(table, conn)
@@ -221,7 +221,7 @@ class TableSockets:
                         table = await manager.connect(table, conn)
                         continue
                 if not await manager.handle(table, conn, text):
-                    self.count_refused(conn)
+                    self.closed_past("refused", str(id(conn)), conn)
         except GONE:  # the client went away
             pass
         except Exception:
@@ -233,14 +233,11 @@ class TableSockets:
             if conn.kicked:
                 await conn.finish(CLOSE_WAIT)
 
-    def count_refused(self, conn: Conn) -> None:
-        """A message was answered by an error: a connection whose messages keep drawing errors
-        (a broken or hostile client) is closed 4429 after one last error."""
-        self.closed_past("refused", str(id(conn)), conn)
-
     def closed_past(self, kind: str, key: str, conn: Conn) -> bool:
         """Count one of ``conn``'s messages against its rate ``kind`` (per connection); past it,
-        the connection gets one last error that says so and is closed 4429 (True)."""
+        the connection gets one last error that says so and is closed 4429 (True). A message
+        answered by an error counts as ``refused`` too: a connection whose messages keep
+        drawing errors (a broken or hostile client) is closed."""
         if self.rates.wait(kind, key) <= 0:
             return False
         rate = self.rates.rates[kind]

@@ -143,12 +143,8 @@ class Link:
             results = await pipe.execute()
         return [chunk[i - 1] for chunk, lost in zip(chunks, results[1:], strict=True) for i in lost]
 
-    async def release(self, table_id: str) -> None:
-        """Let the table's lease go, if this node holds it."""
-        await self.release_many([table_id])
-
     async def release_many(self, table_ids: Sequence[str]) -> None:
-        """:meth:`release` of many leases, in one round trip."""
+        """Let the leases of these tables that this node holds go, in one round trip."""
         if table_ids:
             async with self.redis.pipeline(transaction=False) as pipe:
                 for t in table_ids:

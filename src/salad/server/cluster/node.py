@@ -50,7 +50,7 @@ class Cluster:
     """
 
     fencing = True  # a node frozen past its lease stores nothing after a takeover
-    resume = False  # the keeper takes the tables no node holds, one node each
+    resume = False  # _adopt takes the tables no node holds, one node each
 
     def __init__(self, url: str, name: str | None = None) -> None:
         self.node = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
@@ -67,12 +67,11 @@ class Cluster:
         self._stopping = False
         self._outlasting: dict[str, asyncio.Future[bool]] = {}  # dead holders waited out
 
-    def serve(self, manager: TableManager) -> TableManager:
+    def serve(self, manager: TableManager) -> None:
         """Play the tables of ``manager``, built with this node as its placement
-        (``TableManager(storage, placement=cluster)``); the manager."""
+        (``TableManager(storage, placement=cluster)``)."""
         assert manager.placement is self, "the manager must be built on this node's placement"
         self.manager = manager
-        return manager
 
     # -- leases ---------------------------------------------------------------------------
     def owns(self, table_id: str) -> bool:
@@ -97,15 +96,7 @@ class Cluster:
 
     async def holder_name(self, table_id: str) -> str | None:
         """None if this node serves the table (it holds it, or took it now); else the balancer's
-        name of the live node that holds it; ActionError (404, 503) if neither can be said."""
-        return (await self._owner(table_id))[1]
-
-    async def owner_for(self, table_id: str) -> str:
-        """The id of the node that serves the table (see :meth:`holder_name`)."""
-        return (await self._owner(table_id))[0]
-
-    async def _owner(self, table_id: str) -> tuple[str, str | None]:
-        """The id of the node that serves the table, and its name unless it is this node.
+        name of the live node that holds it; ActionError (404, 503) if neither can be said.
 
         A lease not renewed lately (the node was frozen) may have passed to another node:
         Redis is asked before the table is served from a stale copy. A holder that is gone
@@ -114,7 +105,7 @@ class Cluster:
         if table_id in self.held:
             try:
                 if await self._still_ours(table_id):
-                    return self.node, None
+                    return None
             except RedisError as exc:
                 raise self._no_redis(exc) from None
             self._lost(table_id)
@@ -124,14 +115,14 @@ class Cluster:
                 if owner is None and attempt == 0:
                     await self._must_exist(table_id)
                 if owner is None and await self.claim(table_id):
-                    return self.node, None
+                    return None
                 if owner is None:
                     continue
                 if owner == self.node:
-                    return owner, None
+                    return None
                 name = await self.link.name_of(owner)
                 if name is not None:
-                    return owner, name
+                    return name
                 # Its holder is gone: wait for its lease to lapse or be taken.
                 if not await self._outlast(table_id, owner):
                     break
@@ -207,7 +198,7 @@ class Cluster:
     async def _release(self, table_id: str) -> None:
         """Let the lease of a table that left memory go."""
         with contextlib.suppress(RedisError):
-            await self.link.release(table_id)
+            await self.link.release_many([table_id])
 
     def _spawn(self, coro: Any) -> None:
         self._tasks.append(asyncio.get_running_loop().create_task(coro))

@@ -51,8 +51,6 @@ async def healthz(request: Request) -> Any:
         "database": database,
         **({"redis": redis, "node": cluster.node} if cluster is not None else {}),
         "tables_in_memory": len(tables),
-        "connections": sum(
-            len(t.spectators) + sum(len(seat.conns) for seat in t.seats) for t in tables
-        ),
+        "connections": sum(len(t.connections()) for t in tables),
     }
     return JSONResponse(body, status_code=200 if ok else 503)

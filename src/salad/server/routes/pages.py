@@ -21,7 +21,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable
 from functools import partial
 from pathlib import Path, PurePath
 from urllib.parse import urljoin
@@ -165,20 +164,13 @@ class Assets(StaticFiles):
         return response
 
 
-def page(request: Request, name: str) -> Response:
+async def page(name: str, request: Request) -> Response:
     """A page of the web client (or its placeholder), revalidated on every visit."""
     assets: Assets = request.app.state.assets
     body, etag = assets.pages[name]
     response = assets.remembered(body, "text/html", etag, request.headers)
     response.headers["cache-control"] = REVALIDATE
     return response
-
-
-def _page_of(file: str) -> Callable[[Request], Response]:
-    def serve_page(request: Request) -> Response:
-        return page(request, file)
-
-    return serve_page
 
 
 # A spectator's page is the table page: it tells the two apart by its path.
@@ -192,7 +184,8 @@ for _path, _file in (
     ("/replay/{table_id}", "replay"),
     ("/table/{table_id}/howto", "howto"),
 ):
-    router.add_api_route(_path, _page_of(_file), methods=["GET", "HEAD"], include_in_schema=False)
+    # Starlette's route: the page is given the request alone (no parameters to read).
+    router.add_route(_path, partial(page, _file), methods=["GET", "HEAD"], include_in_schema=False)
 
 
 def mount_static(app: FastAPI) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
@@ -43,16 +43,14 @@ class LoadIn(StrictIn):
     )
 
 
-class EntryIn(StrictIn):
-    sheet: Any = Field(description="The sheet as saved (salad-score/1 JSON)")
+class EntryIn(SheetIn):
     entry: Any = Field(description="What each player took: {field id: answer}")
     index: int | None = Field(
         None, description="The hand (0-based); default: the next hand to enter"
     )
 
 
-class CorrectIn(StrictIn):
-    sheet: Any = Field(description="The sheet as saved (salad-score/1 JSON)")
+class CorrectIn(SheetIn):
     index: int = Field(description="The hand to correct (0-based)")
     entry: Any = Field(description="What each player took: {field id: answer}")
 
@@ -118,8 +116,10 @@ def printable(names: list[str]) -> list[str]:
     ]
 
 
-def refused(problems: list[str]) -> JSONResponse:
-    return JSONResponse({"error": "; ".join(problems), "problems": problems}, status_code=400)
+async def refused(_request: Request, exc: SheetError) -> JSONResponse:
+    """The app's answer to names or an entry that do not add up: 400 with every problem
+    (:class:`ProblemsOut`)."""
+    return JSONResponse({"error": str(exc), "problems": exc.problems}, status_code=400)
 
 
 def sheet_answer(sheet: ScoreSheet, problems: list[str] | None = None) -> dict[str, Any]:
@@ -143,12 +143,8 @@ async def new_sheet(body: NewSheetIn) -> Any:
     rs = build_ruleset(body.rules, body.rules_toml, body.toppings, body.swap)
     problems = check_names(body.names, body.players) + printable(body.names)
     if problems:
-        return refused(problems)
-    try:
-        sheet = ScoreSheet(rs, body.names, body.first_dealer)
-    except SheetError as exc:
-        return refused(exc.problems)
-    return sheet_answer(sheet)
+        raise SheetError(problems)
+    return sheet_answer(ScoreSheet(rs, body.names, body.first_dealer))
 
 
 @router.post("/load", response_model=SheetOut)
@@ -167,8 +163,15 @@ async def check_hand(body: EntryIn) -> Any:
     is not changed. ``problems`` is empty when the entry adds up."""
     sheet = read_sheet(body.sheet)
     index = sheet.next_hand if body.index is None else body.index
-    if not 0 <= index <= min(sheet.next_hand, sheet.hand_count - 1):
-        raise ActionError(which_hands(sheet, index))
+    if sheet.is_over() and not 0 <= index < sheet.hand_count:
+        raise ActionError(
+            f"index: {index} is not a hand of this game (0 to {sheet.hand_count - 1})"
+        )
+    if not 0 <= index <= sheet.next_hand:
+        raise ActionError(
+            f"index: {index} is neither an entered hand nor the next one "
+            f"(0 to {sheet.next_hand}: hand 1 to hand {sheet.next_hand + 1})"
+        )
     return sheet_answer(sheet, sheet.check(body.entry, index))
 
 
@@ -181,10 +184,7 @@ async def enter_hand(body: EntryIn) -> Any:
             f"index: the next hand is hand {sheet.next_hand + 1} (index {sheet.next_hand}); "
             "correct an earlier hand with /api/sheets/correct"
         )
-    try:
-        sheet.enter(body.entry)
-    except SheetError as exc:
-        return refused(exc.problems)
+    sheet.enter(body.entry)
     return sheet_answer(sheet)
 
 
@@ -192,10 +192,7 @@ async def enter_hand(body: EntryIn) -> Any:
 async def correct_hand(body: CorrectIn) -> Any:
     """Replace the entry of an earlier hand; every total after it follows."""
     sheet = read_sheet(body.sheet)
-    try:
-        sheet.correct(body.index, body.entry)
-    except SheetError as exc:
-        return refused(exc.problems)
+    sheet.correct(body.index, body.entry)
     return sheet_answer(sheet)
 
 
@@ -225,13 +222,4 @@ async def sheet_csv(body: SheetIn) -> Response:
         sheet.to_csv(),
         media_type="text/csv; charset=utf-8",
         headers={"Content-Disposition": 'attachment; filename="salad-score.csv"'},
-    )
-
-
-def which_hands(sheet: ScoreSheet, index: int) -> str:
-    if sheet.is_over():
-        return f"index: {index} is not a hand of this game (0 to {sheet.hand_count - 1})"
-    return (
-        f"index: {index} is neither an entered hand nor the next one "
-        f"(0 to {sheet.next_hand}: hand 1 to hand {sheet.next_hand + 1})"
     )

@@ -16,8 +16,6 @@ from salad.server.tables import Joined, TableManager
 from salad.server.tables.table import BOT, OPEN, Table
 from salad.server.tables.turns import check_bot
 
-router = APIRouter()
-
 
 def table_manager(request: Request) -> TableManager:
     manager: TableManager = request.app.state.manager
@@ -72,6 +70,11 @@ async def host_token(request: Request, authorization: Token = None) -> str | Non
 
 HostToken = Annotated[str | None, Depends(host_token)]
 
+router = APIRouter()
+made = APIRouter(tags=["lobby"], responses=LIMITED, dependencies=[per_address("tables")])
+host = APIRouter(tags=["host"], responses=LIMITED)
+records = APIRouter(tags=["records"], responses=ERRORS)
+
 
 def bearer(header: str | None) -> str | None:
     """The token of an ``Authorization: Bearer TOKEN`` header (None without one)."""
@@ -103,13 +106,7 @@ async def get_options() -> dict[str, Any]:
     return options()
 
 
-@router.post(
-    "/api/quickplay",
-    response_model=s.JoinedOut,
-    responses=LIMITED,
-    tags=["lobby"],
-    dependencies=[per_address("tables")],
-)
+@made.post("/api/quickplay", response_model=s.JoinedOut)
 async def quickplay(body: s.QuickPlayIn, manager: Manager) -> dict[str, Any]:
     """A table started at once: you in seat 0, bots in the other seats."""
     rs = build_ruleset(body.rules, None, body.toppings, body.swap)
@@ -119,13 +116,7 @@ async def quickplay(body: s.QuickPlayIn, manager: Manager) -> dict[str, Any]:
     return joined_answer(joined)
 
 
-@router.post(
-    "/api/tables",
-    response_model=s.CreatedOut,
-    responses=LIMITED,
-    tags=["lobby"],
-    dependencies=[per_address("tables")],
-)
+@made.post("/api/tables", response_model=s.CreatedOut)
 async def create_table(body: s.CreateTableIn, manager: Manager) -> dict[str, Any]:
     """A table in the lobby; you are its host, in seat 0."""
     rs = build_ruleset(body.rules, body.rules_toml, body.toppings, body.swap)
@@ -138,12 +129,10 @@ async def create_table(body: s.CreateTableIn, manager: Manager) -> dict[str, Any
         if body.seats[0].kind != "human":
             raise ActionError("seats[0]: seat 0 is the host's own seat (kind human)")
         player_count(rs, len(body.seats))
-        seats = []
-        for i, spec in enumerate(body.seats[1:], start=1):
-            if spec.kind == "bot":
-                seats.append((BOT, check_bot(spec.bot, f"seats[{i}].bot")))
-            else:
-                seats.append((OPEN, None))
+        seats = [
+            (BOT, check_bot(spec.bot, f"seats[{i}].bot")) if spec.kind == "bot" else (OPEN, None)
+            for i, spec in enumerate(body.seats[1:], start=1)
+        ]
     else:
         seats = [(OPEN, None)] * (player_count(rs, body.players) - 1)
     joined = await manager.create(
@@ -178,12 +167,7 @@ async def join_table(table_id: str, body: s.JoinIn, manager: Manager) -> dict[st
     return joined_answer(await manager.join(table_id, body.name, body.seat))
 
 
-@router.put(
-    "/api/tables/{table_id}/seats/{seat}",
-    response_model=LobbyOut,
-    responses=LIMITED,
-    tags=["host"],
-)
+@host.put("/api/tables/{table_id}/seats/{seat}", response_model=LobbyOut)
 async def put_seat(
     table_id: str, seat: int, body: s.SeatChangeIn, manager: Manager, token: HostToken
 ) -> Response:
@@ -193,40 +177,26 @@ async def put_seat(
     return lobby_answer(table)
 
 
-@router.delete(
-    "/api/tables/{table_id}/seats/{seat}",
-    response_model=LobbyOut,
-    responses=LIMITED,
-    tags=["host"],
-)
+@host.delete("/api/tables/{table_id}/seats/{seat}", response_model=LobbyOut)
 async def delete_seat(table_id: str, seat: int, manager: Manager, token: HostToken) -> Response:
     """Remove a seat before the start; later seats move down by one (host only)."""
     table = await manager.remove_seat(table_id, token, seat)
     return lobby_answer(table)
 
 
-@router.post(
-    "/api/tables/{table_id}/start", response_model=LobbyOut, responses=LIMITED, tags=["host"]
-)
+@host.post("/api/tables/{table_id}/start", response_model=LobbyOut)
 async def start_table(table_id: str, manager: Manager, token: HostToken) -> Response:
     """Start the game (host only; refused while a seat is open)."""
     return lobby_answer(await manager.start(table_id, token))
 
 
-@router.post(
-    "/api/tables/{table_id}/rematch", response_model=LobbyOut, responses=LIMITED, tags=["host"]
-)
+@host.post("/api/tables/{table_id}/rematch", response_model=LobbyOut)
 async def rematch(table_id: str, manager: Manager, token: HostToken) -> Response:
     """The next game at the same table, same seats and tokens, started at once."""
     return lobby_answer(await manager.rematch(table_id, token))
 
 
-@router.get(
-    "/api/tables/{table_id}/record",
-    responses=ERRORS,
-    tags=["records"],
-    response_model=dict[str, Any],
-)
+@records.get("/api/tables/{table_id}/record", response_model=dict[str, Any])
 async def get_record(
     table_id: str,
     manager: Manager,
@@ -236,20 +206,11 @@ async def get_record(
     return await manager.record(table_id, game)
 
 
-@router.get(
-    "/api/tables/{table_id}/games",
-    response_model=list[s.GameOut],
-    responses=ERRORS,
-    tags=["records"],
-)
+@records.get("/api/tables/{table_id}/games", response_model=list[s.GameOut])
 async def list_games(table_id: str, manager: Manager) -> list[dict[str, Any]]:
     """Every game played at the table: status, totals, winners, who played and when."""
-    games = await manager.games(table_id)
-    rows = {r.game_number: r for r in await manager.storage.games(table_id)}
-    for game in games:
-        row = rows.get(game["game_number"])
-        if row is not None:
-            game["players"] = [p.get("name") or f"Seat {i}" for i, p in enumerate(row.players)]
-            game["started_at"] = row.started_at
-            game["finished_at"] = row.finished_at
-    return games
+    return await manager.games(table_id)
+
+
+for part in (made, host, records):
+    router.include_router(part)

@@ -50,7 +50,6 @@ class MemoryStore:
             raise KeyError(f"no table {table_id!r}")
         return row
 
-    # -- writes ---------------------------------------------------------------------------
     async def create_table(self, row: TableRow) -> None:
         if row.id in self.tables:
             raise KeyError(f"table {row.id!r} exists already")
@@ -122,7 +121,6 @@ class MemoryStore:
     ) -> None:
         self.reviews[(table_id, game_number, seat, worlds)] = review
 
-    # -- reads ----------------------------------------------------------------------------
     async def load_table(self, table_id: str) -> TableRow | None:
         row = self.tables.get(table_id)
         return None if row is None else copy.deepcopy(row)

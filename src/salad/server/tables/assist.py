@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from concurrent.futures import BrokenExecutor
 
 from salad.bots.assist import Hint, hint, takeback_count
 from salad.bots.seeds import bot_seed
@@ -64,11 +63,8 @@ async def think(table: Table, conn: Conn, view: View, moves: int, turns: Turns) 
     assert game is not None
     seed = bot_seed("hint", game.seed, view.seat, moves)
     try:
-        future = asyncio.get_running_loop().run_in_executor(turns.pool(), hint, view, seed)
-        found: Hint = await asyncio.wait_for(future, BOT_TIMEOUT)
-    except Exception as exc:
-        if isinstance(exc, BrokenExecutor):
-            turns.forget_pool()
+        found: Hint = await asyncio.wait_for(turns.in_pool(hint, view, seed), BOT_TIMEOUT)
+    except Exception:
         log.exception("table %s: a hint failed", table.id)
         conn.push(error_message("hint: the expert could not think of one; try again"))
         return
@@ -107,13 +103,12 @@ async def undo(table: Table, conn: Conn, store: Registry, turns: Turns) -> None:
         table.game = after
         table.moves = keep
         table.game_players = players
-        # The trick parts every connection holds may be of tricks now taken back.
-        table.tricks_cache = TricksCache()
-        for c in table.connections():
-            c.tricks = None
         table.turn_start = asyncio.get_running_loop().time()
         turns.schedule(table)
+        # The trick parts every connection holds may be of tricks now taken back.
+        table.tricks_cache = TricksCache()
         note = UndoneOut(type="undone", seat=seat, count=count, moves=keep).model_dump_json()
         for c in table.connections():
+            c.tricks = None
             c.push(note)
         table.broadcast()

@@ -84,7 +84,6 @@ class TableManager:
         self.play = self.moves.play
         self.games, self.record = self.reads.games, self.reads.record
 
-    # -- life cycle -----------------------------------------------------------------------
     async def open(self) -> None:
         """Open the store and resume every table with a game in progress."""
         # Find the bots that load here now (it imports them), not during a request.

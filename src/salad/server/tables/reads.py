@@ -18,8 +18,9 @@ class Reads:
         self.registry = registry
 
     async def games(self, table_id: str) -> list[dict[str, Any]]:
-        """Every game of the table: number, status, totals (live for the game being played)
-        and winners."""
+        """Every game of the table: number, status, totals (live for the game being played),
+        winners, who sat where (a seat without a name: ``Seat N``) and when it began and
+        ended."""
         table = await self.registry.get(table_id)
         live = None if table.game is None else (table.game_number, list(table.game.totals))
         return [
@@ -28,6 +29,9 @@ class Reads:
                 "status": r.status,
                 "totals": live[1] if live and live[0] == r.game_number else r.totals,
                 "winners": r.winners or [],
+                "players": [p.get("name") or f"Seat {i}" for i, p in enumerate(r.players)],
+                "started_at": r.started_at,
+                "finished_at": r.finished_at,
             }
             for r in await self.registry.storage.games(table_id)
         ]

@@ -99,10 +99,7 @@ class Talk:
         own = None if seat == SPECTATOR else table.seats[seat].name or f"Seat {seat + 1}"
         name = own or "Spectator"
         line: dict[str, Any] = {"seat": seat, "name": name, "at": round(time.time(), 3)}
-        if message.text is not None:
-            line["text"] = message.text
-        else:
-            line["emote"] = message.emote
+        line |= message.model_dump(include={"text", "emote"}, exclude_none=True)
         text = ChatOut(type="chat", **line).model_dump_json()
         async with room.lock:
             lines = [*room.lines, line][-KEPT_LINES:]  # the room as it will be, kept before

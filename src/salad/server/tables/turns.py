@@ -13,7 +13,7 @@ import os
 import time
 from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
 from salad.bots.catalog import reference_only
 from salad.bots.decide import RANDOM, choose_move, exit_with_parent
@@ -24,6 +24,8 @@ from salad.server.info import available_bots
 from salad.server.tables.table import BOT, HUMAN, PLAYING, Table
 
 log = logging.getLogger("salad.server")
+
+T = TypeVar("T")
 
 BOT_TIMEOUT = 30.0
 """A bot that has not answered after this many seconds is replaced by a random legal move."""
@@ -115,9 +117,14 @@ class Turns:
             )
         return self._pool
 
-    def forget_pool(self) -> None:
-        """A worker of the pool died: start afresh next time."""
-        self._pool = None
+    async def in_pool(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the bot worker pool (:meth:`pool`); a pool a worker of which died
+        (``BrokenExecutor``, raised) is started afresh on the next call."""
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.pool(), fn, *args)
+        except BrokenExecutor:
+            self._pool = None
+            raise
 
     def schedule(self, table: Table) -> None:
         """Arrange for a bot to move if the seat to move is a bot, is away past the takeover
@@ -215,13 +222,10 @@ class Turns:
             if name == RANDOM:
                 move = choose_move(name, seed, view)
             else:
-                future = asyncio.get_running_loop().run_in_executor(
-                    self.pool(), choose_move, name, seed, view
+                move = await asyncio.wait_for(
+                    self.in_pool(choose_move, name, seed, view), BOT_TIMEOUT
                 )
-                move = await asyncio.wait_for(future, BOT_TIMEOUT)
-        except Exception as exc:
-            if isinstance(exc, BrokenExecutor):
-                self.forget_pool()
+        except Exception:
             log.exception("table %s: bot %s failed; playing a random legal move", table.id, name)
             move = choose_move(RANDOM, seed, view)
         async with table.lock:

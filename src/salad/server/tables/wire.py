@@ -118,12 +118,6 @@ class JsonCodes:
         return text
 
 
-def view_json(game: Game, seat: int, common: str | None = None) -> str:
-    """``json.dumps(game.view(seat).to_dict())``: :func:`seat_part` and ``common`` (see
-    :func:`common_view_json`), which every seat shares."""
-    return seat_part(game, seat) + (common or common_view_json(game)) + "}"
-
-
 def seat_part(game: Game, seat: int, codes: JsonCodes | None = None) -> str:
     """The start of a view's JSON: its five fields that depend on the seat (from that seat's
     own hand only), and a comma."""
@@ -153,44 +147,35 @@ class TricksCache:
     """``winners``, ``last_trick`` and ``hand_rounds`` of a state message."""
 
 
-def common_view_json(game: Game, cache: TricksCache | None = None) -> str:
-    """The fields of a view that every seat shares, as the inside of a JSON object: those of
-    ``game.view(SPECTATOR).to_dict()``, with the finished tricks cached until the next ends."""
-    public, tricks = common_view_parts(game, cache)
-    return public + ',"tricks":' + tricks
-
-
-def finished_tricks(game: Game, cache: TricksCache | None) -> str:
+def finished_tricks(game: Game, cache: TricksCache) -> str:
     """The JSON of the hand's finished tricks: from the cache, one more trick added to it, or
     (when a hand begins or a table is loaded) all of them."""
     phase, hand, done = game.phase, game.hand_index, game.trick_no
     key = (hand, done, phase)
-    if cache is not None and cache.key == key:
+    if cache.key == key:
         return cache.text
     if done == 0 and phase != Phase.OVER:
         tricks = "[]"  # no trick of this hand has been finished yet
-    elif cache is not None and cache.key == (hand, done - 1, phase) and phase == Phase.PLAY:
+    elif cache.key == (hand, done - 1, phase) and phase == Phase.PLAY:
         last = last_trick(game)  # one more trick: added to the list
         assert last is not None
         last["cards"] = [card for _, card in last["cards"]]
         tricks = cache.text[:-1] + ("," if cache.text != "[]" else "") + dumps(last) + "]"
     else:  # rare: a table loaded, an undo, the game's end
         tricks = dumps(game.view(SPECTATOR).to_dict()["tricks"])
-    if cache is not None:
-        cache.key, cache.text, cache.public, cache.extras = key, tricks, "", ""
+    cache.key, cache.text, cache.public, cache.extras = key, tricks, "", ""
     return tricks
 
 
-def common_view_parts(
-    game: Game, cache: TricksCache | None = None, codes: JsonCodes | None = None
-) -> tuple[str, str]:
-    """:func:`common_view_json` in two parts: every field but ``tricks``, and ``tricks``."""
+def common_view_parts(game: Game, cache: TricksCache, codes: JsonCodes) -> tuple[str, str]:
+    """The fields of a view that every seat shares (those of
+    ``game.view(SPECTATOR).to_dict()``), as the inside of a JSON object, in two parts: every
+    field but ``tricks``, and ``tricks`` (cached until the next trick ends)."""
     tricks = finished_tricks(game, cache)
     phase, leader, n = game.phase, game.leader, game.players
     trick = ""
     led = "null"
     if phase == Phase.PLAY:
-        codes = JsonCodes.of(game, codes)
         move = codes.move
         trick = ",".join([f"[{(leader + i) % n:d},{move(m)}]" for i, m in enumerate(game.trick)])
         if game.led != NO_SUIT:
@@ -201,7 +186,7 @@ def common_view_parts(
         f'"trick":[{trick}],"led_suit":{led},"hand_sizes":[{sizes}]'
     )
     # The rest changes only when a trick (or the phase) ends: cached with the tricks.
-    if cache is not None and cache.public:
+    if cache.public:
         return moving + "," + cache.public, tricks
     settled = dumps(
         {
@@ -217,8 +202,7 @@ def common_view_parts(
             "totals": list(game.totals),
         }
     )[1:-1]
-    if cache is not None:
-        cache.public = settled
+    cache.public = settled
     return moving + "," + settled, tricks
 
 
