@@ -61,6 +61,8 @@ UVICORN_OPTIONS: dict[str, Any] = {
     "timeout_keep_alive": KEEP_ALIVE,
     "limit_concurrency": CONNECTION_LIMIT,
     "h11_max_incomplete_event_size": HEAD_LIMIT,
+    # No "server: uvicorn" on every answer: 17 bytes each, 0.5 KB of a table page's first load.
+    "server_header": False,
 }
 """How uvicorn runs the app, in one process or in each worker: its public options only."""
 
