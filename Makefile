@@ -51,8 +51,13 @@ system-deps:
 	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
+# `make run PORT=8001 HOST=0.0.0.0`: where the server listens (given on make's command line;
+# := so that a HOST or PORT the shell happens to export does not choose it).
+PORT := 8000
+HOST := 127.0.0.1
+
 run: setup-web
-	$(VENV)/bin/salad serve
+	$(VENV)/bin/salad serve --host $(HOST) --port $(PORT)
 
 # Three nodes on PostgreSQL and Redis behind HAProxy, on this machine: http://127.0.0.1:8000/
 cluster: $(CLUSTER_STAMP) system-deps

@@ -1,14 +1,36 @@
-"""The web client's pages and its static files (``/static/``); while the client is not
-installed, a placeholder page points at the API's description instead."""
+"""The web client's pages and its static files (``/static/``), cached as a real site's are;
+while the client is not installed, a placeholder page points at the API's description instead.
+
+Every static file's URL in a page carries its content's hash (``/static/js/table.js?v=HASH``),
+and such a URL is cached for a year as immutable. The ES modules' own imports (``./dom.js``)
+get theirs from an import map written into each page's head, which maps every module's plain
+URL to its versioned one: a relative import resolves against the importing module's URL, its
+query dropped, and then through the map. A stylesheet's ``url(...)`` of another of the files
+(a font, an image) is versioned in the stylesheet as served. The files keep their paths (no
+build step), and a changed file changes its own URL only (and a stylesheet's that names it). A
+URL without a version, or with another one (a page from before a restart), is answered with the
+current file and ``no-cache``: never cached under a name that is not its content's.
+
+The pages are revalidated on every visit (``no-cache`` and an ``ETag``: a repeat visit gets 304
+and an empty body) and answer HEAD. Files are read and hashed once, when the app is made:
+restart the server after editing the client.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import json
+import re
 from functools import partial
-from pathlib import Path
+from pathlib import Path, PurePath
+from urllib.parse import urljoin
 
-from fastapi import APIRouter, FastAPI
-from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
+from starlette.datastructures import Headers, QueryParams
+from starlette.staticfiles import NotModifiedResponse
+from starlette.types import Scope
 
 STATIC_DIR = Path(__file__).resolve().parent.parent.parent / "web" / "static"
 
@@ -23,20 +45,132 @@ PAGES = {
 }
 """Each page's file name (without ``.html``) and the title of its placeholder."""
 
+IMMUTABLE = "public, max-age=31536000, immutable"
+"""A static file asked for under its current version: its URL changes with its content."""
+
+REVALIDATE = "no-cache"
+"""A page, or a static file asked for without its current version: kept, but asked again."""
+
+STATIC_URL = re.compile(r'(?<=\s)(src|href)="/static/([^"?#]+)"')
+"""A page's reference to a static file, in a ``<script>`` or ``<link>`` tag."""
+
+MODULE_SCRIPT = '<script type="module"'
+
+CSS_URL = re.compile(r"""url\(\s*(["']?)([^"')\s]+)\1\s*\)""")
+"""A stylesheet's reference to a file: ``url(../fonts/a.woff2)``, quoted or not."""
+
 router = APIRouter()
 
 
-def page(name: str) -> Response:
-    """A page of the web client, or a placeholder while it is not there."""
-    path = STATIC_DIR / f"{name}.html"
-    if path.is_file():
-        return FileResponse(path, media_type="text/html")
-    title = PAGES[name]
-    return HTMLResponse(
-        f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title></head>"
-        f"<body><h1>{title}</h1><p>The web client is not installed; the API is described at "
-        "<a href='/docs'>/docs</a>.</p></body></html>"
-    )
+def version(data: bytes) -> str:
+    """A file's version: the start of its content's SHA-256."""
+    return hashlib.sha256(data).hexdigest()[:12]
+
+
+class Assets(StaticFiles):
+    """The client's files (``STATIC_DIR``, served under ``/static/``), each one's version, and
+    the pages written with versioned URLs: read once, when made."""
+
+    def __init__(self, directory: Path) -> None:
+        super().__init__(directory=directory, check_dir=False)
+        files = sorted(directory.rglob("*")) if directory.is_dir() else []
+        self.versions = {
+            path.relative_to(directory).as_posix(): version(path.read_bytes())
+            for path in files
+            if path.is_file()
+        }
+        """Each file's path under the directory (``js/table.js``) and its version."""
+        self.stylesheets: dict[str, bytes] = {}
+        """The stylesheets that name other files (a font, an image), as served: with those
+        URLs versioned (the stylesheet's own version is then that text's)."""
+        for name in [name for name in self.versions if name.endswith(".css")]:
+            text = (directory / name).read_text(encoding="utf-8")
+            served = CSS_URL.sub(partial(self.css_url, name), text)
+            if served != text:
+                self.stylesheets[name] = served.encode()
+                self.versions[name] = version(self.stylesheets[name])
+        self.pages = {
+            name: self.page(directory / f"{name}.html", title) for name, title in PAGES.items()
+        }
+        """Each page's HTML as served, and its ETag."""
+
+    def url(self, name: str) -> str:
+        """The versioned URL of the file ``name`` (``js/table.js``)."""
+        return f"/static/{name}?v={self.versions[name]}"
+
+    def css_url(self, stylesheet: str, found: re.Match[str]) -> str:
+        """A stylesheet's ``url(...)`` (:data:`CSS_URL`) with the file it names versioned, if
+        it names one of the client's files without a query of its own."""
+        target = urljoin(f"/static/{stylesheet}", found[2])
+        name = target.removeprefix("/static/")
+        if target == name or name not in self.versions:  # elsewhere, a data: URL, a query
+            return found[0]
+        return f'url("{self.url(name)}")'
+
+    def import_map(self) -> str:
+        """The import map of every ES module: its plain URL to its versioned one."""
+        modules = {
+            f"/static/{name}": self.url(name) for name in self.versions if name.endswith(".js")
+        }
+        return json.dumps({"imports": modules}, indent=1)
+
+    def versioned(self, html: str) -> str:
+        """A page with its static files' URLs versioned and the import map before its first
+        module script (a map must come before the modules it maps)."""
+        html = STATIC_URL.sub(
+            lambda m: f'{m[1]}="{self.url(m[2])}"' if m[2] in self.versions else m[0], html
+        )
+        first = html.find(MODULE_SCRIPT)
+        if first < 0:
+            return html
+        importmap = f'<script type="importmap">\n{self.import_map()}\n</script>\n'
+        return html[:first] + importmap + html[first:]
+
+    def page(self, path: Path, title: str) -> tuple[bytes, str]:
+        """The page at ``path``, or a placeholder while the client is not installed, as
+        served: its HTML and its ETag."""
+        if path.is_file():
+            html = self.versioned(path.read_text(encoding="utf-8"))
+        else:
+            html = (
+                f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title></head>"
+                f"<body><h1>{title}</h1><p>The web client is not installed; the API is described "
+                "at <a href='/docs'>/docs</a>.</p></body></html>"
+            )
+        body = html.encode()
+        return body, f'"{version(body)}"'
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        """StaticFiles' answer (a file, 304, or an HTTPException; a stylesheet of
+        :attr:`stylesheets` from memory), cached for a year if asked for under the file's
+        current version, else revalidated."""
+        name = PurePath(path).as_posix()
+        current = self.versions.get(name)
+        if name in self.stylesheets and scope["method"] in ("GET", "HEAD"):
+            body = self.stylesheets[name]
+            response = self.remembered(body, "text/css", f'"{current}"', Headers(scope=scope))
+        else:
+            response = await super().get_response(path, scope)
+        asked = QueryParams(scope["query_string"]).get("v")
+        fresh = asked is not None and asked == current
+        response.headers["cache-control"] = IMMUTABLE if fresh else REVALIDATE
+        return response
+
+    def remembered(self, body: bytes, media_type: str, etag: str, asked: Headers) -> Response:
+        """A text held in memory, with its ETag: 304 if the browser has it already."""
+        response = Response(body, media_type=media_type, headers={"etag": etag})
+        if self.is_not_modified(response.headers, asked):
+            return NotModifiedResponse(response.headers)
+        return response
+
+
+async def page(name: str, request: Request) -> Response:
+    """A page of the web client (or its placeholder), revalidated on every visit."""
+    assets: Assets = request.app.state.assets
+    body, etag = assets.pages[name]
+    response = assets.remembered(body, "text/html", etag, request.headers)
+    response.headers["cache-control"] = REVALIDATE
+    return response
 
 
 # A spectator's page is the table page: it tells the two apart by its path.
@@ -50,9 +184,12 @@ for _path, _file in (
     ("/replay/{table_id}", "replay"),
     ("/table/{table_id}/howto", "howto"),
 ):
-    router.add_api_route(_path, partial(page, _file), include_in_schema=False)
+    # Starlette's route: the page is given the request alone (no parameters to read).
+    router.add_route(_path, partial(page, _file), methods=["GET", "HEAD"], include_in_schema=False)
 
 
 def mount_static(app: FastAPI) -> None:
-    """Serve the client's files under ``/static/`` (last: a mount takes every path under it)."""
-    app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
+    """Serve the client's files under ``/static/`` (last: a mount takes every path under it)
+    and keep them, versions and pages, in ``app.state.assets``."""
+    app.state.assets = assets = Assets(STATIC_DIR)
+    app.mount("/static", assets, name="static")
