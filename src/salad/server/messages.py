@@ -487,15 +487,8 @@ class UndoneOut(_Out):
     moves: int
 
 
-Outgoing = (
-    StateOut
-    | ErrorMessageOut
-    | PongOut
-    | ChatOut
-    | ChatLogOut
-    | ChatSettingsOut
-    | HintOut
-    | UndoneOut
-)
+TalkOut = ChatOut | ChatLogOut | ChatSettingsOut
+"""The table talk's messages."""
+Outgoing = StateOut | ErrorMessageOut | PongOut | TalkOut | HintOut | UndoneOut
 ServerMessage = Annotated[Outgoing, Field(discriminator="type")]
 """Every message the server sends."""
