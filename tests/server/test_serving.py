@@ -181,7 +181,7 @@ def test_a_busy_port_is_one_line_naming_the_option(
 
 def test_make_run_passes_port_and_host() -> None:
     done = subprocess.run(
-        ["make", "-n", "run", "PORT=8001", "HOST=0.0.0.0"],
+        ["make", "--no-print-directory", "-n", "run", "PORT=8001", "HOST=0.0.0.0"],
         cwd=ROOT,
         capture_output=True,
         text=True,
