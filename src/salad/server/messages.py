@@ -34,6 +34,9 @@ Emote = Literal["nice", "haha", "wow", "ouch", "gg", "oops"]
 EMOTES: tuple[str, ...] = get_args(Emote)
 """The quick reactions a client may send (each page draws its own picture of them)."""
 
+PaceName = Literal["slow", "normal", "fast"]
+"""A table's pace, as the protocol and the REST API spell it (:mod:`salad.server.tables.pace`)."""
+
 KEPT_FIELD = "kept"
 """The JSON Schema keyword (true) of a field a ``state`` leaves out when its connection has it."""
 
@@ -302,7 +305,7 @@ class LobbyOut(_Out):
     host: int
     turn_timer: float | None
     bot_takeover: float | None
-    pace: Literal["slow", "normal", "fast"] = Field(
+    pace: PaceName = Field(
         description="How fast the bots play and how long a finished trick stays (the host's)"
     )
     trick_pause: float = Field(description="Seconds a finished trick stays on the table")

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, Field
 
-from salad.server.messages import StrictIn, tidy_line
+from salad.server.messages import PaceName, StrictIn, tidy_line
 
 MAX_SECONDS = 24 * 3600
 NAME_LIMIT = 32
@@ -47,8 +47,6 @@ class RulesFileIn(RulesIn):
 
 
 PACE_TEXT = "How fast the bots play and how long a finished trick stays (default normal)"
-
-PaceName = Literal["slow", "normal", "fast"]
 
 
 class QuickPlayIn(RulesIn):

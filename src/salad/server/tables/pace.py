@@ -7,8 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from salad.server.errors import ActionError
-
 
 class Pace(StrEnum):
     """A table's pace (the value is what the database stores and the lobby sends)."""
@@ -34,11 +32,6 @@ TIMINGS = {
 
 
 def check_pace(value: str | None) -> Pace:
-    """The pace a client named (``normal`` when None); ActionError if there is none such."""
-    if value is None:
-        return Pace.NORMAL
-    try:
-        return Pace(value.strip().lower())
-    except ValueError:
-        known = ", ".join(p.value for p in Pace)
-        raise ActionError(f"pace: unknown pace {value!r} (known: {known})") from None
+    """The pace a request named (``normal`` when None): one of the names its model takes
+    (:data:`~salad.server.messages.PaceName`), which refuses any other with a 400."""
+    return Pace.NORMAL if value is None else Pace(value)
