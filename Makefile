@@ -99,9 +99,9 @@ node_modules/.stamp: package.json package-lock.json
 # SALAD_TEST_POSTGRES_URL): those that can share the machine on $(WORKERS) pytest-xdist workers
 # (the server tests mostly wait on the processes they start, so more workers than cores pay;
 # loadgroup keeps each browser module on one worker, tests/conftest.py), then those marked
-# serial, which measure wall or CPU time, alone. A third argument is a command run beside the
-# first pass (its output held back until that pass ends, and finished before the second
-# starts). Any of them failing fails the target.
+# serial, which measure wall or CPU time, alone (reading only the modules that hold them). A
+# third argument is a command run beside the first pass (its output held back until that pass
+# ends, and finished before the second starts). Any of them failing fails the target.
 # SELECT: a marker expression more, e.g. SELECT="not slow" (not with -m in ARGS, which would
 # replace the passes' own); ARGS: more pytest arguments, e.g. ARGS="-x tests/server";
 # WORKERS=0: no workers.
@@ -113,7 +113,7 @@ HYPOTHESIS_PROFILE=$(2) scripts/postgres.sh sh -c '\
   { $(or $(3),true); } >$(BESIDE) 2>&1 & beside=$$!; \
   $(PYTEST) -n $(WORKERS) --dist loadgroup -m "$(SELECTED)$(1)not serial" $(ARGS); parallel=$$?; \
   wait $$beside; besides=$$?; cat $(BESIDE); rm -f $(BESIDE); \
-  $(PYTEST) -m "$(SELECTED)$(1)serial" $(ARGS); alone=$$?; \
+  $(PYTEST) -m "$(SELECTED)$(1)serial" --serial-modules $(ARGS); alone=$$?; \
   for s in $$besides $$parallel $$alone; do [ $$s -eq 0 ] || [ $$s -eq 5 ] || exit $$s; done'
 endef
 # (5: a pass that SELECT or ARGS left without tests.)

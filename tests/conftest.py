@@ -7,7 +7,7 @@ Hypothesis profiles (``HYPOTHESIS_PROFILE=dev`` or ``--hypothesis-profile=dev``)
 
 - ``ci`` (the default, and what ``make test`` uses): Hypothesis's example counts, or those a test
   sets itself; no deadline (a loaded machine is not a slow test);
-- ``dev`` (``make test-fast``): a fifth of the examples where a test does not set its own count.
+- ``dev`` (``make test-fast``): a tenth of the examples, whether or not a test sets its own count.
 
 Markers (pyproject.toml registers them; ``-m "not e2e and not cluster"`` is ``make test-fast``):
 
@@ -36,7 +36,7 @@ settings.register_profile(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-settings.register_profile("dev", settings.get_profile("ci"), max_examples=20)
+settings.register_profile("dev", settings.get_profile("ci"), max_examples=10)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 TESTS = Path(__file__).resolve().parent
@@ -154,6 +154,26 @@ SERIAL: dict[str, frozenset[str] | None] = {
         }
     ),
 }
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--serial-modules",
+        action="store_true",
+        help="read only the test modules SERIAL names (make's pass of serial tests: the other "
+        "modules, and the doctests, hold none of them and take seconds to import)",
+    )
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """With ``--serial-modules``, every file but the modules of ``SERIAL`` is left unread."""
+    if not config.getoption("serial_modules") or collection_path.is_dir():
+        return None
+    try:
+        where = collection_path.resolve().relative_to(TESTS).as_posix()
+    except ValueError:  # src/ and README.md: doctests, never serial
+        return True
+    return where not in SERIAL
 
 
 def _named(table: dict[str, frozenset[str] | None], where: str, name: str) -> bool:

@@ -2,7 +2,7 @@
 
 A test that sets its own count writes ``@settings(max_examples=examples(200))``: 200 under the
 ``ci`` profile (``make test``, and the default), which keeps Hypothesis's default of 100 for
-the tests that set none; under a profile with fewer (``dev``: 20, ``make test-fast``), as many
+the tests that set none; under a profile with fewer (``dev``: 10, ``make test-fast``), as many
 fewer in proportion, at least 5.
 """
 

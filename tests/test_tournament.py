@@ -286,7 +286,7 @@ def test_cli_ctrl_c_then_resume(tmp_path: Path) -> None:
         "--bots",
         "basic,random,random",
         "--games",
-        "120",
+        "60",
         "--seed",
         "9",
         "--workers",
@@ -316,13 +316,13 @@ def test_cli_ctrl_c_then_resume(tmp_path: Path) -> None:
     assert "interrupted:" in stderr and "games saved in" in stderr, stderr
     assert "Traceback" not in stderr and len(stderr.strip().splitlines()) == 1, stderr
     saved = len(load_records(records))
-    assert 6 <= saved < 120
+    assert 6 <= saved < 60
 
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert f"{saved} were already played" in done.stdout
     whole = tmp_path / "whole"
-    run_tournament(CANADIAN, 3, "basic,random,random", 120, seed=9, out=whole, plots=False)
+    run_tournament(CANADIAN, 3, "basic,random,random", 60, seed=9, out=whole, plots=False)
     assert snapshot(out) == snapshot(whole)
 
 

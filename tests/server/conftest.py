@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import importlib.util
 import json
 import os
@@ -137,6 +138,7 @@ class Server:
         self._log = log_path.open("a")
         self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT)
         self.http = httpx.Client(base_url=self.base, timeout=30)
+        self.source = "127.0.0.1"  # the loopback address its requests come from (seen_from)
         if wait:
             self.wait_ready()
 
@@ -162,6 +164,18 @@ class Server:
         """The same server started anew, on the same port with the same options (a node that
         comes back after a crash); its log goes on in the same file."""
         return Server(self.database, self.log_path, self.bot_delay, self.args, self.port)
+
+    def seen_from(self, source: str) -> Server:
+        """This server as a client at another loopback address sees it (``127.0.0.2`` and up:
+        Linux routes all of 127/8 to the loopback): REST helpers whose requests come from
+        ``source``, which websockets take as ``local_addr=(server.source, 0)``. A server's
+        limits count per address, so each test may come from its own. Never stopped itself:
+        close its ``http`` client."""
+        other = copy.copy(self)
+        transport = httpx.HTTPTransport(local_address=source)
+        other.http = httpx.Client(base_url=self.base, timeout=30, transport=transport)
+        other.source = source
+        return other
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs."""

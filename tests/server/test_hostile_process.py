@@ -104,11 +104,10 @@ def test_half_sent_requests_are_closed_and_others_still_answered(
             conn.close()
 
 
-def test_an_endless_request_head_is_cut_off(start_server: Any) -> None:
+def test_an_endless_request_head_is_cut_off(server: Server) -> None:
     """A request whose headers never end is closed once past the head limit (it was buffered
     without end): uvicorn's h11 protocol, past ``h11_max_incomplete_event_size``."""
-    srv = start_server()
-    with socket.create_connection(("127.0.0.1", srv.port), timeout=5) as conn:
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as conn:
         conn.sendall(b"GET /api/options HTTP/1.1\r\nHost: x\r\n")
         with contextlib.suppress(OSError):  # the server may close while we still send
             for _ in range(4 * HEAD_LIMIT // 1024):
@@ -116,7 +115,7 @@ def test_an_endless_request_head_is_cut_off(start_server: Any) -> None:
         started = time.monotonic()
         assert closed(conn)
         assert time.monotonic() - started < 3
-    assert srv.http.get("/api/options").status_code == 200
+    assert server.http.get("/api/options").status_code == 200
 
 
 def closed(conn: socket.socket) -> bool:
@@ -131,17 +130,16 @@ def closed(conn: socket.socket) -> bool:
     return True
 
 
-def test_a_huge_body_is_refused_before_it_is_read(start_server: Any) -> None:
+def test_a_huge_body_is_refused_before_it_is_read(server: Server) -> None:
     """A body over the limit gets 413 at once (a 100 MB body was read, parsed and answered 200),
     whether its length is declared or it comes in chunks; normal requests still work."""
-    srv = start_server()
     big = b'{"name": "' + b"x" * (5 * 1024 * 1024) + b'"}'
     started = time.monotonic()
-    r = srv.http.post("/api/tables", content=big, headers={"content-type": "application/json"})
+    r = server.http.post("/api/tables", content=big, headers={"content-type": "application/json"})
     assert r.status_code == 413 and "too large" in r.json()["error"]
     assert time.monotonic() - started < 3
     # Only the headers: the server answers without waiting for the body it was promised.
-    with socket.create_connection(("127.0.0.1", srv.port), timeout=5) as conn:
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as conn:
         conn.sendall(
             b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
             b"Content-Length: %d\r\n\r\n" % len(big)
@@ -152,13 +150,15 @@ def test_a_huge_body_is_refused_before_it_is_read(start_server: Any) -> None:
         for start in range(0, len(big), 64 * 1024):
             yield big[start : start + 64 * 1024]
 
-    r = srv.http.post("/api/tables", content=chunks(), headers={"content-type": "application/json"})
+    r = server.http.post(
+        "/api/tables", content=chunks(), headers={"content-type": "application/json"}
+    )
     assert r.status_code == 413
     # A body under the limit, declared or chunked, is read as before.
-    created = srv.ok("POST", "/api/tables", {"name": "Host", "players": 3})
+    created = server.ok("POST", "/api/tables", {"name": "Host", "players": 3})
     assert created["table_id"]
     small = json.dumps({"name": "Guest"}).encode()
-    r = srv.http.post(
+    r = server.http.post(
         f"/api/tables/{created['table_id']}/join",
         content=iter([small[:5], small[5:]]),
         headers={"content-type": "application/json"},
@@ -166,38 +166,37 @@ def test_a_huge_body_is_refused_before_it_is_read(start_server: Any) -> None:
     assert r.status_code == 200, r.text
 
 
-def test_a_request_about_one_table_has_a_smaller_body_limit(start_server: Any) -> None:
+def test_a_request_about_one_table_has_a_smaller_body_limit(server: Server) -> None:
     """A request about one table (a join, a seat change) has a body of a few dozen bytes: past
     TABLE_BODY_LIMIT it gets 413 before it is read (on a cluster, before it is carried over
     Redis to the table's node), declared or chunked; a new table's rules file keeps the
     general limit."""
-    srv = start_server()
-    table_id = srv.ok("POST", "/api/tables", {"name": "Host", "players": 3})["table_id"]
+    table_id = server.ok("POST", "/api/tables", {"name": "Host", "players": 3})["table_id"]
     big = json.dumps({"name": "x" * TABLE_BODY_LIMIT}).encode()
     said = {"error": f"request body too large: the limit is {TABLE_BODY_LIMIT} bytes"}
     for content in (big, iter([big[:9000], big[9000:]])):
-        r = srv.http.post(
+        r = server.http.post(
             f"/api/tables/{table_id}/join",
             content=content,
             headers={"content-type": "application/json"},
         )
         assert (r.status_code, r.json()) == (413, said)
-    r = srv.http.put(f"/api/tables/{table_id}/seats/1", content=big)
+    r = server.http.put(f"/api/tables/{table_id}/seats/1", content=big)
     assert (r.status_code, r.json()) == (413, said)
     rules = "# " + "x" * (2 * TABLE_BODY_LIMIT) + "\n"  # a long comment: read, then checked
-    r = srv.http.post("/api/tables", json={"name": "Host", "rules_toml": rules})
+    r = server.http.post("/api/tables", json={"name": "Host", "rules_toml": rules})
     assert r.status_code != 413, r.text
-    assert srv.ok("POST", f"/api/tables/{table_id}/join", {"name": "Guest"})["seat"] == 1
+    assert server.ok("POST", f"/api/tables/{table_id}/join", {"name": "Guest"})["seat"] == 1
 
 
 def test_a_burst_of_connections_from_one_address_is_served(start_server: Any) -> None:
     """300 requests at once from one address (a proxy, a benchmark) are all answered: nothing
     closes a connection for its address's others (the cap per address is the proxy's, on
     requests whose head has come: deploy/haproxy.cfg)."""
-    srv = start_server()
+    server = start_server()
 
     async def one() -> bytes:
-        reader, writer = await asyncio.open_connection("127.0.0.1", srv.port)
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
         writer.write(b"GET /api/options HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         line = await asyncio.wait_for(reader.readline(), 20)
         writer.close()

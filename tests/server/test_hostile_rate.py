@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -38,10 +39,26 @@ LOW = "tables=4/4,joins=6/4,host=6/4,sockets=3/4"
 HUMANS = [{"kind": "human"}] * 4
 
 
+SOURCES = (f"127.0.0.{n}" for n in itertools.count(2))
+"""A loopback address for each test that uses the limited server: none meets another's counts."""
+
+
+@pytest.fixture(scope="module")
+def limited_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    tmp = tmp_path_factory.mktemp("limited")
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv(ENV, LOW)
+        server = Server(f"sqlite:///{tmp / 'salad.db'}", tmp / "server.log")
+    yield server
+    server.stop()
+
+
 @pytest.fixture
-def limited(monkeypatch: pytest.MonkeyPatch, start_server: Callable[..., Server]) -> Server:
-    monkeypatch.setenv(ENV, LOW)
-    return start_server()
+def limited(limited_server: Server) -> Iterator[Server]:
+    """A server with the LOW limits, seen from an address of this test's own."""
+    here = limited_server.seen_from(next(SOURCES))
+    yield here
+    here.http.close()
 
 
 def test_a_burst_of_tables_gets_429_then_passes_after_retry_after(limited: Server) -> None:
@@ -81,7 +98,7 @@ def test_a_family_table_never_meets_a_limit(limited: Server) -> None:
         firsts = []
         for token in tokens[:3]:
             url = f"{limited.ws_base}/ws/tables/{table_id}?token={token}"
-            async with websockets.connect(url) as ws:
+            async with websockets.connect(url, local_addr=(limited.source, 0)) as ws:
                 firsts.append(json.loads(await asyncio.wait_for(ws.recv(), 10)))
         return firsts
 
@@ -94,7 +111,8 @@ def test_a_burst_of_websockets_is_closed_4429(limited: Server) -> None:
     async def burst() -> list[tuple[dict[str, Any], int | None]]:
         out = []
         for _ in range(5):
-            async with websockets.connect(f"{limited.ws_base}/ws/tables/{table_id}") as ws:
+            url = f"{limited.ws_base}/ws/tables/{table_id}"
+            async with websockets.connect(url, local_addr=(limited.source, 0)) as ws:
                 first = json.loads(await asyncio.wait_for(ws.recv(), 10))
                 if first["type"] == "error":
                     await asyncio.wait_for(ws.wait_closed(), 10)

@@ -156,14 +156,11 @@ async def read_all(ws: Any, quiet: float = 1.0) -> list[dict[str, Any]]:
         return out
 
 
-def test_a_spectator_that_never_reads_gets_the_latest_state(
-    start_server: Callable[..., Server], ws: Any
-) -> None:
+def test_a_spectator_that_never_reads_gets_the_latest_state(server: Server, ws: Any) -> None:
     """A spectator that reads nothing while games are played (more than the sockets' buffers
     hold) is not sent every state: when it reads at last, it finds far fewer states than
     moves, the last being the end of the last game, and completed from one another as a
     client does, they are that game's true end."""
-    server = start_server()
     rounds = ["no-tricks", "no-hearts", "no-queens", "no-king-of-spades", "no-last-trick"]
     rules = f"preset = 'canadian'\nhands = {json.dumps(rounds * 4 + ['salad'])}\n"
     tid, tokens = server.table([HUMAN, RANDOM, RANDOM], seed=3, rules_toml=rules)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -12,7 +12,7 @@ import pytest
 from salad.lab.review import ReviewOptions, review_record
 from salad.server.reviews import WORLDS_ENV
 
-from .conftest import connect
+from .conftest import Server, connect
 
 WORLDS = 3
 
@@ -45,10 +45,15 @@ def _wait_done(srv: Any, path: str, token: str) -> dict[str, Any]:
         time.sleep(0.1)
 
 
-@pytest.fixture
-def srv(start_server: Callable[..., Any], monkeypatch: pytest.MonkeyPatch) -> Any:
-    monkeypatch.setenv(WORLDS_ENV, str(WORLDS))
-    return start_server()
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the module's tests (each plays its own tables), reviewing in WORLDS."""
+    tmp = tmp_path_factory.mktemp("reviews")
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv(WORLDS_ENV, str(WORLDS))
+        server = Server(f"sqlite:///{tmp / 'salad.db'}", tmp / "server.log")
+    yield server
+    server.stop()
 
 
 def test_a_finished_games_review_is_the_clis_and_is_stored(srv: Any) -> None:

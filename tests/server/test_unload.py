@@ -9,10 +9,28 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Iterator
 from typing import Any
+
+import pytest
+
+from .conftest import Server
 
 ONE_HAND = 'preset = "canadian"\nhands = ["no-queens"]\n'
 BOT = {"kind": "bot", "bot": "random"}
+
+
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the module (each test waits until every table has left memory): tables
+    leave after 0.3 s idle, and bots take 0.05 s a card, so that a game they play for an
+    absent host lasts several sweeps."""
+    tmp = tmp_path_factory.mktemp("unload")
+    server = Server(
+        f"sqlite:///{tmp / 'salad.db'}", tmp / "server.log", 0.05, ("--unload-after", "0.3")
+    )
+    yield server
+    server.stop()
 
 
 def in_memory(server: Any) -> int:
@@ -38,8 +56,7 @@ def finished_table(server: Any) -> str:
     return str(table_id)
 
 
-def test_idle_tables_leave_memory_and_come_back_as_they_were(start_server: Any) -> None:
-    srv = start_server(args=("--unload-after", "0.5"))
+def test_idle_tables_leave_memory_and_come_back_as_they_were(srv: Server) -> None:
     lobby = srv.ok("POST", "/api/tables", {"name": "Host", "players": 4})
     over = finished_table(srv)
     before = srv.ok("GET", f"/api/tables/{lobby['table_id']}")
@@ -58,8 +75,7 @@ def test_idle_tables_leave_memory_and_come_back_as_they_were(start_server: Any) 
     assert srv.http.get("/api/tables/nosuchtable").status_code == 404
 
 
-def test_a_connected_table_stays_and_a_bot_game_keeps_playing(start_server: Any, ws: Any) -> None:
-    srv = start_server(args=("--unload-after", "0.3"), bot_delay=0.05)
+def test_a_connected_table_stays_and_a_bot_game_keeps_playing(srv: Server, ws: Any) -> None:
     created = srv.ok("POST", "/api/tables", {"name": "Host", "players": 4})
     table_id = created["table_id"]
 
@@ -87,8 +103,7 @@ def test_a_connected_table_stays_and_a_bot_game_keeps_playing(start_server: Any,
     wait_for(lambda: in_memory(srv) == 0)
 
 
-def test_a_websocket_to_an_unloaded_table_gets_its_state(start_server: Any, ws: Any) -> None:
-    srv = start_server(args=("--unload-after", "0.3"))
+def test_a_websocket_to_an_unloaded_table_gets_its_state(srv: Server, ws: Any) -> None:
     over = finished_table(srv)
     wait_for(lambda: in_memory(srv) == 0)
 

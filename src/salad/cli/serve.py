@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from typing import Annotated
 
 import typer
@@ -63,8 +64,17 @@ def serve(
         require_extra("serve --database postgresql://...", "postgres", "psycopg")
     if redis is not None:
         require_extra("serve --redis ...", "cluster", "redis", "psycopg")
-    # The web extra (FastAPI, uvicorn, SQLAlchemy) loads only when the server runs.
-    from salad.server.run import serve as run_server
+    from salad.server.cluster.names import check_node_name
+
+    check_node_name(node_name, redis)  # before the server's modules load (a second)
+    # The web extra (FastAPI, uvicorn, SQLAlchemy) loads only when the server runs, with the
+    # garbage collector off: what loading makes lives as long as the server, and collecting
+    # it meanwhile cost a tenth of a start's CPU (the server then tunes the collector).
+    gc.disable()
+    try:
+        from salad.server.run import serve as run_server
+    finally:
+        gc.enable()
 
     status = run_server(
         host,

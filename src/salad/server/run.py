@@ -19,6 +19,7 @@ import uvicorn
 
 from salad.errors import SaladError
 from salad.server.app import create_app
+from salad.server.cluster.names import check_node_name
 from salad.server.messages import MESSAGE_LIMIT
 from salad.server.ratelimit import RateLimits
 from salad.server.store import check_database, database_url
@@ -119,10 +120,6 @@ def cannot_listen(host: str, port: int, exc: OSError) -> str:
     )
 
 
-NODE_NAME = re.compile(r"[A-Za-z0-9._-]{1,64}")
-"""What a node's name may be: a server name in HAProxy's configuration and a URL's query."""
-
-
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -170,25 +167,6 @@ def serve(
     config = uvicorn.Config(app, log_level=log_level, **UVICORN_OPTIONS)
     uvicorn.Server(config).run(sockets=[listener])
     return 0
-
-
-def check_node_name(name: str | None, redis: str | None) -> None:
-    """SaladError (one line) unless ``name`` is a cluster node's name (``redis`` given) or
-    both are None."""
-    if name is None:
-        if redis is not None:
-            raise SaladError(
-                "serve: --redis needs --node-name NAME, this node's server name in the load "
-                "balancer: the other nodes send the requests for its tables there"
-            )
-        return
-    if redis is None:
-        raise SaladError("serve: --node-name names a node of a cluster: it needs --redis")
-    if not NODE_NAME.fullmatch(name):
-        raise SaladError(
-            f"serve: --node-name {name!r} is not a server name: use 1 to 64 letters, digits, "
-            "'.', '_' or '-'"
-        )
 
 
 def mask_password(url: str) -> str:
