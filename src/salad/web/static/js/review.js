@@ -64,6 +64,8 @@ const V = {
   timer: undefined,
   /** Start at once (the results screen's "Review" link): no seat to choose. */
   auto: false,
+  /** The legend of the numbers is open (it stays so from decision to decision). */
+  legend: false,
 };
 
 /** @param {number} x */
@@ -77,11 +79,11 @@ const est = (e, bold = false) =>
 
 /** What the review's words and signs mean, in a player's words. @param {number} worlds */
 function legendHTML(worlds) {
-  return html`<details class="review-legend"><summary>What the numbers mean</summary><dl>
+  return html`<details class="review-legend" id="review-legend" ${V.legend ? "open" : ""}><summary>What the numbers mean</summary><dl>
 <dt>Lost to choices</dt><dd>The points better choices would have saved, as the search estimates them.</dd>
 <dt>Forced by the deal</dt><dd>The rest of the points taken: what these cards cost whatever was played (points taken minus those lost to choices; below zero when the search's estimates of the losses add up to more than the points taken).</dd>
 <dt>${worlds} worlds</dt><dd>The search cannot see the other hands: it plays each choice out in ${worlds} deals of the hidden cards that fit what this seat had seen, and averages them.</dd>
-<dt>±</dt><dd>The margin of an average over those deals (one standard error): the true figure is likely within that much of it.</dd></dl></details>`;
+<dt>± (plus or minus)</dt><dd>The margin of an average over those deals (one standard error): the true figure is likely within that much of it.</dd></dl></details>`;
 }
 
 function path() {
@@ -299,6 +301,8 @@ ${costly.length ? html`<h3>Costliest choices</h3><ol class="review-costliest">${
     go(next >= 0 ? next : r.decisions.findIndex((x) => x.label !== "good"));
   };
   $("review-other").onclick = chooser;
+  const legend = $("review-legend", HTMLDetailsElement);
+  legend.ontoggle = () => (V.legend = legend.open);
   $("review-show").onclick = () => {
     if (!d) return;
     const card = trickSoFar(d).length + 1; // the seat's card: the replay shows it played
