@@ -86,6 +86,7 @@ def test_hand_summary_waits_for_next_hand(open_page: Callable[..., Any], base_ur
     expect(page.locator("#round-line")).to_contain_text(f"Hand 1/{len(lobby['hands'])}")
     expect(page.locator("#round-line")).to_contain_text(lobby["hands"][0]["round"])
     expect(page.locator("#seats .mini-backs span")).to_have_count(0)
+    expect(page.locator("#side table.sheet tbody tr.current")).to_have_count(0)
     caption = summary.locator("caption")
     expect(caption).to_have_text("Points of hand 1, penalty by penalty")
     shown = caption.bounding_box()
