@@ -45,6 +45,17 @@ def test_quick_play_choices_are_offered_remembered_and_one_click(
     expect(page.locator("#quick-bot")).to_have_value("advanced")
     # The "Create a table" form's bot seats start at that level too.
     expect(page.locator("#c-seats [data-bot]").first).to_have_value("advanced")
+    # A rules file is explained in place (no path of the source tree), and the swap-in rounds
+    # say what each does, in the ruleset's words.
+    expect(page.locator("#c-file-what")).to_contain_text("text file")
+    assert "docs/" not in page.inner_text("#create")
+    page.select_option("#c-preset", "skip-the-salad")
+    said = httpx.get(f"{base_url}/api/options").json()
+    notes = page.locator("#c-swap-notes")
+    for swap in said["swaps"]["skip-the-salad"]:
+        expect(notes).to_contain_text(
+            f"{swap['name']}: {said['swap_text']['skip-the-salad'][swap['id']]}"
+        )
     # The host's lobby in this browser: an open seat offers that bot level first (not the
     # first of the list, "random").
     made = httpx.post(f"{base_url}/api/tables", json={"name": "Quinn", "players": 3}).json()

@@ -35,10 +35,22 @@ SEE_ART_IN_TRICK = """() => {
 
 def test_vegetables_in_hand_and_trick(open_page: Callable[..., Any], base_url: str) -> None:
     made = httpx.post(
-        f"{base_url}/api/quickplay", json={"name": "Veg", "rules": "skip-the-salad"}
+        f"{base_url}/api/quickplay", json={"name": "You", "rules": "skip-the-salad"}
     ).json()
     page = open_page(f"/table/{made['table_id']}#token={made['token']}")
     page.wait_for_selector("#hand .card")
+    # A player named "You" is "You" once, not "You (you)".
+    expect(page.locator("#seats .seat.me .name")).to_have_text("You")
+    # The keyboard hint's example is a card of this deck, and it names the suits' letters.
+    deck = httpx.get(f"{base_url}/api/tables/{made['table_id']}").json()["deck"]
+    page.click("#btn-settings")
+    hint = page.locator("#key-example")
+    for suit in deck["suits"]:
+        expect(hint).to_contain_text(f"{suit['letter']} {suit['name']}")
+    example = page.inner_text("#key-example kbd")
+    assert example[-1] in {s["letter"] for s in deck["suits"]}, example
+    assert example[:-1] in {r["label"] for r in deck["ranks"]}, example
+    page.keyboard.press("Escape")
     arts = page.eval_on_selector_all("#hand .card .suit-art", "els => els.map(e => e.dataset.art)")
     assert set(arts) <= {"carrot", "broccoli", "tomato", "onion"} and arts
     # No card face shows a suit letter (R B T O) as its suit.

@@ -53,6 +53,11 @@ def test_review_a_finished_game_and_step_to_a_blunder(
     expect(page.locator(".review-summary")).to_be_visible(timeout=90_000)
     summary = page.locator(".review-summary").inner_text()
     assert f"{seat.lost:.1f} lost to choices" in summary  # the library's numbers, same worlds
+    # Its words and signs are explained: forced by the deal, the worlds, the ±.
+    legend = page.locator(".review-legend")
+    legend.locator("summary").click()
+    for term in ("Forced by the deal", f"{WORLDS} worlds", "±"):
+        expect(legend.locator("dt", has_text=term)).to_be_visible()
     expect(page.locator(".review-chart")).to_be_visible()
     # Step from the first decision to a blunder with "Next mistake".
     page.click("#review-prev")

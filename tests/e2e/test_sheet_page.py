@@ -81,7 +81,16 @@ def test_sheet_page_enter_check_reload_correct_chart_csv(
         "How many tricks did each player take? (13 in all)"
     )
 
-    # A hand that does not add up: the model's message, and nothing is entered.
+    # A hand that does not add up: the running count says so while it is typed, before
+    # Enter; then the model's message, and nothing is entered.
+    tally = page.locator("[data-tally='tricks']")
+    expect(tally).to_have_text("0 of 13 tricks entered: 13 to go")
+    fill_counts(page, "Tricks", [3, 4, 3, 2])
+    expect(tally).to_have_text("12 of 13 tricks entered: 1 to go")
+    page.get_by_label("Tricks: Di", exact=True).fill("4")
+    expect(tally).to_have_text("14 of 13 tricks: 1 too many")
+    page.get_by_label("Tricks: Di", exact=True).fill("3")
+    expect(tally).to_have_text("13 of 13 tricks: it adds up ✓")
     fill_counts(page, "Tricks", [3, 4, 3, 2])
     page.get_by_role("button", name="Enter the hand").click()
     problems = page.locator("#problems")

@@ -52,7 +52,16 @@ def test_a_wrong_token_and_no_table_end_the_page(
     ended(phone, "no table 'nosuchtab'", watch=False)
     phone.wait_for_timeout(1000)
     assert len(urls) == 1, urls
+    # One error state (not a toast of the same words beside the panel), no table tools.
+    expect(phone.locator(".toast")).to_have_count(0)
+    expect(phone.locator(".topbar .tools")).to_have_count(0)
     phone.screenshot(path=str(ARTIFACTS / "table-ended-no-table-390x844.png"))
+    # Without a token (a link to a table that is gone): the same, one error and no tools.
+    phone.goto(f"{base_url}/table/nosuchtab")
+    expect(phone.locator("#center .panel")).to_contain_text("no table 'nosuchtab'")
+    phone.wait_for_timeout(300)
+    expect(phone.locator(".toast")).to_have_count(0)
+    expect(phone.locator(".topbar .tools")).to_have_count(0)
 
 
 def test_a_seat_given_to_a_bot_mid_game_ends_its_page(

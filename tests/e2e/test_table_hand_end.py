@@ -81,6 +81,16 @@ def test_hand_summary_waits_for_next_hand(open_page: Callable[..., Any], base_ur
     heads = numbers(page, "#hand-summary thead th")
     wanted = [p.split(":")[0] for p in lobby["hands"][0]["penalties"]]
     assert heads[1 : 1 + len(wanted)] == wanted
+    # The header and the plates still show the hand just played until Next hand: its name and
+    # number, no cards in hand; the penalty columns are points, as the caption says.
+    expect(page.locator("#round-line")).to_contain_text(f"Hand 1/{len(lobby['hands'])}")
+    expect(page.locator("#round-line")).to_contain_text(lobby["hands"][0]["round"])
+    expect(page.locator("#seats .mini-backs span")).to_have_count(0)
+    expect(page.locator("#side table.sheet tbody tr.current")).to_have_count(0)
+    caption = summary.locator("caption")
+    expect(caption).to_have_text("Points of hand 1, penalty by penalty")
+    shown = caption.bounding_box()
+    assert shown is not None and shown["height"] > 8, "the caption is for screen readers only"
     # The last trick stays on the felt, its winner's card marked.
     expect(page.locator("#trick .trick-card")).to_have_count(4)
     expect(page.locator("#trick .trick-card.won")).to_have_count(1)

@@ -66,6 +66,12 @@ def test_chat_mute_hint_play_and_undo_at_a_table_of_bots(
     assert page.evaluate("window.owned") is None
     page.click('[data-emote="gg"]')
     expect(bubble).to_contain_text("👏")
+    # Drawn as SVG, by no emoji font: the emoji is the picture's description, not a glyph.
+    expect(bubble.locator("svg.emote-pic")).to_have_count(1)
+    assert "👏" not in page.evaluate(
+        "() => [...document.querySelector('.chat-bubble').childNodes]"
+        ".filter(n => n.nodeType === 3).map(n => n.textContent).join('')"
+    )
 
     # A hint: the expert's card is highlighted, and the status line says why.
     expect(page.locator("#btn-hint")).to_be_visible()

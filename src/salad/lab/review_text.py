@@ -82,8 +82,11 @@ def format_review(review: GameReview) -> str:
         budget += f", at most {review.move_time:g} s"
     head = [
         f"Review of game {review.game} ({review.ruleset}), {budget}.",
-        f"Points are the seat's for the hand, estimated from what it knew then (± one standard "
-        f"error). Labels: inaccuracy from {_pts(t.inaccuracy)}, mistake from {_pts(t.mistake)}, "
+        "Points are the seat's for the hand, estimated from what it knew then (± one standard "
+        "error: the true figure is likely within that much); a world is a deal of the hidden "
+        "cards that fits what the seat had seen. Forced by the deal: the points taken less "
+        "those lost to choices, which no choice could save.",
+        f"Labels: inaccuracy from {_pts(t.inaccuracy)}, mistake from {_pts(t.mistake)}, "
         f"blunder from {_pts(t.blunder)} points lost.",
     ]
     if review.hindsight:

@@ -103,6 +103,7 @@ def options() -> dict[str, Any]:
     """The answer of ``GET /api/options``."""
     presets = []
     swaps: dict[str, list[dict[str, str]]] = {}
+    swap_text: dict[str, dict[str, str]] = {}
     for name, rs in PRESETS.items():
         try:
             from_preset(name, {"toppings": "all"})
@@ -129,9 +130,17 @@ def options() -> dict[str, Any]:
             for r in rs.rounds
             if r.id not in rs.hands and not r.all_previous
         ]
+        deck = rs.deck_for(rs.default_players)
+        swap_text[name] = {  # what each swap-in round does, in a player's words
+            r["id"]: "; ".join(
+                penalty_words(rs, deck, rs.penalty(p)) for p in rs.round(r["id"]).penalties
+            )
+            for r in swaps[name]
+        }
     return {
         "presets": presets,
         "toppings": [{"name": t, "text": TOPPING_TEXT[t]} for t in TOPPINGS],
         "swaps": swaps,
+        "swap_text": swap_text,
         "bots": list(available_bots()),
     }

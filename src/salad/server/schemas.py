@@ -129,6 +129,9 @@ class OptionsOut(BaseModel):
     presets: list[PresetOut]
     toppings: list[dict[str, str]]
     swaps: dict[str, list[dict[str, str]]]
+    swap_text: dict[str, dict[str, str]] = Field(
+        description="What each swap-in round of a preset does, in a player's words, by its id"
+    )
     bots: list[str]
 
 

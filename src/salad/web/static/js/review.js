@@ -64,10 +64,27 @@ const V = {
   timer: undefined,
   /** Start at once (the results screen's "Review" link): no seat to choose. */
   auto: false,
+  /** The legend of the numbers is open (it stays so from decision to decision). */
+  legend: false,
 };
 
 /** @param {number} x */
 const pts = (x) => x.toFixed(1);
+
+const MARGIN = "The search's margin: the true figure is likely within this much of its estimate";
+/** An estimate and its margin ("4.2 ± 1.3"), the margin explained on hover.
+ * @param {Estimate} e @param {boolean} [bold] */
+const est = (e, bold = false) =>
+  html`${bold ? html`<b>${pts(e.points)}</b>` : pts(e.points)} <span title="${MARGIN}">± ${pts(e.se)}</span>`;
+
+/** What the review's words and signs mean, in a player's words. @param {number} worlds */
+function legendHTML(worlds) {
+  return html`<details class="review-legend" id="review-legend" ${V.legend ? "open" : ""}><summary>What the numbers mean</summary><dl>
+<dt>Lost to choices</dt><dd>The points better choices would have saved, as the search estimates them.</dd>
+<dt>Forced by the deal</dt><dd>The rest of the points taken: what these cards cost whatever was played (points taken minus those lost to choices; below zero when the search's estimates of the losses add up to more than the points taken).</dd>
+<dt>${worlds} worlds</dt><dd>The search cannot see the other hands: it plays each choice out in ${worlds} deals of the hidden cards that fit what this seat had seen, and averages them.</dd>
+<dt>± (plus or minus)</dt><dd>The margin of an average over those deals (one standard error): the true figure is likely within that much of it.</dd></dl></details>`;
+}
 
 function path() {
   return `/api/tables/${enc}/games/${game}/review?seat=${V.seat}`;
@@ -226,7 +243,7 @@ function decisionHTML(d) {
   const before = trickSoFar(d);
   const rows = d.estimates.map(
     (e) =>
-      html`<tr class="${e.move === d.chosen ? "chosen" : ""}"><td>${say(e.move)}</td><td>${pts(e.points)} ± ${pts(e.se)}</td><td>${
+      html`<tr class="${e.move === d.chosen ? "chosen" : ""}"><td>${say(e.move)}</td><td>${est(e)}</td><td>${
         e.move === d.best ? "best" : ""
       }${e.move === d.chosen ? (e.move === d.best ? ", played" : "played") : ""}</td></tr>`,
   );
@@ -235,14 +252,14 @@ function decisionHTML(d) {
 <div class="review-where"><b>Hand ${d.hand}</b> · ${d.round} · ${where}<span class="badge ${d.label}">${forced ? "forced" : d.label}</span></div>
 ${before.length ? html`<div class="review-trick"><span class="hint">Trick so far</span>${before.map(card)}</div>` : ""}
 <div class="review-pair"><figure>${card(d.chosen)}<figcaption data-move="${d.chosen}">Played ${say(d.chosen)}${
-    played && !forced ? html`<br/><b>${pts(played.points)}</b> ± ${pts(played.se)}` : ""
+    played && !forced ? html`<br/>${est(played, true)}` : ""
   }</figcaption></figure>${
     d.best !== d.chosen && best
-      ? html`<figure class="best">${card(d.best)}<figcaption data-move="${d.best}">Best ${say(d.best)}<br/><b>${pts(best.points)}</b> ± ${pts(best.se)}</figcaption></figure>`
+      ? html`<figure class="best">${card(d.best)}<figcaption data-move="${d.best}">Best ${say(d.best)}<br/>${est(best, true)}</figcaption></figure>`
       : ""
   }</div>
 <p class="review-cost">${forced ? "The only choice." : d.cost > 0 ? html`Cost: <b>${pts(d.cost)}</b> points` : "Cost: 0 (within the search's noise)"}${
-    forced ? "" : html` <span class="hint">· ${d.worlds} worlds</span>`
+    forced ? "" : html` <span class="hint" title="Each choice played out in ${d.worlds} deals of the hidden cards">· ${d.worlds} worlds</span>`
   }</p>
 ${forced ? "" : html`<details><summary>Every choice (points expected in the hand)</summary><table class="review-table">${rows}</table></details>`}
 </div>`;
@@ -260,6 +277,7 @@ function done() {
   show(html`<p class="review-summary"><b>${r.name}</b>: ${r.points} points: <b>${pts(r.lost)}</b> lost to choices, ${pts(
     r.dealt,
   )} forced by the deal.</p>
+${legendHTML(r.decisions.length ? r.decisions[0].worlds : 0)}
 ${chart()}
 ${limits ? html`<p class="hint">Labels: inaccuracy from ${pts(limits.inaccuracy)}, mistake from ${pts(limits.mistake)}, blunder from ${pts(limits.blunder)} points lost.</p>` : ""}
 <div class="review-step"><button class="btn btn-small" id="review-prev" type="button" aria-label="Previous decision">◀</button>
@@ -283,6 +301,8 @@ ${costly.length ? html`<h3>Costliest choices</h3><ol class="review-costliest">${
     go(next >= 0 ? next : r.decisions.findIndex((x) => x.label !== "good"));
   };
   $("review-other").onclick = chooser;
+  const legend = $("review-legend", HTMLDetailsElement);
+  legend.ontoggle = () => (V.legend = legend.open);
   $("review-show").onclick = () => {
     if (!d) return;
     const card = trickSoFar(d).length + 1; // the seat's card: the replay shows it played

@@ -25,9 +25,10 @@ function markup(prefix, playersLabel) {
   </div>
 </div>
 <div class="field">
-  <label for="${prefix}-file">Or a rules file <small>(TOML, see docs/rules-files.md)</small></label>
-  <input type="file" id="${prefix}-file" accept=".toml,text/plain" />
+  <label for="${prefix}-file">Or a rules file</label>
+  <input type="file" id="${prefix}-file" accept=".toml,text/plain" aria-describedby="${prefix}-file-what" />
   <small id="${prefix}-file-note"></small>
+  <small id="${prefix}-file-what">House rules written down as a text file (TOML): the rules it starts from, then what you change, one setting a line (for example <code>jokers = 2</code>). Whoever wrote your house rules can give you one.</small>
 </div>
 <fieldset id="${prefix}-toppings-box" hidden>
   <legend>Toppings</legend>
@@ -35,6 +36,8 @@ function markup(prefix, playersLabel) {
 </fieldset>
 <fieldset id="${prefix}-swaps-box" hidden>
   <legend>Swap rounds</legend>
+  <p class="hint">A hand's round may be replaced by another of these rules' rounds:</p>
+  <ul class="hint" id="${prefix}-swap-notes"></ul>
   <div id="${prefix}-swaps"></div>
 </fieldset>`;
 }
@@ -69,7 +72,7 @@ export function rulesForm(prefix, { players = "Players", onChange = () => {}, pr
   const $ = (name) => byId(`${prefix}-${name}`);
   $("rules").outerHTML = markup(prefix, players).text;
   /** @type {Options} */
-  let options = { presets: [], toppings: [], swaps: {} };
+  let options = { presets: [], toppings: [], swaps: {}, swap_text: {} };
   /** @type {string | null} */
   let rulesText = null; // the text of an uploaded rules file, used instead of the preset
 
@@ -108,11 +111,16 @@ export function rulesForm(prefix, { players = "Players", onChange = () => {}, pr
     const swaps = chosen ? (options.swaps && options.swaps[chosen.name]) || [] : [];
     const slots = chosen ? chosen.hands || [] : [];
     $("swaps-box").hidden = !swaps.length || !slots.length;
+    const texts = (chosen && options.swap_text && options.swap_text[chosen.name]) || {};
+    setHTML(
+      $("swap-notes"),
+      html`${swaps.map((s) => html`<li><b>${s.name}</b>${texts[s.id] ? `: ${texts[s.id]}` : ""}</li>`)}`,
+    );
     setHTML(
       $("swaps"),
       html`${slots.map((h, i) => {
         if (h.swappable === false) return "";
-        const opts = swaps.map((s) => html`<option value="${s.id}">${s.name}</option>`);
+        const opts = swaps.map((s) => html`<option value="${s.id}" title="${texts[s.id] || ""}">${s.name}</option>`);
         return html`<div class="swap-row"><span>${i + 1}. ${h.name}</span><select data-swap="${i + 1}" aria-label="Replace hand ${
           i + 1
         } (${h.name})"><option value="">keep</option>${opts}</select></div>`;

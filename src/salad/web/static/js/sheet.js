@@ -23,6 +23,8 @@ import { loadPrefs, mountLogo, trophy } from "./ui.js";
  * @property {string} question
  * @property {number} points
  * @property {boolean} per_player a count for each player, else one player picked
+ * @property {number} total what a count question's counts add up to (the hand's tricks, or
+ *   the cards of that kind in play)
  * @property {import("./messages.js").Mark | null} [mark] the suit or card it counts, to draw
  */
 
@@ -343,7 +345,7 @@ function renderEntry() {
           f.id
         }" data-seat="${s}" value="${value ?? ""}" aria-label="${`${label}: ${name}`}" /></div>`;
       });
-      body = html`<div class="counts" style="--cols:${cols}">${counts}</div>`;
+      body = html`<div class="counts" style="--cols:${cols}">${counts}</div><p class="tally" data-tally="${f.id}" aria-live="polite"></p>`;
     } else {
       const picks = names.map((name, s) => {
         const id = `e-${k}-${s}`;
@@ -364,9 +366,28 @@ function renderEntry() {
       ? html`${questions}`
       : html`<p class="hint">Nothing to enter for this hand: no penalty card is in play.</p>`,
   );
+  tally(fields);
+  $("entry-fields").oninput = () => tally(fields);
   $("btn-enter").textContent = editing !== null ? "Save the correction" : "Enter the hand";
   $("btn-cancel-fix").hidden = editing === null;
   $("entry-hint").hidden = !fields.some((f) => f.per_player);
+}
+
+/** Under each count question, while it is typed: how many of its tricks or cards are entered
+ * so far against how many there are ("12 of 13 tricks"), and whether they add up.
+ * @param {Field[]} fields */
+function tally(fields) {
+  for (const f of fields) {
+    const line = document.querySelector(`[data-tally="${CSS.escape(f.id)}"]`);
+    if (!(line instanceof HTMLElement)) continue;
+    const inputs = all($("entry-fields"), "input", HTMLInputElement).filter((i) => i.dataset.field === f.id);
+    const sum = inputs.reduce((n, i) => n + (/^\s*\d+\s*$/.test(i.value) ? Number(i.value) : 0), 0);
+    const what = `${sum} of ${f.total} ${f.label.toLowerCase()}`;
+    const left = f.total - sum;
+    line.textContent =
+      left === 0 ? `${what}: it adds up ✓` : left > 0 ? `${what} entered: ${left} to go` : `${what}: ${-left} too many`;
+    line.dataset.state = left === 0 ? "ok" : left > 0 ? "short" : "over";
+  }
 }
 
 /** The form's answers: counts as numbers (an empty box is 0; a question left blank is left

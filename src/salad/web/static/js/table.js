@@ -75,17 +75,24 @@ function start() {
 function onEnded(code, reason) {
   S.ended = { reason, table: code !== NO_TABLE };
   $("conn-banner").hidden = true;
+  if (code === NO_TABLE) noTable();
   if (S.table) render();
   else renderEnded();
 }
 
+/** No table: no tools, and the error said once (in the panel, not in a toast too). */
+function noTable() {
+  document.querySelector(".topbar .tools")?.remove();
+  document.getElementById("toasts")?.remove();
+}
+
 /** @param {string} message */
 function showFatal(message) {
+  noTable();
   setHTML(
     $("center"),
-    html`<div class="panel"><h2>Cannot open this table</h2><p>${message}</p><a class="btn btn-primary" href="/">Home</a></div>`,
+    html`<div class="panel" role="alert"><h2>Cannot open this table</h2><p>${message}</p><a class="btn btn-primary" href="/">Home</a></div>`,
   );
-  toast(message);
 }
 
 start();

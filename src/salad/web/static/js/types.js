@@ -23,6 +23,7 @@
  * @property {Preset[]} presets
  * @property {{name: string, text?: string}[]} toppings
  * @property {Record<string, {id: string, name: string}[]>} swaps
+ * @property {Record<string, Record<string, string>>} [swap_text] what each swap-in round does, by id
  * @property {string[]} [bots]
  */
 

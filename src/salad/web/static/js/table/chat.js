@@ -6,19 +6,22 @@
 
 import { store } from "../api.js";
 import { $, html, maybe, setHTML, toast, trusted } from "../dom.js";
-import { isHost, S } from "./state.js";
+import { isHost, nameYou, S } from "./state.js";
 
 /** @typedef {import("../messages.js").ChatLine} ChatLine a chat line as the server sends it */
 
-/** The quick reactions (the server's EMOTES) and how this page draws them. */
+/** The quick reactions (the server's EMOTES) and their words; emotes.js draws them. */
 export const EMOTES = /** @type {const} */ ([
-  ["nice", "👍", "Nice"],
-  ["haha", "😄", "Haha"],
-  ["wow", "😮", "Wow"],
-  ["ouch", "😬", "Ouch"],
-  ["gg", "👏", "Well played"],
-  ["oops", "🙈", "Oops"],
+  ["nice", "Nice"],
+  ["haha", "Haha"],
+  ["wow", "Wow"],
+  ["ouch", "Ouch"],
+  ["gg", "Well played"],
+  ["oops", "Oops"],
 ]);
+
+/** @type {(name: string) => string} */
+let picture = () => "";
 
 const LIMIT = 200;
 const KEEP = 50;
@@ -37,16 +40,28 @@ const CHAT_ICON = trusted(
   '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z" fill="currentColor"/></svg>',
 );
 
-/** A reaction as text: its picture and its word (the word says it where no emoji font is).
- * @param {string | undefined} name */
+/** A reaction's word. @param {string | undefined} name */
 function emoteOf(name) {
   const found = EMOTES.find(([n]) => n === name);
-  return found ? `${found[1]} ${found[2]}` : String(name);
+  return found ? found[1] : String(name);
 }
 
 /** What a line says, as text. @param {ChatLine} line */
 function said(line) {
   return line.text !== undefined ? line.text : emoteOf(line.emote);
+}
+
+/** What a line says, a reaction with its picture. @param {ChatLine} line */
+function saidHTML(line) {
+  return line.text !== undefined ? html`${line.text}` : html`${trusted(picture(String(line.emote)))} ${emoteOf(line.emote)}`;
+}
+
+/** Load the reactions' pictures, then `then`. @param {() => void} then */
+function withPictures(then) {
+  import("./emotes.js").then((m) => {
+    picture = m.emotePicture;
+    then();
+  });
 }
 
 /** Add the chat's tool button and panel to the page (once). */
@@ -90,9 +105,12 @@ function setOpen(open) {
   $("chat-panel").hidden = !open;
   drawButton();
   if (open) {
-    drawPanel();
-    const input = maybe("chat-input", HTMLInputElement);
-    if (input && !input.disabled && window.innerWidth >= 640) input.focus();
+    withPictures(() => {
+      if (!T.open) return;
+      drawPanel();
+      const input = maybe("chat-input", HTMLInputElement);
+      if (input && !input.disabled && window.innerWidth >= 640) input.focus();
+    });
   }
 }
 
@@ -115,12 +133,16 @@ function drawPanel() {
   if (!panel) return;
   const write = canWrite();
   const host = isHost();
+  // What is typed survives a redraw.
+  const before = maybe("chat-input", HTMLInputElement);
+  const typing = before ? before.value : "";
+  const focused = before !== null && document.activeElement === before;
   const log = T.muted
     ? html`<p class="chat-muted-note">The chat is muted on this page.</p>`
     : T.lines.length
       ? html`${T.lines.map(
           (l) =>
-            html`<li class="${l.emote ? "emote" : ""}"><b>${l.name}${l.seat === S.you && S.you >= 0 ? " (you)" : ""}:</b> <span>${said(l)}</span></li>`,
+            html`<li class="${l.emote ? "emote" : ""}"><b>${nameYou(l.seat, l.name)}:</b> <span>${saidHTML(l)}</span></li>`,
         )}`
       : html`<li class="chat-empty">No messages yet.</li>`;
   setHTML(
@@ -132,7 +154,7 @@ ${T.muted ? log : html`<ul class="chat-log" id="chat-log" aria-live="polite">${l
 ${
   write
     ? html`<div class="chat-emotes">${EMOTES.map(
-        ([name, pic, label]) => html`<button type="button" data-emote="${name}" title="${label}"><span aria-hidden="true">${pic}</span> ${label}</button>`,
+        ([name, label]) => html`<button type="button" data-emote="${name}">${trusted(picture(name))} ${label}</button>`,
       )}</div>
 <form class="chat-form" id="chat-form"><input id="chat-input" type="text" maxlength="${LIMIT}" autocomplete="off" placeholder="Say something…" aria-label="Chat message" /><button type="submit" class="btn btn-primary">Send</button></form>`
     : html`<p class="chat-note">Spectators can read the chat; the host may let them write.</p>`
@@ -155,6 +177,9 @@ ${
     if (b instanceof HTMLElement) b.onclick = () => sendChat({ emote: b.dataset.emote });
   }
   const form = maybe("chat-form", HTMLFormElement);
+  const input = maybe("chat-input", HTMLInputElement);
+  if (input && typing) input.value = typing;
+  if (input && focused) input.focus();
   if (form) {
     form.onsubmit = (e) => {
       e.preventDefault();
@@ -198,12 +223,14 @@ export function onChatMessage(msg) {
     T.lines.push(line);
     if (T.lines.length > KEEP) T.lines.splice(0, T.lines.length - KEEP);
     if (!T.muted) {
-      bubble(line);
+      if (line.emote) withPictures(() => bubble(line));
+      else bubble(line);
       if (!T.open) T.unread += 1;
     }
   } else if (msg.type === "chat_log") {
     T.lines = Array.isArray(msg.lines) ? msg.lines.slice(-KEEP) : [];
     T.spectators = Boolean(msg.spectators);
+    if (T.lines.some((l) => l.emote)) withPictures(drawPanel);
   } else if (msg.type === "chat_settings") {
     T.spectators = Boolean(msg.spectators);
   } else return false;
@@ -228,7 +255,7 @@ function bubble(line) {
   const x = Math.min(Math.max(p.left + p.width / 2 - f.left, 70), f.width - 70);
   el.style.left = `${x}px`;
   el.style.top = `${below ? p.bottom - f.top + 6 : p.top - f.top - 6}px`;
-  setHTML(el, html`${said(line)}`);
+  setHTML(el, saidHTML(line));
   el.title = `${line.name}: ${said(line)}`;
   felt.appendChild(el);
   setTimeout(() => el.remove(), BUBBLE_MS);

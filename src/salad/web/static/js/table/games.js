@@ -7,7 +7,7 @@
 
 import { api, errorText } from "../api.js";
 import { $, html, setHTML } from "../dom.js";
-import { listNames, S, seatName, table } from "./state.js";
+import { listNames, nameYou, S, seatName, table } from "./state.js";
 
 /** @typedef {import("../dom.js").Html} Html */
 /**
@@ -42,7 +42,7 @@ function whenLine(g) {
  * @param {GameItem} g @param {number} i */
 function who(g, i) {
   const name = (g.players && g.players[i]) || seatName(i);
-  return i === S.you ? `${name} (you)` : name;
+  return nameYou(i, name);
 }
 
 /** Who won, in words. @param {GameItem} g */

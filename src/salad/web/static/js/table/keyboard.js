@@ -8,6 +8,8 @@ import { renderStatus } from "./render.js";
 import { redraw, S } from "./state.js";
 
 export function wireKeyboard() {
+  // The settings' hint types a card of this deck (keyhint.js, loaded when they open).
+  document.getElementById("btn-settings")?.addEventListener("click", () => import("./keyhint.js").then((m) => m.keyHint()));
   document.addEventListener("keydown", (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     if (document.querySelector("dialog[open]")) return;

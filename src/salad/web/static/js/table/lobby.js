@@ -11,6 +11,7 @@ import {
   gameWinners,
   isHost,
   listNames,
+  nameYou,
   players,
   plural,
   redraw,
@@ -89,7 +90,7 @@ export function lobbyHTML() {
     const conn = s.kind === "bot" || s.connected ? "on" : "";
     let who;
     if (s.kind === "open") who = html`<span class="open">Open seat</span>`;
-    else who = html`${s.name || `Seat ${i + 1}`}${i === S.you ? " (you)" : ""}`;
+    else who = nameYou(i, s.name || `Seat ${i + 1}`);
     const chips = [];
     if (i === t.host) chips.push(html`<span class="chip chip-host" style="background:#e6fcf5;color:#087f5b">host</span>`);
     if (s.kind === "bot") chips.push(html`<span class="chip" style="background:#e7f5ff;color:#1864ab">bot</span>`);
@@ -220,9 +221,7 @@ export function overHTML() {
   const title = youWon ? (winners.length > 1 ? "You share the win!" : "You win!") : others;
   const rows = order.map(
     (i) =>
-      html`<li class="${winners.includes(i) ? "win" : ""}"><span>${winners.includes(i) ? trophy("trophy-small") : ""}${seatName(
-        i,
-      )}${i === S.you ? " (you)" : ""}</span><b>${v.totals[i]}</b></li>`,
+      html`<li class="${winners.includes(i) ? "win" : ""}"><span>${winners.includes(i) ? trophy("trophy-small") : ""}${nameYou(i)}</span><b>${v.totals[i]}</b></li>`,
   );
   const game = t.game_number || 1;
   const id = encodeURIComponent(S.tableId);

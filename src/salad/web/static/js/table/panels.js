@@ -7,7 +7,7 @@ import { cardSVG, isFourColour, setFourColour, suitIcon } from "../cards.js";
 import { $, html, join, setHTML } from "../dom.js";
 import { sheetTable, totalsChart } from "../scores.js";
 import { chime, soundOn } from "./motion.js";
-import { gameWinners, players, redraw, S, seatName, table } from "./state.js";
+import { gameWinners, players, redraw, S, seatName, table, waitingNext } from "./state.js";
 
 /** The score sheet and the chart of running totals. */
 export function scoresHTML() {
@@ -23,7 +23,7 @@ export function scoresHTML() {
     if (hands[i]) hands[i].points = p;
     else hands.push({ number: i + 1, round: r ? r.round : `Hand ${i + 1}`, points: p });
   });
-  const current = v && v.phase !== "over" ? v.hand : 0;
+  const current = v && v.phase !== "over" && !waitingNext() ? v.hand : 0; // not the next hand's
   const totals = v ? v.totals : names.map(() => 0);
   const winners = v && v.phase === "over" ? gameWinners() : [];
   const running = v ? v.running : null;

@@ -16,9 +16,11 @@ import {
   listNames,
   mustPressNext,
   myTurn,
+  nameYou,
   players,
   S,
   seatName,
+  shownHand,
   table,
   waitingNext,
 } from "./state.js";
@@ -72,18 +74,20 @@ function renderTopbar() {
   const total = (t.hands && t.hands.length) || "?";
   const pen = info ? info.penalties.join(" · ") : "";
   let trump = html``;
-  if (v.trump) {
+  const ended = waitingNext();
+  if (v.trump && !ended) {
     const idx = S.deck.suits.findIndex((s) => s.letter === v.trump);
     trump = html`<span class="trump" title="Trump">${suitIcon(S.deck, idx, 14)} ${
       S.deck.suits[idx] ? S.deck.suits[idx].name : v.trump
     }</span>`;
   }
-  const hand = v.phase === "over" ? "Game over" : `Hand ${v.hand}/${total}`;
+  const hand = v.phase === "over" ? "Game over" : `Hand ${shownHand()}/${total}`;
+  const round = ended && info ? info.round : v.round;
   setHTML(
     line,
-    html`<span class="hand-no">${hand}</span><span class="round-name">${v.round}</span>${trump}<span class="penalty">${pen}</span>`,
+    html`<span class="hand-no">${hand}</span><span class="round-name">${round}</span>${trump}<span class="penalty">${pen}</span>`,
   );
-  line.title = `${v.round}: ${pen}`;
+  line.title = `${round}: ${pen}`;
 }
 
 /** A felt much wider than tall (a phone held sideways): the seats sit in two columns, left and
@@ -152,7 +156,7 @@ function renderSeats() {
     const running = (waitingNext() && S.handEnd ? S.handEnd.points[i] : v.running[i]) || 0;
     const bump = S.prevRunning && S.prevRunning[i] !== undefined && S.prevRunning[i] < running;
     const flags = [];
-    if (v.dealer === i) flags.push(html`<span class="chip chip-dealer" title="Dealer">dealer</span>`);
+    if (v.dealer === i && !waitingNext()) flags.push(html`<span class="chip chip-dealer" title="Dealer">dealer</span>`);
     if (seat.kind === "bot") flags.push(html`<span class="chip chip-bot" title="A bot${seat.bot ? `: ${seat.bot}` : ""}">bot</span>`);
     if (seat.kind === "human" && seat.connected === false) flags.push(html`<span class="chip chip-away">away</span>`);
     if (seat.takeover) flags.push(html`<span class="chip chip-bot" title="A bot plays until this player is back">bot playing</span>`);
@@ -161,7 +165,7 @@ function renderSeats() {
       flags.push(html`<span class="chip chip-token" title="Holds ${token}" aria-label="Holds ${token}">${TOMATO}</span>`);
     }
     if (S.deadline && v.to_move === i && v.phase !== "over") flags.push(html`<span class="chip chip-timer" data-timer></span>`);
-    const size = v.hand_sizes[i] || 0;
+    const size = (!waitingNext() && v.hand_sizes[i]) || 0;
     const backs =
       i === S.you
         ? ""
@@ -169,7 +173,7 @@ function renderSeats() {
     plates.push(html`<div class="${cls.join(" ")}" data-seat="${i}" style="left:${p.x}%;top:${p.y}%">
 <div class="name"><span class="dot" style="display:inline-block;width:9px;height:9px;border-radius:50%;background:${
       SEAT_COLOURS[i % SEAT_COLOURS.length]
-    }"></span>${seatName(i)}${i === S.you ? " (you)" : ""}</div>
+    }"></span>${nameYou(i)}</div>
 <div class="info"><span class="pen ${running ? "" : "zero"} ${bump ? "bump" : ""}" title="Points this hand" aria-label="${
       running
     } points this hand">${running ? `+${running}` : "0"}</span><span title="Total so far" aria-label="total ${
@@ -511,7 +515,7 @@ function renderSide() {
   const info = handInfo();
   const thisHand =
     info && v.phase !== "over"
-      ? html`<div class="panel"><h2>Hand ${v.hand}: ${info.round}</h2><ul class="penalty-list">${info.penalties.map(
+      ? html`<div class="panel"><h2>Hand ${shownHand()}: ${info.round}</h2><ul class="penalty-list">${info.penalties.map(
           (p) => html`<li>${p}</li>`,
         )}</ul></div>`
       : "";

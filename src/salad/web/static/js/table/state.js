@@ -108,6 +108,12 @@ export function seatName(i) {
   return seat.name || (seat.bot ? `Bot ${i + 1}` : `Seat ${i + 1}`);
 }
 
+/** A seat's name, "(you)" after this page's own (not "You (you)"). @param {number} i @param {string} [name] */
+export function nameYou(i, name = seatName(i)) {
+  if (i !== S.you || i < 0) return name;
+  return /^you$/i.test(name.trim()) ? "You" : `${name} (you)`;
+}
+
 /** @returns {number} */
 export function players() {
   return (S.view && S.view.players) || (S.table && (S.table.players || S.table.seats.length)) || 0;
@@ -138,9 +144,14 @@ export function mustPressNext() {
   return waitingNext() && Boolean(S.handEnd && S.handEnd.waiting.includes(S.you)) && S.nextSent !== S.handEnd?.hand;
 }
 
+/** The hand shown: the one just played while its summary is up. */
+export function shownHand() {
+  return waitingNext() && S.handEnd ? S.handEnd.hand : S.view ? S.view.hand : 0;
+}
+
 export function handInfo() {
   if (!S.table || !S.view || !S.table.hands) return null;
-  return S.table.hands[S.view.hand - 1] || null;
+  return S.table.hands[shownHand() - 1] || null;
 }
 
 /** @returns {number[]} */

@@ -5,7 +5,7 @@
 
 import { $, html, maybe } from "../dom.js";
 import { sendNext } from "./protocol.js";
-import { listNames, mustPressNext, players, S, seatName, table } from "./state.js";
+import { listNames, mustPressNext, nameYou, players, S, seatName, table } from "./state.js";
 
 /** @typedef {import("../messages.js").HandEnd} HandEnd */
 
@@ -25,14 +25,14 @@ export function breakdownTable(end) {
       const v = seat[p.id] || 0;
       return html`<td class="pts ${v ? "" : "zero"}">${v ? String(v) : "–"}</td>`;
     });
-    return html`<tr class="${s === S.you ? "me" : ""}"><th scope="row">${seatName(s)}${s === S.you ? " (you)" : ""}</th>${cells}<td class="pts hand-pts">${String(
+    return html`<tr class="${s === S.you ? "me" : ""}"><th scope="row">${nameYou(s)}</th>${cells}<td class="pts hand-pts">${String(
       end.points[s],
     )}</td><td class="pts">${String(end.totals[s])}</td><td class="pts">${ordinal(end.standings[s])}</td></tr>`;
   });
   const heads = cols.map((p) => html`<th scope="col">${p.name}</th>`);
-  return html`<div class="summary-scroll"><table class="sheet summary-table"><caption class="visually-hidden">Points of hand ${String(
+  return html`<div class="summary-scroll"><table class="sheet summary-table"><caption>Points of hand ${String(
     end.hand,
-  )} by penalty</caption><thead><tr><th scope="col">Player</th>${heads}<th scope="col">This hand</th><th scope="col">Total</th><th scope="col">Place</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+  )}, penalty by penalty</caption><thead><tr><th scope="col">Player</th>${heads}<th scope="col">This hand</th><th scope="col">Total</th><th scope="col">Place</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 /** The panel shown while the table waits for Next hand. */
