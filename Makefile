@@ -76,8 +76,8 @@ LINT := $(VENV)/bin/ruff check src tests benchmarks \
 lint: setup node_modules/.stamp
 	$(LINT)
 
-# The websocket protocol's generated files (docs/protocol.schema.json, js/messages.js), written
-# from the models of salad.server.messages; `make lint` fails while they are stale.
+# The websocket protocol's generated files (docs/protocol.schema.json, js/messages.d.ts and .js),
+# written from the models of salad.server.messages; `make lint` fails while they are stale.
 protocol: setup
 	$(PY) -m salad.server.protocol_schema
 

@@ -1,5 +1,5 @@
-"""The protocol's generated files (docs/protocol.schema.json, js/messages.js) are those its
-models make now, and they describe what the server sends."""
+"""The protocol's generated files (docs/protocol.schema.json, js/messages.d.ts and .js) are
+those its models make now, and they describe what the server sends."""
 
 from __future__ import annotations
 

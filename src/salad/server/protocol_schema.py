@@ -3,13 +3,15 @@
 * ``docs/protocol.schema.json``: their JSON Schema (pydantic's), every message in ``$defs``
   beside ``ServerMessage`` and ``ClientMessage``; a field a ``state`` may leave out carries
   ``"kept": true``.
-* ``src/salad/web/static/js/messages.js``: the same as JSDoc types for the ``// @ts-check``
-  client, a model's name without its ``Out`` (``View``, ``State``), and the kept keys (``KEPT``,
-  ``VIEW_KEPT``) that the client's ``complete`` fills in. Only the small part of JSON Schema
-  the models use is translated; anything else is a ValueError here.
+* ``src/salad/web/static/js/messages.d.ts``: the same as TypeScript declarations for the
+  ``// @ts-check`` client (``import("./messages.js").View``), a model's name without its
+  ``Out`` (``View``, ``State``). The type checker reads them; the browser never loads them.
+* ``src/salad/web/static/js/messages.js``: what the client runs of it, the kept keys (``KEPT``,
+  ``VIEW_KEPT``) that its ``complete`` fills in.
 
-Run from the repository's root: ``python -m salad.server.protocol_schema [--check]`` (writes
-both files; ``--check``: exits 1 naming a stale one).
+Only the small part of JSON Schema the models use is translated; anything else is a ValueError
+here. Run from the repository's root: ``python -m salad.server.protocol_schema [--check]``
+(writes the files; ``--check``: exits 1 naming a stale one).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from salad.server.protocol import KEPT, VIEW_KEPT
 
 SCHEMA_PATH = Path("docs/protocol.schema.json")
 JS_PATH = Path("src/salad/web/static/js/messages.js")
+TYPES_PATH = JS_PATH.with_suffix(".d.ts")
 _REF = "#/$defs/"
 
 
@@ -80,53 +83,71 @@ def js_type(node: dict[str, Any]) -> str:
     raise ValueError(f"protocol schema: no JavaScript type for {json.dumps(node)[:80]}")
 
 
-def _comment(text: str) -> list[str]:
-    return [" * " + line.strip().replace("``", "`") for line in text.strip().splitlines()]
+def _comment(text: str, indent: str = "") -> list[str]:
+    lines = [line.strip().replace("``", "`") for line in text.strip().splitlines()]
+    if len(lines) == 1:
+        return [f"{indent}/** {lines[0]} */"]
+    return [f"{indent}/**", *(f"{indent} * {line}" for line in lines), f"{indent} */"]
 
 
-def js_typedef(name: str, node: dict[str, Any]) -> list[str]:
-    lines = ["/**", *_comment(node.get("description", name))]
+def ts_declaration(name: str, node: dict[str, Any]) -> list[str]:
+    """A model's TypeScript declaration: its description, then its type."""
+    lines = _comment(node.get("description", name))
     if "properties" not in node:
-        return [*lines, f" * @typedef {{{js_type(node)}}} {js_name(name)}", " */"]
-    lines.append(f" * @typedef {{object}} {js_name(name)}")
+        return [*lines, f"export type {js_name(name)} = {js_type(node)};"]
+    lines.append(f"export type {js_name(name)} = {{")
     required = set(node.get("required", ()))
     for key, prop in node["properties"].items():
-        shown = key if key in required else f"[{key}]"
-        words = prop.get("description", "").replace("\n", " ").replace("``", "`")
-        kept = " (kept: left out when the connection has it)" if prop.get(KEPT_FIELD) else ""
-        lines.append(f" * @property {{{js_type(prop)}}} {shown} {words}{kept}".rstrip())
-    return [*lines, " */"]
+        words = prop.get("description", "").replace("\n", " ")
+        kept = "(kept: left out when the connection has it)" if prop.get(KEPT_FIELD) else ""
+        if said := " ".join(w for w in (words, kept) if w):
+            lines += _comment(said, "  ")
+        shown = key if key.isidentifier() else json.dumps(key)
+        lines.append(f"  {shown}{'' if key in required else '?'}: {js_type(prop)};")
+    return [*lines, "};"]
 
 
-def javascript(schema: dict[str, Any]) -> str:
+HEADER = [
+    "// Generated from salad.server.messages by `python -m salad.server.protocol_schema`:",
+    "// do not edit. The websocket's messages (docs/protocol.md, docs/protocol.schema.json).",
+]
+
+
+def declarations(schema: dict[str, Any]) -> str:
     kept, view_kept = list(KEPT), list(VIEW_KEPT)
     left_out = " | ".join(json.dumps(k) for k in [*kept, "view"])
     whole = " | ".join(json.dumps(k) for k in kept)
     whole_view = " | ".join(json.dumps(k) for k in view_kept)
-    lines = [
-        "// @ts-check",
-        "// Generated from salad.server.messages by `python -m salad.server.protocol_schema`:",
-        "// do not edit. The websocket's messages (docs/protocol.md, docs/protocol.schema.json).",
-        "",
-    ]
+    lines = [*HEADER, ""]
     for name, node in schema["$defs"].items():
-        lines += [*js_typedef(name, node), ""]
+        lines += [*ts_declaration(name, node), ""]
     lines += [
-        "/**",
-        " * A `state`'s view once completed: every kept key is there.",
-        f" * @typedef {{View & Required<Pick<View, {whole_view}>>}} CompleteView",
-        " */",
+        "/** A `state`'s view once completed: every kept key is there. */",
+        f"export type CompleteView = View & Required<Pick<View, {whole_view}>>;",
         "",
-        "/**",
-        " * A `state` once completed (table/protocol.js, `complete`): every kept key is there.",
-        f" * @typedef {{Omit<State, {left_out}> & Required<Pick<State, {whole}>> & "
-        "{view: CompleteView | null}} CompleteState",
-        " */",
+        "/** A `state` once completed (table/protocol.js, `complete`): every kept key is there. */",
+        f"export type CompleteState = Omit<State, {left_out}> & Required<Pick<State, {whole}>> & "
+        "{ view: CompleteView | null };",
         "",
         "/** The keys a `state` leaves out when its connection already has them. */",
-        f"export const KEPT = /** @type {{const}} */ ({json.dumps(kept)});",
+        f"export declare const KEPT: readonly {json.dumps(kept)};",
         "/** The keys of a `state`'s view it leaves out likewise. */",
-        f"export const VIEW_KEPT = /** @type {{const}} */ ({json.dumps(view_kept)});",
+        f"export declare const VIEW_KEPT: readonly {json.dumps(view_kept)};",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def javascript() -> str:
+    """What the client runs of the protocol (its types are in messages.d.ts)."""
+    lines = [
+        "// @ts-check",
+        *HEADER,
+        "// Its types are messages.d.ts, which only the type checker reads.",
+        "",
+        "/** The keys a `state` leaves out when its connection already has them. */",
+        f"export const KEPT = /** @type {{const}} */ ({json.dumps(list(KEPT))});",
+        "/** The keys of a `state`'s view it leaves out likewise. */",
+        f"export const VIEW_KEPT = /** @type {{const}} */ ({json.dumps(list(VIEW_KEPT))});",
     ]
     return "\n".join(lines) + "\n"
 
@@ -136,7 +157,8 @@ def generated() -> dict[Path, str]:
     schema = protocol_schema()
     return {
         SCHEMA_PATH: json.dumps(schema, indent=2, ensure_ascii=False) + "\n",
-        JS_PATH: javascript(schema),
+        TYPES_PATH: declarations(schema),
+        JS_PATH: javascript(),
     }
 
 

@@ -1,7 +1,7 @@
 // @ts-check
 // The shapes of REST answers that are not the websocket protocol's, for the type check only:
 // this module holds no code. The protocol's (the lobby, a view, a state...) are generated into
-// messages.js from the server's models. Import a type with `import("./types.js").Options`.
+// messages.d.ts from the server's models. Import a type with `import("./types.js").Options`.
 
 /** @typedef {import("./messages.js").Trick} Trick */
 
