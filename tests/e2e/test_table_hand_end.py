@@ -77,10 +77,14 @@ def test_hand_summary_waits_for_next_hand(open_page: Callable[..., Any], base_ur
     summary = page.locator("#hand-summary")
     expect(summary).to_be_visible()
     expect(summary.locator("h2")).to_contain_text(lobby["hands"][0]["round"])
-    # The columns are the round's penalties, as the ruleset names them.
+    # The columns are the round's penalties, as the ruleset names them, each with its cost
+    # ("Tricks, 10 each": a cell's 80 is 8 tricks), as the lobby says it.
     heads = numbers(page, "#hand-summary thead th")
+    costs = numbers(page, "#hand-summary thead th .each")
     wanted = [p.split(":")[0] for p in lobby["hands"][0]["penalties"]]
-    assert heads[1 : 1 + len(wanted)] == wanted
+    assert [h.removesuffix(c) for h, c in zip(heads[1:], costs, strict=False)] == wanted
+    said = [p.rpartition(" costs ")[2].split()[0] for p in lobby["hands"][0]["penalties"]]
+    assert costs == [f"{c} each" for c in said]
     # The header and the plates still show the hand just played until Next hand: its name and
     # number, no cards in hand; the penalty columns are points, as the caption says.
     expect(page.locator("#round-line")).to_contain_text(f"Hand 1/{len(lobby['hands'])}")

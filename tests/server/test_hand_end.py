@@ -46,6 +46,8 @@ def check_summary(end: dict[str, Any], state: dict[str, Any]) -> None:
     assert end["hand"] == 1 and end["round"] == state["table"]["hands"][0]["round"]
     ids = [p["id"] for p in end["penalties"]]
     assert ids and all(p["name"] for p in end["penalties"])
+    assert all((p["each"] is None) == (p["id"] == "moon") for p in end["penalties"])
+    assert all(p["each"] is None or p["each"] > 0 for p in end["penalties"])
     for s in range(players):
         seat = end["seats"][s]
         assert sum(seat[i] for i in ids if i in seat) + seat["moon"] == end["points"][s]

@@ -378,10 +378,11 @@ class HandRoundOut(_Out):
 
 
 class PenaltyOut(_Out):
-    """A penalty of a hand's summary: its id (the key of its points) and its name."""
+    """A penalty of a hand's summary: its id (the key of its points), its name and its cost."""
 
     id: str
     name: str
+    each: int | None = Field(None, description="Points a trick or card of it costs (null: Moon)")
 
 
 class HandEndOut(_Out):

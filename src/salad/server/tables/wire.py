@@ -235,10 +235,13 @@ def hand_summary(game: Game, index: int) -> dict[str, Any]:
     standings after it."""
     breakdown = hand_breakdown(game.rules, game.log, index)
     hand = game.rules.hands[index]
-    names = {p.penalty.id: p.penalty.name for p in hand.penalties}
-    penalties = [{"id": pid, "name": names[pid]} for pid in breakdown.penalties]
+    named = {p.penalty.id: p.penalty for p in hand.penalties}
+    penalties: list[dict[str, Any]] = [
+        {"id": pid, "name": named[pid].name, "each": named[pid].points}
+        for pid in breakdown.penalties
+    ]
     if breakdown.moon >= 0:
-        penalties.append({"id": MOON, "name": "Moon"})
+        penalties.append({"id": MOON, "name": "Moon", "each": None})
     totals = [sum(p[s] for p in game.hand_points[: index + 1]) for s in range(game.players)]
     return {
         **breakdown.to_dict(),

@@ -191,10 +191,12 @@ export type Passing = {
   choosing: number[];
 };
 
-/** A penalty of a hand's summary: its id (the key of its points) and its name. */
+/** A penalty of a hand's summary: its id (the key of its points), its name and its cost. */
 export type Penalty = {
   id: string;
   name: string;
+  /** Points a trick or card of it costs (null: Moon) */
+  each?: number | null;
 };
 
 /** `{"type": "ping"}`: answered `{"type": "pong"}`. */

@@ -29,7 +29,8 @@ export function breakdownTable(end) {
       end.points[s],
     )}</td><td class="pts">${String(end.totals[s])}</td><td class="pts">${ordinal(end.standings[s])}</td></tr>`;
   });
-  const heads = cols.map((p) => html`<th scope="col">${p.name}</th>`);
+  // Each penalty's cost under its name: a cell's 80 under "No Tricks, 10 each" is 8 tricks.
+  const heads = cols.map((p) => html`<th scope="col">${p.name}${p.each ? html`<small class="each">${String(p.each)} each</small>` : ""}</th>`);
   return html`<div class="summary-scroll"><table class="sheet summary-table"><caption>Points of hand ${String(
     end.hand,
   )}, penalty by penalty</caption><thead><tr><th scope="col">Player</th>${heads}<th scope="col">This hand</th><th scope="col">Total</th><th scope="col">Place</th></tr></thead><tbody>${rows}</tbody></table></div>`;
