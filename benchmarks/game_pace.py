@@ -57,9 +57,11 @@ class Played:
     over: bool
 
 
-def quick_table(base: str, pace: str, rules: str = "canadian", players: int = 4) -> dict[str, Any]:
-    """A table started at once: you in seat 0, basic bots elsewhere (``POST /api/quickplay``)."""
-    body = {"name": "You", "rules": rules, "players": players, "bot": "basic", "pace": pace}
+def quick_table(
+    base: str, pace: str, rules: str = "canadian", players: int = 4, bot: str = "basic"
+) -> dict[str, Any]:
+    """A table started at once: you in seat 0, ``bot`` bots elsewhere (``POST /api/quickplay``)."""
+    body = {"name": "You", "rules": rules, "players": players, "bot": bot, "pace": pace}
     r = httpx.post(f"{base}/api/quickplay", json=body, timeout=30)
     r.raise_for_status()
     made: dict[str, Any] = r.json()

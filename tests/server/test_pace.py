@@ -114,6 +114,11 @@ def test_the_hosts_pace_is_stored_and_kept_by_the_bots(paced: Server) -> None:
     played = asyncio.run(bench.ws_game(paced.base, made["table_id"], made["token"], tricks=3))
     assert played.tricks == 3
     assert 3 * 3 * 0.15 <= played.seconds <= 3 * (0.5 + 3 * 0.15) + 1.5, played
+    # Experts think within the pace too: hardly slower than basic bots (up to 0.7 s a card on
+    # their own, 2 - 3 s more than basic bots over three tricks).
+    made = bench.quick_table(paced.base, "fast", bot="expert")
+    experts = asyncio.run(bench.ws_game(paced.base, made["table_id"], made["token"], tricks=3))
+    assert experts.tricks == 3 and experts.seconds <= played.seconds + 1.2, (experts, played)
 
 
 def bearer(token: str | None) -> dict[str, str]:

@@ -22,11 +22,13 @@ __all__ = ["PARENT_CHECK", "RANDOM", "choose_move", "exit_with_parent"]
 RANDOM = "random"
 
 
-def choose_move(name: str, seed: int, view: View) -> Move:
-    """The move bot ``name`` (seeded with ``seed``) makes in ``view``; a legal one, always."""
+def choose_move(name: str, seed: int, view: View, move_time: float | None = None) -> Move:
+    """The move bot ``name`` (seeded with ``seed``) makes in ``view``, thinking at most
+    ``move_time`` seconds (None: its own budget); a legal one, always."""
     if name == RANDOM:
         return random.Random(seed).choice(view.legal_moves)
-    move = make_bot(name, seed).choose(view)
+    options = {} if move_time is None else {"move_time": move_time}
+    move = make_bot(name, seed, **options).choose(view)
     if move not in view.legal_moves:  # a bot bug must not stall the table
         return random.Random(seed).choice(view.legal_moves)
     return move

@@ -300,12 +300,15 @@ class Turns:
                     self.schedule(table)
 
     async def _choose(self, table: Table, name: str, seed: int, view: View) -> Move:
-        """Bot ``name``'s move in ``view``, thought out in the pool (a random legal move if it
-        fails or takes longer than :data:`BOT_TIMEOUT`)."""
+        """Bot ``name``'s move in ``view``, thought out in the pool within the table's pace (a
+        search bot thinks no longer than its pace gives a card; under ``--bot-delay``, its own
+        budget), a random legal move if it fails or takes longer than :data:`BOT_TIMEOUT`."""
+        budget = None if self.bot_delay is not None else TIMINGS[table.pace].bot
         try:
             if name == RANDOM:
                 return choose_move(name, seed, view)
-            return await asyncio.wait_for(self.in_pool(choose_move, name, seed, view), BOT_TIMEOUT)
+            thought = self.in_pool(choose_move, name, seed, view, budget)
+            return await asyncio.wait_for(thought, BOT_TIMEOUT)
         except Exception:
             log.exception("table %s: bot %s failed; playing a random legal move", table.id, name)
             return choose_move(RANDOM, seed, view)
