@@ -123,3 +123,25 @@ def test_the_hosts_pace_is_stored_and_kept_by_the_bots(paced: Server) -> None:
 
 def bearer(token: str | None) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+def test_a_hint_while_passing_at_once_is_for_the_cards_one_may_choose(paced: Server) -> None:
+    """Alone with bots, a player asks for a hint in a pass phase before the engine's turn has
+    come to it (it may choose now): the expert names one of the cards it may choose."""
+    seats = [HUMAN, RANDOM, RANDOM, RANDOM]
+    tid, tokens = paced.table(seats, rules_toml=PASSING, pace="slow", seed=1)
+
+    async def run() -> None:
+        me = await connect(paced, tid, tokens[0])
+        state = await me.until(lambda m: m["view"] is not None)
+        assert state["view"]["phase"] == "pass" and state["passing"]["legal"]
+        assert state["view"]["to_move"] != 0  # a bot passes first (the deal of seed 1)
+        await me.send({"type": "hint"})
+        answer = await me.recv()
+        while answer["type"] not in ("hint", "error"):
+            answer = await me.recv()
+        assert answer["type"] == "hint", answer
+        assert answer["move"] in state["passing"]["legal"]
+        await me.ws.close()
+
+    asyncio.run(run())

@@ -17,6 +17,7 @@ from salad.moves import format_move
 from salad.server.errors import ActionError
 from salad.server.messages import HintOut, UndoneOut
 from salad.server.tables.connection import Conn
+from salad.server.tables.passing import choice_view
 from salad.server.tables.registry import Registry
 from salad.server.tables.table import BOT, OVER, PLAYING, Table
 from salad.server.tables.turns import BOT_TIMEOUT, Turns
@@ -48,12 +49,15 @@ def ask_hint(table: Table, conn: Conn, turns: Turns) -> None:
     check_alone(table, seat, "hint")
     game = table.game
     assert game is not None
-    if game.to_move != seat or not game.legal_moves():
+    view, choices = game.view(seat), table.choices()
+    if choices is not None and game.to_move != seat and choices.needed(game, seat):
+        view = choice_view(view, choices.shown(game, seat)[1])  # passing before its turn
+    elif game.to_move != seat or not game.legal_moves():
         raise ActionError("hint: it is not your turn", 409)
     if table.id in _thinking:
         raise ActionError("hint: the expert is still thinking about the last one", 409)
     _thinking.add(table.id)
-    turns.spawn(think(table, conn, game.view(seat), table.moves, turns))
+    turns.spawn(think(table, conn, view, table.moves, turns))
 
 
 async def think(table: Table, conn: Conn, view: View, moves: int, turns: Turns) -> None:

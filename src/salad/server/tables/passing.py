@@ -14,12 +14,12 @@ once).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from salad.cards import CardMask
+from salad.cards import CardMask, cards_of
 from salad.engine import Game
 from salad.moves import Move
-from salad.view import Phase
+from salad.view import Phase, View
 
 
 @dataclass
@@ -77,3 +77,10 @@ def choices_of(game: Game | None, number: int, choices: Choices | None) -> Choic
         return None
     key = (number, game.hand_index)
     return choices if choices is not None and choices.key == key else Choices(key)
+
+
+def choice_view(view: View, chosen: CardMask) -> View:
+    """``view`` as if its seat's turn had come in the pass phase, the cards ``chosen`` set
+    aside: what a bot's choice (or a hint) is thought out from before the engine asks."""
+    free = view.hand & ~chosen
+    return replace(view, to_move=view.seat, legal_moves=tuple(cards_of(free)), passed=chosen)

@@ -13,19 +13,17 @@ import os
 import time
 from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
-from dataclasses import replace
 from typing import Any, TypeVar
 
 from salad.bots.catalog import reference_only
 from salad.bots.decide import RANDOM, choose_move, exit_with_parent
 from salad.bots.seeds import bot_seed
-from salad.cards import cards_of
 from salad.engine import Game
 from salad.moves import Move
 from salad.server.errors import ActionError
 from salad.server.info import available_bots
 from salad.server.tables.pace import TIMINGS, Timing
-from salad.server.tables.passing import Choices, choices_of
+from salad.server.tables.passing import Choices, choice_view, choices_of
 from salad.server.tables.table import BOT, HUMAN, PLAYING, Table
 from salad.view import Phase, View
 
@@ -242,8 +240,7 @@ class Turns:
         moves: list[Move] = []
         try:
             for k in range(choices.needed(game, seat)):
-                free = view.hand & ~chosen
-                ask = replace(view, to_move=seat, legal_moves=tuple(cards_of(free)), passed=chosen)
+                ask = choice_view(view, chosen)
                 seed = bot_seed("table", game.seed, seat, table.moves + k)
                 move = await self._choose(table, name, seed, ask)
                 moves.append(move)
