@@ -1,7 +1,7 @@
 """The table's pace in the browser (issue #33): a page chooses its cards to pass while a seat
 before it in the engine's order has not (everyone passes at once), its choice hidden from that
 seat; the pace chosen on the home page is the table's and is kept for the next table, and the
-host changes it in the lobby."""
+host changes it in the lobby and in the settings."""
 
 from __future__ import annotations
 
@@ -107,5 +107,15 @@ def test_the_pace_chosen_at_home_is_the_tables_and_the_host_changes_it(
         page.wait_for_timeout(100)
     assert lobby(base_url, tid)["pace"] == "slow"
     assert page.evaluate("localStorage.getItem('salad.pref.pace')") == '"slow"'
+    # The settings change it too, at any time of a game: the host's select there.
+    page.click("#btn-settings")
+    expect(page.locator("#settings-pace-select")).to_have_value("slow")
+    page.select_option("#settings-pace-select", "normal")
+    for _ in range(50):
+        if lobby(base_url, tid)["pace"] == "normal":
+            break
+        page.wait_for_timeout(100)
+    assert lobby(base_url, tid)["pace"] == "normal"
+    page.keyboard.press("Escape")
     page.goto(f"{base_url}/")
-    expect(page.locator("#c-pace")).to_have_value("slow")  # the next table starts at it
+    expect(page.locator("#c-pace")).to_have_value("normal")  # the next table starts at it

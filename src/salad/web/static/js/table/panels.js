@@ -124,6 +124,7 @@ export function wireTools() {
       html`<a href="/watch/${id}" target="_blank" rel="noopener">Watch link</a> · <a href="/">Home</a>`,
     );
     $("dlg-settings", HTMLDialogElement).showModal();
+    import("./pacepick.js").then((m) => m.pacePick()); // the table's pace, the host's to change
   };
   four.onchange = () => {
     setFourColour(four.checked);
