@@ -101,7 +101,8 @@ node_modules/.stamp: package.json package-lock.json
 # loadgroup keeps each browser module on one worker, tests/conftest.py), then those marked
 # serial, which measure wall or CPU time, alone (reading only the modules that hold them). A
 # third argument is a command run beside the first pass (its output held back until that pass
-# ends, and finished before the second starts). Any of them failing fails the target.
+# ends, and finished before the second starts); a fourth, pytest arguments of both passes. Any
+# of them failing fails the target.
 # SELECT: a marker expression more, e.g. SELECT="not slow" (not with -m in ARGS, which would
 # replace the passes' own); ARGS: more pytest arguments, e.g. ARGS="-x tests/server";
 # WORKERS=0: no workers.
@@ -111,9 +112,9 @@ BESIDE  := $(VENV)/beside.log
 define two_passes
 HYPOTHESIS_PROFILE=$(2) scripts/postgres.sh sh -c '\
   { $(or $(3),true); } >$(BESIDE) 2>&1 & beside=$$!; \
-  $(PYTEST) -n $(WORKERS) --dist loadgroup -m "$(SELECTED)$(1)not serial" $(ARGS); parallel=$$?; \
+  $(PYTEST) -n $(WORKERS) --dist loadgroup -m "$(SELECTED)$(1)not serial" $(4) $(ARGS); parallel=$$?; \
   wait $$beside; besides=$$?; cat $(BESIDE); rm -f $(BESIDE); \
-  $(PYTEST) -m "$(SELECTED)$(1)serial" --serial-modules $(ARGS); alone=$$?; \
+  $(PYTEST) -m "$(SELECTED)$(1)serial" --serial-modules $(4) $(ARGS); alone=$$?; \
   for s in $$besides $$parallel $$alone; do [ $$s -eq 0 ] || [ $$s -eq 5 ] || exit $$s; done'
 endef
 # (5: a pass that SELECT or ARGS left without tests.)
@@ -125,9 +126,10 @@ SELECTED = $(if $(SELECT),($(SELECT)) and ,)
 test: setup system-deps node_modules/.stamp
 	$(call two_passes,,ci,$(LINT))
 
-# The inner loop: everything but the browser and cluster tests, fewer Hypothesis examples.
+# The inner loop: everything but the browser and cluster tests (the browser modules not even
+# read), fewer Hypothesis examples.
 test-fast: setup
-	$(call two_passes,not e2e and not cluster and ,dev)
+	$(call two_passes,not e2e and not cluster and ,dev,,--ignore=tests/e2e)
 
 # Only the browser tests.
 test-e2e: setup
