@@ -63,6 +63,11 @@ function toppingsHTML() {
   return html`<h3 class="lobby-toppings-head">Toppings in play</h3><ul class="lobby-toppings" id="lobby-toppings">${items}</ul>`;
 }
 
+/** The bot level offered first: basic, as everywhere else, where this table offers it. */
+function defaultBot() {
+  return S.bots.includes("basic") ? "basic" : S.bots[0];
+}
+
 /** The bot level the home page's form last chose (js/home.js keeps it), if this table offers it. */
 function homeBotLevel() {
   const kept = store.pref("quickplay", /** @type {{bot?: unknown}} */ ({}));
@@ -97,7 +102,7 @@ export function lobbyHTML() {
     const controls = [];
     if (host && i !== t.host) {
       if (s.kind === "open") {
-        controls.push(html`<select data-botsel="${i}" aria-label="Bot level for seat ${i + 1}">${botOptions(homeBotLevel() || S.bots[0])}</select>
+        controls.push(html`<select data-botsel="${i}" aria-label="Bot level for seat ${i + 1}">${botOptions(homeBotLevel() || defaultBot())}</select>
 <button class="btn btn-small" data-fill="${i}">Add bot</button>`);
       } else if (s.kind === "bot") {
         controls.push(html`<select data-botchange="${i}" aria-label="Bot level for seat ${i + 1}">${botOptions(s.bot)}</select>
@@ -135,7 +140,8 @@ export function lobbyHTML() {
   } else {
     foot = html`<p class="hint">Waiting for ${hostName} to start the game…</p>`;
   }
-  return html`<div class="panel lobby" id="lobby">${head}${links}<ul class="lobby-seats">${seats}</ul>${foot}</div>`;
+  // Start (or the guest's "Waiting for ...") and the seats first: in sight on a phone, at 8 seats.
+  return html`<div class="panel lobby" id="lobby">${head}${foot}<ul class="lobby-seats">${seats}</ul>${links}</div>`;
 }
 
 /** The lobby's buttons: copy the invite, change the seats, start. @param {HTMLElement} box */
@@ -157,7 +163,7 @@ export function wireLobby(box) {
     b.onclick = async () => {
       const i = b.dataset.fill;
       const sel = first(box, `[data-botsel="${i}"]`, HTMLSelectElement);
-      const bot = sel ? sel.value : S.bots[0] || "random";
+      const bot = sel ? sel.value : defaultBot() || "random";
       const lobby = await rest("PUT", `${base}/seats/${i}`, { kind: "bot", bot });
       if (lobby) applyLobby(lobby);
     };

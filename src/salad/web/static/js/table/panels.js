@@ -50,16 +50,27 @@ export function legendHTML() {
   return html`<p class="hint plate-legend" id="plate-legend"><b>On each plate:</b> +N points this hand · Σ total so far · <span class="cards-key" aria-hidden="true">▮</span> cards in hand</p>`;
 }
 
-/** The hands of the game, with their penalties. */
+/** The penalties of every hand of the game (a topping's), when it has more than one. */
+export function everyHand() {
+  const all = table().hands || [];
+  if (all.length < 2) return [];
+  return (all[0].penalties || []).filter((p) => all.every((h) => (h.penalties || []).includes(p)));
+}
+
+/** The hands of the game, with their penalties; a penalty of every hand (a topping's) is said
+ * once, above them, not under each. */
 export function rulesHTML() {
-  const t = table();
-  const hands = (t.hands || []).map(
+  const common = everyHand();
+  const hands = (table().hands || []).map(
     (h) =>
       html`<li><b>${h.round}</b>${h.total !== undefined ? html` <span class="hint">(${h.total} in all)</span>` : ""}<br><span class="hint">${(
         h.penalties || []
-      ).join(" · ")}</span></li>`,
+      )
+        .filter((p) => !common.includes(p))
+        .join(" · ")}</span></li>`,
   );
-  return html`<ol class="penalty-list">${hands}</ol>`;
+  const every = common.length ? html`<p class="hint every-hand"><b>Every hand:</b> ${common.join(" · ")}</p>` : "";
+  return html`${every}<ol class="penalty-list">${hands}</ol>`;
 }
 
 /** The rules dialog: the deck, who wins, and the hands. */
@@ -98,8 +109,37 @@ export function refreshDialogs() {
   if ($("dlg-last", HTMLDialogElement).open) setHTML($("last-body"), lastTrickHTML());
 }
 
+/**
+ * A phone or a short screen: the top bar's tools (but Chat and Scores) are in a menu, each with its
+ * label, opened by the Menu button; a choice, a tap elsewhere or Escape closes it. (CSS shows
+ * the Menu button only on such screens; elsewhere the tools stand in the bar.)
+ */
+function wireMenu() {
+  const button = $("btn-menu");
+  const menu = $("tools-menu");
+  const open = (/** @type {boolean} */ on) => {
+    button.setAttribute("aria-expanded", String(on));
+    menu.classList.toggle("open", on);
+  };
+  button.onclick = (e) => {
+    e.stopPropagation();
+    open(!menu.classList.contains("open"));
+  };
+  menu.addEventListener("click", () => open(false));
+  document.addEventListener("click", (e) => {
+    if (e.target instanceof Node && !menu.contains(e.target)) open(false);
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && menu.classList.contains("open")) {
+      open(false);
+      button.focus();
+    }
+  });
+}
+
 /** The top bar: last trick, scores, the rules (the round line) and the settings. */
 export function wireTools() {
+  wireMenu();
   $("btn-last").onclick = () => {
     setHTML($("last-body"), lastTrickHTML());
     $("dlg-last", HTMLDialogElement).showModal();

@@ -7,7 +7,7 @@ import { $, all, html, setHTML, trusted, updateHTML } from "../dom.js";
 import { SEAT_COLOURS } from "../scores.js";
 import { clampPlates, trickPlace } from "../ui.js";
 import { lobbyHTML, overHTML, wireLobby, wireOver } from "./lobby.js";
-import { legendHTML, refreshDialogs, rulesHTML, scoresHTML, toppingsHTML } from "./panels.js";
+import { everyHand, legendHTML, refreshDialogs, rulesHTML, scoresHTML, toppingsHTML } from "./panels.js";
 import { passPicker, playCard, trumpPicker, wildPicker } from "./pickers.js";
 import {
   countOf,
@@ -44,15 +44,19 @@ function portrait() {
 export function render() {
   if (!S.table) return;
   document.body.classList.toggle("in-lobby", S.table.status === "lobby");
+  document.body.dataset.seats = String(players()); // styles for many seats (salad.css)
   document.title = `${S.table.title || "Salad"} — ${S.watching ? "watching" : "table"}`;
   renderTopbar();
-  renderSeats();
-  renderTrick();
-  renderCenter();
+  // What sets the felt's height first (the status line, the hand, the toppings strip): the
+  // plates and the trick are placed in the felt as it will be.
   renderStatus();
   renderHand();
   renderSide();
+  renderSeats();
+  renderTrick();
+  renderCenter();
   refreshDialogs();
+  tick(); // the plates' countdowns
 }
 
 function renderTopbar() {
@@ -71,6 +75,7 @@ function renderTopbar() {
   const info = handInfo();
   const total = (t.hands && t.hands.length) || "?";
   const pen = info ? info.penalties.join(" · ") : "";
+  const rule = info ? ruleText(info.penalties) : "";
   let trump = html``;
   if (v.trump) {
     const idx = S.deck.suits.findIndex((s) => s.letter === v.trump);
@@ -78,12 +83,33 @@ function renderTopbar() {
       S.deck.suits[idx] ? S.deck.suits[idx].name : v.trump
     }</span>`;
   }
-  const hand = v.phase === "over" ? "Game over" : `Hand ${v.hand}/${total}`;
+  // "Hand" goes unseen on a phone, for the round's name (salad.css).
+  const hand = v.phase === "over" ? html`Game over` : html`<span class="hand-word">Hand </span>${v.hand}/${total}`;
   setHTML(
     line,
-    html`<span class="hand-no">${hand}</span><span class="round-name">${v.round}</span>${trump}<span class="penalty">${pen}</span>`,
+    html`<span class="hand-no">${hand}</span><span class="round-name">${v.round}</span>${trump}<span class="penalty">${rule}</span>`,
   );
   line.title = `${v.round}: ${pen}`;
+}
+
+/**
+ * The hand's rule in the top bar. A phone held upright has two short lines for it: the
+ * penalties of every hand (a topping's: the strip below names it) are left out, and a long
+ * rule says each penalty by its name and points ("Queens 25"); the rules dialog has the words.
+ * @param {string[]} penalties "Name: words ... points"
+ */
+function ruleText(penalties) {
+  if (window.innerWidth >= 640) return penalties.join(" · ");
+  const common = everyHand();
+  const own = penalties.filter((p) => !common.includes(p));
+  const full = own.join(" · ");
+  if (full.length <= 64) return full;
+  return own
+    .map((p) => {
+      const m = p.match(/^([^:]+):.*?(\d+)\D*$/);
+      return m ? `${m[1]} ${m[2]}` : p;
+    })
+    .join(" · ");
 }
 
 /** A felt much wider than tall (a phone held sideways): the seats sit in two columns, left and
@@ -143,7 +169,8 @@ function renderSeats() {
   const plates = [];
   for (let i = 0; i < n; i++) {
     const seat = t.seats[i] || {};
-    const p = seatPos(i, phone ? 44 : 41, phone ? 40 : 41);
+    // A phone held upright: the plates out at the felt's rim, the trick's room between them.
+    const p = seatPos(i, phone ? 44 : 41, phone ? (portrait() ? 48 : 40) : 41);
     const cls = ["seat"];
     if (v.phase !== "over" && v.to_move === i) cls.push("turn");
     if (seat.kind === "human" && seat.connected === false) cls.push("away");
@@ -201,8 +228,10 @@ function trickRow(seat, order) {
 function trickRing(seat, order) {
   const a = seatAngle(seat);
   const tall = portrait();
-  const rx = tall ? 1.6 : 2.2;
-  const ry = tall ? 2.6 : 1.65;
+  // Neighbours a card's width apart across or its height apart down: no card covers another's
+  // rank.
+  const rx = tall ? 1.45 : 2.2;
+  const ry = tall ? 2.6 : 2.0;
   // Beside the table's sides the name goes outwards, clear of the neighbours' cards.
   const side = !tall && Math.abs(Math.cos(a)) > 0.85 ? (Math.cos(a) > 0 ? "label-out-right" : "label-out-left") : "";
   return {
@@ -399,6 +428,12 @@ function renderHand() {
     return;
   }
   const cards = S.deck.sort(v.cards);
+  if (!cards.length && v.phase === "over") {
+    // The results take the room (a phone held sideways has none to spare).
+    box.hidden = true;
+    setHTML(box, html``);
+    return;
+  }
   if (!cards.length) {
     setHTML(box, html`<span class="hand-empty">${v.phase === "over" ? "" : "No cards in hand"}</span>`);
     return;
@@ -449,22 +484,77 @@ function renderHand() {
   layoutHand();
 }
 
-/** Overlap the cards so that the whole hand fits the width of the screen. */
+/** The narrowest strip of a card that a finger or a pointer can pick: 44 px on a touch screen
+ * or a phone, 28 px with a mouse. */
+function minStrip() {
+  return window.matchMedia("(pointer: coarse)").matches || window.innerWidth < 640 ? 44 : 28;
+}
+
+/** Overlap the cards so that the whole hand fits the width of the screen; where one row would
+ * leave a card less than its strip (a phone held upright), the hand lies in two or three rows,
+ * each card showing its corner: every card in sight and tappable, nothing to scroll. */
 function layoutHand() {
   const box = $("hand");
   const cards = all(box, ".card");
+  box.classList.remove("rows");
+  box.style.height = "";
+  for (const c of cards) {
+    c.style.left = "";
+    c.style.top = "";
+  }
   if (!cards.length) return;
   const width = box.clientWidth - 16;
   const cw = cards[0].offsetWidth || 80;
   const gaps = box.querySelectorAll(".suit-gap").length;
   const gap = Math.max(4, cw * 0.1);
   const n = cards.length;
+  const strip = minStrip();
   let step = n > 1 ? (width - cw - gaps * gap) / (n - 1) : cw;
   step = Math.min(step, cw + 6);
-  // A finger needs a strip of 44 px: on a touch screen the hand scrolls rather than squeeze.
+  // Rows only where there is height for them (not on a phone held sideways).
+  if (step < strip && n > 1 && window.innerHeight >= 560) {
+    layoutRows(box, cards, width, cw, strip);
+    return;
+  }
+  // A finger needs its strip: on a touch screen the hand scrolls rather than squeeze.
   if (window.matchMedia("(pointer: coarse)").matches) step = Math.max(step, Math.min(44, cw));
   box.style.setProperty("--step-overlap", `${Math.round(step - cw)}px`);
   box.style.setProperty("--suit-gap", `${Math.round(gap)}px`);
+}
+
+/**
+ * The hand in as few rows as leave each card its strip (at most three), each row overlapping
+ * the one above by all but the top of its cards, where the rank is; the rows are staggered by
+ * a fraction of a step, so that no corner hides straight under another.
+ * @param {HTMLElement} box
+ * @param {HTMLElement[]} cards
+ * @param {number} width the room for the cards
+ * @param {number} cw a card's width
+ * @param {number} strip the narrowest strip a card may show
+ */
+function layoutRows(box, cards, width, cw, strip) {
+  const n = cards.length;
+  /** The step between cards in rows of `rows` (the stagger takes part of the width). @param {number} rows */
+  const stepFor = (rows) => Math.min((width - cw) / Math.max(1, Math.ceil(n / rows) - 1 + (rows - 1) / rows), cw + 6);
+  let rows = 2;
+  while (rows < 3 && stepFor(rows) < strip) rows += 1;
+  const per = Math.ceil(n / rows);
+  const step = stepFor(rows);
+  const ch = cards[0].offsetHeight || cw * 1.4;
+  // A row shows 44 px of the cards above it even when its own cards are lifted (legal: 8 px,
+  // chosen to pass: 14 px; .hand.rows in salad.css).
+  const rowStep = Math.max(60, Math.round(ch * 0.58));
+  const style = getComputedStyle(box);
+  const top = parseFloat(style.paddingTop) || 0;
+  const start = (box.clientWidth - (cw + (per - 1) * step + ((rows - 1) / rows) * step)) / 2;
+  box.classList.add("rows");
+  cards.forEach((card, i) => {
+    const row = Math.floor(i / per);
+    card.style.left = `${Math.round(start + (row / rows) * step + (i - row * per) * step)}px`;
+    card.style.top = `${Math.round(top + row * rowStep)}px`;
+  });
+  const bottom = parseFloat(style.paddingBottom) || 0;
+  box.style.height = `${Math.round(top + (Math.ceil(n / per) - 1) * rowStep + ch + bottom)}px`;
 }
 
 /** Narrow screens (no side panel): the toppings in play by name, a tap away from what each does. */
