@@ -63,6 +63,21 @@ function toppingsHTML() {
   return html`<h3 class="lobby-toppings-head">Toppings in play</h3><ul class="lobby-toppings" id="lobby-toppings">${items}</ul>`;
 }
 
+let botsAsked = false;
+
+/** The bot levels the server offers (GET /api/options): asked when a lobby first shows (a game
+ * in progress needs none, nor its bytes); a redraw follows. */
+function askBots() {
+  if (botsAsked) return;
+  botsAsked = true;
+  api("GET", "/api/options")
+    .then((o) => {
+      S.bots = (o && o.bots) || [];
+      redraw();
+    })
+    .catch(() => {});
+}
+
 /** The bot level offered first: basic, as everywhere else, where this table offers it. */
 function defaultBot() {
   return S.bots.includes("basic") ? "basic" : S.bots[0];
@@ -83,6 +98,7 @@ function paceHTML(host) {
 }
 
 export function lobbyHTML() {
+  askBots();
   const t = table();
   const host = isHost();
   const origin = location.origin;
