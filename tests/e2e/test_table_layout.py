@@ -1,6 +1,7 @@
 """The table fits every screen (issue 14, item 3; issue 33): at 1280x800, 390x844, 844x390 and
 the narrower phones 375x667 and 360x780, with 3, 4, 6 and 8 players, no seat plate overlaps
-another plate, a trick card or the hand; no trick card overlaps the hand or another; names and
+another plate, a trick card, the hand or the status line; no trick card overlaps the hand or
+another; no trick card's name is under a plate, another name or another seat's card; names and
 the round's name are not cut; everything is inside the window; every card of the hand is in
 sight with a strip of its own to tap (at least 28x44 px; 44 px wide on a touch screen); every
 button is in sight or in a box that scrolls; no text under 12 px; on a phone the top bar's
@@ -39,6 +40,9 @@ BOXES = """() => {
     .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent);
   return {plates: [...document.querySelectorAll('#seats .seat')].map(box),
           trick: [...document.querySelectorAll('#trick .trick-card')].map(box),
+          names: [...document.querySelectorAll('#trick .trick-card .who')].map((e) =>
+            ({...box(e), what: e.closest('.trick-card').dataset.seat})),
+          status: [...document.querySelectorAll('#status > *')].map(box),
           hand, cut, vw: innerWidth, vh: innerHeight,
           sideways: document.documentElement.scrollWidth > innerWidth};
 }"""
@@ -55,22 +59,34 @@ def inside(a: dict[str, Any], width: float, height: float) -> bool:
     return a["l"] >= -1 and a["t"] >= -1 and a["r"] <= width + 1 and a["b"] <= height + 1
 
 
+def covered(
+    these: list[dict[str, Any]], those: list[dict[str, Any]], words: str, own: bool = True
+) -> list[str]:
+    """``words`` (with ``{a}`` and ``{b}``, their ``what``) for each of ``these`` that overlaps
+    one of ``those``: each pair once when both are the same list; ``own=False`` leaves out a
+    pair of the same seat (a trick card and its name)."""
+    return [
+        words.format(a=a["what"], b=b["what"])
+        for i, a in enumerate(these)
+        for b in (these[i + 1 :] if these is those else those)
+        if (own or a["what"] != b["what"]) and overlap(a, b)
+    ]
+
+
 def problems(found: dict[str, Any]) -> list[str]:
-    out = []
-    plates, trick, hand = found["plates"], found["trick"], found["hand"]
-    for i, a in enumerate(plates):
-        for b in plates[i + 1 :]:
-            if overlap(a, b):
-                out.append(f"plates {a['what']} and {b['what']} overlap")
-        for c in trick:
-            if overlap(a, c):
-                out.append(f"plate {a['what']} covers the trick card of seat {c['what']}")
-        if hand and overlap(a, hand):
-            out.append(f"plate {a['what']} covers the hand")
-    for c in trick:
-        if hand and overlap(c, hand):
-            out.append(f"the trick card of seat {c['what']} covers the hand")
-    for a in [*plates, *trick, *([hand] if hand else [])]:
+    plates, trick, names = found["plates"], found["trick"], found["names"]
+    hand = [found["hand"]] if found["hand"] else []
+    out = [
+        *covered(plates, plates, "plates {a} and {b} overlap"),
+        *covered(plates, trick, "plate {a} covers the trick card of seat {b}"),
+        *covered(plates, hand, "plate {a} covers the hand"),
+        *covered(plates, found["status"], "plate {a} covers the status line"),
+        *covered(names, names, "the trick's names of seats {a} and {b} overlap"),
+        *covered(names, plates, "plate {b} covers the trick's name of seat {a}"),
+        *covered(names, trick, "the trick card of seat {b} covers the name of seat {a}", False),
+        *covered(trick, hand, "the trick card of seat {a} covers the hand"),
+    ]
+    for a in [*plates, *trick, *hand]:
         if not inside(a, found["vw"], found["vh"]):
             out.append(f"{a['what']} is outside the window")
     out += [f"cut: {text!r}" for text in found["cut"]]
@@ -212,7 +228,7 @@ def start_from_the_lobby(
     tid = made["table_id"]
     page = open_page(None)
     page.goto(f"{base_url}/table/{tid}#token={made['token']}")
-    page.wait_for_selector("#lobby")
+    page.wait_for_selector("#lobby [data-botsel]:not([disabled])")  # the levels are known
     choice = page.locator(f'[data-botsel="{players - 1}"]')
     assert choice.input_value() == "basic", "Add bot offers another level than basic first"
     page.click(f'[data-fill="{players - 1}"]')

@@ -2,12 +2,43 @@
 // The score sheet, the rules and the last trick: shown in the side panels and in the dialogs
 // the top bar's buttons open (with the settings).
 
-import { store } from "../api.js";
+import { api, store } from "../api.js";
 import { cardSVG, isFourColour, setFourColour, suitIcon } from "../cards.js";
-import { $, html, join, setHTML } from "../dom.js";
+import { $, html, join, maybe, setHTML } from "../dom.js";
 import { sheetTable, totalsChart } from "../scores.js";
 import { chime, soundOn } from "./motion.js";
 import { gameWinners, players, redraw, S, seatName, table } from "./state.js";
+
+/** The paths already asked (askOnce). */
+const asked = new Set();
+
+/** GET `path` once; `keep` keeps the answer and the page is drawn again (nothing on an error).
+ * @param {string} path @param {(answer: any) => void} keep */
+export function askOnce(path, keep) {
+  if (asked.has(path)) return;
+  asked.add(path);
+  api("GET", path)
+    .then((answer) => {
+      keep(answer);
+      redraw();
+    })
+    .catch(() => {});
+}
+
+/**
+ * What the server says about this table's rules in words (GET /api/tables/{id}/howto): the
+ * toppings by name with a line each, and who picks trump and why.
+ * @typedef {{toppings: {name: string, title: string, text: string}[], trump_chooser: {who: string, you: string, why: string} | null}} RulesWords
+ */
+
+/** @type {RulesWords | null} */
+let words = null;
+
+/** The table's rules in words, once the server has answered (asked once; a redraw follows). */
+export function rulesWords() {
+  if (S.tableId) askOnce(`/api/tables/${encodeURIComponent(S.tableId)}/howto`, (w) => (words = w));
+  return words;
+}
 
 /** The score sheet and the chart of running totals. */
 export function scoresHTML() {
@@ -140,6 +171,9 @@ function wireMenu() {
 /** The top bar: last trick, scores, the rules (the round line) and the settings. */
 export function wireTools() {
   wireMenu();
+  // The "How to play" link opens this table's own rules.
+  const howto = maybe("link-howto", HTMLAnchorElement);
+  if (howto && S.tableId) howto.href = `/table/${encodeURIComponent(S.tableId)}/howto`;
   $("btn-last").onclick = () => {
     setHTML($("last-body"), lastTrickHTML());
     $("dlg-last", HTMLDialogElement).showModal();

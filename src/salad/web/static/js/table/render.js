@@ -3,10 +3,9 @@
 // centre (lobby, pickers, game over, notes), the status line, the hand and the side panels.
 
 import { cardSVG, suitIcon } from "../cards.js";
-import { $, all, html, setHTML, trusted, updateHTML } from "../dom.js";
-import { SEAT_COLOURS } from "../scores.js";
+import { $, all, html, setHTML, toast, trusted, updateHTML } from "../dom.js";
+import { SEAT_COLOURS, shortName } from "../scores.js";
 import { clampPlates, trickPlace } from "../ui.js";
-import { lobbyHTML, overHTML, wireLobby, wireOver } from "./lobby.js";
 import { everyHand, legendHTML, refreshDialogs, rulesHTML, scoresHTML, toppingsHTML } from "./panels.js";
 import { passPicker, playCard, trumpPicker, wildPicker } from "./pickers.js";
 import {
@@ -17,6 +16,7 @@ import {
   mustPressNext,
   myTurn,
   players,
+  redraw,
   S,
   seatName,
   table,
@@ -43,6 +43,7 @@ function portrait() {
 /** Draw the whole page (nothing before the first state). */
 export function render() {
   if (!S.table) return;
+  watchFelt();
   document.body.classList.toggle("in-lobby", S.table.status === "lobby");
   document.body.dataset.seats = String(players()); // styles for many seats (salad.css)
   document.title = `${S.table.title || "Salad"} — ${S.watching ? "watching" : "table"}`;
@@ -57,6 +58,20 @@ export function render() {
   renderCenter();
   refreshDialogs();
   tick(); // the plates' countdowns
+}
+
+let feltWatched = false;
+
+/** The felt changes size after a drawing too (the status line gains the Hint and Undo buttons, a
+ * strip shows, a font loads): its plates and trick are placed again, inside it. */
+function watchFelt() {
+  if (feltWatched) return;
+  feltWatched = true;
+  new ResizeObserver(() => {
+    if (!S.table || !S.view) return;
+    renderSeats();
+    renderTrick();
+  }).observe($("felt"));
 }
 
 function renderTopbar() {
@@ -110,6 +125,13 @@ function ruleText(penalties) {
       return m ? `${m[1]} ${m[2]}` : p;
     })
     .join(" · ");
+}
+
+/** Three or four seats on a phone held upright: the others' plates in a row along the top, and
+ * the felt's whole width below them for the trick, its side cards and their names clear of every
+ * plate (trickRing). */
+function topRow() {
+  return window.innerWidth < 640 && window.innerHeight > window.innerWidth && players() <= 4 && !wideFelt();
 }
 
 /** A felt much wider than tall (a phone held sideways): the seats sit in two columns, left and
@@ -171,6 +193,7 @@ function renderSeats() {
     const seat = t.seats[i] || {};
     // A phone held upright: the plates out at the felt's rim, the trick's room between them.
     const p = seatPos(i, phone ? 44 : 41, phone ? (portrait() ? 48 : 40) : 41);
+    if (topRow() && seatOrder(i)) p.y = 0; // up against the top (clampPlates)
     const cls = ["seat"];
     if (v.phase !== "over" && v.to_move === i) cls.push("turn");
     if (seat.kind === "human" && seat.connected === false) cls.push("away");
@@ -223,23 +246,39 @@ function trickRow(seat, order) {
   };
 }
 
-/** Seven or eight players: the trick in a ring wide enough that no card covers another or
- * its neighbour's name. @param {number} seat @param {number} order */
-function trickRing(seat, order) {
+/** The trick in a ring of rx by ry cards' widths: seven or eight players (wide enough that no
+ * card covers another or its neighbour's name), or topRow's three or four.
+ * @param {number} seat @param {number} order @param {number} rx @param {number} ry
+ * @param {"in" | ""} sides beside the table's sides the name goes inwards, clear of the plates
+ * and of the neighbours' cards */
+function trickRing(seat, order, rx, ry, sides) {
   const a = seatAngle(seat);
-  const tall = portrait();
-  // Neighbours a card's width apart across or its height apart down: no card covers another's
-  // rank.
-  const rx = tall ? 1.45 : 2.2;
-  const ry = tall ? 2.6 : 2.0;
-  // Beside the table's sides the name goes outwards, clear of the neighbours' cards.
-  const side = !tall && Math.abs(Math.cos(a)) > 0.85 ? (Math.cos(a) > 0 ? "label-out-right" : "label-out-left") : "";
+  const side = sides && Math.abs(Math.cos(a)) > 0.85 ? (Math.cos(a) > 0 ? "label-out-left" : "label-out-right") : "";
   return {
     style: `left:calc(50% + ${(Math.cos(a) * rx).toFixed(3)} * var(--trick-w));top:calc(50% + ${(
       Math.sin(a) * ry
     ).toFixed(3)} * var(--trick-w));z-index:${3 + order}`,
     cls: side || (Math.sin(a) < -0.2 ? "label-top" : ""),
   };
+}
+
+/** How far down (or up) the trick goes, in px, to sit midway between the plates above and below
+ * its middle (the top plate at a phone's rim, the viewer's taller): its names clear of both.
+ * Without a plate above the middle (three seats) the upper plates are beside the top cards: it
+ * stays. */
+function trickShift() {
+  const felt = $("felt").getBoundingClientRect();
+  const mid = felt.left + felt.width / 2;
+  let top = -Infinity;
+  let bottom = Infinity;
+  for (const plate of all($("seats"), ".seat")) {
+    const r = plate.getBoundingClientRect();
+    if (r.right < mid - 40 || r.left > mid + 40) continue; // beside the trick, not above it
+    if (r.top + r.height / 2 < felt.top + felt.height / 2) top = Math.max(top, r.bottom);
+    else bottom = Math.min(bottom, r.top);
+  }
+  if (!Number.isFinite(top + bottom)) return 0;
+  return Math.round((top + bottom) / 2 - (felt.top + felt.height / 2));
 }
 
 function renderTrick() {
@@ -256,23 +295,36 @@ function renderTrick() {
     cards = held.cards;
     winner = held.winner;
   }
+  box.style.setProperty("--trick-shift", `${wideFelt() ? 0 : trickShift()}px`);
   const shown = S.shownTrick || new Set();
   S.shownTrick = new Set(cards.map(([seat, code]) => `${seat}:${code}`));
   setHTML(
     box,
     html`${cards.map(([seat, code], order) => {
+      // Seven or eight: neighbours a card's width apart across or its height apart down, no
+      // card over another's rank. Three or four on a phone (topRow): the side cards out by a
+      // card and a half, their names clear of the cards above and below.
+      const tall = portrait();
+      const phone = window.innerWidth < 640;
+      const seven = players() === 7; // the top two cards apart, and low enough for their names
       const place = wideFelt()
         ? trickRow(seat, order)
         : players() >= 7
-          ? trickRing(seat, order)
-          : trickPlace(seatAngle(seat), order, players(), portrait());
+          ? tall
+            ? trickRing(seat, order, 1.45, 2.05, "in")
+            : trickRing(seat, order, seven ? 2.3 : 2.0, seven ? 1.8 : 2.0, "in")
+          : topRow()
+            ? trickRing(seat, order, players() === 3 ? 1.2 : 1.4, 0.75, "") // (three: names clear of the corner plates)
+            : trickPlace(seatAngle(seat), order, players(), tall);
       const fresh = shown.has(`${seat}:${code}`) ? "" : "fresh";
       const led = order === 0;
       return html`<div class="trick-card ${fresh} ${place.cls} ${seat === winner ? "won" : ""} ${led ? "leader" : ""}" data-seat="${seat}" data-card="${code}" style="${
         place.style
-      }">${cardSVG(S.deck, code)}${led ? html`<b class="led-mark" title="${seatName(seat)} led this trick">led</b>` : ""}<span class="who">${seatName(
-        seat,
-      )}</span></div>`;
+      }">${cardSVG(S.deck, code)}${led ? html`<b class="led-mark" title="${seatName(seat)} led this trick">led</b>` : ""}<span class="who" title="${seatName(seat)}">${
+        // Seven or eight (five or six on a phone): the names short, as the score sheet's heads
+        // ("BB8"); in full on hover.
+        players() >= (phone ? 5 : 7) ? shortName(seatName(seat)) : seatName(seat)
+      }</span></div>`;
     })}`,
   );
   flyIn(box, S.you);
@@ -296,6 +348,29 @@ export function renderEnded() {
   );
 }
 
+/** @type {typeof import("./lobby.js") | null} */
+let lobby = null;
+let lobbyAsked = false;
+
+/** The lobby and the results (table/lobby.js), fetched when the table first shows either (a game
+ * in progress needs neither, nor its bytes); the page is drawn again when it has come. */
+function lobbyModule() {
+  if (!lobby && !lobbyAsked) {
+    lobbyAsked = true;
+    import("./lobby.js").then(
+      (module) => {
+        lobby = module;
+        redraw();
+      },
+      () => {
+        lobbyAsked = false;
+        toast("This page could not load all its parts: reload it.");
+      },
+    );
+  }
+  return lobby;
+}
+
 function renderCenter() {
   if (S.ended) {
     renderEnded();
@@ -310,9 +385,12 @@ function renderCenter() {
     t.status === "lobby" || (Boolean(v) && (v?.phase === "over" || waitingNext()) && !S.holdTrick),
   );
   box.classList.remove("summary");
+  const ready = t.status === "lobby" || v?.phase === "over" ? lobbyModule() : null;
   if (t.status === "lobby") {
-    setHTML(box, lobbyHTML());
-    wireLobby(box);
+    if (ready) {
+      setHTML(box, ready.lobbyHTML());
+      ready.wireLobby(box);
+    }
     return;
   }
   if (!v) {
@@ -324,8 +402,10 @@ function renderCenter() {
     return;
   }
   if (v.phase === "over") {
-    setHTML(box, overHTML());
-    wireOver();
+    if (ready) {
+      setHTML(box, ready.overHTML());
+      ready.wireOver();
+    }
     return;
   }
   box.classList.toggle("summary", waitingNext() && !S.holdTrick);
