@@ -5,9 +5,11 @@ another; no trick card's name is under a plate, another name or another seat's c
 the round's name are not cut; everything is inside the window; every card of the hand is in
 sight with a strip of its own to tap (at least 28x44 px; 44 px wide on a touch screen); every
 button is in sight or in a box that scrolls; no text under 12 px; on a phone the top bar's
-actions are labelled 44 px targets and the hand's rule is in sight. The lobby shows Start and
-every seat at 1280x800 and 390x844, offers a basic bot first and says a penalty of every round
-once. Screenshots of each go to tests/e2e/artifacts/ (looked at by a person)."""
+actions are labelled 44 px targets and the hand's rule is in sight, the score sheet's dialog
+does not scroll sideways (360 px) and axe-core finds nothing with the Menu open. The lobby
+shows Start and every seat at 1280x800 and 390x844, offers a basic bot first and says a
+penalty of every round once. Screenshots of each go to tests/e2e/artifacts/ (looked at by a
+person)."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from typing import Any
 import httpx
 import pytest
 
+from .conftest import AXE_JS, axe_violations
 from .test_browser import HAND, LEGAL, play_one
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
@@ -189,6 +192,10 @@ CHECKS = """(menu) => {
   return out;
 }"""
 
+SHEET_WIDTH = """() => { const w = document.querySelector('#dlg-scores .sheet-wrap');
+  return w.scrollWidth > w.clientWidth + 1 ? `${w.scrollWidth} > ${w.clientWidth} px` : ''; }"""
+"""The Scores dialog's sheet, when wider than its box: how much."""
+
 LOBBY = """() => {
   const inside = (e) => { const r = e.getBoundingClientRect();
     return r.top >= -1 && r.left >= -1 && r.bottom <= innerHeight + 1
@@ -279,6 +286,16 @@ def test_table_fits_every_screen(
         page.screenshot(path=str(ARTIFACTS / f"table-{players}p-{name}.png"))
         assert found["plates"] and found["hand"], name
         found_problems += [f"{name}: {p}" for p in seen]
+        if name == "phone-360":  # the narrowest: the score sheet's every column in its dialog
+            page.click("#btn-scores")
+            wide = page.evaluate(SHEET_WIDTH)
+            if wide:
+                found_problems.append(f"{name}: the score sheet scrolls sideways ({wide})")
+            page.keyboard.press("Escape")
+        if name == "phone" and players == 8 and AXE_JS.exists():  # the Menu open: axe-core
+            page.click("#btn-menu")
+            found_problems += [f"{name}, Menu open: {v}" for v in axe_violations(page)]
+            page.keyboard.press("Escape")
     assert not found_problems, "\n".join(found_problems)
 
 
