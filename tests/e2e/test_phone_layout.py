@@ -1,7 +1,8 @@
 """The end of a game on every screen (issue 33): the results of an eight-seat game (every
-standing and every action) are in sight at 1280x800, 390x844 and 844x390 with nothing to
-scroll, and the replay on a phone shows every seat's hand. One finished game (bots only, one
-hand) serves both. Screenshots go to tests/e2e/artifacts/ (looked at by a person)."""
+standing and every action) are in sight at 1280x800, 390x844, 844x390, 375x667 and 360x780
+with nothing to scroll, and the replay on a phone shows every seat's hand. One finished game
+(bots only, one hand) serves both. Screenshots go to tests/e2e/artifacts/ (looked at by a
+person)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from playwright.sync_api import expect
 
 from .reviewing import finished_game
 from .test_browser import ONE_HAND
-from .test_table_layout import VIEWPORTS
+from .test_table_layout import PHONES, VIEWPORTS
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 SEATS = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 7
@@ -50,7 +51,7 @@ def test_results_and_replay_fit_every_screen(
     page.goto(f"{base_url}/table/{tid}#token={token}")
     expect(page.locator("#game-over .standings li")).to_have_count(8)
     found: list[str] = []
-    for name, (w, h) in VIEWPORTS.items():
+    for name, (w, h) in {**VIEWPORTS, **PHONES}.items():
         page.set_viewport_size({"width": w, "height": h})
         page.wait_for_timeout(150)
         found += [f"results {name}: {p}" for p in page.evaluate(RESULTS)]

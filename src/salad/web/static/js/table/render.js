@@ -71,6 +71,7 @@ function watchFelt() {
     if (!S.table || !S.view) return;
     renderSeats();
     renderTrick();
+    tick(); // the plates' countdowns
   }).observe($("felt"));
 }
 
