@@ -172,7 +172,10 @@ function render() {
   const won = Array(n).fill(0);
   if (step.k >= 0) hand.tricks.slice(0, complete ? step.k + 1 : step.k).forEach((t) => (won[t.winner] += 1));
   const remaining = cardsAt(hand, step.k, step.c);
-  const phone = window.innerWidth < 640 || window.innerHeight < 500; // no room for the hands
+  // A phone: no room for the hands on the plates; they go in a list under the felt.
+  const phone = window.innerWidth < 640 || window.innerHeight < 500;
+  /** @type {Html[]} */
+  const listed = [];
   const lastTrick = done;
   /** @type {Html[]} */
   const seats = [];
@@ -182,6 +185,7 @@ function render() {
     if (trick && complete && trick.winner === i) cls.push("turn");
     if (atEnd() && rec.winners && rec.winners.includes(i)) cls.push("winner");
     const cards = handText(remaining[i]);
+    listed.push(html`<li><span class="dot" style="background:${SEAT_COLOURS[i % SEAT_COLOURS.length]}"></span><b>${nm[i]}</b> ${cards}</li>`);
     const pts = lastTrick && hand.points ? html`<span class="pen ${hand.points[i] ? "" : "zero"}">+${hand.points[i]}</span>` : "";
     const dealer = hand.dealer === i ? html`<span class="chip chip-dealer">dealer</span>` : "";
     seats.push(html`<div class="${cls.join(" ")}" style="left:${p.x}%;top:${p.y}%;max-width:${phone ? 7.5 : 16}rem"><div class="name"><span class="dot" style="display:inline-block;width:9px;height:9px;border-radius:50%;background:${
@@ -191,6 +195,9 @@ function render() {
     }</div>`);
   }
   setHTML($("seats"), html`${seats}`);
+  const list = $("replay-hands-list");
+  list.hidden = !phone;
+  setHTML(list, phone ? html`${listed}` : html``);
   $("felt").dataset.n = String(n);
   clampPlates($("felt"));
   /** @type {Html[]} */

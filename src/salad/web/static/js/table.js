@@ -10,7 +10,6 @@ import { api, errorText, NO_TABLE, Socket, store } from "./api.js";
 import { $, html, setHTML, toast } from "./dom.js";
 import { initAssist } from "./table/assist.js";
 import { initChat } from "./table/chat.js";
-import { wireGames } from "./table/games.js";
 import { wireKeyboard } from "./table/keyboard.js";
 import { wireTools } from "./table/panels.js";
 import { onConnection, onMessage } from "./table/protocol.js";
@@ -48,16 +47,15 @@ function start() {
   }
   document.body.classList.toggle("watching", S.watching);
   wireTools();
-  wireGames(); // the table's games: replay, review, records (table/games.js)
+  // The table's games (replay, review, records): table/games.js, fetched on the first look.
+  $("btn-games").onclick = () =>
+    import("./table/games.js").then(
+      (games) => games.openGames(),
+      () => toast("The games list could not be loaded: check the connection."),
+    );
   wireKeyboard();
   initChat(); // table talk (table/chat.js)
   initAssist(); // hint and undo against bots (table/assist.js)
-  api("GET", "/api/options")
-    .then((o) => {
-      S.bots = (o && o.bots) || [];
-      if (S.table) render();
-    })
-    .catch(() => {});
   S.socket = new Socket(S.tableId, S.watching ? null : S.token, onMessage, onConnection, onEnded);
   setInterval(tick, 250);
   window.addEventListener("resize", () => {

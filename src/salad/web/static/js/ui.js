@@ -60,10 +60,11 @@ export function clampPlates(container) {
  */
 export function trickPlace(angle, order, n, portrait = false) {
   const k = Math.max(0, Math.min(n, 8) - 4);
-  const sx = portrait ? (k ? 0.8 : 0.86) : 1;
+  const sx = portrait ? (k ? 0.8 : 0.9) : 1; // 3-4 players: the side cards clear the lowest one
   const sy = portrait ? (k ? 1.2 : 1.12) : 1;
   const dx = (Math.cos(angle) * (1.12 + 0.22 * k) * sx).toFixed(3);
-  const dy = (Math.sin(angle) * (1.0 + 0.14 * k) * sy).toFixed(3);
+  // Five or six players: the two cards on a side a card's height apart, neither on the other.
+  const dy = (Math.sin(angle) * Math.min(1.4, 1.0 + 0.26 * k) * sy).toFixed(3);
   return {
     style: `left:calc(50% + ${dx} * var(--trick-w));top:calc(50% + ${dy} * var(--trick-w));z-index:${3 + order}`,
     cls: Math.sin(angle) < -0.2 ? "label-top" : "",

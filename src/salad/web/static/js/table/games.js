@@ -92,7 +92,8 @@ export function gamesHTML(games) {
   return html`<ol class="games-list" id="games-list">${items}</ol>`;
 }
 
-async function open() {
+/** The Games dialog, opened by the top bar's Games button (js/table.js). */
+export async function openGames() {
   const body = $("games-body");
   setHTML(body, html`<p class="hint">Loading…</p>`);
   $("dlg-games", HTMLDialogElement).showModal();
@@ -103,9 +104,4 @@ async function open() {
   } catch (err) {
     setHTML(body, html`<p class="games-error" role="alert">${errorText(err)}</p>`);
   }
-}
-
-/** The top bar's Games button. */
-export function wireGames() {
-  $("btn-games").onclick = () => open();
 }

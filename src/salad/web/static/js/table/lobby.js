@@ -2,10 +2,11 @@
 // Before and after a game: the lobby (seats, invite link, the host's controls, start) and the
 // game-over panel (standings, rematch, replay, the record).
 
-import { api, store } from "../api.js";
+import { store } from "../api.js";
 import { $, all, first, html, join, maybe, toast } from "../dom.js";
 import { trophy } from "../ui.js";
 import { keepPace, paceOptions } from "./motion.js";
+import { askOnce, rulesWords } from "./panels.js";
 import { breakdownTable } from "./summary.js";
 import {
   gameWinners,
@@ -25,34 +26,6 @@ import {
 
 /** @typedef {import("../messages.js").Lobby} Table */
 
-/**
- * What the server says about this table's rules in words (GET /api/tables/{id}/howto): the
- * toppings by name with a line each, and who picks trump and why.
- * @typedef {{toppings: {name: string, title: string, text: string}[], trump_chooser: {who: string, you: string, why: string} | null}} RulesWords
- */
-
-/** @type {RulesWords | null} */
-let words = null;
-let asked = false;
-
-/** The table's rules in words, once the server has answered (asked once; a redraw follows). */
-export function rulesWords() {
-  if (!asked && S.tableId) {
-    asked = true;
-    api("GET", `/api/tables/${encodeURIComponent(S.tableId)}/howto`)
-      .then((/** @type {RulesWords} */ w) => {
-        words = w;
-        redraw();
-      })
-      .catch(() => {});
-  }
-  return words;
-}
-
-// The table page's "How to play" link (table.html) opens this table's own rules.
-const howtoLink = maybe("link-howto", HTMLAnchorElement);
-if (howtoLink && S.tableId) howtoLink.href = `/table/${encodeURIComponent(S.tableId)}/howto`;
-
 /** The toppings in play, each by name with its line (nothing without toppings). */
 function toppingsHTML() {
   const w = rulesWords();
@@ -62,6 +35,11 @@ function toppingsHTML() {
     ? w.toppings.map((t) => html`<li><b>${t.title}</b>: ${t.text}</li>`)
     : names.map((n) => html`<li><b>${n}</b></li>`);
   return html`<h3 class="lobby-toppings-head">Toppings in play</h3><ul class="lobby-toppings" id="lobby-toppings">${items}</ul>`;
+}
+
+/** The bot level offered first: basic, as everywhere else, where this table offers it. */
+function defaultBot() {
+  return S.bots.includes("basic") ? "basic" : S.bots[0];
 }
 
 /** The bot level the home page's form last chose (js/home.js keeps it), if this table offers it. */
@@ -79,6 +57,8 @@ function paceHTML(host) {
 }
 
 export function lobbyHTML() {
+  // The bot levels: asked when a lobby first shows (a game in progress needs none).
+  askOnce("/api/options", (o) => (S.bots = (o && o.bots) || []));
   const t = table();
   const host = isHost();
   const origin = location.origin;
@@ -98,8 +78,10 @@ export function lobbyHTML() {
     const controls = [];
     if (host && i !== t.host) {
       if (s.kind === "open") {
-        controls.push(html`<select data-botsel="${i}" aria-label="Bot level for seat ${i + 1}">${botOptions(homeBotLevel() || S.bots[0])}</select>
-<button class="btn btn-small" data-fill="${i}">Add bot</button>`);
+        // (Until the server has said its bot levels, a moment: nothing to choose yet.)
+        const wait = S.bots.length ? "" : "disabled";
+        controls.push(html`<select data-botsel="${i}" aria-label="Bot level for seat ${i + 1}" ${wait}>${botOptions(homeBotLevel() || defaultBot())}</select>
+<button class="btn btn-small" data-fill="${i}" ${wait}>Add bot</button>`);
       } else if (s.kind === "bot") {
         controls.push(html`<select data-botchange="${i}" aria-label="Bot level for seat ${i + 1}">${botOptions(s.bot)}</select>
 <button class="btn btn-small" data-open="${i}">Open seat</button>`);
@@ -136,7 +118,8 @@ export function lobbyHTML() {
   } else {
     foot = html`<p class="hint">Waiting for ${hostName} to start the game…</p>`;
   }
-  return html`<div class="panel lobby" id="lobby">${head}${links}<ul class="lobby-seats">${seats}</ul>${foot}</div>`;
+  // Start (or the guest's "Waiting for ...") and the seats first: in sight on a phone, at 8 seats.
+  return html`<div class="panel lobby" id="lobby">${head}${foot}<ul class="lobby-seats">${seats}</ul>${links}</div>`;
 }
 
 /** The lobby's buttons: copy the invite, change the seats, start. @param {HTMLElement} box */
@@ -158,7 +141,7 @@ export function wireLobby(box) {
     b.onclick = async () => {
       const i = b.dataset.fill;
       const sel = first(box, `[data-botsel="${i}"]`, HTMLSelectElement);
-      const bot = sel ? sel.value : S.bots[0] || "random";
+      const bot = sel ? sel.value : defaultBot() || "random";
       const lobby = await rest("PUT", `${base}/seats/${i}`, { kind: "bot", bot });
       if (lobby) applyLobby(lobby);
     };

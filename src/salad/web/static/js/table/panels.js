@@ -2,12 +2,43 @@
 // The score sheet, the rules and the last trick: shown in the side panels and in the dialogs
 // the top bar's buttons open (with the settings).
 
-import { store } from "../api.js";
+import { api, store } from "../api.js";
 import { cardSVG, isFourColour, setFourColour, suitIcon } from "../cards.js";
-import { $, html, join, setHTML } from "../dom.js";
+import { $, html, join, maybe, setHTML } from "../dom.js";
 import { sheetTable, totalsChart } from "../scores.js";
 import { chime, soundOn } from "./motion.js";
 import { gameWinners, players, redraw, S, seatName, table, waitingNext } from "./state.js";
+
+/** The paths already asked (askOnce). */
+const asked = new Set();
+
+/** GET `path` once; `keep` keeps the answer and the page is drawn again (nothing on an error).
+ * @param {string} path @param {(answer: any) => void} keep */
+export function askOnce(path, keep) {
+  if (asked.has(path)) return;
+  asked.add(path);
+  api("GET", path)
+    .then((answer) => {
+      keep(answer);
+      redraw();
+    })
+    .catch(() => {});
+}
+
+/**
+ * What the server says about this table's rules in words (GET /api/tables/{id}/howto): the
+ * toppings by name with a line each, and who picks trump and why.
+ * @typedef {{toppings: {name: string, title: string, text: string}[], trump_chooser: {who: string, you: string, why: string} | null}} RulesWords
+ */
+
+/** @type {RulesWords | null} */
+let words = null;
+
+/** The table's rules in words, once the server has answered (asked once; a redraw follows). */
+export function rulesWords() {
+  if (S.tableId) askOnce(`/api/tables/${encodeURIComponent(S.tableId)}/howto`, (w) => (words = w));
+  return words;
+}
 
 /** The score sheet and the chart of running totals. */
 export function scoresHTML() {
@@ -50,16 +81,27 @@ export function legendHTML() {
   return html`<p class="hint plate-legend" id="plate-legend"><b>On each plate:</b> +N points this hand · Σ total so far · <span class="cards-key" aria-hidden="true">▮</span> cards in hand</p>`;
 }
 
-/** The hands of the game, with their penalties. */
+/** The penalties of every hand of the game (a topping's), when it has more than one. */
+export function everyHand() {
+  const all = table().hands || [];
+  if (all.length < 2) return [];
+  return (all[0].penalties || []).filter((p) => all.every((h) => (h.penalties || []).includes(p)));
+}
+
+/** The hands of the game, with their penalties; a penalty of every hand (a topping's) is said
+ * once, above them, not under each. */
 export function rulesHTML() {
-  const t = table();
-  const hands = (t.hands || []).map(
+  const common = everyHand();
+  const hands = (table().hands || []).map(
     (h) =>
       html`<li><b>${h.round}</b>${h.total !== undefined ? html` <span class="hint">(${h.total} in all)</span>` : ""}<br><span class="hint">${(
         h.penalties || []
-      ).join(" · ")}</span></li>`,
+      )
+        .filter((p) => !common.includes(p))
+        .join(" · ")}</span></li>`,
   );
-  return html`<ol class="penalty-list">${hands}</ol>`;
+  const every = common.length ? html`<p class="hint every-hand"><b>Every hand:</b> ${common.join(" · ")}</p>` : "";
+  return html`${every}<ol class="penalty-list">${hands}</ol>`;
 }
 
 /** The rules dialog: the deck, who wins, and the hands. */
@@ -98,8 +140,40 @@ export function refreshDialogs() {
   if ($("dlg-last", HTMLDialogElement).open) setHTML($("last-body"), lastTrickHTML());
 }
 
+/**
+ * A phone or a short screen: the top bar's tools (but Chat and Scores) are in a menu, each with its
+ * label, opened by the Menu button; a choice, a tap elsewhere or Escape closes it. (CSS shows
+ * the Menu button only on such screens; elsewhere the tools stand in the bar.)
+ */
+function wireMenu() {
+  const button = $("btn-menu");
+  const menu = $("tools-menu");
+  const open = (/** @type {boolean} */ on) => {
+    button.setAttribute("aria-expanded", String(on));
+    menu.classList.toggle("open", on);
+  };
+  button.onclick = (e) => {
+    e.stopPropagation();
+    open(!menu.classList.contains("open"));
+  };
+  menu.addEventListener("click", () => open(false));
+  document.addEventListener("click", (e) => {
+    if (e.target instanceof Node && !menu.contains(e.target)) open(false);
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && menu.classList.contains("open")) {
+      open(false);
+      button.focus();
+    }
+  });
+}
+
 /** The top bar: last trick, scores, the rules (the round line) and the settings. */
 export function wireTools() {
+  wireMenu();
+  // The "How to play" link opens this table's own rules.
+  const howto = maybe("link-howto", HTMLAnchorElement);
+  if (howto && S.tableId) howto.href = `/table/${encodeURIComponent(S.tableId)}/howto`;
   $("btn-last").onclick = () => {
     setHTML($("last-body"), lastTrickHTML());
     $("dlg-last", HTMLDialogElement).showModal();

@@ -4,8 +4,8 @@
 
 import { suitIcon } from "../cards.js";
 import { $, all, first, html, setHTML, toast } from "../dom.js";
-import { rulesWords } from "./lobby.js";
 import { rememberPlayed } from "./motion.js";
+import { rulesWords } from "./panels.js";
 import { send, sendPlay } from "./protocol.js";
 import {
   countOf,

@@ -3,11 +3,10 @@
 // centre (lobby, pickers, game over, notes), the status line, the hand and the side panels.
 
 import { cardSVG, suitIcon } from "../cards.js";
-import { $, all, html, setHTML, trusted, updateHTML } from "../dom.js";
-import { SEAT_COLOURS } from "../scores.js";
+import { $, all, html, setHTML, toast, trusted, updateHTML } from "../dom.js";
+import { SEAT_COLOURS, shortName } from "../scores.js";
 import { clampPlates, trickPlace } from "../ui.js";
-import { lobbyHTML, overHTML, wireLobby, wireOver } from "./lobby.js";
-import { legendHTML, refreshDialogs, rulesHTML, scoresHTML, toppingsHTML } from "./panels.js";
+import { everyHand, legendHTML, refreshDialogs, rulesHTML, scoresHTML, toppingsHTML } from "./panels.js";
 import { passPicker, playCard, trumpPicker, wildPicker } from "./pickers.js";
 import {
   countOf,
@@ -18,6 +17,7 @@ import {
   myTurn,
   nameYou,
   players,
+  redraw,
   S,
   seatName,
   shownHand,
@@ -45,16 +45,36 @@ function portrait() {
 /** Draw the whole page (nothing before the first state). */
 export function render() {
   if (!S.table) return;
+  watchFelt();
   document.body.classList.toggle("in-lobby", S.table.status === "lobby");
+  document.body.dataset.seats = String(players()); // styles for many seats (salad.css)
   document.title = `${S.table.title || "Salad"} — ${S.watching ? "watching" : "table"}`;
   renderTopbar();
-  renderSeats();
-  renderTrick();
-  renderCenter();
+  // What sets the felt's height first (the status line, the hand, the toppings strip): the
+  // plates and the trick are placed in the felt as it will be.
   renderStatus();
   renderHand();
   renderSide();
+  renderSeats();
+  renderTrick();
+  renderCenter();
   refreshDialogs();
+  tick(); // the plates' countdowns
+}
+
+let feltWatched = false;
+
+/** The felt changes size after a drawing too (the status line gains the Hint and Undo buttons, a
+ * strip shows, a font loads): its plates and trick are placed again, inside it. */
+function watchFelt() {
+  if (feltWatched) return;
+  feltWatched = true;
+  new ResizeObserver(() => {
+    if (!S.table || !S.view) return;
+    renderSeats();
+    renderTrick();
+    tick(); // the plates' countdowns
+  }).observe($("felt"));
 }
 
 function renderTopbar() {
@@ -73,6 +93,7 @@ function renderTopbar() {
   const info = handInfo();
   const total = (t.hands && t.hands.length) || "?";
   const pen = info ? info.penalties.join(" · ") : "";
+  const rule = info ? ruleText(info.penalties) : "";
   let trump = html``;
   const ended = waitingNext();
   if (v.trump && !ended) {
@@ -81,13 +102,43 @@ function renderTopbar() {
       S.deck.suits[idx] ? S.deck.suits[idx].name : v.trump
     }</span>`;
   }
-  const hand = v.phase === "over" ? "Game over" : `Hand ${shownHand()}/${total}`;
+  // "Hand" goes unseen on a phone, for the round's name (salad.css); while a hand's summary is
+  // up, the hand just played.
+  const hand =
+    v.phase === "over" ? html`Game over` : html`<span class="hand-word">Hand </span>${String(shownHand())}/${String(total)}`;
   const round = ended && info ? info.round : v.round;
   setHTML(
     line,
-    html`<span class="hand-no">${hand}</span><span class="round-name">${round}</span>${trump}<span class="penalty">${pen}</span>`,
+    html`<span class="hand-no">${hand}</span><span class="round-name">${round}</span>${trump}<span class="penalty">${rule}</span>`,
   );
   line.title = `${round}: ${pen}`;
+}
+
+/**
+ * The hand's rule in the top bar. A phone held upright has two short lines for it: the
+ * penalties of every hand (a topping's: the strip below names it) are left out, and a long
+ * rule says each penalty by its name and points ("Queens 25"); the rules dialog has the words.
+ * @param {string[]} penalties "Name: words ... points"
+ */
+function ruleText(penalties) {
+  if (window.innerWidth >= 640) return penalties.join(" · ");
+  const common = everyHand();
+  const own = penalties.filter((p) => !common.includes(p));
+  const full = own.join(" · ");
+  if (full.length <= 64) return full;
+  return own
+    .map((p) => {
+      const m = p.match(/^([^:]+):.*?(\d+)\D*$/);
+      return m ? `${m[1]} ${m[2]}` : p;
+    })
+    .join(" · ");
+}
+
+/** Three or four seats on a phone held upright: the others' plates in a row along the top, and
+ * the felt's whole width below them for the trick, its side cards and their names clear of every
+ * plate (trickRing). */
+function topRow() {
+  return window.innerWidth < 640 && window.innerHeight > window.innerWidth && players() <= 4 && !wideFelt();
 }
 
 /** A felt much wider than tall (a phone held sideways): the seats sit in two columns, left and
@@ -147,7 +198,9 @@ function renderSeats() {
   const plates = [];
   for (let i = 0; i < n; i++) {
     const seat = t.seats[i] || {};
-    const p = seatPos(i, phone ? 44 : 41, phone ? 40 : 41);
+    // A phone held upright: the plates out at the felt's rim, the trick's room between them.
+    const p = seatPos(i, phone ? 44 : 41, phone ? (portrait() ? 48 : 40) : 41);
+    if (topRow() && seatOrder(i)) p.y = 0; // up against the top (clampPlates)
     const cls = ["seat"];
     if (v.phase !== "over" && v.to_move === i) cls.push("turn");
     if (seat.kind === "human" && seat.connected === false) cls.push("away");
@@ -200,21 +253,39 @@ function trickRow(seat, order) {
   };
 }
 
-/** Seven or eight players: the trick in a ring wide enough that no card covers another or
- * its neighbour's name. @param {number} seat @param {number} order */
-function trickRing(seat, order) {
+/** The trick in a ring of rx by ry cards' widths: seven or eight players (wide enough that no
+ * card covers another or its neighbour's name), or topRow's three or four.
+ * @param {number} seat @param {number} order @param {number} rx @param {number} ry
+ * @param {"in" | ""} sides beside the table's sides the name goes inwards, clear of the plates
+ * and of the neighbours' cards */
+function trickRing(seat, order, rx, ry, sides) {
   const a = seatAngle(seat);
-  const tall = portrait();
-  const rx = tall ? 1.6 : 2.2;
-  const ry = tall ? 2.6 : 1.65;
-  // Beside the table's sides the name goes outwards, clear of the neighbours' cards.
-  const side = !tall && Math.abs(Math.cos(a)) > 0.85 ? (Math.cos(a) > 0 ? "label-out-right" : "label-out-left") : "";
+  const side = sides && Math.abs(Math.cos(a)) > 0.85 ? (Math.cos(a) > 0 ? "label-out-left" : "label-out-right") : "";
   return {
     style: `left:calc(50% + ${(Math.cos(a) * rx).toFixed(3)} * var(--trick-w));top:calc(50% + ${(
       Math.sin(a) * ry
     ).toFixed(3)} * var(--trick-w));z-index:${3 + order}`,
     cls: side || (Math.sin(a) < -0.2 ? "label-top" : ""),
   };
+}
+
+/** How far down (or up) the trick goes, in px, to sit midway between the plates above and below
+ * its middle (the top plate at a phone's rim, the viewer's taller): its names clear of both.
+ * Without a plate above the middle (three seats) the upper plates are beside the top cards: it
+ * stays. */
+function trickShift() {
+  const felt = $("felt").getBoundingClientRect();
+  const mid = felt.left + felt.width / 2;
+  let top = -Infinity;
+  let bottom = Infinity;
+  for (const plate of all($("seats"), ".seat")) {
+    const r = plate.getBoundingClientRect();
+    if (r.right < mid - 40 || r.left > mid + 40) continue; // beside the trick, not above it
+    if (r.top + r.height / 2 < felt.top + felt.height / 2) top = Math.max(top, r.bottom);
+    else bottom = Math.min(bottom, r.top);
+  }
+  if (!Number.isFinite(top + bottom)) return 0;
+  return Math.round((top + bottom) / 2 - (felt.top + felt.height / 2));
 }
 
 function renderTrick() {
@@ -231,23 +302,36 @@ function renderTrick() {
     cards = held.cards;
     winner = held.winner;
   }
+  box.style.setProperty("--trick-shift", `${wideFelt() ? 0 : trickShift()}px`);
   const shown = S.shownTrick || new Set();
   S.shownTrick = new Set(cards.map(([seat, code]) => `${seat}:${code}`));
   setHTML(
     box,
     html`${cards.map(([seat, code], order) => {
+      // Seven or eight: neighbours a card's width apart across or its height apart down, no
+      // card over another's rank. Three or four on a phone (topRow): the side cards out by a
+      // card and a half, their names clear of the cards above and below.
+      const tall = portrait();
+      const phone = window.innerWidth < 640;
+      const seven = players() === 7; // the top two cards apart, and low enough for their names
       const place = wideFelt()
         ? trickRow(seat, order)
         : players() >= 7
-          ? trickRing(seat, order)
-          : trickPlace(seatAngle(seat), order, players(), portrait());
+          ? tall
+            ? trickRing(seat, order, 1.45, 2.05, "in")
+            : trickRing(seat, order, seven ? 2.3 : 2.0, seven ? 1.8 : 2.0, "in")
+          : topRow()
+            ? trickRing(seat, order, players() === 3 ? 1.2 : 1.4, 0.75, "") // (three: names clear of the corner plates)
+            : trickPlace(seatAngle(seat), order, players(), tall);
       const fresh = shown.has(`${seat}:${code}`) ? "" : "fresh";
       const led = order === 0;
       return html`<div class="trick-card ${fresh} ${place.cls} ${seat === winner ? "won" : ""} ${led ? "leader" : ""}" data-seat="${seat}" data-card="${code}" style="${
         place.style
-      }">${cardSVG(S.deck, code)}${led ? html`<b class="led-mark" title="${seatName(seat)} led this trick">led</b>` : ""}<span class="who">${seatName(
-        seat,
-      )}</span></div>`;
+      }">${cardSVG(S.deck, code)}${led ? html`<b class="led-mark" title="${seatName(seat)} led this trick">led</b>` : ""}<span class="who" title="${seatName(seat)}">${
+        // Seven or eight (five or six on a phone): the names short, as the score sheet's heads
+        // ("BB8"); in full on hover.
+        players() >= (phone ? 5 : 7) ? shortName(seatName(seat)) : seatName(seat)
+      }</span></div>`;
     })}`,
   );
   flyIn(box, S.you);
@@ -271,6 +355,29 @@ export function renderEnded() {
   );
 }
 
+/** @type {typeof import("./lobby.js") | null} */
+let lobby = null;
+let lobbyAsked = false;
+
+/** The lobby and the results (table/lobby.js), fetched when the table first shows either (a game
+ * in progress needs neither, nor its bytes); the page is drawn again when it has come. */
+function lobbyModule() {
+  if (!lobby && !lobbyAsked) {
+    lobbyAsked = true;
+    import("./lobby.js").then(
+      (module) => {
+        lobby = module;
+        redraw();
+      },
+      () => {
+        lobbyAsked = false;
+        toast("This page could not load all its parts: reload it.");
+      },
+    );
+  }
+  return lobby;
+}
+
 function renderCenter() {
   if (S.ended) {
     renderEnded();
@@ -285,9 +392,12 @@ function renderCenter() {
     t.status === "lobby" || (Boolean(v) && (v?.phase === "over" || waitingNext()) && !S.holdTrick),
   );
   box.classList.remove("summary");
+  const ready = t.status === "lobby" || v?.phase === "over" ? lobbyModule() : null;
   if (t.status === "lobby") {
-    setHTML(box, lobbyHTML());
-    wireLobby(box);
+    if (ready) {
+      setHTML(box, ready.lobbyHTML());
+      ready.wireLobby(box);
+    }
     return;
   }
   if (!v) {
@@ -299,8 +409,10 @@ function renderCenter() {
     return;
   }
   if (v.phase === "over") {
-    setHTML(box, overHTML());
-    wireOver();
+    if (ready) {
+      setHTML(box, ready.overHTML());
+      ready.wireOver();
+    }
     return;
   }
   box.classList.toggle("summary", waitingNext() && !S.holdTrick);
@@ -403,6 +515,12 @@ function renderHand() {
     return;
   }
   const cards = S.deck.sort(v.cards);
+  if (!cards.length && v.phase === "over") {
+    // The results take the room (a phone held sideways has none to spare).
+    box.hidden = true;
+    setHTML(box, html``);
+    return;
+  }
   if (!cards.length) {
     setHTML(box, html`<span class="hand-empty">${v.phase === "over" ? "" : "No cards in hand"}</span>`);
     return;
@@ -453,22 +571,77 @@ function renderHand() {
   layoutHand();
 }
 
-/** Overlap the cards so that the whole hand fits the width of the screen. */
+/** The narrowest strip of a card that a finger or a pointer can pick: 44 px on a touch screen
+ * or a phone, 28 px with a mouse. */
+function minStrip() {
+  return window.matchMedia("(pointer: coarse)").matches || window.innerWidth < 640 ? 44 : 28;
+}
+
+/** Overlap the cards so that the whole hand fits the width of the screen; where one row would
+ * leave a card less than its strip (a phone held upright), the hand lies in two or three rows,
+ * each card showing its corner: every card in sight and tappable, nothing to scroll. */
 function layoutHand() {
   const box = $("hand");
   const cards = all(box, ".card");
+  box.classList.remove("rows");
+  box.style.height = "";
+  for (const c of cards) {
+    c.style.left = "";
+    c.style.top = "";
+  }
   if (!cards.length) return;
   const width = box.clientWidth - 16;
   const cw = cards[0].offsetWidth || 80;
   const gaps = box.querySelectorAll(".suit-gap").length;
   const gap = Math.max(4, cw * 0.1);
   const n = cards.length;
+  const strip = minStrip();
   let step = n > 1 ? (width - cw - gaps * gap) / (n - 1) : cw;
   step = Math.min(step, cw + 6);
-  // A finger needs a strip of 44 px: on a touch screen the hand scrolls rather than squeeze.
+  // Rows only where there is height for them (not on a phone held sideways).
+  if (step < strip && n > 1 && window.innerHeight >= 560) {
+    layoutRows(box, cards, width, cw, strip);
+    return;
+  }
+  // A finger needs its strip: on a touch screen the hand scrolls rather than squeeze.
   if (window.matchMedia("(pointer: coarse)").matches) step = Math.max(step, Math.min(44, cw));
   box.style.setProperty("--step-overlap", `${Math.round(step - cw)}px`);
   box.style.setProperty("--suit-gap", `${Math.round(gap)}px`);
+}
+
+/**
+ * The hand in as few rows as leave each card its strip (at most three), each row overlapping
+ * the one above by all but the top of its cards, where the rank is; the rows are staggered by
+ * a fraction of a step, so that no corner hides straight under another.
+ * @param {HTMLElement} box
+ * @param {HTMLElement[]} cards
+ * @param {number} width the room for the cards
+ * @param {number} cw a card's width
+ * @param {number} strip the narrowest strip a card may show
+ */
+function layoutRows(box, cards, width, cw, strip) {
+  const n = cards.length;
+  /** The step between cards in rows of `rows` (the stagger takes part of the width). @param {number} rows */
+  const stepFor = (rows) => Math.min((width - cw) / Math.max(1, Math.ceil(n / rows) - 1 + (rows - 1) / rows), cw + 6);
+  let rows = 2;
+  while (rows < 3 && stepFor(rows) < strip) rows += 1;
+  const per = Math.ceil(n / rows);
+  const step = stepFor(rows);
+  const ch = cards[0].offsetHeight || cw * 1.4;
+  // A row shows 44 px of the cards above it even when its own cards are lifted (legal: 8 px,
+  // chosen to pass: 14 px; .hand.rows in salad.css).
+  const rowStep = Math.max(60, Math.round(ch * 0.58));
+  const style = getComputedStyle(box);
+  const top = parseFloat(style.paddingTop) || 0;
+  const start = (box.clientWidth - (cw + (per - 1) * step + ((rows - 1) / rows) * step)) / 2;
+  box.classList.add("rows");
+  cards.forEach((card, i) => {
+    const row = Math.floor(i / per);
+    card.style.left = `${Math.round(start + (row / rows) * step + (i - row * per) * step)}px`;
+    card.style.top = `${Math.round(top + row * rowStep)}px`;
+  });
+  const bottom = parseFloat(style.paddingBottom) || 0;
+  box.style.height = `${Math.round(top + (Math.ceil(n / per) - 1) * rowStep + ch + bottom)}px`;
 }
 
 /** Narrow screens (no side panel): the toppings in play by name, a tap away from what each does. */
