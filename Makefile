@@ -128,6 +128,9 @@ test: setup system-deps node_modules/.stamp
 
 # The inner loop: everything but the browser and cluster tests (the browser modules not even
 # read), fewer Hypothesis examples.
+# Three workers: without the browsers, a fourth costs more (its collection, its session server)
+# than it overlaps.
+test-fast: WORKERS = 3
 test-fast: setup
 	$(call two_passes,not e2e and not cluster and ,dev,,--ignore=tests/e2e)
 

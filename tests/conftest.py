@@ -125,17 +125,13 @@ SERIAL: dict[str, frozenset[str] | None] = {
     "test_tui.py": frozenset({"test_pages_open_and_close_while_an_expert_thinks"}),
     "server/test_thinking.py": None,
     "e2e/test_pickers.py": frozenset({"test_bot_takes_over_an_away_seat_and_hands_it_back"}),
+    # (The floods that uvicorn's public options cannot cut are xfail, whatever the load: they
+    # run in the parallel pass.)
     "server/test_hostile_process.py": frozenset(
-        {
-            "test_a_flood_of_pings_or_pongs_is_cut",
-            "test_a_burst_of_connections_from_one_address_is_served",  # 300 at once, 20 s each
-        }
+        {"test_a_burst_of_connections_from_one_address_is_served"}  # 300 at once, 20 s each
     ),
     "server/test_hostile_rate.py": frozenset(
-        {
-            "test_a_connection_that_floods_the_server_is_closed",
-            "test_a_connection_flooding_past_its_close_is_cut",
-        }
+        {"test_a_connection_that_floods_the_server_is_closed"}
     ),
     "server/test_tables.py": frozenset(
         {"test_a_bot_turn_that_loses_its_cancellation_does_not_hold_up_the_close"}

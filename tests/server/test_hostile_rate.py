@@ -34,7 +34,7 @@ from salad.server.ratelimit import (
 
 from .conftest import FLOOD_SECONDS, Server, cpu_seconds, flood, raw_websocket
 
-LOW = "tables=4/4,joins=6/4,host=6/4,sockets=3/4"
+LOW = "tables=4/4,joins=6/4,host=6/4,sockets=3/4,messages=20/10"
 
 HUMANS = [{"kind": "human"}] * 4
 
@@ -48,18 +48,6 @@ def limited_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]
     tmp = tmp_path_factory.mktemp("limited")
     with pytest.MonkeyPatch.context() as env:
         env.setenv(ENV, LOW)
-        server = Server(f"sqlite:///{tmp / 'salad.db'}", tmp / "server.log")
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def flooded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server that takes at most 20 messages in 10 s on a connection (each test floods its
-    own connection)."""
-    tmp = tmp_path_factory.mktemp("flooded")
-    with pytest.MonkeyPatch.context() as env:
-        env.setenv(ENV, "messages=20/10")
         server = Server(f"sqlite:///{tmp / 'salad.db'}", tmp / "server.log")
     yield server
     server.stop()
@@ -180,10 +168,10 @@ def test_one_address_holds_at_most_so_many_websockets(
     asyncio.run(run())
 
 
-def test_a_connection_that_floods_the_server_is_closed(flooded: Server) -> None:
+def test_a_connection_that_floods_the_server_is_closed(limited: Server) -> None:
     """Messages that are each fine (pings) but come too fast: answered up to the limit, then
     one error and 4429; a connection at a person's pace never meets it (the play tests)."""
-    server = flooded
+    server = limited
     table_id, _ = server.table(HUMANS, start=False)
 
     async def run() -> tuple[list[dict[str, Any]], int | None]:
@@ -217,14 +205,14 @@ def test_a_connection_that_floods_the_server_is_closed(flooded: Server) -> None:
         "40 % more CPU a move)"
     ),
 )
-def test_a_connection_flooding_past_its_close_is_cut(flooded: Server) -> None:
+def test_a_connection_flooding_past_its_close_is_cut(limited: Server) -> None:
     """A client that never reads and never stops sending: closed 4429 at its limit, it goes on
     flooding instead of answering the close. After a few more kilobytes the server reads no
     more of it, and closes it soon after, instead of reading and parsing everything it sends
     for the 10 s uvicorn waits for a close (three quarters of a core, for one connection).
     (On uvicorn's websockets-sansio protocol, with no guard of salad's own since #32: read
     until its 10 s close timeout, 2.4 s of the server's CPU.)"""
-    server = flooded
+    server = limited
     table_id, _ = server.table(HUMANS, start=False)
     sock, client = raw_websocket(server.port, f"/ws/tables/{table_id}")
     client.send_text(b'{"type":"ping"}')
