@@ -312,7 +312,6 @@ function renderTrick() {
       // card over another's rank. Three or four on a phone (topRow): the side cards out by a
       // card and a half, their names clear of the cards above and below.
       const tall = portrait();
-      const phone = window.innerWidth < 640;
       const seven = players() === 7; // the top two cards apart, and low enough for their names
       const place = wideFelt()
         ? trickRow(seat, order)
@@ -328,9 +327,9 @@ function renderTrick() {
       return html`<div class="trick-card ${fresh} ${place.cls} ${seat === winner ? "won" : ""} ${led ? "leader" : ""}" data-seat="${seat}" data-card="${code}" style="${
         place.style
       }">${cardSVG(S.deck, code)}${led ? html`<b class="led-mark" title="${seatName(seat)} led this trick">led</b>` : ""}<span class="who" title="${seatName(seat)}">${
-        // Seven or eight (five or six on a phone): the names short, as the score sheet's heads
-        // ("BB8"); in full on hover.
-        players() >= (phone ? 5 : 7) ? shortName(seatName(seat)) : seatName(seat)
+        // Seven or eight (five or six narrower than a laptop): the names short, as the score
+        // sheet's heads ("BB8"); in full on hover.
+        players() >= (window.innerWidth < 1100 ? 5 : 7) ? shortName(seatName(seat)) : seatName(seat)
       }</span></div>`;
     })}`,
   );
