@@ -273,6 +273,9 @@ function trickRing(seat, order, rx, ry, sides) {
  * its middle (the top plate at a phone's rim, the viewer's taller): its names clear of both.
  * Without a plate above the middle (three seats) the upper plates are beside the top cards: it
  * stays. */
+/** A phone's felt lower than this (px: a hand in three rows) has the trick's names short. */
+const SHORT_FELT = 340;
+
 function trickShift() {
   const felt = $("felt").getBoundingClientRect();
   const mid = felt.left + felt.width / 2;
@@ -303,6 +306,7 @@ function renderTrick() {
     winner = held.winner;
   }
   box.style.setProperty("--trick-shift", `${wideFelt() ? 0 : trickShift()}px`);
+  const short = players() >= (window.innerWidth < 1100 ? 5 : 7) || (topRow() && $("felt").clientHeight < SHORT_FELT);
   const shown = S.shownTrick || new Set();
   S.shownTrick = new Set(cards.map(([seat, code]) => `${seat}:${code}`));
   setHTML(
@@ -327,9 +331,10 @@ function renderTrick() {
       return html`<div class="trick-card ${fresh} ${place.cls} ${seat === winner ? "won" : ""} ${led ? "leader" : ""}" data-seat="${seat}" data-card="${code}" style="${
         place.style
       }">${cardSVG(S.deck, code)}${led ? html`<b class="led-mark" title="${seatName(seat)} led this trick">led</b>` : ""}<span class="who" title="${seatName(seat)}">${
-        // Seven or eight (five or six narrower than a laptop): the names short, as the score
-        // sheet's heads ("BB8"); in full on hover.
-        players() >= (window.innerWidth < 1100 ? 5 : 7) ? shortName(seatName(seat)) : seatName(seat)
+        // Seven or eight (five or six narrower than a laptop, any number on a felt too short
+        // for names on two lines): the names short, as the score sheet's heads ("BB8"); in
+        // full on hover.
+        short ? shortName(seatName(seat)) : seatName(seat)
       }</span></div>`;
     })}`,
   );
