@@ -277,7 +277,7 @@ function done() {
   show(html`<p class="review-summary"><b>${r.name}</b>: ${r.points} points: <b>${pts(r.lost)}</b> lost to choices, ${pts(
     r.dealt,
   )} forced by the deal.</p>
-${legendHTML(r.decisions.length ? r.decisions[0].worlds : 0)}
+${legendHTML(Math.max(0, ...r.decisions.map((x) => x.worlds)))}
 ${chart()}
 ${limits ? html`<p class="hint">Labels: inaccuracy from ${pts(limits.inaccuracy)}, mistake from ${pts(limits.mistake)}, blunder from ${pts(limits.blunder)} points lost.</p>` : ""}
 <div class="review-step"><button class="btn btn-small" id="review-prev" type="button" aria-label="Previous decision">◀</button>
