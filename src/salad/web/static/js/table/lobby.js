@@ -5,7 +5,7 @@
 import { store } from "../api.js";
 import { $, all, first, html, join, maybe, toast } from "../dom.js";
 import { trophy } from "../ui.js";
-import { keepPace, paceOptions } from "./motion.js";
+import { paceLine, wirePace } from "./pacepick.js";
 import { askOnce, rulesWords } from "./panels.js";
 import { breakdownTable } from "./summary.js";
 import {
@@ -50,10 +50,7 @@ function homeBotLevel() {
 
 /** The table's pace: the host's select, the others' words. @param {boolean} host */
 function paceHTML(host) {
-  const pace = table().pace || "normal";
-  const words = `bots' speed and pause after a trick`;
-  if (!host) return html`<p class="hint" id="lobby-pace">Pace: ${pace} (${words})</p>`;
-  return html`<p class="hint" id="lobby-pace"><label>Pace <select id="pace-select">${paceOptions(pace)}</select></label> ${words}</p>`;
+  return html`<p class="hint" id="lobby-pace">${paceLine(host, "pace-select")}</p>`;
 }
 
 export function lobbyHTML() {
@@ -164,14 +161,7 @@ export function wireLobby(box) {
       if (lobby) applyLobby(lobby);
     };
   }
-  const pace = maybe("pace-select", HTMLSelectElement);
-  if (pace) {
-    pace.onchange = async () => {
-      keepPace(pace.value); // the host's next table starts at it
-      const lobby = await rest("PUT", `${base}/pace`, { pace: pace.value });
-      if (lobby) applyLobby(lobby);
-    };
-  }
+  wirePace("pace-select", applyLobby);
   const startBtn = maybe("btn-start", HTMLButtonElement);
   if (startBtn) {
     startBtn.onclick = async () => {

@@ -1,14 +1,40 @@
 // @ts-check
-// The table's pace in its settings, at any time of a game: the host changes it (the bots' speed
-// and the pause after a trick; the next state says it to everyone), the others read it. Loaded
-// when the settings open, so the table's first load does not carry it.
+// The table's pace (the bots' speed and the pause after a trick): the host's select, the others'
+// words, in the lobby and in the settings at any time of a game (the next state says a change
+// to everyone). Loaded with the lobby or when the settings open, so the table's first load does
+// not carry it.
 
 import { html, maybe, setHTML } from "../dom.js";
 import { keepPace, paceOptions } from "./motion.js";
 import { isHost, rest, S, table } from "./state.js";
 
+/** @typedef {import("../messages.js").Lobby} Lobby */
+
 const WORDS = "bots' speed and pause after a trick";
 
+/** The pace as a line: the host's select `id`, the others' words. @param {boolean} host @param {string} id */
+export function paceLine(host, id) {
+  const pace = table().pace || "normal";
+  if (!host) return html`Pace: ${pace} (${WORDS})`;
+  return html`<label>Pace <select id="${id}">${paceOptions(pace)}</select></label> ${WORDS}`;
+}
+
+/**
+ * The host's select `id` changes the table's pace, kept for the host's next table; `then` gets
+ * the lobby the server answers with.
+ * @param {string} id @param {(lobby: Lobby) => void} [then]
+ */
+export function wirePace(id, then) {
+  const pick = maybe(id, HTMLSelectElement);
+  if (!pick) return;
+  pick.onchange = async () => {
+    keepPace(pick.value); // the host's next table starts at it
+    const lobby = await rest("PUT", `/api/tables/${encodeURIComponent(S.tableId)}/pace`, { pace: pick.value });
+    if (lobby && then) then(lobby);
+  };
+}
+
+/** The settings' pace line, put before their links. */
 export function pacePick() {
   const links = maybe("settings-links");
   if (!links || !S.table) return;
@@ -19,16 +45,6 @@ export function pacePick() {
     el.className = "hint";
     links.before(el);
   }
-  const pace = table().pace || "normal";
-  if (!isHost()) {
-    setHTML(el, html`Pace: ${pace} (${WORDS})`);
-    return;
-  }
-  setHTML(el, html`<label>Pace <select id="settings-pace-select">${paceOptions(pace)}</select></label> ${WORDS}`);
-  const pick = maybe("settings-pace-select", HTMLSelectElement);
-  if (!pick) return;
-  pick.onchange = () => {
-    keepPace(pick.value); // the host's next table starts at it
-    void rest("PUT", `/api/tables/${encodeURIComponent(S.tableId)}/pace`, { pace: pick.value });
-  };
+  setHTML(el, paceLine(isHost(), "settings-pace-select"));
+  wirePace("settings-pace-select");
 }
