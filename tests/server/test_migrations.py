@@ -65,7 +65,7 @@ CREATE TABLE salad_seats (
 
 TABLE, TOKEN, SEED, PLAYED = "before-migrations", "the-hosts-token", 20251205, 9
 
-HEAD = ["0003"]
+HEAD = ["0004"]
 """The newest revision."""
 
 
@@ -260,3 +260,24 @@ def test_a_table_made_before_the_pace_plays_at_normal_and_the_pace_goes_back(
     finally:
         engine.dispose()
     assert revision(url) == ["0002"] and "pace" not in columns and "talk" in columns
+
+
+def test_the_players_revision_goes_back_and_up_again(tmp_path: Path) -> None:
+    """Revision 0004 adds the players and the seat's player; going back to 0003 takes both
+    away, and up again brings them back."""
+    url = f"sqlite:///{tmp_path / 'r0004.db'}"
+    check_database(url)
+    engine = create_engine(url)
+    try:
+        for target, present in (("0003", False), ("head", True)):
+            with engine.begin() as conn:
+                if target == "head":
+                    command.upgrade(config(conn), target)
+                else:
+                    command.downgrade(config(conn), target)
+            seats = {c["name"] for c in inspect(engine).get_columns("salad_seats")}
+            assert ("player_id" in seats) is present
+            assert ("salad_players" in inspect(engine).get_table_names()) is present
+    finally:
+        engine.dispose()
+    assert revision(url) == HEAD

@@ -17,10 +17,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from salad.server import logmask
 from salad.server.errors import ActionError, one_line
+from salad.server.players.identity import Identities
+from salad.server.players.secret import server_secret
 from salad.server.ratelimit import RateLimits
-from salad.server.routes import health, howto, pages, reviews, sheets, tables
+from salad.server.routes import health, howto, me, pages, reviews, sheets, tables
 from salad.server.sockets import SocketGate, TableSockets
 from salad.server.store import SqlStore
+from salad.server.store.players import SqlPlayers
 from salad.server.tables import TableManager
 from salad.server.tables.registry import UNLOAD_AFTER
 from salad.sheet import SheetError
@@ -54,13 +57,15 @@ def create_app(
     unload_after: float | None = UNLOAD_AFTER,
     redis_url: str | None = None,
     node_name: str | None = None,
+    secret: str | None = None,
 ) -> FastAPI:
     """The server app on a database (``None``: the default SQLite file; a path; a SQLAlchemy
     URL; ``postgresql://...``). ``bot_delay``: seconds every bot takes a card (None: each
     table's pace's). ``rates``: by default :meth:`RateLimits.from_env`. ``unload_after``:
     seconds after which a table no one uses leaves memory (None: never). ``redis_url``: run
     as one node of a cluster (:mod:`salad.server.cluster`) on a shared PostgreSQL;
-    ``node_name``: its balancer name.
+    ``node_name``: its balancer name. ``secret``: what signs the players' cookies (by
+    default :func:`~salad.server.players.secret.server_secret`'s).
     """
     rates = rates if rates is not None else RateLimits.from_env()
     logmask.install()
@@ -108,8 +113,9 @@ def create_app(
     app.state.manager = manager
     app.state.rates = rates
     app.state.cluster = cluster
+    app.state.identities = Identities(SqlPlayers(storage), secret or server_secret())
     add_error_handlers(app)
-    for routes in (health, tables, sheets, howto, reviews, pages):
+    for routes in (health, tables, sheets, howto, reviews, me, pages):
         app.include_router(routes.router)
     # Innermost: it compresses what the routes and the static files answer, nothing else.
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL)

@@ -21,6 +21,7 @@ from salad.errors import SaladError
 from salad.server.app import create_app
 from salad.server.cluster.names import check_node_name
 from salad.server.messages import MESSAGE_LIMIT
+from salad.server.players.secret import server_secret
 from salad.server.ratelimit import RateLimits
 from salad.server.store import check_database, database_url
 from salad.server.tables.registry import UNLOAD_AFTER
@@ -141,6 +142,7 @@ def serve(
     url = database_url(database)
     shown = check_database(url)  # a bad URL or a missing folder is one line, before listening
     rates = RateLimits.from_env()  # a bad SALAD_RATE_LIMITS too
+    secret = server_secret()  # a short SALAD_SECRET, a secret file that cannot be made
     if redis is not None:
         if not url.startswith("postgresql"):
             raise SaladError(
@@ -157,6 +159,7 @@ def serve(
         unload_after=unload_after,
         redis_url=redis,
         node_name=node_name,
+        secret=secret,
     )
     tune_gc()
     echo(f"salad server: http://{shown_host}:{port}/")

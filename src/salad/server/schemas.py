@@ -93,6 +93,12 @@ class ErrorOut(BaseModel):
     error: str = Field(description="One line saying what went wrong and where")
 
 
+def refusals(*described: tuple[int | str, str]) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of a route's refusals: each status (or ``4XX``) with what it
+    means, every one answered with an :class:`ErrorOut`."""
+    return {code: {"model": ErrorOut, "description": text} for code, text in described}
+
+
 class JoinedOut(BaseModel):
     table_id: str
     seat: int

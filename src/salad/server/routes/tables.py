@@ -11,6 +11,7 @@ from salad.server import schemas as s
 from salad.server.errors import ActionError
 from salad.server.info import options
 from salad.server.messages import LobbyOut
+from salad.server.players.identity import Identities
 from salad.server.rules import build_ruleset, player_count
 from salad.server.tables import Joined, TableManager
 from salad.server.tables.pace import check_pace
@@ -30,17 +31,14 @@ Token = Annotated[
     Header(alias="Authorization", description="Bearer TOKEN (the seat's secret token)"),
 ]
 
-ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": s.ErrorOut, "description": text}
-    for code, text in (
-        (400, "Bad input"),
-        (401, "Missing or wrong token"),
-        (403, "Not the host"),
-        (404, "No such table"),
-        (409, "Not now"),
-        ("4XX", "Another refusal (a body too large, too many requests)"),
-    )
-}
+ERRORS = s.refusals(
+    (400, "Bad input"),
+    (401, "Missing or wrong token"),
+    (403, "Not the host"),
+    (404, "No such table"),
+    (409, "Not now"),
+    ("4XX", "Another refusal (a body too large, too many requests)"),
+)
 
 LIMITED: dict[int | str, dict[str, Any]] = {
     **ERRORS,
@@ -70,6 +68,16 @@ async def host_token(request: Request, authorization: Token = None) -> str | Non
 
 
 HostToken = Annotated[str | None, Depends(host_token)]
+
+
+def player_id(request: Request) -> str | None:
+    """The id of the player the request's cookie names (:mod:`salad.server.players`), if any:
+    the seat taken remembers it. A table's seats are still held by their tokens."""
+    identities: Identities = request.app.state.identities
+    return identities.player_id(request)
+
+
+PlayerId = Annotated[str | None, Depends(player_id)]
 
 router = APIRouter()
 made = APIRouter(tags=["lobby"], responses=LIMITED, dependencies=[per_address("tables")])
@@ -108,18 +116,24 @@ async def get_options() -> dict[str, Any]:
 
 
 @made.post("/api/quickplay", response_model=s.JoinedOut)
-async def quickplay(body: s.QuickPlayIn, manager: Manager) -> dict[str, Any]:
+async def quickplay(
+    body: s.QuickPlayIn, manager: Manager, player: PlayerId = None
+) -> dict[str, Any]:
     """A table started at once: you in seat 0, bots in the other seats."""
     rs = build_ruleset(body.rules, None, body.toppings, body.swap)
     n = player_count(rs, body.players)
     bot = check_bot(body.bot)
     seats: list[tuple[str, str | None]] = [(BOT, bot)] * (n - 1)
-    joined = await manager.create(rs, body.name, seats, start=True, pace=check_pace(body.pace))
+    joined = await manager.create(
+        rs, body.name, seats, start=True, pace=check_pace(body.pace), host_player=player
+    )
     return joined_answer(joined)
 
 
 @made.post("/api/tables", response_model=s.CreatedOut)
-async def create_table(body: s.CreateTableIn, manager: Manager) -> dict[str, Any]:
+async def create_table(
+    body: s.CreateTableIn, manager: Manager, player: PlayerId = None
+) -> dict[str, Any]:
     """A table in the lobby; you are its host, in seat 0."""
     rs = build_ruleset(body.rules, body.rules_toml, body.toppings, body.swap)
     seats: list[tuple[str, str | None]]
@@ -145,6 +159,7 @@ async def create_table(body: s.CreateTableIn, manager: Manager) -> dict[str, Any
         bot_takeover=body.bot_takeover,
         seed=body.seed,
         pace=check_pace(body.pace),
+        host_player=player,
     )
     out = joined_answer(joined)
     out["invite_url"] = f"/join/{joined.table_id}"
@@ -165,9 +180,11 @@ async def get_table(table_id: str, manager: Manager) -> Response:
     tags=["table"],
     dependencies=[per_address("joins")],
 )
-async def join_table(table_id: str, body: s.JoinIn, manager: Manager) -> dict[str, Any]:
+async def join_table(
+    table_id: str, body: s.JoinIn, manager: Manager, player: PlayerId = None
+) -> dict[str, Any]:
     """Take an open seat (the first one unless ``seat`` is given)."""
-    return joined_answer(await manager.join(table_id, body.name, body.seat))
+    return joined_answer(await manager.join(table_id, body.name, body.seat, player))
 
 
 @host.put("/api/tables/{table_id}/seats/{seat}", response_model=LobbyOut)

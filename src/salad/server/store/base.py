@@ -28,7 +28,8 @@ Epoch = int | None
 """A write's fencing ``epoch``, as above (None: not fenced)."""
 
 Players = list[dict[str, Any]]
-"""A game's players as stored with it: each seat's name, its bot, what the record notes."""
+"""A game's players as stored with it: each seat's name, its bot or its ``player`` (the id of
+a player the site remembers, :mod:`~.players`), what the record notes."""
 
 KEPT = ("talk", "pressed")
 """What a table keeps besides its games (:meth:`TableStore.keep`): its talk
@@ -62,6 +63,8 @@ class SeatRow:
     name: str | None = None
     bot: str | None = None
     token_hash: str | None = None
+    player: str | None = None
+    """The id of the player who sits there (:mod:`~.players`), if their browser had one."""
 
 
 @dataclass

@@ -139,11 +139,13 @@ class SqlStore:
         assert isinstance(self.connections, ServerConnections)
         return (await self.connections.run(lambda conn: batch(conn, [op])))[0]
 
-    async def _call(self, fn: Callable[[Connection], T]) -> T:
+    async def call(self, fn: Callable[[Connection], T]) -> T:
+        """``fn``'s result, run on a connection in a batch's transaction (group commit): how
+        the stores beside this one in the same database (:mod:`~.players`) read and write."""
         return cast(T, await self.commit.call(Op(fn=fn)))
 
     async def ping(self) -> None:
-        await self._call(lambda conn: conn.execute(select(1)))
+        await self.call(lambda conn: conn.execute(select(1)))
 
     # -- writes ---------------------------------------------------------------------------
     async def create_table(self, row: TableRow) -> None:
@@ -155,14 +157,14 @@ class SqlStore:
             conn.execute(insert(tables_t).values(**values))
             save_seats(conn, row.id, row.seats)
 
-        await self._call(create)
+        await self.call(create)
 
     async def save_seats(self, table_id: str, seats: list[SeatRow], *, epoch: Epoch = None) -> None:
-        await self._call(fenced(table_id, epoch, lambda conn: save_seats(conn, table_id, seats)))
+        await self.call(fenced(table_id, epoch, lambda conn: save_seats(conn, table_id, seats)))
 
     async def set_pace(self, table_id: str, pace: str, *, epoch: Epoch = None) -> None:
         change = update(tables_t).where(tables_t.c.id == table_id).values(pace=pace)
-        await self._call(fenced(table_id, epoch, lambda conn: conn.execute(change)))
+        await self.call(fenced(table_id, epoch, lambda conn: conn.execute(change)))
 
     async def start_game(
         self, table_id: str, game_number: int, seed: int, players: Players, *, epoch: Epoch = None
@@ -176,7 +178,7 @@ class SqlStore:
             )
             set_status(conn, table_id, "playing", game_number)
 
-        await self._call(fenced(table_id, epoch, start))
+        await self.call(fenced(table_id, epoch, start))
 
     async def add_move(
         self,
@@ -200,7 +202,7 @@ class SqlStore:
                 .values(players=json.dumps(players))
             )
 
-        await self._call(fenced(table_id, epoch, take_back))
+        await self.call(fenced(table_id, epoch, take_back))
 
     async def fence(self, table_id: str) -> int:
         def fence(conn: Connection) -> int:
@@ -221,7 +223,7 @@ class SqlStore:
             conn.execute(insert(fences_t).values(table_id=table_id, epoch=1))
             return 1
 
-        return await self._call(fence)
+        return await self.call(fence)
 
     async def keep(self, table_id: str, part: str, value: Any, *, epoch: Epoch = None) -> None:
         if part not in KEPT:
@@ -237,7 +239,7 @@ class SqlStore:
             conn.execute(delete(reviews_t).where(match(reviews_t, **key)))
             conn.execute(insert(reviews_t).values(**key, review=review, created_at=time.time()))
 
-        await self._call(save)
+        await self.call(save)
 
     # -- reads ----------------------------------------------------------------------------
     async def load_table(self, table_id: str) -> TableRow | None:
@@ -253,14 +255,16 @@ class SqlStore:
                 **{name: row[name] for name in COPIED},
                 settings=json.loads(row["settings"]),
                 seats=[
-                    SeatRow(r["seat"], r["kind"], r["name"], r["bot"], r["token_hash"])
+                    SeatRow(
+                        r["seat"], r["kind"], r["name"], r["bot"], r["token_hash"], r["player_id"]
+                    )
                     for r in seats.mappings()
                 ],
                 created_at=row["created_at"],
                 **{part: json.loads(row[part] or "null") for part in KEPT},
             )
 
-        return await self._call(load)
+        return await self.call(load)
 
     async def table_exists(self, table_id: str) -> bool:
         return bool(await self.connections.aside(lambda conn: exists(conn, table_id)))
@@ -271,10 +275,10 @@ class SqlStore:
         return list(await self.connections.aside(lambda conn: conn.scalars(playing).all()))
 
     async def games(self, table_id: str) -> list[GameRow]:
-        return await self._call(lambda conn: games_of(conn, table_id))
+        return await self.call(lambda conn: games_of(conn, table_id))
 
     async def game(self, table_id: str, game_number: int) -> GameRow | None:
-        found = await self._call(lambda conn: games_of(conn, table_id, game_number))
+        found = await self.call(lambda conn: games_of(conn, table_id, game_number))
         return found[0] if found else None
 
     async def moves(self, table_id: str, game_number: int) -> list[MoveRow]:
@@ -286,7 +290,7 @@ class SqlStore:
             )
             return [MoveRow(r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
-        return await self._call(moves)
+        return await self.call(moves)
 
     async def load_review(
         self, table_id: str, game_number: int, seat: int, worlds: int
@@ -297,7 +301,7 @@ class SqlStore:
             row = conn.execute(select(reviews_t.c.review).where(match(reviews_t, **key))).first()
             return None if row is None else str(row[0])
 
-        return await self._call(load)
+        return await self.call(load)
 
 
 def shown_url(url: str) -> str:

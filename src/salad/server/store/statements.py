@@ -5,8 +5,8 @@ The tables are the migrations' own (``migrations/versions``), so the two never d
 
 * ``salad_tables``: a table's ruleset (preset + settings JSON), timers, status, the number of
   its current game, and what it keeps besides its games (:data:`~.base.KEPT`, JSON);
-* ``salad_seats``: each seat's kind, name, bot and the SHA-256 hash of its token (never the
-  token itself);
+* ``salad_seats``: each seat's kind, name, bot, the SHA-256 hash of its token (never the
+  token itself) and the player who sits there (``player_id``, :mod:`~.players`);
 * ``salad_games``: each game's seed, its seats as they were at its start, status and result;
 * ``salad_moves``: every accepted move of every game, numbered from 1 (``seq``): a game is
   rebuilt from its seed and its moves, so nothing else of its state is stored;
@@ -25,11 +25,18 @@ from sqlalchemy import Connection, Table, and_, delete, insert, select, text, tu
 from sqlalchemy.sql.expression import ClauseElement, ColumnElement
 
 from salad.server.store.base import KEPT, GameRow, MoveRow, Over, SeatRow, StaleCopy
-from salad.server.store.migrations.versions import r0001_first_schema, r0002_kept, r0003_pace
+from salad.server.store.migrations.versions import (
+    r0001_first_schema,
+    r0002_kept,
+    r0003_pace,
+    r0004_players,
+)
 
 tables_t, seats_t, games_t, moves_t, fences_t, reviews_t = r0001_first_schema.tables()
 for column in [*r0002_kept.columns(), *r0003_pace.columns()]:
     tables_t.append_column(column)
+for column in r0004_players.seat_columns():
+    seats_t.append_column(column)
 
 Moves = list[tuple[str, int, MoveRow, int | None]]
 Kept = tuple[str, str, str, int | None]
@@ -121,7 +128,10 @@ def set_status(conn: Connection, table_id: str, status: str, number: int) -> Non
 def save_seats(conn: Connection, table_id: str, seats: list[SeatRow]) -> None:
     conn.execute(delete(seats_t).where(seats_t.c.table_id == table_id))
     if seats:
-        conn.execute(insert(seats_t), [{"table_id": table_id, **asdict(s)} for s in seats])
+        rows = [{"table_id": table_id, **asdict(s), "player_id": s.player} for s in seats]
+        for row in rows:
+            del row["player"]
+        conn.execute(insert(seats_t), rows)
     conn.execute(
         update(tables_t)
         .where(tables_t.c.id == table_id)

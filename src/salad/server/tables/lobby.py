@@ -71,12 +71,14 @@ class Lobby:
         seed: int | None = None,
         start: bool = False,
         pace: Pace = Pace.NORMAL,
+        host_player: str | None = None,
     ) -> Joined:
-        """A new table: the host in seat 0 and ``seats`` (kind, bot) for the others."""
+        """A new table: the host in seat 0 (``host_player``: the id of the player the site
+        remembers them as) and ``seats`` (kind, bot) for the others."""
         ruleset.check_players(len(seats) + 1)
         registry, storage = self.registry, self.registry.storage
         token = new_token()
-        rows = [SeatRow(0, HUMAN, host_name, None, hash_token(token))]
+        rows = [SeatRow(0, HUMAN, host_name, None, hash_token(token), host_player)]
         for i, (kind, bot) in enumerate(seats, start=1):
             if kind == BOT:
                 b = bot or default_bot()
@@ -146,7 +148,9 @@ class Lobby:
     ) -> None:
         """Store ``seats``, then make them the table's and broadcast it; the connections of the
         seat ``gone`` (the host gave it away or removed it) close, told ``why``."""
-        rows = [SeatRow(i, s.kind, s.name, s.bot, s.token_hash) for i, s in enumerate(seats)]
+        rows = [
+            SeatRow(i, s.kind, s.name, s.bot, s.token_hash, s.player) for i, s in enumerate(seats)
+        ]
         await self.registry.store(table, self.registry.storage.save_seats, rows)
         table.seats = seats
         for i, s in enumerate(seats):
@@ -158,8 +162,11 @@ class Lobby:
                 c.kick(4403, why)
         table.broadcast()
 
-    async def join(self, table_id: str, name: str, seat: int | None) -> Joined:
-        """Seat ``name`` in ``seat`` (None: the first open one); its new token."""
+    async def join(
+        self, table_id: str, name: str, seat: int | None, player: str | None = None
+    ) -> Joined:
+        """Seat ``name`` (``player``: the player the site remembers them as) in ``seat`` (None:
+        the first open one); its new token."""
         table = await self.registry.get(table_id)
         async with table.lock:
             if table.status == TableStatus.OVER:
@@ -175,7 +182,7 @@ class Lobby:
                 raise ActionError(f"seat {seat} ({table.seat_name(seat)}'s) is taken", 409)
             token = new_token()
             seats = [s.copy() for s in table.seats]
-            seats[seat] = Seat(HUMAN, name, None, hash_token(token))
+            seats[seat] = Seat(HUMAN, name, None, hash_token(token), player)
             seats[seat].away_since = asyncio.get_running_loop().time()
             await self._save_seats(table, seats)
             self.turns.schedule(table)
@@ -243,7 +250,11 @@ class Lobby:
         table.ruleset.check_players(table.players)
         seed, practice = game_seed(table)
         players: list[dict[str, Any]] = [
-            {"name": s.name or f"Seat {i}", **({"bot": s.bot} if s.kind == BOT else {})}
+            {
+                "name": s.name or f"Seat {i}",
+                **({"bot": s.bot} if s.kind == BOT else {}),
+                **({"player": s.player} if s.player is not None and s.kind != BOT else {}),
+            }
             for i, s in enumerate(table.seats)
         ]
         if practice:  # the host chose the deal: the record says so

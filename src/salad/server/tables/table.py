@@ -81,6 +81,8 @@ class Seat:
     name: str | None = None
     bot: str | None = None
     token_hash: str | None = None
+    player: str | None = None
+    """The id of the player the site remembers who sits here (None: none, a bot, open)."""
     conns: list[Conn] = field(default_factory=list)
     away_since: float = 0.0
     """``loop.time()`` when the seat's last connection closed."""
@@ -120,7 +122,9 @@ class Table:
         self.status = TableStatus(row.status)
         self.game_number = row.game_number
         self.first_seed = row.seed
-        self.seats = [Seat(SeatKind(s.kind), s.name, s.bot, s.token_hash) for s in row.seats]
+        self.seats = [
+            Seat(SeatKind(s.kind), s.name, s.bot, s.token_hash, s.player) for s in row.seats
+        ]
         self.game: Game | None = None
         self.moves = 0
         self.epoch: int | None = None
