@@ -13,6 +13,13 @@ PY            := $(VENV)/bin/python
 # --no-compile: a module's bytecode is written when it is first imported (see above), not for
 # every module of every dependency at install (16 s of a fresh clone's set-up).
 PIP           := $(PY) -m pip install -q --disable-pip-version-check --no-compile
+# uv (put into the venv by pip) installs the packages: it fetches and unpacks them side by side
+# where pip takes them one at a time (a fresh clone's set-up: 8 s instead of 85 s; it writes no
+# bytecode either). It reads none of pip's configuration: where it cannot install (no PyPI), pip
+# does.
+UV            := $(VENV)/bin/uv
+install        = { [ -x $(UV) ] || $(PIP) uv; } && $(UV) pip install -q --python $(PY) $(1) \
+                 || $(PIP) $(1)
 WEB_STAMP     := $(VENV)/.web-stamp
 CLUSTER_STAMP := $(VENV)/.cluster-stamp
 DEV_STAMP     := $(VENV)/.dev-stamp
@@ -31,15 +38,15 @@ $(PY):
 	python3 -m venv $(VENV)
 
 $(WEB_STAMP): pyproject.toml | $(PY)
-	$(PIP) -e '.[web]'
+	$(call install,-e '.[web]')
 	touch $@
 
 $(CLUSTER_STAMP): pyproject.toml | $(PY)
-	$(PIP) -e '.[web,cluster]'
+	$(call install,-e '.[web,cluster]')
 	touch $@ $(WEB_STAMP)
 
 $(DEV_STAMP): pyproject.toml | $(PY)
-	$(PIP) -e '.[dev]'
+	$(call install,-e '.[dev]')
 	touch $@ $(WEB_STAMP) $(CLUSTER_STAMP)
 
 system-deps:
