@@ -91,6 +91,7 @@ def test_a_player_is_kept_signed_in_elsewhere_rejoins_exports_and_deletes(
             page.wait_for_url("**/table/**")
             page.wait_for_selector(HAND)
             table_id = page.url.split("#")[0].rstrip("/").rsplit("/", 1)[1]
+            page.close()  # its websocket closed: the server stops at once
         with serving(database, port):  # the server restarted on its database
             page = open_in(phone, "/")
             expect(page.locator("#you-name")).to_have_value("Aurore")
@@ -120,6 +121,7 @@ def test_a_player_is_kept_signed_in_elsewhere_rejoins_exports_and_deletes(
             expect(third.locator("#you-status")).to_contain_text("used already")
             assert player(third)["id"] != first["id"]
             page.click("#you-make")
+            expect(page.locator("#you-code-made")).not_to_have_text(code)  # the new one
             revoked = page.locator("#you-code-made").inner_text()
             page.locator("#you-links [data-revoke]").first.click()
             expect(page.locator("#you-links [data-revoke]")).to_have_count(0)

@@ -87,11 +87,12 @@ async function change(body) {
   }
 }
 
-/** Say something in the panel (and to screen readers). @param {string} text */
+/** Say something in the panel (and to screen readers), in view. @param {string} text */
 function status(text) {
   const line = $("you-status");
   line.textContent = text;
   line.hidden = false;
+  $("you").scrollIntoView({ block: "start" });
 }
 
 /** @param {number} seconds since the epoch */
