@@ -281,3 +281,23 @@ def test_the_players_revision_goes_back_and_up_again(tmp_path: Path) -> None:
     finally:
         engine.dispose()
     assert revision(url) == HEAD
+
+
+def test_the_signins_revision_goes_back_and_up_again(tmp_path: Path) -> None:
+    """Revision 0005 adds the sign-in codes; going back to 0004 takes them away (the players
+    stay), and up again brings them back."""
+    url = f"sqlite:///{tmp_path / 'r0005.db'}"
+    check_database(url)
+    engine = create_engine(url)
+    try:
+        for target, present in (("0004", False), ("head", True)):
+            with engine.begin() as conn:
+                if target == "head":
+                    command.upgrade(config(conn), target)
+                else:
+                    command.downgrade(config(conn), target)
+            names = inspect(engine).get_table_names()
+            assert ("salad_signins" in names) is present and "salad_players" in names
+    finally:
+        engine.dispose()
+    assert revision(url) == HEAD

@@ -98,7 +98,14 @@ def stored(database: str, table_id: str, player_id: str) -> tuple[Any, Any]:
     return asyncio.run(load())
 
 
-def test_export_and_delete_leave_finished_games_whole(server: Server) -> None:
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_export_and_delete_leave_finished_games_whole(
+    backend: str, request: pytest.FixtureRequest
+) -> None:
+    if backend == "postgresql":  # a server of its own (skipped without PostgreSQL)
+        server = request.getfixturevalue("start_server")(request.getfixturevalue("pg_url"))
+    else:
+        server = request.getfixturevalue("server")
     with browser(server) as b:
         me = b.get("/api/me").json()
         b.patch("/api/me", json={"name": "Maëlle"}).raise_for_status()
@@ -173,10 +180,14 @@ def test_the_cookie_rejoins_its_seat_but_not_from_another_site(server: Server) -
         assert asyncio.run(you(server.base, foreign)) == spectator
 
 
-@pytest.mark.parametrize("kind", ["memory", "sqlite"])
-def test_the_signin_stores(kind: str, tmp_path: Any) -> None:
+@pytest.mark.parametrize("kind", ["memory", "sqlite", "postgresql"])
+def test_the_signin_stores(kind: str, tmp_path: Any, request: pytest.FixtureRequest) -> None:
+    urls = {"sqlite": f"sqlite:///{tmp_path / 's.db'}"}
+    if kind == "postgresql":
+        urls[kind] = request.getfixturevalue("pg_url")
+
     async def run() -> None:
-        sql = SqlStore(f"sqlite:///{tmp_path / 's.db'}") if kind == "sqlite" else None
+        sql = SqlStore(urls[kind]) if kind in urls else None
         store = SqlSignins(sql) if sql is not None else MemorySignins()
         if sql is not None:
             await sql.open()
