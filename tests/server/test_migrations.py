@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from alembic import command
-from sqlalchemy import Connection, create_engine, inspect, text
+from sqlalchemy import Connection, Engine, create_engine, inspect, text
 
 from salad.engine import Game
 from salad.errors import SaladError
@@ -262,6 +262,15 @@ def test_a_table_made_before_the_pace_plays_at_normal_and_the_pace_goes_back(
     assert revision(url) == ["0002"] and "pace" not in columns and "talk" in columns
 
 
+def move_to(engine: Engine, target: str) -> None:
+    """Upgrade the database to ``head``, or downgrade it to ``target``."""
+    with engine.begin() as conn:
+        if target == "head":
+            command.upgrade(config(conn), target)
+        else:
+            command.downgrade(config(conn), target)
+
+
 def test_the_players_revision_goes_back_and_up_again(tmp_path: Path) -> None:
     """Revision 0004 adds the players and the seat's player; going back to 0003 takes both
     away, and up again brings them back."""
@@ -270,11 +279,7 @@ def test_the_players_revision_goes_back_and_up_again(tmp_path: Path) -> None:
     engine = create_engine(url)
     try:
         for target, present in (("0003", False), ("head", True)):
-            with engine.begin() as conn:
-                if target == "head":
-                    command.upgrade(config(conn), target)
-                else:
-                    command.downgrade(config(conn), target)
+            move_to(engine, target)
             seats = {c["name"] for c in inspect(engine).get_columns("salad_seats")}
             assert ("player_id" in seats) is present
             assert ("salad_players" in inspect(engine).get_table_names()) is present
@@ -291,11 +296,7 @@ def test_the_signins_revision_goes_back_and_up_again(tmp_path: Path) -> None:
     engine = create_engine(url)
     try:
         for target, present in (("0004", False), ("head", True)):
-            with engine.begin() as conn:
-                if target == "head":
-                    command.upgrade(config(conn), target)
-                else:
-                    command.downgrade(config(conn), target)
+            move_to(engine, target)
             names = inspect(engine).get_table_names()
             assert ("salad_signins" in names) is present and "salad_players" in names
     finally:
