@@ -20,6 +20,7 @@ from salad.server.store.players import SqlPlayers
 from salad.server.store.signins import MemorySignins, SigninRow, SqlSignins
 
 from .conftest import Server
+from .test_players import seats_of
 
 BOTS = [{"kind": "human"}, *[{"kind": "bot", "bot": "random"}] * 3]
 
@@ -131,6 +132,8 @@ def test_export_and_delete_leave_finished_games_whole(
         assert game["names"][0] == "Maëlle" and len(game["totals"]) == 4 and game["winners"]
         assert b.get("/api/me/tables").json() == []  # over: nothing to rejoin
 
+        open_seat = [{"kind": "human"}, {"kind": "open"}, {"kind": "bot", "bot": "random"}]
+        lobby = b.post("/api/tables", json={"name": "Maëlle", "seats": open_seat}).json()
         gone = b.delete("/api/me")
         assert gone.status_code == 204 and f"{COOKIE}=" in gone.headers["set-cookie"]
         assert COOKIE not in b.cookies
@@ -139,6 +142,9 @@ def test_export_and_delete_leave_finished_games_whole(
         assert games[0].totals == game["totals"]
         assert row is not None and row.deleted_at is not None and row.name is None
         assert b.get("/api/me").json()["id"] != me["id"]  # a new player, not the deleted one
+        # The seats forget the player, in memory too: a join stores the seats again.
+        b.post(f"/api/tables/{lobby['table_id']}/join", json={"name": "Guest"}).raise_for_status()
+        assert [s.player for s in seats_of(server.database, lobby["table_id"])][0] is None
     with browser(server) as c:  # the name is free again
         c.get("/api/me")
         assert c.patch("/api/me", json={"name": "maëlle"}).status_code == 200

@@ -28,6 +28,7 @@ from salad.server.store.signins import (
     SqlPlayed,
     SqlSignins,
 )
+from salad.server.tables import TableManager
 
 REFUSED = {
     "unknown": "this sign-in code is not known: check it, or make a new one",
@@ -43,6 +44,7 @@ class PlayedPart:
     :class:`~salad.server.players.identity.PlayerPart`)."""
 
     played: SqlPlayed
+    manager: TableManager
     name: str = "tables"
 
     async def export(self, player_id: str) -> Any:
@@ -50,6 +52,10 @@ class PlayedPart:
         return {"seats": seats, "games": await self.played.games(player_id)}
 
     async def forget(self, player_id: str) -> None:
+        for table in self.manager.registry.tables.values():  # the tables in memory too
+            for seat in table.seats:
+                if seat.player == player_id:
+                    seat.player = None
         await self.played.forget(player_id)
 
 
@@ -58,7 +64,7 @@ def install(app: FastAPI, storage: SqlStore) -> None:
     ids: Identities = app.state.identities
     app.state.signins = SqlSignins(storage)
     app.state.played = played = SqlPlayed(storage)
-    ids.parts.append(PlayedPart(played))
+    ids.parts.append(PlayedPart(played, app.state.manager))
 
 
 def signins(request: Request) -> SigninStore:
