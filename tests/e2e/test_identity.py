@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -58,7 +58,7 @@ def player(page: Any) -> dict[str, Any]:
 
 
 def test_a_player_is_kept_signed_in_elsewhere_rejoins_exports_and_deletes(
-    browser: Any, tmp_path: Path
+    browser: Any, tmp_path: Path, axe: Callable[..., list[str]]
 ) -> None:
     database, port = tmp_path / "salad.db", _free_port()
     contexts: list[Any] = []
@@ -105,6 +105,9 @@ def test_a_player_is_kept_signed_in_elsewhere_rejoins_exports_and_deletes(
             link = page.locator("#you-link-made").input_value()
             assert link == f"{url}/signin/{code}"
             expect(page.locator("#you-links li").first).to_contain_text("open until")
+            for more in ("#you-have", "#you-data"):
+                page.click(f"{more} summary")
+            assert axe(page) == []  # the whole panel open, a code shown
 
             laptop = person(url)
             other = open_in(laptop, f"/signin/{code}")
