@@ -170,9 +170,10 @@ def test_the_cookie_rejoins_its_seat_but_not_from_another_site(server: Server) -
         cookie = f"{COOKIE}={b.cookies[COOKIE]}"
         url = f"{server.ws_base}/ws/tables/{table_id}"
 
-        async def you(origin: str, cookie: str) -> Any:
+        async def you(origin: str, cookie: str, query: str = "") -> Any:
             headers = {"Cookie": cookie}
-            async with websockets.connect(url, origin=origin, additional_headers=headers) as ws:  # type: ignore[arg-type]
+            at = url + query
+            async with websockets.connect(at, origin=origin, additional_headers=headers) as ws:  # type: ignore[arg-type]
                 while True:
                     message = json.loads(await asyncio.wait_for(ws.recv(), 10))
                     if message["type"] in ("state", "lobby"):
@@ -182,6 +183,7 @@ def test_the_cookie_rejoins_its_seat_but_not_from_another_site(server: Server) -
         spectator = asyncio.run(you(server.base, ""))
         assert spectator != 0
         assert asyncio.run(you("https://evil.example", cookie)) == spectator  # no seat
+        assert asyncio.run(you(server.base, cookie, "?watch=1")) == spectator  # asked to watch
         foreign = f"{COOKIE}={other.cookies[COOKIE]}"
         assert asyncio.run(you(server.base, foreign)) == spectator
 

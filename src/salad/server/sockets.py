@@ -4,8 +4,8 @@ A seat's token comes in the connection's first message (``{"type": "hello", "tok
 or, as in the protocol's first version, in the URL (``?token=``, masked in the logs by
 :mod:`salad.server.logmask`). A connection without one whose handshake carries the cookie of
 the player who sits at a seat (:mod:`salad.server.players`) is that seat, if the handshake
-comes from this site's own pages (its ``Origin``: no cross-site websocket hijacking); any
-other is a spectator's.
+comes from this site's own pages (its ``Origin``: no cross-site websocket hijacking) and does
+not ask to watch (``?watch=1``); any other is a spectator's.
 
 This is the server's hot path, so it is ASGI middleware, outside the framework's routing and
 exception layers (which wrap every message sent). Each connection is served in a task of its
@@ -175,7 +175,8 @@ class TableSockets:
         # A task of its own: the ASGI call's task holds a dozen frames (the server's protocol,
         # each middleware), which every wake-up resumed and suspended again (about 5 % of a
         # cluster node's CPU a move). Awaiting it passes a cancellation of the call on.
-        player = None if token else self.player_of(scope)
+        watching = "watch" in query  # the watch page: a spectator, whatever its cookie
+        player = None if token or watching else self.player_of(scope)
         serving = self.serve(found.group(1), token, receive, send, player)
         await asyncio.get_running_loop().create_task(serving)
 

@@ -76,7 +76,7 @@ function openTable() {
   wireKeyboard();
   initChat(); // table talk (table/chat.js)
   initAssist(); // hint and undo against bots (table/assist.js)
-  S.socket = new Socket(S.tableId, S.watching ? null : S.token, onMessage, onConnection, onEnded);
+  S.socket = new Socket(S.tableId, S.watching ? null : S.token, onMessage, onConnection, onEnded, S.watching);
   setInterval(tick, 250);
   window.addEventListener("resize", () => {
     if (S.table) render();
