@@ -215,6 +215,12 @@ export const tablePath = () => `/api/tables/${encodeURIComponent(S.tableId)}`;
  * @returns {Promise<any>}
  */
 export async function rest(method, path, body) {
+  if (!S.token) {
+    // The seat by the player's cookie alone (another device): the host's actions need the
+    // seat's own link, with its token.
+    toast("Only the device that holds this seat's own link can do that: open the table from there.");
+    return null;
+  }
   try {
     return await api(method, path, body, S.token);
   } catch (err) {
