@@ -184,6 +184,15 @@ def test_the_cookie_rejoins_its_seat_but_not_from_another_site(server: Server) -
         assert spectator != 0
         assert asyncio.run(you("https://evil.example", cookie)) == spectator  # no seat
         assert asyncio.run(you(server.base, cookie, "?watch=1")) == spectator  # asked to watch
+
+        # The host's actions by the cookie alone (no token), from this site only.
+        pace = f"/api/tables/{table_id}/pace"
+        r = b.put(pace, json={"pace": "fast"}, headers={"Origin": "https://evil.example"})
+        assert r.status_code == 401 and "missing token" in r.json()["error"]
+        r = other.put(pace, json={"pace": "fast"})
+        assert r.status_code == 401 and "wrong token" in r.json()["error"]
+        assert b.get(f"/api/tables/{table_id}").json()["pace"] == "normal"  # unchanged
+        assert b.put(pace, json={"pace": "fast"}).json()["pace"] == "fast"
         foreign = f"{COOKIE}={other.cookies[COOKIE]}"
         assert asyncio.run(you(server.base, foreign)) == spectator
 

@@ -37,7 +37,7 @@ from salad.server.ratelimit import WHAT, RateLimits
 from salad.server.tables import Conn, Table, TableManager
 from salad.server.tables.connection import GONE, TurnWrites
 from salad.server.tables.registry import NO_TABLE, STALE
-from salad.server.tables.table import SeatKind
+from salad.server.tables.table import PlayerClaim
 from salad.server.tables.wire import error_message
 from salad.view import SPECTATOR
 
@@ -217,8 +217,9 @@ class TableSockets:
             if found is None:
                 return
             seat = found
-        elif player is not None:
-            seat = seat_of_player(table, player)
+        elif player is not None:  # the seat of the player its cookie names, if any
+            found = table.seat_of_token(PlayerClaim(player))
+            seat = SPECTATOR if found is None else found
         reader = Reader(receive)
         conn = Conn(ws, seat, self.writes)
         conn.on_kick = reader.stop
@@ -282,11 +283,3 @@ class TableSockets:
             await ws.send_text(error_message(f"wrong token for table {table.id}"))
             await ws.close(code=4401)
         return found
-
-
-def seat_of_player(table: Table, player: str) -> int:
-    """The human seat ``player`` sits at (:data:`SPECTATOR`: none)."""
-    for i, s in enumerate(table.seats):
-        if s.player == player and s.kind == SeatKind.HUMAN:
-            return i
-    return SPECTATOR
