@@ -131,6 +131,10 @@ def test_export_and_delete_leave_finished_games_whole(
         assert game["table_id"] == table_id and game["seat"] == 0 and game["status"] == "over"
         assert game["names"][0] == "Maëlle" and len(game["totals"]) == 4 and game["winners"]
         assert b.get("/api/me/tables").json() == []  # over: nothing to rejoin
+        review = f"/api/tables/{table_id}/games/1/review?seat=0"
+        assert b.get(review).json()["status"] == "none"  # the player's own seat, by the cookie
+        refused = b.get(review, headers={"Origin": "https://evil.example"})
+        assert refused.status_code == 401
 
         open_seat = [{"kind": "human"}, {"kind": "open"}, {"kind": "bot", "bot": "random"}]
         lobby = b.post("/api/tables", json={"name": "Maëlle", "seats": open_seat}).json()
