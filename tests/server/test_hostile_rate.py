@@ -34,7 +34,7 @@ from salad.server.ratelimit import (
 
 from .conftest import FLOOD_SECONDS, Server, cpu_seconds, flood, raw_websocket
 
-LOW = "tables=4/4,joins=6/4,host=6/4,sockets=3/4,messages=20/10"
+LOW = "tables=4/4,joins=6/4,host=6/4,sockets=3/4,messages=20/10,players=20/3600,signins=5/600"
 
 HUMANS = [{"kind": "human"}] * 4
 
@@ -235,6 +235,31 @@ def test_host_actions_are_limited_per_token(limited: Server) -> None:
         for _ in range(9)
     ]
     assert codes[:6] == [200] * 6 and 429 in codes[6:]
+
+
+def test_new_players_and_sign_in_guesses_from_one_address_are_limited(limited: Server) -> None:
+    """10,000 new players from one address: the 21st is refused (and nothing made), so are
+    the codes guessed past the 5th; an address of its own still gets a player."""
+    made = set()
+    for i in range(25):  # enough to prove the limit: the 21st and all after are refused
+        limited.http.cookies.clear()
+        r = limited.http.get("/api/me")
+        if i < 20:
+            assert r.status_code == 200, r.text
+            made.add(r.json()["id"])
+        else:
+            assert r.status_code == 429 and "too many new players" in r.json()["error"]
+            assert int(r.headers["Retry-After"]) > 0 and "salad_player" not in r.cookies
+    assert len(made) == 20
+    guesses = [limited.http.post("/api/signin", json={"code": f"{n:08d}"}) for n in range(8)]
+    assert [g.status_code for g in guesses] == [400] * 5 + [429] * 3
+    assert "not known" in guesses[0].json()["error"]
+    assert "sign-in codes tried" in guesses[-1].json()["error"]
+    elsewhere = limited.seen_from(next(SOURCES))
+    try:
+        assert elsewhere.http.get("/api/me").status_code == 200
+    finally:
+        elsewhere.http.close()
 
 
 def test_the_limits_setting() -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from alembic import command
-from sqlalchemy import Connection, create_engine, inspect, text
+from sqlalchemy import Connection, Engine, create_engine, inspect, text
 
 from salad.engine import Game
 from salad.errors import SaladError
@@ -65,7 +65,7 @@ CREATE TABLE salad_seats (
 
 TABLE, TOKEN, SEED, PLAYED = "before-migrations", "the-hosts-token", 20251205, 9
 
-HEAD = ["0004"]
+HEAD = ["0005"]
 """The newest revision."""
 
 
@@ -262,6 +262,15 @@ def test_a_table_made_before_the_pace_plays_at_normal_and_the_pace_goes_back(
     assert revision(url) == ["0002"] and "pace" not in columns and "talk" in columns
 
 
+def move_to(engine: Engine, target: str) -> None:
+    """Upgrade the database to ``head``, or downgrade it to ``target``."""
+    with engine.begin() as conn:
+        if target == "head":
+            command.upgrade(config(conn), target)
+        else:
+            command.downgrade(config(conn), target)
+
+
 def test_the_players_revision_goes_back_and_up_again(tmp_path: Path) -> None:
     """Revision 0004 adds the players and the seat's player; going back to 0003 takes both
     away, and up again brings them back."""
@@ -270,14 +279,26 @@ def test_the_players_revision_goes_back_and_up_again(tmp_path: Path) -> None:
     engine = create_engine(url)
     try:
         for target, present in (("0003", False), ("head", True)):
-            with engine.begin() as conn:
-                if target == "head":
-                    command.upgrade(config(conn), target)
-                else:
-                    command.downgrade(config(conn), target)
+            move_to(engine, target)
             seats = {c["name"] for c in inspect(engine).get_columns("salad_seats")}
             assert ("player_id" in seats) is present
             assert ("salad_players" in inspect(engine).get_table_names()) is present
+    finally:
+        engine.dispose()
+    assert revision(url) == HEAD
+
+
+def test_the_signins_revision_goes_back_and_up_again(tmp_path: Path) -> None:
+    """Revision 0005 adds the sign-in codes; going back to 0004 takes them away (the players
+    stay), and up again brings them back."""
+    url = f"sqlite:///{tmp_path / 'r0005.db'}"
+    check_database(url)
+    engine = create_engine(url)
+    try:
+        for target, present in (("0004", False), ("head", True)):
+            move_to(engine, target)
+            names = inspect(engine).get_table_names()
+            assert ("salad_signins" in names) is present and "salad_players" in names
     finally:
         engine.dispose()
     assert revision(url) == HEAD

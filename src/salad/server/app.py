@@ -20,7 +20,7 @@ from salad.server.errors import ActionError, one_line
 from salad.server.players.identity import Identities
 from salad.server.players.secret import server_secret
 from salad.server.ratelimit import RateLimits
-from salad.server.routes import health, howto, me, pages, reviews, sheets, tables
+from salad.server.routes import health, howto, me, pages, reviews, sheets, signin, tables
 from salad.server.sockets import SocketGate, TableSockets
 from salad.server.store import SqlStore
 from salad.server.store.players import SqlPlayers
@@ -114,12 +114,15 @@ def create_app(
     app.state.rates = rates
     app.state.cluster = cluster
     app.state.identities = Identities(SqlPlayers(storage), secret or server_secret())
+    signin.install(app, storage)  # sign-in codes; the seats' part of a player's export
     add_error_handlers(app)
-    for routes in (health, tables, sheets, howto, reviews, me, pages):
+    for routes in (health, tables, sheets, howto, reviews, me, signin, pages):
         app.include_router(routes.router)
     # Innermost: it compresses what the routes and the static files answer, nothing else.
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL)
-    app.add_middleware(TableSockets, manager=manager, rates=rates, headers=named)
+    app.add_middleware(
+        TableSockets, manager=manager, rates=rates, headers=named, identities=app.state.identities
+    )
     if cluster is not None:  # a table's requests go to the node holding it
         app.add_middleware(ClusterRouter, cluster=cluster)
     # Outside the router: every websocket is admitted (or refused) once, where it connected.

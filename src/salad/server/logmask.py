@@ -1,6 +1,6 @@
 """Seat tokens never reach the server's log: a client may still put its token in the websocket
 URL (``?token=...``, the protocol's first version), which uvicorn logs; :class:`TokenMask`
-writes it ``***`` in every such line."""
+writes it ``***`` in every such line, and the code of a sign-in link (``/signin/CODE``) too."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ LOGGERS = ("uvicorn.access", "uvicorn.error", "uvicorn")
 """The loggers that may print a request's path with its query string."""
 
 _TOKEN = re.compile(r"(token=)[^&\s\"'#]+", re.IGNORECASE)
+_SIGNIN = re.compile(r"(/signin/)[^\s\"'?#]+")
 
 
 def mask(text: str) -> str:
@@ -18,7 +19,11 @@ def mask(text: str) -> str:
 
     >>> mask('"WebSocket /ws/tables/abc?token=s3cr3t&x=1" [accepted]')
     '"WebSocket /ws/tables/abc?token=***&x=1" [accepted]'
+    >>> mask('"GET /signin/K7QM-2XPA HTTP/1.1" 200')
+    '"GET /signin/*** HTTP/1.1" 200'
     """
+    if "/signin/" in text:
+        text = _SIGNIN.sub(r"\1***", text)
     return _TOKEN.sub(r"\1***", text) if "oken=" in text or "OKEN=" in text else text
 
 

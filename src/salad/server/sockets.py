@@ -2,7 +2,10 @@
 
 A seat's token comes in the connection's first message (``{"type": "hello", "token": ...}``)
 or, as in the protocol's first version, in the URL (``?token=``, masked in the logs by
-:mod:`salad.server.logmask`); a connection without one is a spectator's.
+:mod:`salad.server.logmask`). A connection without one whose handshake carries the cookie of
+the player who sits at a seat (:mod:`salad.server.players`) is that seat, if the handshake
+comes from this site's own pages (its ``Origin``: no cross-site websocket hijacking) and does
+not ask to watch (``?watch=1``); any other is a spectator's.
 
 This is the server's hot path, so it is ASGI middleware, outside the framework's routing and
 exception layers (which wrap every message sent). Each connection is served in a task of its
@@ -23,14 +26,18 @@ from collections.abc import Awaitable
 from typing import Any
 from urllib.parse import parse_qs
 
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from salad.server.errors import ActionError
 from salad.server.messages import read_hello
+from salad.server.players.identity import Identities
+from salad.server.players.origin import foreign_origin
 from salad.server.ratelimit import WHAT, RateLimits
 from salad.server.tables import Conn, Table, TableManager
 from salad.server.tables.connection import GONE, TurnWrites
 from salad.server.tables.registry import NO_TABLE, STALE
+from salad.server.tables.table import PlayerClaim
 from salad.server.tables.wire import error_message
 from salad.view import SPECTATOR
 
@@ -148,8 +155,10 @@ class TableSockets:
         manager: TableManager,
         rates: RateLimits,
         headers: list[tuple[bytes, bytes]] | None = None,
+        identities: Identities | None = None,
     ) -> None:
         self.app = app
+        self.identities = identities  # a cookie's player sits at their own seat
         self.manager = manager
         self.rates = rates  # the per-connection rates (messages, refused)
         # The handshake's answer (a cluster's named node says its name in it).
@@ -166,11 +175,30 @@ class TableSockets:
         # A task of its own: the ASGI call's task holds a dozen frames (the server's protocol,
         # each middleware), which every wake-up resumed and suspended again (about 5 % of a
         # cluster node's CPU a move). Awaiting it passes a cancellation of the call on.
-        serving = self.serve(found.group(1), token, receive, send)
+        watching = "watch" in query  # the watch page: a spectator, whatever its cookie
+        player = None if token or watching else self.player_of(scope)
+        serving = self.serve(found.group(1), token, receive, send, player)
         await asyncio.get_running_loop().create_task(serving)
 
-    async def serve(self, table_id: str, token: str | None, receive: Receive, send: Send) -> None:
-        """One connection, from the handshake to the disconnect."""
+    def player_of(self, scope: Scope) -> str | None:
+        """The player a handshake's cookie names, if it comes from this site's own pages."""
+        if self.identities is None:
+            return None
+        conn = HTTPConnection(scope)
+        if foreign_origin(conn.headers) is not None:
+            return None
+        return self.identities.player_id(conn)
+
+    async def serve(
+        self,
+        table_id: str,
+        token: str | None,
+        receive: Receive,
+        send: Send,
+        player: str | None = None,
+    ) -> None:
+        """One connection, from the handshake to the disconnect (``player``: the one its
+        cookie names, whose seat it is if they sit at the table)."""
         message = await receive()
         if message["type"] != "websocket.connect":
             return
@@ -189,6 +217,9 @@ class TableSockets:
             if found is None:
                 return
             seat = found
+        elif player is not None:  # the seat of the player its cookie names, if any
+            found = table.seat_of_token(PlayerClaim(player))
+            seat = SPECTATOR if found is None else found
         reader = Reader(receive)
         conn = Conn(ws, seat, self.writes)
         conn.on_kick = reader.stop

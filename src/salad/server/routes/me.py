@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from typing import Annotated, Any
-from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, Field
@@ -14,6 +13,7 @@ from salad.server import schemas as s
 from salad.server.errors import ActionError
 from salad.server.messages import StrictIn
 from salad.server.players.identity import LANGUAGES, Identities
+from salad.server.players.origin import foreign_origin
 from salad.server.store.players import NameTaken, PlayerRow
 
 COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
@@ -44,11 +44,8 @@ def same_origin(request: Request) -> None:
     """A change asked with the player's cookie must come from this site's own pages: a
     request whose ``Origin`` (or, without one, ``Referer``) names another host is refused
     (with the cookie's ``SameSite=Lax``, the defence against cross-site requests)."""
-    origin = request.headers.get("origin") or request.headers.get("referer")
-    if origin is None:
-        return  # not a browser's cross-site request (browsers send Origin with every POST)
-    host = request.headers.get("host", "")
-    if origin == "null" or urlsplit(origin).netloc != host:
+    origin = foreign_origin(request.headers)
+    if origin is not None:
         raise ActionError(f"a request from another site ({origin}) cannot change a player", 403)
 
 

@@ -176,6 +176,7 @@ async def page(name: str, request: Request) -> Response:
 # A spectator's page is the table page: it tells the two apart by its path.
 for _path, _file in (
     ("/", "index"),
+    ("/signin/{code}", "index"),  # a sign-in link: the home page signs in with its code
     ("/sheet", "sheet"),
     ("/howto", "howto"),  # ?preset=...&players=...
     ("/table/{table_id}", "table"),

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request, Response
 
 from salad.server.reviews import Reviews
-from salad.server.routes.tables import ERRORS, Manager, Token, bearer
+from salad.server.routes.tables import ERRORS, Manager, SeatToken
 
 router = APIRouter()
 
@@ -41,18 +41,18 @@ ROUTE: dict[str, Any] = {"responses": STATUS, "tags": ["records"], "response_cla
 
 @router.post(PATH, **ROUTE)
 async def start_review(
-    table_id: str, game: int, seat: SeatQuery, work: ReviewsDep, authorization: Token = None
+    table_id: str, game: int, seat: SeatQuery, work: ReviewsDep, token: SeatToken = None
 ) -> Response:
     """Start the review of a seat's choices in a finished game (stored: a second call, or
     anyone's, gets the same review)."""
-    text = await work.start(table_id, game, seat, bearer(authorization))
+    text = await work.start(table_id, game, seat, token)
     return Response(text, media_type="application/json")
 
 
 @router.get(PATH, **ROUTE)
 async def get_review(
-    table_id: str, game: int, seat: SeatQuery, work: ReviewsDep, authorization: Token = None
+    table_id: str, game: int, seat: SeatQuery, work: ReviewsDep, token: SeatToken = None
 ) -> Response:
     """The review's progress while it runs, then the review."""
-    text = await work.status(table_id, game, seat, bearer(authorization))
+    text = await work.status(table_id, game, seat, token)
     return Response(text, media_type="application/json")

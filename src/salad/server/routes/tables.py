@@ -12,10 +12,11 @@ from salad.server.errors import ActionError
 from salad.server.info import options
 from salad.server.messages import LobbyOut
 from salad.server.players.identity import Identities
+from salad.server.players.origin import foreign_origin
 from salad.server.rules import build_ruleset, player_count
 from salad.server.tables import Joined, TableManager
 from salad.server.tables.pace import check_pace
-from salad.server.tables.table import BOT, OPEN, Table
+from salad.server.tables.table import BOT, OPEN, PlayerClaim, Table
 from salad.server.tables.turns import check_bot
 
 
@@ -59,9 +60,21 @@ def per_address(kind: str) -> Any:
     return Depends(limit)
 
 
-async def host_token(request: Request, authorization: Token = None) -> str | None:
-    """The bearer token of a host action, once its bucket let it pass."""
+def seat_token(request: Request, authorization: Token = None) -> str | None:
+    """The bearer token of a seat's request; without one, the seat of the player the cookie
+    names (a :class:`~salad.server.tables.table.PlayerClaim`), if asked from this site's pages."""
     token = bearer(authorization)
+    if token is None and foreign_origin(request.headers) is None:
+        found = player_id(request)
+        token = None if found is None else PlayerClaim(found)
+    return token
+
+
+SeatToken = Annotated[str | None, Depends(seat_token)]
+
+
+async def host_token(request: Request, token: SeatToken = None) -> str | None:
+    """The token of a host action (:func:`seat_token`), once its bucket let it pass."""
     if token is not None:
         await request.app.state.rates.check("host", token)
     return token

@@ -32,6 +32,15 @@ from salad.toppings import TOPPING_TEXT
 from salad.view import Phase
 
 
+class PlayerClaim(str):
+    """A player's id as the server read it from a request's signed cookie, never a client's
+    text: it holds the seat that player sits at, as the seat's token does (another device of
+    theirs, a link lost). Made only where the cookie's signature and the request's origin were
+    checked (:mod:`salad.server.players`)."""
+
+    __slots__ = ()
+
+
 class SeatKind(StrEnum):
     """Who sits in a seat (the value is what the database stores and the lobby sends)."""
 
@@ -163,6 +172,9 @@ class Table:
         return (s.name if s is not None else None) or f"Player {seat + 1}"
 
     def seat_of_token(self, token: str) -> int | None:
+        if isinstance(token, PlayerClaim):  # the seat the player sits at, as its token would
+            seats = [i for i, s in enumerate(self.seats) if s.kind == SeatKind.HUMAN]
+            return next((i for i in seats if self.seats[i].player == token), None)
         digest = hash_token(token)
         found = None
         for i, s in enumerate(self.seats):

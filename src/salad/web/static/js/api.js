@@ -151,10 +151,12 @@ export class Socket {
    * @param {(msg: any) => void} onMessage
    * @param {(status: "open" | "closed" | "connecting") => void} onStatus
    * @param {(code: number, reason: string) => void} onEnd
+   * @param {boolean} [watch] a spectator's (the watch page): never the seat the player's cookie names
    */
-  constructor(tableId, token, onMessage, onStatus, onEnd) {
+  constructor(tableId, token, onMessage, onStatus, onEnd, watch = false) {
     this.tableId = tableId;
     this.token = token;
+    this.watch = watch;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
     this.onEnd = onEnd;
@@ -178,7 +180,10 @@ export class Socket {
   /** @param {string | null} node */
   url(node) {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const query = node ? `?node=${encodeURIComponent(node)}` : "";
+    const params = new URLSearchParams();
+    if (node) params.set("node", node);
+    if (this.watch) params.set("watch", "1");
+    const query = params.toString() ? `?${params}` : "";
     return `${proto}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}${query}`;
   }
 

@@ -4,9 +4,11 @@
 import { api, errorText, store } from "./api.js";
 import { backSVG, setFourColour } from "./cards.js";
 import { $, all, first, html, setHTML, toast } from "./dom.js";
+import { me, offerName } from "./me.js";
 import { rulesForm } from "./rulesform.js";
 import { keepPace, keptPace, paceOptions } from "./table/motion.js";
-import { loadPrefs, mountLogo } from "./ui.js";
+import { loadPrefs, mountLogo, wireDialogs } from "./ui.js";
+import { mountYou } from "./you.js";
 
 /** @typedef {import("./types.js").Options} Options */
 /** @typedef {import("./dom.js").Html} Html */
@@ -80,6 +82,12 @@ function currentName(input) {
   return name;
 }
 
+/** Before a table is made: the player exists (the seat remembers them) and has a name. @param {string} name */
+async function asPlayer(name) {
+  await me();
+  await offerName(name);
+}
+
 /** @param {Event} e */
 async function quickPlay(e) {
   e.preventDefault();
@@ -95,6 +103,7 @@ async function quickPlay(e) {
   }
   body.pace = chosenPace("quick-pace");
   try {
+    await asPlayer(name === "You" ? "" : name);
     const r = await api("POST", "/api/quickplay", body);
     goToTable(r.table_id, r.token);
   } catch (err) {
@@ -129,6 +138,7 @@ async function createTable(e) {
   const btn = $("btn-create", HTMLButtonElement);
   btn.disabled = true;
   try {
+    await asPlayer(name);
     const r = await api("POST", "/api/tables", body);
     goToTable(r.table_id, r.token);
   } catch (err) {
@@ -240,6 +250,14 @@ async function start() {
   mountPace();
   $("quick-form").addEventListener("submit", quickPlay);
   $("create-form").addEventListener("submit", createTable);
+  wireDialogs();
+  mountYou((mine) => {
+    // The player's name fills the name fields (a name typed there for one table stays).
+    for (const id of ["quick-name", "c-name"]) {
+      const input = $(id, HTMLInputElement);
+      if (!input.value || input.value === name) input.value = mine;
+    }
+  });
   /** @type {Options} */
   let options;
   try {

@@ -3,6 +3,7 @@
 
 import { api, errorText, store, tableIdFromPath } from "./api.js";
 import { $, html, setHTML, toast } from "./dom.js";
+import { me, offerName } from "./me.js";
 import { loadPrefs, mountLogo } from "./ui.js";
 
 /** @typedef {import("./messages.js").Lobby} Table */
@@ -20,6 +21,13 @@ async function start() {
     return;
   }
   $("j-name", HTMLInputElement).value = store.name();
+  me().then(async (mine) => {
+    const input = $("j-name", HTMLInputElement);
+    if (mine?.name && !input.value) input.value = mine.name;
+    /** @type {{table_id: string}[]} */
+    const seated = mine ? await api("GET", "/api/me/tables").catch(() => []) : [];
+    if (seated.some((t) => t.table_id === tableId)) location.replace(`/table/${enc}`); // their seat
+  });
   $("join-form").addEventListener("submit", join);
   try {
     /** @type {Table} */
@@ -60,6 +68,8 @@ async function join(e) {
   const btn = $("btn-join", HTMLButtonElement);
   btn.disabled = true;
   try {
+    await me(); // the seat remembers the player
+    await offerName(name);
     const r = await api("POST", `/api/tables/${enc}/join`, { name });
     store.setToken(tableId, r.token);
     location.href = `/table/${enc}`;

@@ -6,7 +6,7 @@
 // cost and its label; and a chart of the points lost over the game. The numbers are the
 // server's stored review, the same as `salad review RECORD --seat S --json` prints.
 
-import { api, errorText, store, tableIdFromPath } from "./api.js";
+import { ApiError, api, errorText, store, tableIdFromPath } from "./api.js";
 import { cardSVG, Deck } from "./cards.js";
 import { $, html, setHTML } from "./dom.js";
 
@@ -332,16 +332,17 @@ async function open() {
       return failed(errorText(err));
     }
   }
-  if (!store.token(tableId)) {
-    return failed("Only the players of this table can review its games (open the table from the browser you played in).");
-  }
   try {
+    // The seat's token, or else the player's cookie (a seat of theirs, on any device).
     /** @type {ReviewStatus} */
     const status = await api("GET", path(), undefined, store.token(tableId));
     if (status.status === "none" && V.auto) begin();
     else if (status.status === "none") chooser();
     else answer(status);
   } catch (err) {
+    if (err instanceof ApiError && err.status === 401) {
+      return failed("Only the players of this table can review its games (open the table from the browser you played in, or sign in there).");
+    }
     failed(errorText(err));
   }
 }

@@ -8,6 +8,7 @@
 
 import { api, errorText, NO_TABLE, Socket, store } from "./api.js";
 import { $, html, setHTML, toast } from "./dom.js";
+import { me } from "./me.js";
 import { initAssist } from "./table/assist.js";
 import { initChat } from "./table/chat.js";
 import { wireKeyboard } from "./table/keyboard.js";
@@ -34,17 +35,36 @@ function start() {
     }
     S.token = store.token(S.tableId);
     if (!S.token) {
-      // No seat here: the lobby invites to join, a game in progress is watched.
-      api("GET", `/api/tables/${encodeURIComponent(S.tableId)}`)
-        .then((lobby) => {
-          location.replace(
-            `/${lobby.status === "lobby" ? "join" : "watch"}/${encodeURIComponent(S.tableId)}`,
-          );
-        })
-        .catch((err) => showFatal(errorText(err)));
+      seatOfPlayer(S.tableId);
       return;
     }
   }
+  openTable();
+}
+
+/**
+ * No token here: if the player this browser is sits at the table (another device signed in, a
+ * lost link), the connection's cookie is their seat; else the lobby invites to join, and a
+ * game in progress is watched.
+ * @param {string} tableId
+ */
+async function seatOfPlayer(tableId) {
+  /** @type {{table_id: string}[]} */
+  const mine = await me().then((player) => (player ? api("GET", "/api/me/tables") : []), () => []);
+  if (mine.some((t) => t.table_id === tableId)) {
+    openTable();
+    return;
+  }
+  try {
+    const lobby = await api("GET", `/api/tables/${encodeURIComponent(tableId)}`);
+    location.replace(`/${lobby.status === "lobby" ? "join" : "watch"}/${encodeURIComponent(tableId)}`);
+  } catch (err) {
+    showFatal(errorText(err));
+  }
+}
+
+/** The table's page, its tools and its connection. */
+function openTable() {
   document.body.classList.toggle("watching", S.watching);
   wireTools();
   // The table's games (replay, review, records): table/games.js, fetched on the first look.
@@ -56,7 +76,7 @@ function start() {
   wireKeyboard();
   initChat(); // table talk (table/chat.js)
   initAssist(); // hint and undo against bots (table/assist.js)
-  S.socket = new Socket(S.tableId, S.watching ? null : S.token, onMessage, onConnection, onEnded);
+  S.socket = new Socket(S.tableId, S.watching ? null : S.token, onMessage, onConnection, onEnded, S.watching);
   setInterval(tick, 250);
   window.addEventListener("resize", () => {
     if (S.table) render();

@@ -208,7 +208,8 @@ export function listNames(names) {
 export const tablePath = () => `/api/tables/${encodeURIComponent(S.tableId)}`;
 
 /**
- * A REST call with this seat's token; a refusal is shown as a toast and gives null.
+ * A REST call with this seat's token (none: the seat of the player the cookie names); a
+ * refusal is shown as a toast and gives null.
  * @param {string} method
  * @param {string} path
  * @param {unknown} [body]

@@ -1,0 +1,39 @@
+// @ts-check
+// The player this browser is (GET /api/me: made on the first visit, kept in a signed cookie
+// the page never reads), asked once a page; and the names typed in the page's forms, which
+// become the player's name if they had none.
+
+import { api } from "./api.js";
+
+/**
+ * @typedef {{id: string, name: string | null, colour: string, language: string}} Me
+ */
+
+/** @type {Promise<Me | null> | null} */
+let asked = null;
+
+/** The player (null: the server could not be asked), asked once a page. @returns {Promise<Me | null>} */
+export function me() {
+  if (!asked) asked = api("GET", "/api/me").catch(() => null);
+  return asked;
+}
+
+/** The player changed (signed in as another, renamed): `me()` answers this from now on. @param {Me | null} now */
+export function meChanged(now) {
+  asked = Promise.resolve(now);
+}
+
+/**
+ * A name typed in a form: the player's name if they had none (a name another player has
+ * stays a table's display name only).
+ * @param {string} name
+ */
+export async function offerName(name) {
+  const mine = await me();
+  if (!mine || mine.name || !name) return;
+  try {
+    meChanged(await api("PATCH", "/api/me", { name }));
+  } catch {
+    /* taken, or too long for a player's name: the table's name only */
+  }
+}
