@@ -40,7 +40,7 @@ ENV = "SALAD_RATE_LIMITS"
 MAX_KEYS = 10_000
 """Buckets kept per kind before the full (idle) ones are forgotten."""
 
-SHARED = frozenset({"tables", "joins", "host", "sockets", "chat", "players"})
+SHARED = frozenset({"tables", "joins", "host", "sockets", "chat", "players", "groups", "invites"})
 """The kinds counted in Redis on a cluster (a seat's chat too: a node taking its table over goes
 on with its count); a connection's messages and refusals end with it, on its node."""
 
@@ -72,6 +72,8 @@ DEFAULT_RATES: dict[str, Rate] = {
     "refused": Rate(30, 10),  # websocket messages answered by an error, per connection
     "messages": Rate(120, 10),  # websocket messages of any kind, per connection
     "players": Rate(20, 3600),  # new players (a first visit without a cookie), per address
+    "groups": Rate(10, 3600),  # new groups, per address
+    "invites": Rate(30, 3600),  # invite codes tried (a group's link opened, joined), per address
 }
 
 OPEN = "open"
@@ -89,6 +91,8 @@ WHAT = {
     "refused": "refused messages on this connection",
     "messages": "messages on this connection",
     "players": "new players from this address",
+    "groups": "new groups from this address",
+    "invites": "invite codes tried from this address",
 }
 """What each kind counts, in the words of its refusals ("too many ...")."""
 

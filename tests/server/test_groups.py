@@ -1,0 +1,245 @@
+"""Groups (#34): made, joined with the invite link, their tables for members only, score sheets
+attached, and the standings of a season (JSON and CSV) counting both; the refusals of what is
+not a player's to do."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from salad import load_ruleset
+from salad.server.store import MemoryStore, SqlStore
+from salad.sheet import ScoreSheet
+
+from .conftest import Server
+
+TOOK: list[dict[str, Any]] = [
+    {"tricks": [2, 6, 4, 1]},
+    {"hearts": [0, 4, 1, 8]},
+    {"queens": [0, 2, 1, 1]},
+    {"king-of-spades": 2},
+    {"last-trick": 2},
+    {
+        "tricks": [4, 3, 4, 2],
+        "hearts": [3, 5, 5, 0],
+        "queens": [2, 0, 2, 0],
+        "king-of-spades": 0,
+        "last-trick": 1,
+    },
+]
+"""What each player took in a game of Canadian Salad played with real cards (totals 240, 330,
+415, 135)."""
+
+
+def browser(server: Server) -> httpx.Client:
+    """A client that keeps its cookies, as a browser does."""
+    return httpx.Client(base_url=server.base, timeout=30)
+
+
+def named(b: httpx.Client, name: str) -> str:
+    b.get("/api/me").raise_for_status()
+    r = b.patch("/api/me", json={"name": name})
+    assert r.status_code == 200, r.text
+    return str(r.json()["id"])
+
+
+def finished_sheet(names: list[str], hands: int = 6) -> dict[str, Any]:
+    """A Canadian Salad sheet of ``hands`` hands (6: finished)."""
+    sheet = ScoreSheet(load_ruleset("canadian"), names)
+    for entry in TOOK[:hands]:
+        sheet.enter(entry)
+    return sheet.to_dict()
+
+
+def invite_code(group: dict[str, Any]) -> str:
+    return str(group["invite_url"].split("code=")[1])
+
+
+def test_a_groups_standings_count_an_online_game_and_a_sheet_and_the_csv_matches(
+    server: Server,
+) -> None:
+    with browser(server) as ann, browser(server) as bob, browser(server) as eve:
+        ann_id, bob_id = named(ann, "Ann G"), named(bob, "Bob G")
+        named(eve, "Eve G")
+        group = ann.post("/api/groups", json={"name": "  The   Sunday table "}).json()
+        assert group["name"] == "The Sunday table" and group["you_own"]
+        gid, code = group["id"], invite_code(group)
+        # Bob joins with the link; Eve, who guesses, does not.
+        landing = bob.get(f"/api/groups/{gid}/invite", params={"code": code}).json()
+        assert landing == {"id": gid, "name": "The Sunday table", "members": 1, "member": False}
+        joined = bob.post(f"/api/groups/{gid}/join", json={"code": code})
+        assert joined.status_code == 200 and joined.json()["invite_url"] is None  # not the owner
+        for guess in ("x" * 22, code[:-1] + ("A" if code[-1] != "A" else "B"), ""):
+            r = eve.post(f"/api/groups/{gid}/join", json={"code": guess})
+            assert r.status_code == 404 and "invite link is wrong" in r.json()["error"]
+        assert eve.get(f"/api/groups/{gid}").status_code == 403
+        assert eve.get(f"/api/groups/{gid}/standings").status_code == 403
+        assert [g["id"] for g in bob.get("/api/groups").json()] == [gid]
+
+        # The group's table: members only.
+        seats = [{"kind": "human"}, {"kind": "open"}, {"kind": "bot"}, {"kind": "bot"}]
+        made = ann.post("/api/tables", json={"name": "Ann", "seats": seats, "group": gid})
+        assert made.status_code == 200, made.text
+        table = made.json()
+        r = eve.post(f"/api/tables/{table['table_id']}/join", json={"name": "Eve"})
+        assert r.status_code == 403 and "members of the group" in r.json()["error"]
+        assert eve.post("/api/tables", json={"name": "Eve", "group": gid}).status_code == 403
+        r = bob.post(f"/api/tables/{table['table_id']}/join", json={"name": "Bob"})
+        assert r.status_code == 200, r.text
+        # A game the bots finish for the two away players.
+        body = {"name": "Ann", "seats": [{"kind": "human"}] + [{"kind": "bot"}] * 3}
+        quick = ann.post("/api/tables", json={**body, "group": gid, "bot_takeover": 0})
+        host = quick.json()["token"]
+        tid = quick.json()["table_id"]
+        ann.post(f"/api/tables/{tid}/start", headers={"Authorization": f"Bearer {host}"})
+        deadline = time.monotonic() + 60
+        while ann.get(f"/api/tables/{tid}").json()["status"] != "over":
+            assert time.monotonic() < deadline, "the bots did not finish the game"
+            time.sleep(0.2)
+
+        # A sheet of a real-card game: Ann and Bob by name, Cy a guest.
+        sheet = finished_sheet(["ann g", "Bob G", "Cy", "Di"])
+        attached = bob.post(
+            f"/api/groups/{gid}/sheets",
+            json={"sheet": sheet, "members": {"ann g": ann_id, "Bob G": bob_id}},
+        )
+        assert attached.status_code == 200, attached.text
+        assert [s["player"] for s in attached.json()["seats"]] == [ann_id, bob_id, None, None]
+        unfinished = finished_sheet(["A", "B", "C", "D"], hands=2)
+        r = bob.post(f"/api/groups/{gid}/sheets", json={"sheet": unfinished})
+        assert r.status_code == 400 and "only a finished sheet" in r.json()["error"]
+        r = eve.post(f"/api/groups/{gid}/sheets", json={"sheet": sheet})
+        assert r.status_code == 403
+
+        year = time.gmtime().tm_year
+        standings = ann.get(f"/api/groups/{gid}/standings", params={"season": year}).json()
+        kinds = sorted(g["kind"] for g in standings["games"])
+        assert kinds == ["online", "sheet"]
+        online = next(g for g in standings["games"] if g["kind"] == "online")
+        assert online["url"] == f"/replay/{tid}?game=1"
+        lines = {p["player"]: p for p in standings["players"]}
+        assert lines[ann_id]["games"] == 2 and lines[ann_id]["online"] == 1
+        assert lines[bob_id]["games"] == 1 and lines[bob_id]["sheets"] == 1
+        ann_points = online["seats"][0]["total"] + sheet["totals"][0]
+        assert lines[ann_id]["points_per_game"] == round(ann_points / 2, 1)
+        assert len(standings["chart"]["labels"]) == 2
+        # Nothing of a hand: totals and places only.
+        assert "hand" not in str(standings["games"]) and "cards" not in str(standings)
+
+        # The CSV holds the page's figures, line by line.
+        r = ann.get(f"/api/groups/{gid}/standings.csv", params={"season": year})
+        assert r.headers["content-type"].startswith("text/csv")
+        rows = list(csv.DictReader(io.StringIO(r.text)))
+        assert [row["name"] for row in rows] == [p["name"] for p in standings["players"]]
+        for row, line in zip(rows, standings["players"], strict=True):
+            for column in ("games", "online", "sheets", "points_per_game", "wins", "mean_place"):
+                assert row[column] == ("" if line[column] is None else str(line[column]))
+
+        # Another season counts none of it; a bad season is one line.
+        empty = ann.get(f"/api/groups/{gid}/standings", params={"season": year - 1}).json()
+        assert empty["games"] == [] and all(p["games"] == 0 for p in empty["players"])
+        r = ann.get(f"/api/groups/{gid}/standings", params={"from": "2026-13-01"})
+        assert r.status_code == 400 and r.json()["error"].startswith("from:")
+
+
+def test_only_the_owner_removes_a_new_link_voids_the_old_and_cross_site_is_refused(
+    server: Server,
+) -> None:
+    with browser(server) as own, browser(server) as a, browser(server) as b:
+        owner_id, a_id, b_id = named(own, "Olga R"), named(a, "Abe R"), named(b, "Bea R")
+        group = own.post("/api/groups", json={"name": "Club"}).json()
+        gid, old = group["id"], invite_code(group)
+        for member in (a, b):
+            assert member.post(f"/api/groups/{gid}/join", json={"code": old}).status_code == 200
+        r = a.delete(f"/api/groups/{gid}/members/{b_id}")
+        assert r.status_code == 403 and "only the group's owner" in r.json()["error"]
+        assert a.post(f"/api/groups/{gid}/code").status_code == 403
+        evil = {"Origin": "https://evil.example"}
+        for r in (
+            own.delete(f"/api/groups/{gid}/members/{b_id}", headers=evil),
+            own.post("/api/groups", json={"name": "Evil"}, headers=evil),
+            a.post(f"/api/groups/{gid}/join", json={"code": old}, headers=evil),
+        ):
+            assert r.status_code == 403 and "another site" in r.json()["error"], r.text
+        assert len(own.get(f"/api/groups/{gid}").json()["members"]) == 3
+        new = own.post(f"/api/groups/{gid}/code").json()
+        assert invite_code(new) != old
+        assert own.delete(f"/api/groups/{gid}/members/{b_id}").status_code == 200
+        r = b.post(f"/api/groups/{gid}/join", json={"code": old})
+        assert r.status_code == 404  # the old link is void
+        assert b.post(f"/api/groups/{gid}/join", json={"code": invite_code(new)}).status_code == 200
+        # The owner leaves: the group passes to its oldest member.
+        left = own.delete(f"/api/groups/{gid}/members/{owner_id}")
+        assert left.status_code == 200
+        assert a.get(f"/api/groups/{gid}").json()["owner"] == a_id
+
+
+def test_limits_are_one_line_errors(server: Server) -> None:
+    from salad.server.routes.groups import GROUPS_MAX
+
+    with browser(server) as p, httpx.Client(base_url=server.base) as nobody:
+        named(p, "Lim R")
+        for body, where in (({"name": ""}, "name"), ({"name": "x" * 41}, "name"), ({}, "name")):
+            r = p.post("/api/groups", json=body)
+            assert r.status_code == 400 and r.json()["error"].startswith(where), r.text
+        made = [p.post("/api/groups", json={"name": f"G{i}"}) for i in range(GROUPS_MAX + 1)]
+        assert [r.status_code for r in made] == [200] * GROUPS_MAX + [400]
+        assert made[-1].json() == {
+            "error": f"you are in {GROUPS_MAX} groups already, the most a player may be in"
+        }
+        assert nobody.post("/api/groups", json={"name": "Nobody"}).status_code == 401
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+def test_the_group_stores_agree(kind: str, tmp_path: Path) -> None:
+    from salad.server.players.groups import GroupsPart
+    from salad.server.store.groups import GroupRow, MemoryGroups, SheetRow, SqlGroups
+    from salad.server.store.players import MemoryPlayers, PlayerRow, SqlPlayers
+
+    async def run() -> None:
+        sql = SqlStore(f"sqlite:///{tmp_path / 'g.db'}") if kind == "sqlite" else None
+        players = SqlPlayers(sql) if sql is not None else MemoryPlayers()
+        store = (
+            SqlGroups(sql)
+            if sql is not None
+            else MemoryGroups(
+                players if isinstance(players, MemoryPlayers) else None, MemoryStore()
+            )
+        )
+        if sql is not None:
+            await sql.open()
+        try:
+            for pid in ("a", "b"):
+                await players.create_player(PlayerRow(pid, pid.upper(), "#000000", "en"))
+            await store.create_group(GroupRow("g", "Group", "a", "code"))
+            await store.add_member("g", "b")
+            await store.add_member("g", "b")
+            assert [(m.player_id, m.name) for m in await store.members("g")] == [
+                ("a", "A"),
+                ("b", "B"),
+            ]
+            sheet = SheetRow("s", "g", "a", {"x": 1}, ["a", None], 100.0)
+            await store.add_sheet(sheet)
+            assert [s.id for s in await store.sheets("g", 0.0, 200.0)] == ["s"]
+            assert await store.sheets("g", 101.0, 200.0) == []
+            part = GroupsPart(store)
+            exported = await part.export("a")
+            assert exported["groups"][0]["owner"] and exported["sheets_attached"][0]["id"] == "s"
+            await part.forget("a")  # the owner goes: the group is Bea's
+            found = await store.group("g")
+            assert found is not None and found.owner_id == "b"
+            assert (await store.sheets("g", 0.0, 200.0))[0].added_by is None
+            await part.forget("b")  # the last member goes: the group is gone
+            assert await store.group("g") is None and await store.groups_of("b") == []
+        finally:
+            if sql is not None:
+                await sql.close()
+
+    asyncio.run(run())
