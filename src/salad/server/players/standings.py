@@ -230,6 +230,9 @@ def standings_csv(table: dict[str, Any]) -> str:
 
 
 def format_cell(value: Any) -> str:
-    """A cell as text; a name a spreadsheet would take for a formula is quoted with ``'``."""
+    """A cell as text, a number as the page writes it (``215``, ``347.5``); a name a
+    spreadsheet would take for a formula is quoted with ``'``."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
     text = "" if value is None else str(value)
     return "'" + text if text[:1] in ("=", "+", "-", "@") and isinstance(value, str) else text
