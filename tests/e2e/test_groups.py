@@ -15,6 +15,8 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from salad.server.players.standings import CSV_COLUMNS
+
 SUNDAY = Path(__file__).resolve().parents[2] / "examples" / "sheets" / "sunday.json"
 
 
@@ -75,16 +77,7 @@ def test_a_group_counts_an_online_game_and_a_sheet_and_its_csv_is_its_table(
     csv_url = ann.locator("#csv-link").get_attribute("href")
     text = ann.request.get(f"{base_url}{csv_url}").text()
     lines = list(csv.reader(io.StringIO(text)))
-    assert lines[0] == [
-        "place",
-        "name",
-        "games",
-        "online",
-        "sheets",
-        "points_per_game",
-        "wins",
-        "mean_place",
-    ]
+    assert lines[0] == list(CSV_COLUMNS)
     assert [[c or "–" for c in line] for line in lines[1:]] == page_rows
 
 

@@ -236,3 +236,39 @@ def test_the_group_stores_agree(kind: str, tmp_path: Path) -> None:
                 await sql.close()
 
     asyncio.run(run())
+
+
+def test_salad_score_attaches_a_sheet_with_the_invite_link_or_a_file_holding_it(
+    server: Server, tmp_path: Path
+) -> None:
+    from typer.testing import CliRunner
+
+    from salad.cli import app
+
+    runner = CliRunner()
+    with browser(server) as cy:
+        cy_id = named(cy, "Cy CLI")
+        group = cy.post("/api/groups", json={"name": "Terminal"}).json()
+        link = f"{server.base}{group['invite_url']}"
+        held = tmp_path / "group.txt"
+        held.write_text(link + "\n")
+        sheet = tmp_path / "sunday.json"
+        sheet.write_text(json.dumps(finished_sheet(["Ann", "Bob", "cy cli", "Di"])))
+        for where in (link, str(held)):
+            done = runner.invoke(app, ["score", "--load", str(sheet), "--group", where])
+            assert done.exit_code == 0, done.output
+            assert "Ann (a guest), Bob (a guest), cy cli (a member), Di (a guest)" in done.output
+        standings = cy.get(f"/api/groups/{group['id']}/standings").json()
+        assert [p["sheets"] for p in standings["players"] if p["player"] == cy_id] == [2]
+        half = tmp_path / "half.json"
+        half.write_text(json.dumps(finished_sheet(["A", "B", "C", "D"], hands=3)))
+        wrong = link.replace("code=", "code=x")
+        for args, words in (
+            (["--load", str(sheet), "--group", wrong], "invite link is wrong"),
+            (["--load", str(half), "--group", link], "not finished"),
+            (["--group", link], "--load FILE"),
+            (["--load", str(sheet), "--group", "https://example.com/x"], "not a group's invite"),
+        ):
+            refused = runner.invoke(app, ["score", *args])
+            assert refused.exit_code != 0 and words in refused.output, refused.output
+            assert "Traceback" not in refused.output
