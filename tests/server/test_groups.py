@@ -190,24 +190,31 @@ def test_limits_are_one_line_errors(server: Server) -> None:
         assert nobody.post("/api/groups", json={"name": "Nobody"}).status_code == 401
 
 
-@pytest.mark.parametrize("kind", ["memory", "sqlite"])
-def test_the_group_stores_agree(kind: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("kind", ["memory", "sqlite", "postgresql"])
+def test_the_group_stores_agree(kind: str, tmp_path: Path, request: Any) -> None:
+    """The memory and SQL stores: members, sheets by season, the games of the group's tables
+    (finished only), and the groups' part of an export and a deletion."""
     from salad.server.players.groups import GroupsPart
-    from salad.server.store.groups import GroupRow, MemoryGroups, SheetRow, SqlGroups
-    from salad.server.store.players import MemoryPlayers, PlayerRow, SqlPlayers
+    from salad.server.store import MoveRow, TableRow
+    from salad.server.store.groups import GroupRow, GroupStore, MemoryGroups, SheetRow, SqlGroups
+    from salad.server.store.players import MemoryPlayers, PlayerRow, PlayerStore, SqlPlayers
+
+    url = {
+        "sqlite": f"sqlite:///{tmp_path / 'g.db'}",
+        "postgresql": "" if kind != "postgresql" else str(request.getfixturevalue("pg_url")),
+    }.get(kind)
 
     async def run() -> None:
-        sql = SqlStore(f"sqlite:///{tmp_path / 'g.db'}") if kind == "sqlite" else None
-        players = SqlPlayers(sql) if sql is not None else MemoryPlayers()
-        store = (
-            SqlGroups(sql)
-            if sql is not None
-            else MemoryGroups(
-                players if isinstance(players, MemoryPlayers) else None, MemoryStore()
-            )
-        )
+        sql = SqlStore(url) if url else None
+        tables: SqlStore | MemoryStore = sql if sql is not None else MemoryStore()
+        players: PlayerStore
+        store: GroupStore
         if sql is not None:
+            players, store = SqlPlayers(sql), SqlGroups(sql)
             await sql.open()
+        else:
+            players = memory = MemoryPlayers()
+            store = MemoryGroups(memory, tables if isinstance(tables, MemoryStore) else None)
         try:
             for pid in ("a", "b"):
                 await players.create_player(PlayerRow(pid, pid.upper(), "#000000", "en"))
@@ -222,6 +229,18 @@ def test_the_group_stores_agree(kind: str, tmp_path: Path) -> None:
             await store.add_sheet(sheet)
             assert [s.id for s in await store.sheets("g", 0.0, 200.0)] == ["s"]
             assert await store.sheets("g", 101.0, 200.0) == []
+            for table_id, group in (("t1", "g"), ("t2", None), ("t3", "g")):
+                row = TableRow(table_id, "canadian", {}, 3, None, None, "lobby", 1, group_id=group)
+                await tables.create_table(row)
+                await tables.start_game(table_id, 1, 7, [{"name": "A", "player": "a"}])
+                if table_id != "t3":  # t3's game is still played: not counted
+                    over = ([10, 20, 30], [0])
+                    await tables.add_move(table_id, 1, MoveRow(1, 0, 0, "x"), over=over)
+            games = await store.games("g", 0.0, float("inf"))
+            assert [(g.table_id, g.game.totals, g.preset) for g in games] == [
+                ("t1", [10, 20, 30], "canadian")
+            ]
+            assert await store.games("g", 0.0, 1.0) == []
             part = GroupsPart(store)
             exported = await part.export("a")
             assert exported["groups"][0]["owner"] and exported["sheets_attached"][0]["id"] == "s"
