@@ -83,7 +83,10 @@ def test_a_groups_standings_count_an_online_game_and_a_sheet_and_the_csv_matches
         table = made.json()
         r = eve.post(f"/api/tables/{table['table_id']}/join", json={"name": "Eve"})
         assert r.status_code == 403 and "members of the group" in r.json()["error"]
-        assert eve.post("/api/tables", json={"name": "Eve", "group": gid}).status_code == 403
+        for path in ("/api/tables", "/api/quickplay"):
+            r = eve.post(path, json={"name": "Eve", "group": gid})
+            assert r.status_code == 403 and "not a member of the group" in r.json()["error"]
+        assert bob.post("/api/quickplay", json={"name": "Bob", "group": gid}).status_code == 200
         r = bob.post(f"/api/tables/{table['table_id']}/join", json={"name": "Bob"})
         assert r.status_code == 200, r.text
         # A game the bots finish for the two away players.

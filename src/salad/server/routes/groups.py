@@ -31,7 +31,7 @@ from salad.server.players.standings import (
     standings_of,
 )
 from salad.server.routes.me import Me, same_origin
-from salad.server.routes.sheets import read_sheet
+from salad.server.routes.sheets import MAX_TEXT, read_sheet
 from salad.server.store.groups import GroupRow, GroupStore, MemberRow, SheetRow, SqlGroups
 from salad.server.store.players import name_key
 from salad.server.store.sql import SqlStore
@@ -173,8 +173,11 @@ def is_member(members: list[MemberRow], player_id: str | None) -> bool:
     return player_id is not None and any(m.player_id == player_id for m in members)
 
 
-async def check_member(request: Request, group_id: str | None, player_id: str | None) -> None:
-    """Refuse (403) a player who is not a member of ``group_id`` (None: anyone's table)."""
+async def check_member(
+    request: Request, group_id: str | None, player_id: str | None, making: bool = False
+) -> None:
+    """Refuse (403) a player who is not a member of ``group_id`` (None: anyone's table);
+    ``making``: a table being made for the group, else one being joined."""
     if group_id is None:
         return
     store = group_store(request)
@@ -182,6 +185,8 @@ async def check_member(request: Request, group_id: str | None, player_id: str | 
     if group is None:
         raise ActionError(f"group {group_id!r}: no such group", 403)
     if not is_member(await store.members(group_id), player_id):
+        if making:
+            raise ActionError(f"group: you are not a member of the group {group.name!r}", 403)
         raise ActionError(
             f"this table is for the members of the group {group.name!r}: "
             "join the group with its invite link first",
@@ -345,6 +350,8 @@ async def attach_sheet(
     else:
         group, members = await member_group(store, group_id, me.id)
     sheet = read_sheet(body.sheet)
+    if len(sheet.to_json()) > MAX_TEXT:
+        raise ActionError(f"sheet: at most {MAX_TEXT} characters as saved")
     if not sheet.is_over():
         raise ActionError(
             f"sheet: only a finished sheet counts ({len(sheet.entries)} of "

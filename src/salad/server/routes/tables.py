@@ -121,7 +121,7 @@ async def quickplay(
     request: Request, body: s.QuickPlayIn, manager: Manager, player: PlayerId = None
 ) -> dict[str, Any]:
     """A table started at once: you in seat 0, bots in the other seats."""
-    await check_member(request, body.group, player)
+    await check_member(request, body.group, player, making=True)
     rs = build_ruleset(body.rules, None, body.toppings, body.swap)
     n = player_count(rs, body.players)
     bot = check_bot(body.bot)
@@ -143,7 +143,7 @@ async def create_table(
     request: Request, body: s.CreateTableIn, manager: Manager, player: PlayerId = None
 ) -> dict[str, Any]:
     """A table in the lobby; you are its host, in seat 0."""
-    await check_member(request, body.group, player)
+    await check_member(request, body.group, player, making=True)
     rs = build_ruleset(body.rules, body.rules_toml, body.toppings, body.swap)
     seats: list[tuple[str, str | None]]
     if body.seats is not None:
