@@ -56,6 +56,8 @@ const base = `/api/groups/${encodeURIComponent(groupId)}`;
 
 /** @type {string} */
 let me = "";
+/** @type {string | null} */
+let myName = null;
 /** @type {Group | null} */
 let group = null;
 
@@ -63,7 +65,9 @@ async function start() {
   loadPrefs();
   mountLogo($("logo"));
   try {
-    me = (await api("GET", "/api/me")).id;
+    const player = await api("GET", "/api/me");
+    me = player.id;
+    myName = player.name;
     group = await api("GET", base);
   } catch (err) {
     $("g-note").textContent = errorText(err);
@@ -175,7 +179,7 @@ async function newTable(e) {
   const players = Number($("t-players", HTMLSelectElement).value) || 4;
   const seats = [{ kind: "human" }, ...Array.from({ length: players - 1 }, () => ({ kind: "open" }))];
   const body = {
-    name: store.name() || "Host",
+    name: myName || store.name() || "Host",
     rules: $("t-rules", HTMLSelectElement).value || undefined,
     seats,
     group: groupId,
