@@ -349,3 +349,23 @@ def test_nodes_share_the_counts_in_redis(redis_server: Any, caplog: Any) -> None
             await client.aclose()
 
     asyncio.run(run())
+
+
+def test_guessed_invite_codes_and_a_flood_of_groups_are_refused(limited: Server) -> None:
+    """Group invite codes tried (a guess, the landing, a join) and groups made are counted per
+    address (#34): guessing meets 429 long before it could find a 22-character code."""
+    limited.ok("GET", "/api/me")  # a player (its cookie kept by the client)
+    group = limited.ok("POST", "/api/groups", {"name": "Guarded"})
+    gid = group["id"]
+    made = [limited.post("/api/groups", {"name": f"G{i}"}).status_code for i in range(12)]
+    assert made[: DEFAULT_RATES["groups"].count - 1] == [200] * (DEFAULT_RATES["groups"].count - 1)
+    assert made[-1] == 429
+    guesses = [
+        limited.post(f"/api/groups/{gid}/join", {"code": f"guess{i}"})
+        for i in range(DEFAULT_RATES["invites"].count + 2)
+    ]
+    codes = [r.status_code for r in guesses]
+    assert set(codes[: DEFAULT_RATES["invites"].count]) == {404}
+    assert codes[-1] == 429 and "too many invite codes tried" in guesses[-1].json()["error"]
+    landing = limited.http.get(f"/api/groups/{gid}/invite", params={"code": "x"})
+    assert landing.status_code == 429  # the landing takes from the same bucket

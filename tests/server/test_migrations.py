@@ -15,13 +15,14 @@ from typing import Any
 
 import pytest
 from alembic import command
-from sqlalchemy import Connection, Engine, create_engine, inspect, text
+from sqlalchemy import Connection, create_engine, inspect, text
 
 from salad.engine import Game
 from salad.errors import SaladError
 from salad.formats.rules import load_ruleset
 from salad.server.store import SqlStore, check_database, database_url, hash_token
 from salad.server.store.connections import config
+from salad.server.store.migrations.versions import r0007_groups
 from salad.settings import to_ref
 
 from .conftest import Server, connect, stored_pace
@@ -65,7 +66,7 @@ CREATE TABLE salad_seats (
 
 TABLE, TOKEN, SEED, PLAYED = "before-migrations", "the-hosts-token", 20251205, 9
 
-HEAD = ["0005"]
+HEAD = ["0007"]
 """The newest revision."""
 
 
@@ -262,27 +263,20 @@ def test_a_table_made_before_the_pace_plays_at_normal_and_the_pace_goes_back(
     assert revision(url) == ["0002"] and "pace" not in columns and "talk" in columns
 
 
-def move_to(engine: Engine, target: str) -> None:
-    """Upgrade the database to ``head``, or downgrade it to ``target``."""
-    with engine.begin() as conn:
-        if target == "head":
-            command.upgrade(config(conn), target)
-        else:
-            command.downgrade(config(conn), target)
-
-
-def test_the_players_revision_goes_back_and_up_again(tmp_path: Path) -> None:
-    """Revision 0004 adds the players and the seat's player; going back to 0003 takes both
-    away, and up again brings them back."""
-    url = f"sqlite:///{tmp_path / 'r0004.db'}"
+def back_and_up(tmp_path: Path, back_to: str, present: Callable[[Any], bool]) -> None:
+    """A new database taken back to revision ``back_to``, then up to the head: ``present``
+    (given the inspector) says whether a revision's additions are there, at each step."""
+    url = f"sqlite:///{tmp_path / 'back.db'}"
     check_database(url)
     engine = create_engine(url)
     try:
-        for target, present in (("0003", False), ("head", True)):
-            move_to(engine, target)
-            seats = {c["name"] for c in inspect(engine).get_columns("salad_seats")}
-            assert ("player_id" in seats) is present
-            assert ("salad_players" in inspect(engine).get_table_names()) is present
+        for target, there in ((back_to, False), ("head", True)):
+            with engine.begin() as conn:
+                if target == "head":
+                    command.upgrade(config(conn), target)
+                else:
+                    command.downgrade(config(conn), target)
+            assert present(inspect(engine)) is there, target
     finally:
         engine.dispose()
     assert revision(url) == HEAD
@@ -291,14 +285,37 @@ def test_the_players_revision_goes_back_and_up_again(tmp_path: Path) -> None:
 def test_the_signins_revision_goes_back_and_up_again(tmp_path: Path) -> None:
     """Revision 0005 adds the sign-in codes; going back to 0004 takes them away (the players
     stay), and up again brings them back."""
-    url = f"sqlite:///{tmp_path / 'r0005.db'}"
-    check_database(url)
-    engine = create_engine(url)
-    try:
-        for target, present in (("0004", False), ("head", True)):
-            move_to(engine, target)
-            names = inspect(engine).get_table_names()
-            assert ("salad_signins" in names) is present and "salad_players" in names
-    finally:
-        engine.dispose()
-    assert revision(url) == HEAD
+
+    def present(found: Any) -> bool:
+        names = found.get_table_names()
+        assert "salad_players" in names
+        return "salad_signins" in names
+
+    back_and_up(tmp_path, "0004", present)
+
+
+def test_the_players_revision_goes_back_and_up_again(tmp_path: Path) -> None:
+    """Revision 0004 adds the players and the seat's player; going back to 0003 takes both
+    away, and up again brings them back."""
+
+    def present(found: Any) -> bool:
+        seats = {c["name"] for c in found.get_columns("salad_seats")}
+        players = "salad_players" in found.get_table_names()
+        assert ("player_id" in seats) is players
+        return players
+
+    back_and_up(tmp_path, "0003", present)
+
+
+def test_the_groups_revision_goes_back_and_up_again(tmp_path: Path) -> None:
+    """Revision 0007 adds the groups and the table's group; going back to the revision before
+    takes both away, and up again brings them back."""
+
+    def present(found: Any) -> bool:
+        columns = {c["name"] for c in found.get_columns("salad_tables")}
+        names = set(found.get_table_names())
+        made = {"salad_groups", "salad_group_members", "salad_group_sheets"} <= names
+        assert ("group_id" in columns) is made
+        return made
+
+    back_and_up(tmp_path, r0007_groups.down_revision or "", present)

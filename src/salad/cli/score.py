@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from salad.cli.attach import attach
 from salad.cli.common import (
     OptionalRulesOpt,
     PlayersOpt,
@@ -31,6 +32,17 @@ LoadOpt = Annotated[
     Path | None,
     typer.Option("--load", "-l", help="Carry on with a sheet saved with /save (JSON)."),
 ]
+GroupOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--group",
+        "-g",
+        metavar="URL-OR-FILE",
+        help="Attach the finished sheet of --load to a group of the site, and stop: the "
+        "group's invite link (from its page), or a text file holding it. Each name counts "
+        "for the member of that name, any other for a guest.",
+    ),
+]
 
 
 @friendly
@@ -40,10 +52,22 @@ def score_command(
     toppings: ToppingsOpt = None,
     swap: SwapOpt = None,
     load: LoadOpt = None,
+    group: GroupOpt = None,
 ) -> None:
     """Keep score at a table playing with real cards: enter what each player took after every
-    hand; the sheet checks it, scores it and keeps the running totals."""
-    _open(rules, players, toppings, swap, load).run()
+    hand; the sheet checks it, scores it and keeps the running totals. With --group, attach a
+    finished sheet to a group of the site instead."""
+    if group is None:
+        _open(rules, players, toppings, swap, load).run()
+        return
+    if load is None or rules is not None or players is not None or toppings or swap:
+        raise SaladError(
+            "--group attaches a sheet saved with /save: give it with --load FILE alone"
+        )
+    sheet = _load(load)
+    if not sheet.is_over():
+        raise SaladError(f"{load}: the sheet is not finished; only a finished sheet counts")
+    Console(highlight=False, soft_wrap=True).print(attach(group, sheet), markup=False)
 
 
 def _open(
@@ -60,11 +84,16 @@ def _open(
                 "--load takes the rules and the players from the file; "
                 "leave out --rules, --players, --toppings and --swap"
             )
-        text = load.read_text(encoding="utf-8")
-        try:
-            sheet = ScoreSheet.from_json(text)
-        except SaladError as exc:
-            raise SaladError(f"{load}: {exc}") from None
+        sheet = _load(load)
         return Scorekeeper(console, sheet.ruleset, sheet.players, sheet, load)
     rs = make_ruleset("canadian" if rules is None else rules, toppings, swap)
     return Scorekeeper(console, rs, players_for(rs, players), None, None)
+
+
+def _load(load: Path) -> ScoreSheet:
+    """The sheet saved in ``load``, every hand checked again."""
+    text = load.read_text(encoding="utf-8")
+    try:
+        return ScoreSheet.from_json(text)
+    except SaladError as exc:
+        raise SaladError(f"{load}: {exc}") from None

@@ -20,7 +20,7 @@ from salad.server.errors import ActionError, one_line
 from salad.server.players.identity import Identities
 from salad.server.players.secret import server_secret
 from salad.server.ratelimit import RateLimits
-from salad.server.routes import health, howto, me, pages, reviews, sheets, signin, tables
+from salad.server.routes import groups, health, howto, me, pages, reviews, sheets, signin, tables
 from salad.server.sockets import SocketGate, TableSockets
 from salad.server.store import SqlStore
 from salad.server.store.players import SqlPlayers
@@ -115,6 +115,7 @@ def create_app(
     app.state.cluster = cluster
     app.state.identities = Identities(SqlPlayers(storage), secret or server_secret())
     signin.install(app, storage)  # sign-in codes; the seats' part of a player's export
+    groups.install(app, storage)  # its store, its routes, its part of a player's export
     add_error_handlers(app)
     for routes in (health, tables, sheets, howto, reviews, me, signin, pages):
         app.include_router(routes.router)

@@ -40,7 +40,10 @@ ENV = "SALAD_RATE_LIMITS"
 MAX_KEYS = 10_000
 """Buckets kept per kind before the full (idle) ones are forgotten."""
 
-SHARED = frozenset({"tables", "joins", "host", "sockets", "chat", "players", "links", "signins"})
+SHARED = frozenset(
+    {"tables", "joins", "host", "sockets", "chat"}
+    | {"players", "links", "signins", "groups", "invites"}
+)
 """The kinds counted in Redis on a cluster (a seat's chat too: a node taking its table over goes
 on with its count); a connection's messages and refusals end with it, on its node."""
 
@@ -74,6 +77,8 @@ DEFAULT_RATES: dict[str, Rate] = {
     "players": Rate(20, 3600),  # new players (a first visit without a cookie), per address
     "links": Rate(10, 3600),  # sign-in codes made, per player
     "signins": Rate(10, 600),  # sign-in codes tried, per address
+    "groups": Rate(10, 3600),  # new groups, per address
+    "invites": Rate(30, 3600),  # invite codes tried (a group's link opened, joined), per address
 }
 
 OPEN = "open"
@@ -93,6 +98,8 @@ WHAT = {
     "players": "new players from this address",
     "links": "sign-in codes made",
     "signins": "sign-in codes tried from this address",
+    "groups": "new groups from this address",
+    "invites": "invite codes tried from this address",
 }
 """What each kind counts, in the words of its refusals ("too many ...")."""
 

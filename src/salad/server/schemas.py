@@ -49,11 +49,18 @@ class RulesFileIn(RulesIn):
 PACE_TEXT = "How fast the bots play and how long a finished trick stays (default normal)"
 
 
+GROUP_TEXT = (
+    "The id of a group you are a member of: the table is the group's (its members alone join "
+    "it) and its finished games count in the group's standings"
+)
+
+
 class QuickPlayIn(RulesIn):
     name: PlayerName
     players: int | None = Field(None, ge=2, le=16)
     bot: str | None = Field(None, description="The bot for every other seat")
     pace: PaceName | None = Field(None, description=PACE_TEXT)
+    group: str | None = Field(None, max_length=16, description=GROUP_TEXT)
 
 
 class PaceIn(StrictIn):
@@ -77,6 +84,7 @@ class CreateTableIn(RulesFileIn):
     )
     seed: int | None = Field(None, ge=0, lt=2**63, description="The first game's seed")
     pace: PaceName | None = Field(None, description=PACE_TEXT)
+    group: str | None = Field(None, max_length=16, description=GROUP_TEXT)
 
 
 class JoinIn(StrictIn):

@@ -13,6 +13,7 @@ from salad.server.info import options
 from salad.server.messages import LobbyOut
 from salad.server.players.identity import Identities
 from salad.server.players.origin import foreign_origin
+from salad.server.routes.groups import check_member
 from salad.server.rules import build_ruleset, player_count
 from salad.server.tables import Joined, TableManager
 from salad.server.tables.pace import check_pace
@@ -130,24 +131,32 @@ async def get_options() -> dict[str, Any]:
 
 @made.post("/api/quickplay", response_model=s.JoinedOut)
 async def quickplay(
-    body: s.QuickPlayIn, manager: Manager, player: PlayerId = None
+    request: Request, body: s.QuickPlayIn, manager: Manager, player: PlayerId = None
 ) -> dict[str, Any]:
     """A table started at once: you in seat 0, bots in the other seats."""
+    await check_member(request, body.group, player, making=True)
     rs = build_ruleset(body.rules, None, body.toppings, body.swap)
     n = player_count(rs, body.players)
     bot = check_bot(body.bot)
     seats: list[tuple[str, str | None]] = [(BOT, bot)] * (n - 1)
     joined = await manager.create(
-        rs, body.name, seats, start=True, pace=check_pace(body.pace), host_player=player
+        rs,
+        body.name,
+        seats,
+        start=True,
+        pace=check_pace(body.pace),
+        host_player=player,
+        group=body.group,
     )
     return joined_answer(joined)
 
 
 @made.post("/api/tables", response_model=s.CreatedOut)
 async def create_table(
-    body: s.CreateTableIn, manager: Manager, player: PlayerId = None
+    request: Request, body: s.CreateTableIn, manager: Manager, player: PlayerId = None
 ) -> dict[str, Any]:
     """A table in the lobby; you are its host, in seat 0."""
+    await check_member(request, body.group, player, making=True)
     rs = build_ruleset(body.rules, body.rules_toml, body.toppings, body.swap)
     seats: list[tuple[str, str | None]]
     if body.seats is not None:
@@ -173,6 +182,7 @@ async def create_table(
         seed=body.seed,
         pace=check_pace(body.pace),
         host_player=player,
+        group=body.group,
     )
     out = joined_answer(joined)
     out["invite_url"] = f"/join/{joined.table_id}"
@@ -194,9 +204,11 @@ async def get_table(table_id: str, manager: Manager) -> Response:
     dependencies=[per_address("joins")],
 )
 async def join_table(
-    table_id: str, body: s.JoinIn, manager: Manager, player: PlayerId = None
+    request: Request, table_id: str, body: s.JoinIn, manager: Manager, player: PlayerId = None
 ) -> dict[str, Any]:
-    """Take an open seat (the first one unless ``seat`` is given)."""
+    """Take an open seat (the first one unless ``seat`` is given; a group's table: its
+    members alone)."""
+    await check_member(request, (await manager.get(table_id)).group, player)
     return joined_answer(await manager.join(table_id, body.name, body.seat, player))
 
 

@@ -106,6 +106,8 @@ class TableRow:
     """What the table keeps (:data:`KEPT`), as last kept; None: nothing kept yet."""
     pace: str = "normal"
     """How fast its bots play and how long a finished trick stays: slow, normal or fast."""
+    group_id: str | None = None
+    """The group the table was made for (:mod:`~.groups`): only its members take a seat."""
 
 
 class TableStore(Protocol):

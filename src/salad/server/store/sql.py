@@ -89,6 +89,7 @@ COPIED = (
     "game_number",
     "seed",
     "pace",
+    "group_id",
 )
 """The columns of ``salad_tables`` stored as a :class:`~.base.TableRow` has them."""
 

@@ -30,10 +30,11 @@ from salad.server.store.migrations.versions import (
     r0002_kept,
     r0003_pace,
     r0004_players,
+    r0007_groups,
 )
 
 tables_t, seats_t, games_t, moves_t, fences_t, reviews_t = r0001_first_schema.tables()
-for column in [*r0002_kept.columns(), *r0003_pace.columns()]:
+for column in [*r0002_kept.columns(), *r0003_pace.columns(), *r0007_groups.columns()]:
     tables_t.append_column(column)
 for column in r0004_players.seat_columns():
     seats_t.append_column(column)

@@ -72,9 +72,11 @@ class Lobby:
         start: bool = False,
         pace: Pace = Pace.NORMAL,
         host_player: str | None = None,
+        group: str | None = None,
     ) -> Joined:
         """A new table: the host in seat 0 (``host_player``: the id of the player the site
-        remembers them as) and ``seats`` (kind, bot) for the others."""
+        remembers them as) and ``seats`` (kind, bot) for the others; ``group``: the group it
+        is made for (only its members join it)."""
         ruleset.check_players(len(seats) + 1)
         registry, storage = self.registry, self.registry.storage
         token = new_token()
@@ -100,6 +102,7 @@ class Lobby:
             seed=seed,
             seats=rows,
             pace=pace,
+            group_id=group,
         )
         await storage.create_table(row)
         table = Table(row, ruleset)

@@ -128,6 +128,8 @@ class Table:
         self.turn_timer = row.turn_timer
         self.bot_takeover = row.bot_takeover
         self.pace = next((p for p in Pace if p == row.pace), Pace.NORMAL)
+        self.group = row.group_id
+        """The group the table was made for (its members alone join it), or None."""
         self.status = TableStatus(row.status)
         self.game_number = row.game_number
         self.first_seed = row.seed

@@ -1,0 +1,470 @@
+"""Groups (``/api/groups``, docs/groups.md): a family or a club, made by a player, joined with
+its invite link, its tables (joinable by its members alone), the score sheets of its real-card
+games, and its standings for a season (JSON and CSV).
+
+Every change a player's cookie authenticates is refused from another site (:func:`same_origin`).
+A group is seen by its members only; the invite landing shows its name to whoever has the code.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+from functools import partial
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, FastAPI, Query, Request
+from fastapi.responses import Response
+from pydantic import AfterValidator, BaseModel, Field
+
+from salad.errors import SaladError
+from salad.server import schemas as s
+from salad.server.errors import ActionError
+from salad.server.messages import StrictIn, tidy_line
+from salad.server.players.groups import GroupsPart, leave_group
+from salad.server.players.identity import Identities
+from salad.server.players.standings import (
+    SEASON_TEXT,
+    parse_day,
+    season_of,
+    standings_csv,
+    standings_of,
+)
+from salad.server.routes.me import Me, same_origin
+from salad.server.routes.sheets import MAX_TEXT, read_sheet
+from salad.server.store.groups import GroupRow, GroupStore, MemberRow, SheetRow, SqlGroups
+from salad.server.store.players import name_key
+from salad.server.store.sql import SqlStore
+from salad.sheet import ScoreSheet
+
+NAME_LIMIT = 40
+"""Characters a group's name may take."""
+
+MEMBERS_MAX = 50
+"""Members a group may have (a family, a club's regulars)."""
+
+GROUPS_MAX = 20
+"""Groups a player may be a member of (those they made included)."""
+
+SHEETS_MAX = 2000
+"""Score sheets a group may hold (a game a day for five years)."""
+
+CODE_BYTES = 16
+"""Random bytes of an invite code (22 characters): not to be guessed."""
+
+GroupName = Annotated[
+    str,
+    AfterValidator(partial(tidy_line, limit=NAME_LIMIT)),
+    Field(description=f"The group's name (at most {NAME_LIMIT} characters)"),
+]
+
+
+class GroupIn(StrictIn):
+    name: GroupName
+
+
+class CodeIn(StrictIn):
+    code: str = Field(max_length=64, description="The invite code (from the invite link)")
+
+
+class AttachIn(StrictIn):
+    sheet: Any = Field(description="A finished score sheet (salad-score/1, docs/score-sheet.md)")
+    members: dict[str, str | None] | None = Field(
+        None,
+        description="Each of the sheet's names: the id of the member it is, or null for a "
+        "guest (default: a name is the member of that name, whatever its case, else a guest)",
+    )
+    played_on: str | None = Field(None, description="The day it was played, YYYY-MM-DD (today)")
+    code: str | None = Field(
+        None,
+        max_length=64,
+        description="The invite code, for a client with no player cookie (salad score --group)",
+    )
+
+
+class MemberOut(BaseModel):
+    player: str
+    name: str | None
+    joined_at: float
+    owner: bool
+
+
+class GroupOut(BaseModel):
+    id: str
+    name: str
+    url: str = Field(description="The group's page")
+    owner: str | None = Field(description="The owner's player id")
+    you_own: bool
+    members: list[MemberOut]
+    invite_url: str | None = Field(description="The invite link (its owner alone sees it)")
+
+
+class GroupBrief(BaseModel):
+    id: str
+    name: str
+    url: str
+    you_own: bool
+
+
+class InviteOut(BaseModel):
+    id: str
+    name: str
+    members: int
+    member: bool = Field(description="Whether you are a member already")
+
+
+class AttachedOut(BaseModel):
+    id: str
+    seats: list[dict[str, Any]] = Field(description="Each name of the sheet and its member")
+    played_on: str
+
+
+class StandingsOut(BaseModel):
+    group: dict[str, Any]
+    season: dict[str, Any]
+    players: list[dict[str, Any]] = Field(
+        description="Per member, best mean place first: games (online, sheets), points, "
+        "points_per_game, wins, mean_place"
+    )
+    games: list[dict[str, Any]] = Field(
+        description="Every game counted, oldest first: kind (online or sheet), day, rules, "
+        "seats (name, player, total, place), url (an online game's replay)"
+    )
+    chart: dict[str, Any] = Field(
+        description="labels (the day of each game counted) and series: each member's points "
+        "per game after every game (null before their first)"
+    )
+
+
+RESPONSES = s.refusals(
+    (400, "Bad input, or a limit reached"),
+    (401, "No player: the request has no valid cookie"),
+    (403, "Not a member, not the owner, or a request from another site"),
+    (404, "No such group, or a wrong invite code"),
+    (429, "Too many requests from this address: retry after Retry-After seconds"),
+    ("4XX", "Another refusal (a body too large)"),
+)
+
+router = APIRouter(tags=["groups"], responses=RESPONSES)
+changes = [Depends(same_origin)]
+
+
+def group_store(request: Request) -> GroupStore:
+    found: GroupStore = request.app.state.groups
+    return found
+
+
+Groups = Annotated[GroupStore, Depends(group_store)]
+
+
+def install(app: FastAPI, storage: SqlStore) -> None:
+    """The groups' store, routes and part of a player's export and deletion, on ``app``."""
+    app.state.groups = store = SqlGroups(storage)
+    identities: Identities = app.state.identities
+    identities.parts.append(GroupsPart(store))
+    app.include_router(router)
+
+
+async def per_address(request: Request, kind: str) -> None:
+    await request.app.state.rates.check(kind, request.client.host if request.client else "")
+
+
+def is_member(members: list[MemberRow], player_id: str | None) -> bool:
+    return player_id is not None and any(m.player_id == player_id for m in members)
+
+
+async def check_member(
+    request: Request, group_id: str | None, player_id: str | None, making: bool = False
+) -> None:
+    """Refuse (403) a player who is not a member of ``group_id`` (None: anyone's table);
+    ``making``: a table being made for the group, else one being joined."""
+    if group_id is None:
+        return
+    store = group_store(request)
+    group = await store.group(group_id)
+    if group is None:
+        raise ActionError(f"group {group_id!r}: no such group", 403)
+    if not is_member(await store.members(group_id), player_id):
+        if making:
+            raise ActionError(f"group: you are not a member of the group {group.name!r}", 403)
+        raise ActionError(
+            f"this table is for the members of the group {group.name!r}: "
+            "join the group with its invite link first",
+            403,
+        )
+
+
+async def member_group(
+    store: GroupStore, group_id: str, me: str
+) -> tuple[GroupRow, list[MemberRow]]:
+    """The group and its members, if ``me`` is one of them (else 404 or 403)."""
+    group = await store.group(group_id)
+    if group is None:
+        raise ActionError(f"no group {group_id!r}", 404)
+    members = await store.members(group_id)
+    if not is_member(members, me):
+        raise ActionError("only the group's members see it: join with its invite link", 403)
+    return group, members
+
+
+def group_out(group: GroupRow, members: list[MemberRow], me: str) -> dict[str, Any]:
+    mine = group.owner_id == me
+    return {
+        "id": group.id,
+        "name": group.name,
+        "url": f"/g/{group.id}",
+        "owner": group.owner_id,
+        "you_own": mine,
+        "members": [
+            {
+                "player": m.player_id,
+                "name": m.name,
+                "joined_at": m.joined_at,
+                "owner": m.player_id == group.owner_id,
+            }
+            for m in members
+        ],
+        "invite_url": f"/g/{group.id}/join?code={group.code}" if mine else None,
+    }
+
+
+async def check_room(store: GroupStore, player_id: str) -> None:
+    if len(await store.groups_of(player_id)) >= GROUPS_MAX:
+        raise ActionError(f"you are in {GROUPS_MAX} groups already, the most a player may be in")
+
+
+@router.post("/api/groups", response_model=GroupOut, dependencies=changes)
+async def create_group(request: Request, body: GroupIn, me: Me, store: Groups) -> dict[str, Any]:
+    """A new group, you its owner and first member."""
+    await per_address(request, "groups")
+    await check_room(store, me.id)
+    row = GroupRow(
+        id=secrets.token_urlsafe(6),
+        name=body.name,
+        owner_id=me.id,
+        code=secrets.token_urlsafe(CODE_BYTES),
+    )
+    await store.create_group(row)
+    return group_out(row, await store.members(row.id), me.id)
+
+
+@router.get("/api/groups", response_model=list[GroupBrief])
+async def my_groups(me: Me, store: Groups) -> list[dict[str, Any]]:
+    """The groups you are a member of."""
+    return [
+        {"id": g.id, "name": g.name, "url": f"/g/{g.id}", "you_own": g.owner_id == me.id}
+        for g in await store.groups_of(me.id)
+    ]
+
+
+@router.get("/api/groups/{group_id}", response_model=GroupOut)
+async def get_group(group_id: str, me: Me, store: Groups) -> dict[str, Any]:
+    """A group you are a member of: its members, and its invite link if you own it."""
+    group, members = await member_group(store, group_id, me.id)
+    return group_out(group, members, me.id)
+
+
+async def invited(request: Request, store: GroupStore, group_id: str, code: str) -> GroupRow:
+    """The group whose invite code ``code`` is (each try counted per address: not guessed)."""
+    await per_address(request, "invites")
+    group = await store.group(group_id)
+    if group is None or not secrets.compare_digest(group.code.encode(), code.encode()):
+        raise ActionError(
+            "this invite link is wrong or was replaced: ask the group's owner for a new one", 404
+        )
+    return group
+
+
+@router.get("/api/groups/{group_id}/invite", response_model=InviteOut)
+async def get_invite(
+    request: Request, group_id: str, code: Annotated[str, Query(max_length=64)], store: Groups
+) -> dict[str, Any]:
+    """What an invite link leads to: the group's name (for whoever has its code)."""
+    group = await invited(request, store, group_id, code)
+    members = await store.members(group_id)
+    me = request.app.state.identities.player_id(request)
+    return {
+        "id": group.id,
+        "name": group.name,
+        "members": len(members),
+        "member": is_member(members, me),
+    }
+
+
+@router.post("/api/groups/{group_id}/join", response_model=GroupOut, dependencies=changes)
+async def join_group(
+    request: Request, group_id: str, body: CodeIn, me: Me, store: Groups
+) -> dict[str, Any]:
+    """Join a group with its invite code."""
+    group = await invited(request, store, group_id, body.code)
+    members = await store.members(group_id)
+    if not is_member(members, me.id):
+        if len(members) >= MEMBERS_MAX:
+            raise ActionError(f"the group has {MEMBERS_MAX} members, the most it may have")
+        await check_room(store, me.id)
+        await store.add_member(group_id, me.id)
+        members = await store.members(group_id)
+    return group_out(group, members, me.id)
+
+
+@router.post("/api/groups/{group_id}/code", response_model=GroupOut, dependencies=changes)
+async def new_code(group_id: str, me: Me, store: Groups) -> dict[str, Any]:
+    """A new invite link (owner only): the old one no longer works."""
+    group, members = await member_group(store, group_id, me.id)
+    if group.owner_id != me.id:
+        raise ActionError("only the group's owner makes a new invite link", 403)
+    group.code = secrets.token_urlsafe(CODE_BYTES)
+    await store.set_group(group_id, code=group.code, owner_id=group.owner_id)
+    return group_out(group, members, me.id)
+
+
+@router.delete(
+    "/api/groups/{group_id}/members/{player_id}", response_model=GroupOut, dependencies=changes
+)
+async def remove_member(group_id: str, player_id: str, me: Me, store: Groups) -> dict[str, Any]:
+    """Leave the group (your own id), or remove a member (owner only). An owner who leaves
+    passes the group to its oldest member; the last to leave deletes it."""
+    group, members = await member_group(store, group_id, me.id)
+    if player_id != me.id and group.owner_id != me.id:
+        raise ActionError("only the group's owner removes members (a member may leave)", 403)
+    if not is_member(members, player_id):
+        raise ActionError(f"{player_id!r} is not a member of the group", 404)
+    await leave_group(store, group, player_id)
+    left = await store.members(group_id)
+    return group_out(group, left, me.id)
+
+
+@router.post("/api/groups/{group_id}/sheets", response_model=AttachedOut, dependencies=changes)
+async def attach_sheet(
+    request: Request, group_id: str, body: AttachIn, store: Groups
+) -> dict[str, Any]:
+    """Attach a finished score sheet (a game played with real cards) to the group: each of its
+    names is a member or a guest. A member's cookie, or the group's invite code, may."""
+    identities: Identities = request.app.state.identities
+    me = await identities.current(request)
+    if body.code is not None:
+        group = await invited(request, store, group_id, body.code)
+        members = await store.members(group_id)
+    elif me is None:
+        raise ActionError("no player: open the site once, or send the invite code", 401)
+    else:
+        group, members = await member_group(store, group_id, me.id)
+    sheet = read_sheet(body.sheet)
+    if len(sheet.to_json()) > MAX_TEXT:
+        raise ActionError(f"sheet: at most {MAX_TEXT} characters as saved")
+    if not sheet.is_over():
+        raise ActionError(
+            f"sheet: only a finished sheet counts ({len(sheet.entries)} of "
+            f"{sheet.hand_count} hands entered)"
+        )
+    seats = seat_members(sheet, body.members, members)
+    try:
+        day = parse_day(body.played_on, "played_on") if body.played_on else None
+    except SaladError as exc:
+        raise ActionError(str(exc)) from None
+    played = (
+        datetime.now(UTC) if day is None else datetime(day.year, day.month, day.day, 12, tzinfo=UTC)
+    )
+    if len(await store.sheets(group_id, 0.0, float("inf"))) >= SHEETS_MAX:
+        raise ActionError(f"the group holds {SHEETS_MAX} sheets, the most it may")
+    row = SheetRow(
+        id=secrets.token_urlsafe(6),
+        group_id=group.id,
+        added_by=me.id if me is not None else None,
+        sheet=sheet.to_dict(),
+        members=seats,
+        played_at=played.timestamp(),
+    )
+    await store.add_sheet(row)
+    return {
+        "id": row.id,
+        "seats": [{"name": n, "player": p} for n, p in zip(sheet.names, seats, strict=True)],
+        "played_on": played.date().isoformat(),
+    }
+
+
+def seat_members(
+    sheet: ScoreSheet, given: dict[str, str | None] | None, members: list[MemberRow]
+) -> list[str | None]:
+    """The member each of the sheet's names is (None: a guest): as ``given``, else the member
+    of that name whatever its case. A member is at most one name."""
+    ids = {m.player_id for m in members}
+    by_name = {name_key(m.name): m.player_id for m in members if m.name}
+    if given is not None:
+        unknown = [n for n in given if n not in sheet.names]
+        if unknown:
+            raise ActionError(f"members: {unknown[0]!r} is not a name of the sheet")
+        seats = [given.get(n) for n in sheet.names]
+        for name, player in zip(sheet.names, seats, strict=True):
+            if player is not None and player not in ids:
+                raise ActionError(f"members: {name!r}: {player!r} is not a member of the group")
+    else:
+        seats = [by_name.get(name_key(n)) for n in sheet.names]
+    taken = [p for p in seats if p is not None]
+    if len(taken) != len(set(taken)):
+        raise ActionError("members: one member is given for two names of the sheet")
+    return seats
+
+
+SeasonQ = Annotated[str | None, Query(max_length=8, description=SEASON_TEXT)]
+FromQ = Annotated[
+    str | None, Query(alias="from", max_length=10, description="First day, YYYY-MM-DD")
+]
+ToQ = Annotated[str | None, Query(alias="to", max_length=10, description="Last day, YYYY-MM-DD")]
+
+
+async def standings_for(
+    group_id: str,
+    me: Me,
+    store: Groups,
+    season: SeasonQ = None,
+    start: FromQ = None,
+    end: ToQ = None,
+) -> dict[str, Any]:
+    """The standings a request asks for (the season from its query), if ``me`` is a member."""
+    group, members = await member_group(store, group_id, me.id)
+    try:
+        chosen = season_of(season, start, end)
+    except SaladError as exc:
+        raise ActionError(str(exc)) from None
+    games = await store.games(group_id, chosen.since, chosen.until)
+    sheets = await store.sheets(group_id, chosen.since, chosen.until)
+    table = standings_of(members, games, sheets)
+    first_year = datetime.fromtimestamp(group.created_at, UTC).year
+    years = range(datetime.now(UTC).year, first_year - 1, -1)
+    return {
+        "group": {"id": group.id, "name": group.name},
+        "season": {
+            "label": chosen.label,
+            "from": chosen.first,
+            "to": chosen.last,
+            "years": [str(y) for y in years],
+        },
+        **table,
+    }
+
+
+Standings = Annotated[dict[str, Any], Depends(standings_for)]
+
+
+@router.get("/api/groups/{group_id}/standings", response_model=StandingsOut)
+async def get_standings(table: Standings) -> dict[str, Any]:
+    """The group's standings for a season: per member, games (online and sheets), points per
+    game, wins and mean place; every game counted; the chart over time."""
+    return table
+
+
+@router.get(
+    "/api/groups/{group_id}/standings.csv",
+    response_class=Response,
+    responses={200: {"content": {"text/csv": {}}, "description": "The standings as CSV"}},
+)
+async def get_standings_csv(table: Standings) -> Response:
+    """The standings' table as CSV: the same figures as the group's page."""
+    group_id = table["group"]["id"]
+    name = f"salad-{group_id}-{table['season']['from']}-{table['season']['to']}.csv"
+    return Response(
+        standings_csv(table),
+        media_type="text/csv",
+        headers={"content-disposition": f'attachment; filename="{name}"'},
+    )
