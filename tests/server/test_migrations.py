@@ -65,7 +65,7 @@ CREATE TABLE salad_seats (
 
 TABLE, TOKEN, SEED, PLAYED = "before-migrations", "the-hosts-token", 20251205, 9
 
-HEAD = ["0004"]
+HEAD = ["0006"]
 """The newest revision."""
 
 

@@ -20,7 +20,8 @@ from salad.server.errors import ActionError, one_line
 from salad.server.players.identity import Identities
 from salad.server.players.secret import server_secret
 from salad.server.ratelimit import RateLimits
-from salad.server.routes import health, howto, me, pages, reviews, sheets, tables
+from salad.server.ratings import install as install_ratings
+from salad.server.routes import health, howto, me, pages, ratings, reviews, sheets, tables
 from salad.server.sockets import SocketGate, TableSockets
 from salad.server.store import SqlStore
 from salad.server.store.players import SqlPlayers
@@ -114,8 +115,9 @@ def create_app(
     app.state.rates = rates
     app.state.cluster = cluster
     app.state.identities = Identities(SqlPlayers(storage), secret or server_secret())
+    install_ratings(app, storage, manager)  # results and ratings as games end (#34)
     add_error_handlers(app)
-    for routes in (health, tables, sheets, howto, reviews, me, pages):
+    for routes in (health, tables, sheets, howto, reviews, me, ratings, pages):
         app.include_router(routes.router)
     # Innermost: it compresses what the routes and the static files answer, nothing else.
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL)

@@ -48,12 +48,15 @@ class RulesFileIn(RulesIn):
 
 PACE_TEXT = "How fast the bots play and how long a finished trick stays (default normal)"
 
+RATED_TEXT = "Rate the games against the bots too, at their fixed ratings (docs/ratings.md)"
+
 
 class QuickPlayIn(RulesIn):
     name: PlayerName
     players: int | None = Field(None, ge=2, le=16)
     bot: str | None = Field(None, description="The bot for every other seat")
     pace: PaceName | None = Field(None, description=PACE_TEXT)
+    rated: bool = Field(False, description=RATED_TEXT)
 
 
 class PaceIn(StrictIn):
@@ -77,6 +80,7 @@ class CreateTableIn(RulesFileIn):
     )
     seed: int | None = Field(None, ge=0, lt=2**63, description="The first game's seed")
     pace: PaceName | None = Field(None, description=PACE_TEXT)
+    rated: bool = Field(False, description=RATED_TEXT)
 
 
 class JoinIn(StrictIn):

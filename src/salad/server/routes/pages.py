@@ -42,6 +42,8 @@ PAGES = {
     "replay": "Replay",
     "sheet": "Score sheet",
     "howto": "How to play",
+    "profile": "Player",
+    "leaderboard": "Leaderboard",
 }
 """Each page's file name (without ``.html``) and the title of its placeholder."""
 
@@ -183,6 +185,8 @@ for _path, _file in (
     ("/watch/{table_id}", "table"),
     ("/replay/{table_id}", "replay"),
     ("/table/{table_id}/howto", "howto"),
+    ("/p/{who}", "profile"),
+    ("/leaderboard", "leaderboard"),
 ):
     # Starlette's route: the page is given the request alone (no parameters to read).
     router.add_route(_path, partial(page, _file), methods=["GET", "HEAD"], include_in_schema=False)

@@ -109,6 +109,12 @@ def joined_answer(joined: Joined) -> dict[str, Any]:
     }
 
 
+async def rated(request: Request, joined: Joined, rated: bool) -> None:
+    """A table made rated: its games against bots are rated too (:mod:`salad.server.ratings`)."""
+    if rated:
+        await request.app.state.ratings.store.set_rated(joined.table_id, True)
+
+
 @router.get("/api/options", response_model=s.OptionsOut, tags=["lobby"])
 async def get_options() -> dict[str, Any]:
     """Presets, toppings, swap-in rounds and bots to offer."""
@@ -117,7 +123,7 @@ async def get_options() -> dict[str, Any]:
 
 @made.post("/api/quickplay", response_model=s.JoinedOut)
 async def quickplay(
-    body: s.QuickPlayIn, manager: Manager, player: PlayerId = None
+    request: Request, body: s.QuickPlayIn, manager: Manager, player: PlayerId = None
 ) -> dict[str, Any]:
     """A table started at once: you in seat 0, bots in the other seats."""
     rs = build_ruleset(body.rules, None, body.toppings, body.swap)
@@ -127,12 +133,13 @@ async def quickplay(
     joined = await manager.create(
         rs, body.name, seats, start=True, pace=check_pace(body.pace), host_player=player
     )
+    await rated(request, joined, body.rated)
     return joined_answer(joined)
 
 
 @made.post("/api/tables", response_model=s.CreatedOut)
 async def create_table(
-    body: s.CreateTableIn, manager: Manager, player: PlayerId = None
+    request: Request, body: s.CreateTableIn, manager: Manager, player: PlayerId = None
 ) -> dict[str, Any]:
     """A table in the lobby; you are its host, in seat 0."""
     rs = build_ruleset(body.rules, body.rules_toml, body.toppings, body.swap)
@@ -161,6 +168,7 @@ async def create_table(
         pace=check_pace(body.pace),
         host_player=player,
     )
+    await rated(request, joined, body.rated)
     out = joined_answer(joined)
     out["invite_url"] = f"/join/{joined.table_id}"
     out["watch_url"] = f"/watch/{joined.table_id}"
