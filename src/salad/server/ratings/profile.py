@@ -48,6 +48,7 @@ def game_out(r: ResultRow) -> dict[str, Any]:
         "game_number": r.game_number,
         "seat": r.seat,
         "preset": r.preset,
+        "title": PRESETS[r.preset].title if r.preset in PRESETS else r.preset,
         "family": r.family,
         "players": r.players,
         "place": r.place,

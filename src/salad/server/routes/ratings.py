@@ -46,6 +46,7 @@ class GameOut(BaseModel):
     game_number: int
     seat: int
     preset: str
+    title: str = Field(description="The preset's title")
     family: str
     players: int
     place: int = Field(description="1 for the best; a seat left for good is last")
@@ -116,9 +117,15 @@ class BoardRowOut(BaseModel):
     games: int = Field(description="Rated games counted on this board (this week's, weekly)")
 
 
+class FamilyOut(BaseModel):
+    family: str
+    title: str
+
+
 class BoardOut(BaseModel):
     family: str
     title: str
+    families: list[FamilyOut] = Field(description="Every family a leaderboard is kept for")
     period: Literal["all", "week"]
     min_games: int
     page: int
@@ -197,6 +204,7 @@ async def get_leaderboard(
     return {
         "family": family,
         "title": FAMILY_TITLES[family],
+        "families": [{"family": f, "title": FAMILY_TITLES[f]} for f in FAMILIES],
         "period": period,
         "min_games": min_games,
         "page": page,

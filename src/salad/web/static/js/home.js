@@ -94,6 +94,7 @@ async function quickPlay(e) {
     Object.assign(body, choice);
   }
   body.pace = chosenPace("quick-pace");
+  if ($("quick-rated", HTMLInputElement).checked) body.rated = true;
   try {
     const r = await api("POST", "/api/quickplay", body);
     goToTable(r.table_id, r.token);
@@ -126,6 +127,7 @@ async function createTable(e) {
   const takeover = Number($("c-takeover", HTMLInputElement).value);
   if (takeover) body.bot_takeover = takeover;
   body.pace = chosenPace("c-pace");
+  if ($("c-rated", HTMLInputElement).checked) body.rated = true;
   const btn = $("btn-create", HTMLButtonElement);
   btn.disabled = true;
   try {
