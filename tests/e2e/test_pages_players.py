@@ -51,7 +51,9 @@ def play_rated_game(base_url: str, player: httpx.Client) -> None:
                 ws.send(json.dumps({"type": "play", "move": view["legal"][0]}))
 
 
-def test_the_profile_and_the_leaderboard(open_page: Callable[..., Any], base_url: str) -> None:
+def test_the_profile_and_the_leaderboard(
+    open_page: Callable[..., Any], base_url: str, axe: Callable[..., list[str]]
+) -> None:
     name = f"Rosalie{secrets.token_hex(2)}"
     with httpx.Client(base_url=base_url, timeout=30) as player:
         player.get("/api/me").raise_for_status()
@@ -83,6 +85,7 @@ def test_the_profile_and_the_leaderboard(open_page: Callable[..., Any], base_url
         width = board.evaluate("document.documentElement.scrollWidth")
         assert width <= w, f"the leaderboard scrolls sideways at {size}: {width} px"
         board.screenshot(path=str(ARTIFACTS / f"leaderboard-{size}.png"), full_page=True)
+    assert axe(page) == [] and axe(board) == []  # at the last size, the desktop's
     row.get_by_role("link", name=name).click()  # from the board to the profile
     expect(board.locator("#p-name")).to_have_text(name)
     missing = open_page("/p/nobody-is-called-this")
