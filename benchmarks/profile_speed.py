@@ -18,6 +18,7 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import asdict
 from pathlib import Path
 
 import httpx
@@ -26,7 +27,15 @@ from sqlalchemy import create_engine, insert
 from salad.server.ratings.model import BOT_RATINGS, MU, SIGMA
 from salad.server.store import SqlStore
 from salad.server.store.players import players_t
-from salad.server.store.ratings import history_t, ratings_t, results_t
+from salad.server.store.ratings import (
+    ResultRow,
+    history_t,
+    ratings_t,
+    results_t,
+    stats_of,
+    stats_t,
+    week_start,
+)
 
 sys.path.insert(0, str(Path(__file__).parent))
 from cluster_procs import Node  # noqa: E402  (a sibling file)
@@ -67,6 +76,7 @@ def fill(url: str, now: float) -> None:
             ],
         )
         ratings, history = [], []
+        week = week_start(now)
         for i, pid in enumerate(ids):
             mu, sigma = rng.gauss(MU, 3), rng.uniform(1.5, SIGMA)
             games = GAMES if i == 0 else rng.randint(1, 40)
@@ -79,6 +89,9 @@ def fill(url: str, now: float) -> None:
                     "ordinal": mu - 3 * sigma,
                     "games": games,
                     "updated_at": now,
+                    # A quarter of the players played this week, the others before.
+                    "week": week if i % 4 == 0 else week - 7 * 86400 * rng.randint(1, 8),
+                    "week_games": rng.randint(1, min(games, 12)),
                 }
             )
             for g in range(min(games, 5) if i else games):
@@ -97,32 +110,37 @@ def fill(url: str, now: float) -> None:
         conn.execute(insert(ratings_t), ratings)
         conn.execute(insert(history_t), history)
         bots = sorted(BOT_RATINGS)
-        results = []
+        results, mine = [], []
         for g in range(GAMES):
-            hands = [[r, rng.choice((0, 0, 10, 25, 100))] for r in ROUNDS]
+            hands = [(r, rng.choice((0, 0, 10, 25, 100))) for r in ROUNDS]
             level = bots[g % len(bots)]
             for seat in range(4):
-                results.append(
-                    {
-                        "table_id": f"bench{g:04d}",
-                        "game_number": 1,
-                        "seat": seat,
-                        "player_id": ids[0] if seat == 0 else None,
-                        "bot": None if seat == 0 else level,
-                        "name": NAME if seat == 0 else f"Bot {seat}",
-                        "preset": "canadian",
-                        "family": "classic",
-                        "players": 4,
-                        "place": rng.randint(1, 4),
-                        "points": sum(p for _, p in hands),
-                        "hands": json.dumps(hands),
-                        "bots": json.dumps([level]),
-                        "rated": True,
-                        "left": False,
-                        "finished_at": now - g * 600,
-                    }
+                row = ResultRow(
+                    f"bench{g:04d}",
+                    1,
+                    seat,
+                    ids[0] if seat == 0 else None,
+                    None if seat == 0 else level,
+                    NAME if seat == 0 else f"Bot {seat}",
+                    "canadian",
+                    "classic",
+                    4,
+                    rng.randint(1, 4),
+                    sum(p for _, p in hands),
+                    hands,
+                    [level],
+                    True,
+                    False,
+                    now - g * 600,
                 )
+                results.append(
+                    {**asdict(row), "hands": json.dumps(hands), "bots": json.dumps([level])}
+                )
+                if seat == 0:
+                    mine.append(row)
         conn.execute(insert(results_t), results)
+        sums = [{"player_id": ids[0], **vars(s)} for s in stats_of(mine)]
+        conn.execute(insert(stats_t), sums)
     engine.dispose()
 
 

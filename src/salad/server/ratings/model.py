@@ -5,7 +5,6 @@ family). docs/ratings.md says the same in words.
 
 from __future__ import annotations
 
-import statistics
 from typing import Any
 
 from salad.presets import SKIP_THE_SALAD
@@ -129,15 +128,16 @@ def rate(results: list[ResultRow], before: dict[str, RatingRow]) -> dict[str, tu
     return new
 
 
-def interval(values: list[float]) -> tuple[float, float] | None:
-    """A 95% interval of the mean of ``values`` (normal approximation), once there are
-    enough of them (5).
+def interval(n: int, total: float, squares: float) -> tuple[float, float] | None:
+    """A 95% interval of the mean of ``n`` values whose sum is ``total`` and sum of squares
+    ``squares`` (normal approximation), once there are enough of them (5).
 
-    >>> interval([1, 2, 3]) is None, interval([10, 10, 10, 10, 10])
-    (True, (10.0, 10.0))
+    >>> interval(3, 6, 14) is None, interval(5, 50, 500), interval(5, 15, 55)
+    (True, (10.0, 10.0), (1.61, 4.39))
     """
-    if len(values) < 5:
+    if n < 5:
         return None
-    mean = statistics.fmean(values)
-    half = 1.96 * statistics.stdev(values) / len(values) ** 0.5
+    mean = total / n
+    variance = max(0.0, (squares - n * mean * mean) / (n - 1))
+    half = 1.96 * (variance / n) ** 0.5
     return (round(mean - half, 2), round(mean + half, 2))

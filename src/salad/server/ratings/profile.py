@@ -5,18 +5,19 @@ way is ever in a profile."""
 
 from __future__ import annotations
 
-import statistics
-from collections import defaultdict
 from typing import Any
 
 from salad.errors import SaladError
 from salad.presets import PRESETS
 from salad.server.ratings.model import FAMILY_TITLES, PROVISIONAL, interval
 from salad.server.store.players import PlayerRow
-from salad.server.store.ratings import HistoryRow, RatingRow, ResultRow
+from salad.server.store.ratings import ProfileRows, RatingRow, ResultRow, StatRow
 
 PAGE = 20
 """Finished games a profile lists a page."""
+
+HISTORY = 200
+"""The latest ratings a profile's chart shows (the history keeps every one)."""
 
 
 def round_name(preset: str, round_id: str) -> str:
@@ -61,87 +62,80 @@ def game_out(r: ResultRow) -> dict[str, Any]:
     }
 
 
-def against_bots(results: list[ResultRow]) -> list[dict[str, Any]]:
+def against_bots(stats: list[StatRow]) -> list[dict[str, Any]]:
     """Per bot level: the games with it at the table, mean points a game and a hand, and
     their 95% intervals once there are enough games."""
-    games: dict[str, list[ResultRow]] = defaultdict(list)
-    for r in results:
-        for bot in r.bots:
-            games[bot].append(r)
+    hands = {s.key: s for s in stats if s.kind == "bot-hand"}
     out = []
-    for bot, rows in sorted(games.items()):
-        per_game = [float(r.points) for r in rows]
-        per_hand = [float(p) for r in rows for _, p in r.hands]
+    for s in sorted((s for s in stats if s.kind == "bot"), key=lambda s: s.key):
+        h = hands.get(s.key)
         out.append(
             {
-                "bot": bot,
-                "games": len(rows),
-                "wins": sum(1 for r in rows if r.place == 1),
-                "mean_game": round(statistics.fmean(per_game), 2),
-                "mean_game_interval": interval(per_game),
-                "mean_hand": round(statistics.fmean(per_hand), 2) if per_hand else None,
-                "mean_hand_interval": interval(per_hand),
+                "bot": s.key,
+                "games": s.n,
+                "wins": s.hits,
+                "mean_game": round(s.total / s.n, 2),
+                "mean_game_interval": interval(s.n, s.total, s.squares),
+                "mean_hand": round(h.total / h.n, 2) if h and h.n else None,
+                "mean_hand_interval": interval(h.n, h.total, h.squares) if h else None,
             }
         )
     return out
 
 
-def penalties(results: list[ResultRow]) -> list[dict[str, Any]]:
-    """Per hand type (round id, its name from the preset's data): hands played, how often
-    the player took points in it, and the mean points a hand."""
-    seen: dict[str, list[int]] = defaultdict(list)
-    names: dict[str, str] = {}
-    for r in results:
-        for round_id, points in r.hands:
-            seen[round_id].append(points)
-            names.setdefault(round_id, round_name(r.preset, round_id))
+def penalties(stats: list[StatRow]) -> list[dict[str, Any]]:
+    """Per hand type (round id, its name from the data of a preset that has it): hands
+    played, how often the player took points in it, and the mean points a hand."""
     return [
         {
-            "round": round_id,
-            "name": names[round_id],
-            "hands": len(points),
-            "taken": sum(1 for p in points if p != 0),
-            "share": round(sum(1 for p in points if p != 0) / len(points), 3),
-            "mean": round(statistics.fmean(points), 2),
+            "round": s.key,
+            "name": round_name(s.note or "", s.key),
+            "hands": s.n,
+            "taken": s.hits,
+            "share": round(s.hits / s.n, 3),
+            "mean": round(s.total / s.n, 2),
         }
-        for round_id, points in seen.items()
+        for s in stats
+        if s.kind == "round" and s.n
     ]
 
 
-def counts(results: list[ResultRow]) -> list[dict[str, Any]]:
+def counts(stats: list[StatRow]) -> list[dict[str, Any]]:
     """Games played by ruleset family and player count."""
-    found: dict[tuple[str, int], int] = defaultdict(int)
-    for r in results:
-        found[(r.family, r.players)] += 1
-    return [
-        {"family": f, "title": FAMILY_TITLES.get(f, f), "players": n, "games": c}
-        for (f, n), c in sorted(found.items())
-    ]
+    found = []
+    for s in stats:
+        if s.kind == "played":
+            family, _, players = s.key.rpartition("/")
+            found.append(
+                {
+                    "family": family,
+                    "title": FAMILY_TITLES.get(family, family),
+                    "players": int(players),
+                    "games": s.n,
+                }
+            )
+    return sorted(found, key=lambda c: (c["family"], c["players"]))
 
 
-def profile(
-    player: PlayerRow,
-    results: list[ResultRow],
-    ratings: list[RatingRow],
-    history: list[HistoryRow],
-    page: int,
-) -> dict[str, Any]:
-    """A player's profile (``results``: theirs, the latest first)."""
-    listed = results[(page - 1) * PAGE : page * PAGE]
+def profile(player: PlayerRow, rows: ProfileRows, page: int) -> dict[str, Any]:
+    """A player's profile: their sums, the page ``page`` of their finished games, their
+    ratings and the latest of their history."""
+    stats = rows.stats
+    games = sum(s.n for s in stats if s.kind == "played")
     return {
         "id": player.id,
         "name": player.name,
         "colour": player.colour,
-        "games": len(results),
-        "by_ruleset": counts(results),
+        "games": games,
+        "by_ruleset": counts(stats),
         "finished": {
             "page": page,
-            "pages": max(1, -(-len(results) // PAGE)),
-            "games": [game_out(r) for r in listed],
+            "pages": max(1, -(-games // PAGE)),
+            "games": [game_out(r) for r in rows.listed],
         },
-        "against_bots": against_bots(results),
-        "penalties": penalties(results),
-        "ratings": [rating_out(r) for r in ratings],
+        "against_bots": against_bots(stats),
+        "penalties": penalties(stats),
+        "ratings": [rating_out(r) for r in rows.ratings],
         "history": [
             {
                 "family": h.family,
@@ -152,7 +146,7 @@ def profile(
                 "ordinal": round(h.mu - 3 * h.sigma, 3),
                 "at": h.at,
             }
-            for h in history
+            for h in rows.history
         ],
         "provisional_games": PROVISIONAL,
     }

@@ -4,7 +4,6 @@ finished games left (:mod:`salad.server.ratings`). Nothing here reveals a game u
 from __future__ import annotations
 
 import time
-from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query, Request
@@ -15,7 +14,8 @@ from salad.server.errors import ActionError
 from salad.server.players.identity import Identities
 from salad.server.ratings import Ratings
 from salad.server.ratings.model import FAMILIES, FAMILY_TITLES, MIN_GAMES, PROVISIONAL
-from salad.server.ratings.profile import profile, rating_out
+from salad.server.ratings.profile import HISTORY, PAGE, profile, rating_out
+from salad.server.store.ratings import week_start
 
 BOARD_PAGE = 50
 """Players a leaderboard lists a page."""
@@ -105,7 +105,9 @@ class ProfileOut(BaseModel):
     against_bots: list[BotOut]
     penalties: list[PenaltyOut]
     ratings: list[RatingOut]
-    history: list[HistoryOut] = Field(description="The rating after each rated game, oldest first")
+    history: list[HistoryOut] = Field(
+        description=f"The rating after each of the latest {HISTORY} rated games, oldest first"
+    )
     provisional_games: int
 
 
@@ -163,21 +165,8 @@ async def get_profile(
         raise ActionError(f"no player {who!r}", 404)
     if player.deleted_at is not None:
         raise ActionError("deleted player", 404)
-    store = ratings_of(request).store
-    results = await store.results(player.id)
-    return profile(
-        player, results, await store.ratings(player.id), await store.history(player.id), page
-    )
-
-
-def week_start(now: float) -> float:
-    """This week's Monday, 00:00 UTC.
-
-    >>> datetime.fromtimestamp(week_start(1765000000.0), UTC).isoformat()
-    '2025-12-01T00:00:00+00:00'
-    """
-    day = datetime.fromtimestamp(now, UTC).replace(hour=0, minute=0, second=0, microsecond=0)
-    return (day - timedelta(days=day.weekday())).timestamp()
+    rows = await ratings_of(request).store.profile_rows(player.id, (page - 1) * PAGE, PAGE, HISTORY)
+    return profile(player, rows, page)
 
 
 @router.get("/api/leaderboard", response_model=BoardOut)
@@ -198,9 +187,9 @@ async def get_leaderboard(
     rated games (all-time, or this week)."""
     if family not in FAMILIES:
         raise ActionError(f"family: must be one of {', '.join(FAMILIES)}, not {family!r}")
-    since = week_start(time.time()) if period == "week" else None
+    week = week_start(time.time()) if period == "week" else None
     offset = (page - 1) * BOARD_PAGE
-    board = await ratings_of(request).store.board(family, since, min_games, offset, BOARD_PAGE)
+    board = await ratings_of(request).store.board(family, week, min_games, offset, BOARD_PAGE)
     return {
         "family": family,
         "title": FAMILY_TITLES[family],

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 from sqlalchemy import Connection, delete, func, insert, select, update
@@ -21,7 +22,17 @@ from salad.server.store.migrations.versions import r0006_ratings
 from salad.server.store.players import players_t
 from salad.server.store.sql import SqlStore
 
-results_t, ratings_t, history_t, rated_t = r0006_ratings.tables()
+results_t, ratings_t, stats_t, history_t, rated_t = r0006_ratings.tables()
+
+
+def week_start(now: float) -> float:
+    """The start of the week of ``now``: its Monday, 00:00 UTC (a weekly board's).
+
+    >>> datetime.fromtimestamp(week_start(1765000000.0), UTC).isoformat()
+    '2025-12-01T00:00:00+00:00'
+    """
+    day = datetime.fromtimestamp(now, UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    return (day - timedelta(days=day.weekday())).timestamp()
 
 
 @dataclass
@@ -50,6 +61,45 @@ class ResultRow:
 
 
 @dataclass
+class StatRow:
+    """One of a player's sums over their finished games, which a profile shows: ``kind``
+    ``played`` (``key`` family/players: ``n`` games), ``bot`` (``key`` a bot level: ``n``
+    games with it, ``hits`` wins, ``total`` and ``squares`` of the points), ``bot-hand`` (the
+    same a hand) and ``round`` (``key`` a round id, ``note`` a preset that has it: ``n`` hands,
+    ``hits`` those the player took points in)."""
+
+    kind: str
+    key: str
+    note: str | None
+    n: int
+    hits: int = 0
+    total: float = 0.0
+    squares: float = 0.0
+
+
+def stats_of(results: Iterable[ResultRow]) -> list[StatRow]:
+    """The sums of these results (one player's), each kind and key once."""
+    found: dict[tuple[str, str], StatRow] = {}
+
+    def add(kind: str, key: str, note: str | None, points: list[int], hits: int) -> None:
+        row = found.setdefault((kind, key), StatRow(kind, key, note, 0))
+        row.n += len(points)
+        row.hits += hits
+        row.total += sum(points)
+        row.squares += sum(p * p for p in points)
+
+    for r in results:
+        add("played", f"{r.family}/{r.players}", r.family, [0], 0)
+        hands = [p for _, p in r.hands]
+        for bot in r.bots:
+            add("bot", bot, None, [r.points], int(r.place == 1))
+            add("bot-hand", bot, None, hands, 0)
+        for round_id, points in r.hands:
+            add("round", round_id, r.preset, [points], int(points != 0))
+    return list(found.values())
+
+
+@dataclass
 class RatingRow:
     player_id: str
     family: str
@@ -57,6 +107,10 @@ class RatingRow:
     sigma: float
     games: int
     updated_at: float = 0.0
+    week: float = 0.0
+    """The start of the week of the latest rated game (:func:`week_start`)."""
+    week_games: int = 0
+    """Rated games that week."""
 
     @property
     def ordinal(self) -> float:
@@ -90,6 +144,14 @@ before it (those who have one), each player's new (mu, sigma)."""
 
 
 @dataclass
+class ProfileRows:
+    stats: list[StatRow]
+    listed: list[ResultRow]
+    ratings: list[RatingRow]
+    history: list[HistoryRow]
+
+
+@dataclass
 class Board:
     rows: list[BoardRow] = field(default_factory=list)
     total: int = 0
@@ -108,23 +170,35 @@ class RatingStore(Protocol):
         """A finished game's results, and (``rate`` given) its players' new ratings and
         their history, in one transaction. A game recorded already is left as it is."""
 
-    async def results(self, player_id: str) -> list[ResultRow]:
-        """A player's results, the latest first."""
+    async def results(
+        self, player_id: str, offset: int = 0, limit: int | None = None
+    ) -> list[ResultRow]:
+        """A player's results, the latest first (``limit`` of them from ``offset``)."""
+
+    async def stats(self, player_id: str) -> list[StatRow]:
+        """A player's sums over their finished games (:class:`StatRow`)."""
 
     async def ratings(self, player_id: str) -> list[RatingRow]:
         """A player's ratings, one per family played rated."""
 
-    async def history(self, player_id: str) -> list[HistoryRow]:
-        """A player's ratings after each rated game, oldest first."""
+    async def history(self, player_id: str, limit: int | None = None) -> list[HistoryRow]:
+        """A player's ratings after each rated game (the latest ``limit``), oldest first."""
+
+    async def profile_rows(
+        self, player_id: str, offset: int, limit: int, history: int
+    ) -> ProfileRows:
+        """What a player's profile shows, read at once: their sums, ``limit`` of their results
+        from ``offset``, their ratings and the latest ``history`` of their history."""
 
     async def board(
-        self, family: str, since: float | None, min_games: int, offset: int, limit: int
+        self, family: str, week: float | None, min_games: int, offset: int, limit: int
     ) -> Board:
-        """The ratings of ``family`` with ``min_games`` rated games (since ``since``, if
-        given), best ordinal first: the page from ``offset``, and how many in all."""
+        """The ratings of ``family`` with ``min_games`` rated games (in the week starting at
+        ``week``, if given), best ordinal first: the page from ``offset``, and how many."""
 
     async def forget(self, player_id: str) -> None:
-        """Delete a player's ratings and history; their results stay, with no player id."""
+        """Delete a player's ratings, history and sums; their results stay, with no player
+        id."""
 
 
 def result_of(row: Any) -> ResultRow:
@@ -178,6 +252,8 @@ class SqlRatings:
                 row["finished_at"] = now
                 rows.append(row)
             conn.execute(insert(results_t), rows)
+            for player_id in {r.player_id for r in results if r.player_id is not None}:
+                add_stats(conn, player_id, stats_of(r for r in results if r.player_id == player_id))
             if rate is None:
                 return
             ids = [r.player_id for r in results if r.player_id is not None]
@@ -192,14 +268,21 @@ class SqlRatings:
                     ).mappings(),
                 )
             }
+            week = week_start(now)
             for player_id, (mu, sigma) in rate(results, before).items():
-                values = {"mu": mu, "sigma": sigma, "ordinal": mu - 3 * sigma, "updated_at": now}
                 old = before.get(player_id)
+                values = {
+                    "mu": mu,
+                    "sigma": sigma,
+                    "ordinal": mu - 3 * sigma,
+                    "updated_at": now,
+                    "week": week,
+                    "week_games": 1 + (old.week_games if old and old.week == week else 0),
+                    "games": 1 + (old.games if old else 0),
+                }
                 if old is None:
                     conn.execute(
-                        insert(ratings_t).values(
-                            player_id=player_id, family=first.family, games=1, **values
-                        )
+                        insert(ratings_t).values(player_id=player_id, family=first.family, **values)
                     )
                 else:
                     conn.execute(
@@ -208,7 +291,7 @@ class SqlRatings:
                             (ratings_t.c.player_id == player_id)
                             & (ratings_t.c.family == first.family)
                         )
-                        .values(games=old.games + 1, **values)
+                        .values(**values)
                     )
                 conn.execute(
                     insert(history_t).values(
@@ -224,72 +307,57 @@ class SqlRatings:
 
         await self.store.call(record)
 
-    async def results(self, player_id: str) -> list[ResultRow]:
-        query = (
-            select(results_t)
-            .where(results_t.c.player_id == player_id)
-            .order_by(results_t.c.finished_at.desc())
-        )
-        return await self.store.call(
-            lambda conn: [result_of(r) for r in conn.execute(query).mappings()]
-        )
+    async def results(
+        self, player_id: str, offset: int = 0, limit: int | None = None
+    ) -> list[ResultRow]:
+        return await self.store.call(lambda conn: read_results(conn, player_id, offset, limit))
+
+    async def stats(self, player_id: str) -> list[StatRow]:
+        return await self.store.call(lambda conn: read_stats(conn, player_id))
 
     async def ratings(self, player_id: str) -> list[RatingRow]:
-        query = select(ratings_t).where(ratings_t.c.player_id == player_id)
-        return await self.store.call(
-            lambda conn: [rating_of(r) for r in conn.execute(query).mappings()]
-        )
+        return await self.store.call(lambda conn: read_ratings(conn, player_id))
 
-    async def history(self, player_id: str) -> list[HistoryRow]:
-        h = history_t.c
-        query = (
-            select(h.family, h.table_id, h.game_number, h.mu, h.sigma, h.at)
-            .where(h.player_id == player_id)
-            .order_by(h.at, h.id)
-        )
-        return await self.store.call(
-            lambda conn: [HistoryRow(**r) for r in conn.execute(query).mappings()]
-        )
+    async def history(self, player_id: str, limit: int | None = None) -> list[HistoryRow]:
+        return await self.store.call(lambda conn: read_history(conn, player_id, limit))
+
+    async def profile_rows(
+        self, player_id: str, offset: int, limit: int, history: int
+    ) -> ProfileRows:
+        def read(conn: Connection) -> ProfileRows:
+            return ProfileRows(
+                read_stats(conn, player_id),
+                read_results(conn, player_id, offset, limit),
+                read_ratings(conn, player_id),
+                read_history(conn, player_id, history),
+            )
+
+        return await self.store.call(read)
 
     async def board(
-        self, family: str, since: float | None, min_games: int, offset: int, limit: int
+        self, family: str, week: float | None, min_games: int, offset: int, limit: int
     ) -> Board:
         r = ratings_t.c
-        if since is None:
-            counted = select(r.player_id, r.games.label("counted")).where(
-                (r.family == family) & (r.games >= min_games)
-            )
+        if week is None:
+            where = (r.family == family) & (r.games >= min_games)
         else:
-            h = history_t.c
-            counted = (
-                select(h.player_id, func.count().label("counted"))
-                .where((h.family == family) & (h.at >= since))
-                .group_by(h.player_id)
-                .having(func.count() >= min_games)
-            )
-        sub = counted.subquery()
-        joined = ratings_t.join(sub, sub.c.player_id == r.player_id).outerjoin(
-            players_t, players_t.c.id == r.player_id
-        )
+            where = (r.family == family) & (r.week == week) & (r.week_games >= min_games)
         query = (
-            select(ratings_t, sub.c.counted, players_t.c.name)
-            .select_from(joined)
-            .where(r.family == family)
-            .order_by(r.ordinal.desc(), r.player_id)
+            select(ratings_t, players_t.c.name)
+            .select_from(ratings_t.outerjoin(players_t, players_t.c.id == r.player_id))
+            .where(where)
+            .order_by(r.ordinal.desc(), r.player_id.desc())  # the index's order, backwards
             .offset(offset)
             .limit(limit)
         )
-        total = select(func.count()).select_from(sub)
+        total = select(func.count()).select_from(ratings_t).where(where)
 
         def read(conn: Connection) -> Board:
-            rows = [
-                BoardRow(
-                    rating_of({k: v for k, v in m.items() if k not in ("counted", "name")}),
-                    m["name"],
-                    m["counted"],
-                )
-                for m in conn.execute(query).mappings()
-            ]
+            rows = []
+            for m in conn.execute(query).mappings():
+                rating = rating_of({k: v for k, v in m.items() if k != "name"})
+                games = rating.games if week is None else rating.week_games
+                rows.append(BoardRow(rating, m["name"], games))
             return Board(rows, int(conn.scalar(total) or 0))
 
         return await self.store.call(read)
@@ -298,8 +366,68 @@ class SqlRatings:
         def forget(conn: Connection) -> None:
             conn.execute(delete(ratings_t).where(ratings_t.c.player_id == player_id))
             conn.execute(delete(history_t).where(history_t.c.player_id == player_id))
+            conn.execute(delete(stats_t).where(stats_t.c.player_id == player_id))
             conn.execute(
                 update(results_t).where(results_t.c.player_id == player_id).values(player_id=None)
             )
 
         await self.store.call(forget)
+
+
+def read_results(
+    conn: Connection, player_id: str, offset: int = 0, limit: int | None = None
+) -> list[ResultRow]:
+    query = (
+        select(results_t)
+        .where(results_t.c.player_id == player_id)
+        .order_by(results_t.c.finished_at.desc(), results_t.c.table_id)
+        .offset(offset)
+        .limit(limit)
+    )
+    return [result_of(r) for r in conn.execute(query).mappings()]
+
+
+def read_stats(conn: Connection, player_id: str) -> list[StatRow]:
+    s = stats_t.c
+    query = select(s.kind, s.key, s.note, s.n, s.hits, s.total, s.squares)
+    return [StatRow(**r) for r in conn.execute(query.where(s.player_id == player_id)).mappings()]
+
+
+def read_ratings(conn: Connection, player_id: str) -> list[RatingRow]:
+    query = select(ratings_t).where(ratings_t.c.player_id == player_id)
+    return [rating_of(r) for r in conn.execute(query).mappings()]
+
+
+def read_history(conn: Connection, player_id: str, limit: int | None) -> list[HistoryRow]:
+    """The latest ``limit`` of a player's history, oldest first."""
+    h = history_t.c
+    query = (
+        select(h.family, h.table_id, h.game_number, h.mu, h.sigma, h.at)
+        .where(h.player_id == player_id)
+        .order_by(h.at.desc(), h.id.desc())
+        .limit(limit)
+    )
+    return [HistoryRow(**r) for r in conn.execute(query).mappings()][::-1]
+
+
+def add_stats(conn: Connection, player_id: str, stats: list[StatRow]) -> None:
+    """Add ``stats`` to the player's sums (each kind and key once)."""
+    s = stats_t.c
+    have = {
+        (row.kind, row.key)
+        for row in conn.execute(select(s.kind, s.key).where(s.player_id == player_id))
+    }
+    for row in stats:
+        if (row.kind, row.key) in have:
+            conn.execute(
+                update(stats_t)
+                .where((s.player_id == player_id) & (s.kind == row.kind) & (s.key == row.key))
+                .values(
+                    n=s.n + row.n,
+                    hits=s.hits + row.hits,
+                    total=s.total + row.total,
+                    squares=s.squares + row.squares,
+                )
+            )
+        else:
+            conn.execute(insert(stats_t).values(player_id=player_id, **asdict(row)))

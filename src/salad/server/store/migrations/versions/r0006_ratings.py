@@ -1,6 +1,8 @@
 """Results, ratings and leaderboards (#34): one row per seat of every finished game
-(``salad_results``), each player's rating per ruleset family (``salad_ratings``) and its
-history (``salad_rating_history``), and whether a table's games are rated
+(``salad_results``), each player's rating per ruleset family (``salad_ratings``, with the
+rated games of its latest week) and its history (``salad_rating_history``), each player's sums
+that a profile shows, kept as their games end (``salad_player_stats``: a profile of 1,000
+games reads a few rows, not 1,000), and whether a table's games are rated
 (``salad_table_rated``, its own table beside ``salad_tables``).
 
 Revision ID: 0006
@@ -56,7 +58,23 @@ def tables() -> list[sa.Table]:
             sa.Column("ordinal", sa.Float, nullable=False),
             sa.Column("games", sa.Integer, nullable=False),
             sa.Column("updated_at", sa.Float, nullable=False),
-            sa.Index("salad_ratings_board", "family", "ordinal"),
+            sa.Column("week", sa.Float, nullable=False),
+            sa.Column("week_games", sa.Integer, nullable=False),
+            # The boards' indexes: the rows in a board's order, with what filters them.
+            sa.Index("salad_ratings_board", "family", "ordinal", "player_id", "games"),
+            sa.Index("salad_ratings_week", "family", "week", "ordinal", "player_id", "week_games"),
+        ),
+        sa.Table(
+            "salad_player_stats",
+            meta,
+            sa.Column("player_id", sa.String(32), primary_key=True),
+            sa.Column("kind", sa.String(16), primary_key=True),
+            sa.Column("key", sa.String(96), primary_key=True),
+            sa.Column("note", sa.String(64), nullable=True),
+            sa.Column("n", sa.Integer, nullable=False),
+            sa.Column("hits", sa.Integer, nullable=False),
+            sa.Column("total", sa.Float, nullable=False),
+            sa.Column("squares", sa.Float, nullable=False),
         ),
         sa.Table(
             "salad_rating_history",
