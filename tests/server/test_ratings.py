@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
+import time
 from typing import Any
 
 import httpx
@@ -153,10 +154,15 @@ def test_refusals_are_one_line(server: Server) -> None:
         assert r.json()["error"].startswith(error) and "\n" not in r.json()["error"]
 
 
-def test_forgetting_a_player_keeps_their_results_anonymised(tmp_path: Any) -> None:
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_forgetting_a_player_keeps_their_results_anonymised(
+    backend: str, request: pytest.FixtureRequest, tmp_path: Any
+) -> None:
+    """On both databases: a game recorded once (twice is once), the ratings moved, the
+    player's sums kept, the boards; a deleted player's results stay, anonymised."""
     from salad.server.ratings import Ratings
     from salad.server.ratings.model import rate
-    from salad.server.store.ratings import ResultRow, SqlRatings
+    from salad.server.store.ratings import ResultRow, SqlRatings, week_start
 
     def seat(i: int, player: str | None, bot: str | None, place: int) -> ResultRow:
         return ResultRow(
@@ -178,7 +184,8 @@ def test_forgetting_a_player_keeps_their_results_anonymised(tmp_path: Any) -> No
         )
 
     async def run() -> None:
-        sql = SqlStore(f"sqlite:///{tmp_path / 'r.db'}")
+        url = request.getfixturevalue("pg_url") if backend == "postgresql" else None
+        sql = SqlStore(url or f"sqlite:///{tmp_path / 'r.db'}")
         await sql.open()
         try:
             part = Ratings(SqlRatings(sql))
@@ -188,6 +195,10 @@ def test_forgetting_a_player_keeps_their_results_anonymised(tmp_path: Any) -> No
             exported = await part.export("p")
             assert len(exported["results"]) == 1 and len(exported["history"]) == 1
             assert exported["ratings"][0]["games"] == 1 and exported["ratings"][0]["mu"] > 25
+            (played,) = [s for s in await part.store.stats("p") if s.kind == "played"]
+            assert (played.key, played.n) == ("classic/3", 1)
+            week = await part.store.board("classic", week_start(time.time()), 1, 0, 10)
+            assert [row.rating.player_id for row in week.rows] == ["p", "q"]
             await part.forget("p")
             assert await part.export("p") == {"results": [], "ratings": [], "history": []}
             board = await part.store.board("classic", None, 1, 0, 10)
