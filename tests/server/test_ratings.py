@@ -154,7 +154,7 @@ def test_refusals_are_one_line(server: Server) -> None:
         assert r.json()["error"].startswith(error) and "\n" not in r.json()["error"]
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+@pytest.mark.parametrize("backend", ["memory", "sqlite", "postgresql"])
 def test_forgetting_a_player_keeps_their_results_anonymised(
     backend: str, request: pytest.FixtureRequest, tmp_path: Any
 ) -> None:
@@ -162,7 +162,7 @@ def test_forgetting_a_player_keeps_their_results_anonymised(
     player's sums kept, the boards; a deleted player's results stay, anonymised."""
     from salad.server.ratings import Ratings
     from salad.server.ratings.model import rate
-    from salad.server.store.ratings import ResultRow, SqlRatings, week_start
+    from salad.server.store.ratings import MemoryRatings, ResultRow, SqlRatings, week_start
 
     def seat(i: int, player: str | None, bot: str | None, place: int) -> ResultRow:
         return ResultRow(
@@ -188,7 +188,7 @@ def test_forgetting_a_player_keeps_their_results_anonymised(
         sql = SqlStore(url or f"sqlite:///{tmp_path / 'r.db'}")
         await sql.open()
         try:
-            part = Ratings(SqlRatings(sql))
+            part = Ratings(MemoryRatings() if backend == "memory" else SqlRatings(sql))
             results = [seat(0, "p", None, 1), seat(1, "q", None, 2), seat(2, None, "basic", 3)]
             await part.store.record(results, rate)
             await part.store.record(results, rate)  # the same game again: left as it is

@@ -9,10 +9,11 @@ move is the caller's (``rate``, :mod:`salad.server.ratings.model`): the store ke
 
 from __future__ import annotations
 
+import copy
 import json
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
@@ -268,22 +269,12 @@ class SqlRatings:
                     ).mappings(),
                 )
             }
-            week = week_start(now)
             for player_id, (mu, sigma) in rate(results, before).items():
                 old = before.get(player_id)
-                values = {
-                    "mu": mu,
-                    "sigma": sigma,
-                    "ordinal": mu - 3 * sigma,
-                    "updated_at": now,
-                    "week": week,
-                    "week_games": 1 + (old.week_games if old and old.week == week else 0),
-                    "games": 1 + (old.games if old else 0),
-                }
+                new = next_rating(old, player_id, first.family, mu, sigma, now)
+                values = {**asdict(new), "ordinal": new.ordinal}
                 if old is None:
-                    conn.execute(
-                        insert(ratings_t).values(player_id=player_id, family=first.family, **values)
-                    )
+                    conn.execute(insert(ratings_t).values(**values))
                 else:
                     conn.execute(
                         update(ratings_t)
@@ -374,6 +365,23 @@ class SqlRatings:
         await self.store.call(forget)
 
 
+def next_rating(
+    old: RatingRow | None, player_id: str, family: str, mu: float, sigma: float, now: float
+) -> RatingRow:
+    """A player's rating after one more rated game (``old``: before it, if any)."""
+    week = week_start(now)
+    return RatingRow(
+        player_id,
+        family,
+        mu,
+        sigma,
+        games=1 + (old.games if old else 0),
+        updated_at=now,
+        week=week,
+        week_games=1 + (old.week_games if old and old.week == week else 0),
+    )
+
+
 def read_results(
     conn: Connection, player_id: str, offset: int = 0, limit: int | None = None
 ) -> list[ResultRow]:
@@ -431,3 +439,88 @@ def add_stats(conn: Connection, player_id: str, stats: list[StatRow]) -> None:
             )
         else:
             conn.execute(insert(stats_t).values(player_id=player_id, **asdict(row)))
+
+
+class MemoryRatings:
+    """A :class:`RatingStore` in lists and dicts, with the database's semantics (for tests in
+    one process)."""
+
+    def __init__(self) -> None:
+        self.rated: dict[str, bool] = {}
+        self.done: list[ResultRow] = []
+        self.current: dict[tuple[str, str], RatingRow] = {}
+        self.past: dict[str, list[HistoryRow]] = {}
+
+    async def set_rated(self, table_id: str, rated: bool) -> None:
+        self.rated[table_id] = rated
+
+    async def table_rated(self, table_id: str) -> bool:
+        return self.rated.get(table_id, False)
+
+    async def record(self, results: list[ResultRow], rate: Rate | None) -> None:
+        if not results:
+            return
+        first, now = results[0], time.time()
+        game = (first.table_id, first.game_number)
+        if any((r.table_id, r.game_number) == game for r in self.done):
+            return
+        self.done += [replace(r, finished_at=now) for r in results]
+        if rate is None:
+            return
+        before = {
+            pid: row
+            for (pid, family), row in self.current.items()
+            if family == first.family and any(r.player_id == pid for r in results)
+        }
+        for player_id, (mu, sigma) in rate(results, before).items():
+            new = next_rating(before.get(player_id), player_id, first.family, mu, sigma, now)
+            self.current[(player_id, first.family)] = new
+            self.past.setdefault(player_id, []).append(
+                HistoryRow(first.family, first.table_id, first.game_number, mu, sigma, now)
+            )
+
+    async def results(
+        self, player_id: str, offset: int = 0, limit: int | None = None
+    ) -> list[ResultRow]:
+        mine = [r for r in reversed(self.done) if r.player_id == player_id]
+        return mine[offset : None if limit is None else offset + limit]
+
+    async def stats(self, player_id: str) -> list[StatRow]:
+        return stats_of(r for r in self.done if r.player_id == player_id)
+
+    async def ratings(self, player_id: str) -> list[RatingRow]:
+        return [copy.copy(r) for (pid, _), r in self.current.items() if pid == player_id]
+
+    async def history(self, player_id: str, limit: int | None = None) -> list[HistoryRow]:
+        found = self.past.get(player_id, [])
+        return found[-limit:] if limit else list(found)
+
+    async def profile_rows(
+        self, player_id: str, offset: int, limit: int, history: int
+    ) -> ProfileRows:
+        return ProfileRows(
+            await self.stats(player_id),
+            await self.results(player_id, offset, limit),
+            await self.ratings(player_id),
+            await self.history(player_id, history),
+        )
+
+    async def board(
+        self, family: str, week: float | None, min_games: int, offset: int, limit: int
+    ) -> Board:
+        def games(r: RatingRow) -> int:
+            return r.games if week is None else (r.week_games if r.week == week else 0)
+
+        found = [r for r in self.current.values() if r.family == family and games(r) >= min_games]
+        found.sort(key=lambda r: (r.ordinal, r.player_id), reverse=True)
+        return Board(
+            [BoardRow(copy.copy(r), None, games(r)) for r in found[offset : offset + limit]],
+            len(found),
+        )
+
+    async def forget(self, player_id: str) -> None:
+        self.current = {k: v for k, v in self.current.items() if k[0] != player_id}
+        self.past.pop(player_id, None)
+        self.done = [
+            replace(r, player_id=None) if r.player_id == player_id else r for r in self.done
+        ]
