@@ -41,7 +41,7 @@ function render(b) {
   $("b-period", HTMLSelectElement).value = b.period;
   const when = b.period === "week" ? "this week" : "in all";
   $("b-summary").textContent = b.total
-    ? `${b.total} player${b.total === 1 ? "" : "s"} with at least ${b.min_games} rated game${b.min_games === 1 ? "" : "s"} ${when}. The rating shown is mu − 3 sigma, the uncertainty in brackets.`
+    ? `${b.total} player${b.total === 1 ? "" : "s"} with at least ${b.min_games} rated game${b.min_games === 1 ? "" : "s"} ${when}. The rating shown is mu − 3 sigma (a cautious estimate); in brackets, mu ± sigma.`
     : `No player has ${b.min_games} rated games ${when} yet.`;
   setHTML(
     $("b-rows"),
