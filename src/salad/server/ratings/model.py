@@ -23,7 +23,7 @@ MU, SIGMA = 25.0, 25.0 / 3
 """A new player's rating (OpenSkill's defaults)."""
 
 BOT_RATINGS: dict[str, tuple[float, float]] = {
-    "random": (14.0, 1.0),
+    "random": (4.0, 1.0),
     "basic": (24.0, 1.0),
     "advanced": (27.0, 1.0),
     "openspiel-ismcts": (27.0, 1.0),
