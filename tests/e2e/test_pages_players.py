@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from websockets.sync.client import connect
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-VIEWPORTS = {"390x844": (390, 844), "844x390": (844, 390), "1280x800": (1280, 800)}
+VIEWPORTS = {"390x844": (390, 844), "1280x800": (1280, 800)}
 ONE_HAND = 'preset = "canadian"\nhands = ["no-hearts"]\n'
 
 
