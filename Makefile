@@ -24,7 +24,7 @@ WEB_STAMP     := $(VENV)/.web-stamp
 CLUSTER_STAMP := $(VENV)/.cluster-stamp
 DEV_STAMP     := $(VENV)/.dev-stamp
 
-.PHONY: setup setup-web system-deps run cluster test test-fast test-e2e lint lint-js protocol bench bench-bots bench-server bench-cluster bench-review bench-lab bench-wire clean
+.PHONY: setup setup-web system-deps run cluster test test-fast test-e2e lint lint-js protocol bench bench-bots bench-server bench-cluster bench-review bench-profile bench-lab bench-wire clean
 
 # Debian packages the tests need: a real browser, and PostgreSQL, Redis and HAProxy for the
 # cluster (docs/deploy.md).
@@ -178,6 +178,9 @@ bench-wire: setup
 
 bench-review: setup
 	$(PY) benchmarks/review_speed.py
+
+bench-profile: setup
+	$(PY) benchmarks/profile_speed.py $(ARGS)
 
 bench-lab: setup
 	$(PY) benchmarks/tournament_speed.py

@@ -22,7 +22,7 @@ from salad.errors import SaladError
 from salad.formats.rules import load_ruleset
 from salad.server.store import SqlStore, check_database, database_url, hash_token
 from salad.server.store.connections import config
-from salad.server.store.migrations.versions import r0007_groups
+from salad.server.store.migrations.versions import r0006_ratings, r0007_groups
 from salad.settings import to_ref
 
 from .conftest import Server, connect, stored_pace
@@ -319,3 +319,16 @@ def test_the_groups_revision_goes_back_and_up_again(tmp_path: Path) -> None:
         return made
 
     back_and_up(tmp_path, r0007_groups.down_revision or "", present)
+
+
+def test_the_ratings_revision_goes_back_and_up_again(tmp_path: Path) -> None:
+    """Revision 0006 adds the results, ratings and their sums; going back to the revision
+    before takes them away, and up again brings them back."""
+
+    def present(found: Any) -> bool:
+        names = set(found.get_table_names())
+        made = {"salad_results", "salad_ratings", "salad_rating_history"} & names
+        assert made in (set(), {"salad_results", "salad_ratings", "salad_rating_history"})
+        return bool(made)
+
+    back_and_up(tmp_path, r0006_ratings.down_revision or "", present)

@@ -20,7 +20,19 @@ from salad.server.errors import ActionError, one_line
 from salad.server.players.identity import Identities
 from salad.server.players.secret import server_secret
 from salad.server.ratelimit import RateLimits
-from salad.server.routes import groups, health, howto, me, pages, reviews, sheets, signin, tables
+from salad.server.ratings import install as install_ratings
+from salad.server.routes import (
+    groups,
+    health,
+    howto,
+    me,
+    pages,
+    ratings,
+    reviews,
+    sheets,
+    signin,
+    tables,
+)
 from salad.server.sockets import SocketGate, TableSockets
 from salad.server.store import SqlStore
 from salad.server.store.players import SqlPlayers
@@ -116,8 +128,9 @@ def create_app(
     app.state.identities = Identities(SqlPlayers(storage), secret or server_secret())
     signin.install(app, storage)  # sign-in codes; the seats' part of a player's export
     groups.install(app, storage)  # its store, its routes, its part of a player's export
+    install_ratings(app, storage, manager)  # results and ratings as games end (#34)
     add_error_handlers(app)
-    for routes in (health, tables, sheets, howto, reviews, me, signin, pages):
+    for routes in (health, tables, sheets, howto, reviews, me, signin, ratings, pages):
         app.include_router(routes.router)
     # Innermost: it compresses what the routes and the static files answer, nothing else.
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL)

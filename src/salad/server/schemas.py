@@ -48,6 +48,8 @@ class RulesFileIn(RulesIn):
 
 PACE_TEXT = "How fast the bots play and how long a finished trick stays (default normal)"
 
+RATED_TEXT = "Rate the games against the bots too, at their fixed ratings (docs/ratings.md)"
+
 
 GROUP_TEXT = (
     "The id of a group you are a member of: the table is the group's (its members alone join "
@@ -61,6 +63,7 @@ class QuickPlayIn(RulesIn):
     bot: str | None = Field(None, description="The bot for every other seat")
     pace: PaceName | None = Field(None, description=PACE_TEXT)
     group: str | None = Field(None, max_length=16, description=GROUP_TEXT)
+    rated: bool = Field(False, description=RATED_TEXT)
 
 
 class PaceIn(StrictIn):
@@ -85,6 +88,7 @@ class CreateTableIn(RulesFileIn):
     seed: int | None = Field(None, ge=0, lt=2**63, description="The first game's seed")
     pace: PaceName | None = Field(None, description=PACE_TEXT)
     group: str | None = Field(None, max_length=16, description=GROUP_TEXT)
+    rated: bool = Field(False, description=RATED_TEXT)
 
 
 class JoinIn(StrictIn):

@@ -44,6 +44,8 @@ PAGES = {
     "howto": "How to play",
     "group": "Group",
     "groupjoin": "Join a group",
+    "profile": "Player",
+    "leaderboard": "Leaderboard",
 }
 """Each page's file name (without ``.html``) and the title of its placeholder."""
 
@@ -188,6 +190,8 @@ for _path, _file in (
     ("/table/{table_id}/howto", "howto"),
     ("/g/{group_id}", "group"),
     ("/g/{group_id}/join", "groupjoin"),  # ?code=...
+    ("/p/{who}", "profile"),
+    ("/leaderboard", "leaderboard"),
 ):
     # Starlette's route: the page is given the request alone (no parameters to read).
     router.add_route(_path, partial(page, _file), methods=["GET", "HEAD"], include_in_schema=False)

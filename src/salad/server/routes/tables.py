@@ -123,6 +123,12 @@ def joined_answer(joined: Joined) -> dict[str, Any]:
     }
 
 
+async def rated(request: Request, joined: Joined, rated: bool) -> None:
+    """A table made rated: its games against bots are rated too (:mod:`salad.server.ratings`)."""
+    if rated:
+        await request.app.state.ratings.store.set_rated(joined.table_id, True)
+
+
 @router.get("/api/options", response_model=s.OptionsOut, tags=["lobby"])
 async def get_options() -> dict[str, Any]:
     """Presets, toppings, swap-in rounds and bots to offer."""
@@ -148,6 +154,7 @@ async def quickplay(
         host_player=player,
         group=body.group,
     )
+    await rated(request, joined, body.rated)
     return joined_answer(joined)
 
 
@@ -184,6 +191,7 @@ async def create_table(
         host_player=player,
         group=body.group,
     )
+    await rated(request, joined, body.rated)
     out = joined_answer(joined)
     out["invite_url"] = f"/join/{joined.table_id}"
     out["watch_url"] = f"/watch/{joined.table_id}"

@@ -136,6 +136,8 @@ class MovePlayer:
         if over is not None:
             table.status = TableStatus.OVER
             table.changed()
+            for finished in registry.finished:
+                await finished(table)
         table.note_hand_end(hands_before)
         self.turns.schedule(table)
         table.broadcast()

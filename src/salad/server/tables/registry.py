@@ -55,6 +55,9 @@ class Registry:
         self._used: dict[str, float] = {}
         """When each table in memory was last asked for or changed (the loop's clock)."""
         self._sweeper: asyncio.Task[None] | None = None
+        self.finished: list[Callable[[Table], Awaitable[None]]] = []
+        """Called with a table whose game has just ended (its last move stored, the table's
+        lock held): what keeps the games' results (:mod:`salad.server.ratings`)."""
 
     def busy(self, table_id: str) -> bool:
         """Whether the table is in memory or being loaded."""

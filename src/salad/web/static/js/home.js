@@ -102,6 +102,7 @@ async function quickPlay(e) {
     Object.assign(body, choice);
   }
   body.pace = chosenPace("quick-pace");
+  if ($("quick-rated", HTMLInputElement).checked) body.rated = true;
   try {
     await asPlayer(name === "You" ? "" : name);
     const r = await api("POST", "/api/quickplay", body);
@@ -135,6 +136,7 @@ async function createTable(e) {
   const takeover = Number($("c-takeover", HTMLInputElement).value);
   if (takeover) body.bot_takeover = takeover;
   body.pace = chosenPace("c-pace");
+  if ($("c-rated", HTMLInputElement).checked) body.rated = true;
   const btn = $("btn-create", HTMLButtonElement);
   btn.disabled = true;
   try {

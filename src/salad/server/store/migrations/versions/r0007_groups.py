@@ -2,7 +2,7 @@
 the tables made for it.
 
 Revision ID: 0007
-Revises: 0005
+Revises: 0006
 
 * ``salad_groups``: its name, its owner (a player id) and its invite code (the owner may make
   a new one, which voids the old);
@@ -23,7 +23,7 @@ from alembic import op
 from salad.server.store.migrations.versions import add_columns, drop_columns
 
 revision = "0007"
-down_revision: str | None = "0005"
+down_revision: str | None = "0006"
 branch_labels: str | None = None
 depends_on: str | None = None
 

@@ -1,0 +1,526 @@
+"""Results, ratings and leaderboards (#34), behind a small interface of their own
+(:class:`RatingStore`) beside the tables' and the players', in the same database:
+:class:`SqlRatings` on a :class:`~.sql.SqlStore` (its group commit, its connections).
+
+A finished game leaves one :class:`ResultRow` per seat; a rated one also moves its players'
+ratings (per ruleset family) and adds to their history, in the same transaction. How ratings
+move is the caller's (``rate``, :mod:`salad.server.ratings.model`): the store keeps them.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field, replace
+from datetime import UTC, datetime, timedelta
+from typing import Any, Protocol
+
+from sqlalchemy import Connection, delete, func, insert, select, update
+
+from salad.server.store.migrations.versions import r0006_ratings
+from salad.server.store.players import players_t
+from salad.server.store.sql import SqlStore
+
+results_t, ratings_t, stats_t, history_t, rated_t = r0006_ratings.tables()
+
+
+def week_start(now: float) -> float:
+    """The start of the week of ``now``: its Monday, 00:00 UTC (a weekly board's).
+
+    >>> datetime.fromtimestamp(week_start(1765000000.0), UTC).isoformat()
+    '2025-12-01T00:00:00+00:00'
+    """
+    day = datetime.fromtimestamp(now, UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    return (day - timedelta(days=day.weekday())).timestamp()
+
+
+@dataclass
+class ResultRow:
+    """One seat of one finished game."""
+
+    table_id: str
+    game_number: int
+    seat: int
+    player_id: str | None
+    bot: str | None
+    name: str | None
+    preset: str
+    family: str
+    players: int
+    place: int
+    """1 for the best; equal totals share a place; a seat left for good is last."""
+    points: int
+    hands: list[tuple[str, int]]
+    """Each hand's round id and the points the seat took in it, in order."""
+    bots: list[str]
+    """The bot levels that sat at the game (each once)."""
+    rated: bool
+    left: bool
+    finished_at: float = 0.0
+
+
+@dataclass
+class StatRow:
+    """One of a player's sums over their finished games, which a profile shows: ``kind``
+    ``played`` (``key`` family/players: ``n`` games), ``bot`` (``key`` a bot level: ``n``
+    games with it, ``hits`` wins, ``total`` and ``squares`` of the points), ``bot-hand`` (the
+    same a hand) and ``round`` (``key`` a round id, ``note`` a preset that has it: ``n`` hands,
+    ``hits`` those the player took points in)."""
+
+    kind: str
+    key: str
+    note: str | None
+    n: int
+    hits: int = 0
+    total: float = 0.0
+    squares: float = 0.0
+
+
+def stats_of(results: Iterable[ResultRow]) -> list[StatRow]:
+    """The sums of these results (one player's), each kind and key once."""
+    found: dict[tuple[str, str], StatRow] = {}
+
+    def add(kind: str, key: str, note: str | None, points: list[int], hits: int) -> None:
+        row = found.setdefault((kind, key), StatRow(kind, key, note, 0))
+        row.n += len(points)
+        row.hits += hits
+        row.total += sum(points)
+        row.squares += sum(p * p for p in points)
+
+    for r in results:
+        add("played", f"{r.family}/{r.players}", r.family, [0], 0)
+        hands = [p for _, p in r.hands]
+        for bot in r.bots:
+            add("bot", bot, None, [r.points], int(r.place == 1))
+            add("bot-hand", bot, None, hands, 0)
+        for round_id, points in r.hands:
+            add("round", round_id, r.preset, [points], int(points != 0))
+    return list(found.values())
+
+
+@dataclass
+class RatingRow:
+    player_id: str
+    family: str
+    mu: float
+    sigma: float
+    games: int
+    updated_at: float = 0.0
+    week: float = 0.0
+    """The start of the week of the latest rated game (:func:`week_start`)."""
+    week_games: int = 0
+    """Rated games that week."""
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative rating mu - 3 sigma the leaderboard sorts by."""
+        return self.mu - 3 * self.sigma
+
+
+@dataclass
+class HistoryRow:
+    family: str
+    table_id: str
+    game_number: int
+    mu: float
+    sigma: float
+    at: float
+
+
+@dataclass
+class BoardRow:
+    """One line of a leaderboard: a rating and its player's name (None: no name yet)."""
+
+    rating: RatingRow
+    name: str | None
+    games: int
+    """Rated games counted on this board (all of them, or this week's)."""
+
+
+Rate = Callable[[list[ResultRow], dict[str, RatingRow]], dict[str, tuple[float, float]]]
+"""How a rated game moves its players' ratings: from its results and the players' ratings
+before it (those who have one), each player's new (mu, sigma)."""
+
+
+@dataclass
+class ProfileRows:
+    stats: list[StatRow]
+    listed: list[ResultRow]
+    ratings: list[RatingRow]
+    history: list[HistoryRow]
+
+
+@dataclass
+class Board:
+    rows: list[BoardRow] = field(default_factory=list)
+    total: int = 0
+
+
+class RatingStore(Protocol):
+    """Finished games' results, ratings and their history."""
+
+    async def set_rated(self, table_id: str, rated: bool) -> None:
+        """Whether the games of a table are rated (a table option)."""
+
+    async def table_rated(self, table_id: str) -> bool:
+        """Whether they are (False for a table made without the option)."""
+
+    async def record(self, results: list[ResultRow], rate: Rate | None) -> None:
+        """A finished game's results, and (``rate`` given) its players' new ratings and
+        their history, in one transaction. A game recorded already is left as it is."""
+
+    async def results(
+        self, player_id: str, offset: int = 0, limit: int | None = None
+    ) -> list[ResultRow]:
+        """A player's results, the latest first (``limit`` of them from ``offset``)."""
+
+    async def stats(self, player_id: str) -> list[StatRow]:
+        """A player's sums over their finished games (:class:`StatRow`)."""
+
+    async def ratings(self, player_id: str) -> list[RatingRow]:
+        """A player's ratings, one per family played rated."""
+
+    async def history(self, player_id: str, limit: int | None = None) -> list[HistoryRow]:
+        """A player's ratings after each rated game (the latest ``limit``), oldest first."""
+
+    async def profile_rows(
+        self, player_id: str, offset: int, limit: int, history: int
+    ) -> ProfileRows:
+        """What a player's profile shows, read at once: their sums, ``limit`` of their results
+        from ``offset``, their ratings and the latest ``history`` of their history."""
+
+    async def board(
+        self, family: str, week: float | None, min_games: int, offset: int, limit: int
+    ) -> Board:
+        """The ratings of ``family`` with ``min_games`` rated games (in the week starting at
+        ``week``, if given), best ordinal first: the page from ``offset``, and how many."""
+
+    async def forget(self, player_id: str) -> None:
+        """Delete a player's ratings, history and sums; their results stay, with no player
+        id."""
+
+
+def result_of(row: Any) -> ResultRow:
+    values = dict(row)
+    values["hands"] = [tuple(h) for h in json.loads(values["hands"])]
+    values["bots"] = json.loads(values["bots"])
+    return ResultRow(**values)
+
+
+def rating_of(row: Any) -> RatingRow:
+    return RatingRow(**{k: v for k, v in dict(row).items() if k != "ordinal"})
+
+
+class SqlRatings:
+    """A :class:`RatingStore` in the database of a :class:`~.sql.SqlStore`."""
+
+    def __init__(self, store: SqlStore) -> None:
+        self.store = store
+
+    async def set_rated(self, table_id: str, rated: bool) -> None:
+        def save(conn: Connection) -> None:
+            conn.execute(delete(rated_t).where(rated_t.c.table_id == table_id))
+            conn.execute(insert(rated_t).values(table_id=table_id, rated=rated))
+
+        await self.store.call(save)
+
+    async def table_rated(self, table_id: str) -> bool:
+        query = select(rated_t.c.rated).where(rated_t.c.table_id == table_id)
+        return bool(await self.store.call(lambda conn: conn.scalar(query)))
+
+    async def record(self, results: list[ResultRow], rate: Rate | None) -> None:
+        if not results:
+            return
+        now = time.time()
+        first = results[0]
+
+        def record(conn: Connection) -> None:
+            done = conn.scalar(
+                select(results_t.c.seat).where(
+                    (results_t.c.table_id == first.table_id)
+                    & (results_t.c.game_number == first.game_number)
+                )
+            )
+            if done is not None:
+                return
+            rows = []
+            for r in results:
+                row = asdict(r)
+                row["hands"] = json.dumps(r.hands)
+                row["bots"] = json.dumps(r.bots)
+                row["finished_at"] = now
+                rows.append(row)
+            conn.execute(insert(results_t), rows)
+            for player_id in {r.player_id for r in results if r.player_id is not None}:
+                add_stats(conn, player_id, stats_of(r for r in results if r.player_id == player_id))
+            if rate is None:
+                return
+            ids = [r.player_id for r in results if r.player_id is not None]
+            before = {
+                row.player_id: row
+                for row in map(
+                    rating_of,
+                    conn.execute(
+                        select(ratings_t).where(
+                            ratings_t.c.player_id.in_(ids) & (ratings_t.c.family == first.family)
+                        )
+                    ).mappings(),
+                )
+            }
+            for player_id, (mu, sigma) in rate(results, before).items():
+                old = before.get(player_id)
+                new = next_rating(old, player_id, first.family, mu, sigma, now)
+                values = {**asdict(new), "ordinal": new.ordinal}
+                if old is None:
+                    conn.execute(insert(ratings_t).values(**values))
+                else:
+                    conn.execute(
+                        update(ratings_t)
+                        .where(
+                            (ratings_t.c.player_id == player_id)
+                            & (ratings_t.c.family == first.family)
+                        )
+                        .values(**values)
+                    )
+                conn.execute(
+                    insert(history_t).values(
+                        player_id=player_id,
+                        family=first.family,
+                        table_id=first.table_id,
+                        game_number=first.game_number,
+                        mu=mu,
+                        sigma=sigma,
+                        at=now,
+                    )
+                )
+
+        await self.store.call(record)
+
+    async def results(
+        self, player_id: str, offset: int = 0, limit: int | None = None
+    ) -> list[ResultRow]:
+        return await self.store.call(lambda conn: read_results(conn, player_id, offset, limit))
+
+    async def stats(self, player_id: str) -> list[StatRow]:
+        return await self.store.call(lambda conn: read_stats(conn, player_id))
+
+    async def ratings(self, player_id: str) -> list[RatingRow]:
+        return await self.store.call(lambda conn: read_ratings(conn, player_id))
+
+    async def history(self, player_id: str, limit: int | None = None) -> list[HistoryRow]:
+        return await self.store.call(lambda conn: read_history(conn, player_id, limit))
+
+    async def profile_rows(
+        self, player_id: str, offset: int, limit: int, history: int
+    ) -> ProfileRows:
+        def read(conn: Connection) -> ProfileRows:
+            return ProfileRows(
+                read_stats(conn, player_id),
+                read_results(conn, player_id, offset, limit),
+                read_ratings(conn, player_id),
+                read_history(conn, player_id, history),
+            )
+
+        return await self.store.call(read)
+
+    async def board(
+        self, family: str, week: float | None, min_games: int, offset: int, limit: int
+    ) -> Board:
+        r = ratings_t.c
+        if week is None:
+            where = (r.family == family) & (r.games >= min_games)
+        else:
+            where = (r.family == family) & (r.week == week) & (r.week_games >= min_games)
+        query = (
+            select(ratings_t, players_t.c.name)
+            .select_from(ratings_t.outerjoin(players_t, players_t.c.id == r.player_id))
+            .where(where)
+            .order_by(r.ordinal.desc(), r.player_id.desc())  # the index's order, backwards
+            .offset(offset)
+            .limit(limit)
+        )
+        total = select(func.count()).select_from(ratings_t).where(where)
+
+        def read(conn: Connection) -> Board:
+            rows = []
+            for m in conn.execute(query).mappings():
+                rating = rating_of({k: v for k, v in m.items() if k != "name"})
+                games = rating.games if week is None else rating.week_games
+                rows.append(BoardRow(rating, m["name"], games))
+            return Board(rows, int(conn.scalar(total) or 0))
+
+        return await self.store.call(read)
+
+    async def forget(self, player_id: str) -> None:
+        def forget(conn: Connection) -> None:
+            conn.execute(delete(ratings_t).where(ratings_t.c.player_id == player_id))
+            conn.execute(delete(history_t).where(history_t.c.player_id == player_id))
+            conn.execute(delete(stats_t).where(stats_t.c.player_id == player_id))
+            conn.execute(
+                update(results_t).where(results_t.c.player_id == player_id).values(player_id=None)
+            )
+
+        await self.store.call(forget)
+
+
+def next_rating(
+    old: RatingRow | None, player_id: str, family: str, mu: float, sigma: float, now: float
+) -> RatingRow:
+    """A player's rating after one more rated game (``old``: before it, if any)."""
+    week = week_start(now)
+    return RatingRow(
+        player_id,
+        family,
+        mu,
+        sigma,
+        games=1 + (old.games if old else 0),
+        updated_at=now,
+        week=week,
+        week_games=1 + (old.week_games if old and old.week == week else 0),
+    )
+
+
+def read_results(
+    conn: Connection, player_id: str, offset: int = 0, limit: int | None = None
+) -> list[ResultRow]:
+    query = (
+        select(results_t)
+        .where(results_t.c.player_id == player_id)
+        .order_by(results_t.c.finished_at.desc(), results_t.c.table_id)
+        .offset(offset)
+        .limit(limit)
+    )
+    return [result_of(r) for r in conn.execute(query).mappings()]
+
+
+def read_stats(conn: Connection, player_id: str) -> list[StatRow]:
+    s = stats_t.c
+    query = select(s.kind, s.key, s.note, s.n, s.hits, s.total, s.squares)
+    return [StatRow(**r) for r in conn.execute(query.where(s.player_id == player_id)).mappings()]
+
+
+def read_ratings(conn: Connection, player_id: str) -> list[RatingRow]:
+    query = select(ratings_t).where(ratings_t.c.player_id == player_id)
+    return [rating_of(r) for r in conn.execute(query).mappings()]
+
+
+def read_history(conn: Connection, player_id: str, limit: int | None) -> list[HistoryRow]:
+    """The latest ``limit`` of a player's history, oldest first."""
+    h = history_t.c
+    query = (
+        select(h.family, h.table_id, h.game_number, h.mu, h.sigma, h.at)
+        .where(h.player_id == player_id)
+        .order_by(h.at.desc(), h.id.desc())
+        .limit(limit)
+    )
+    return [HistoryRow(**r) for r in conn.execute(query).mappings()][::-1]
+
+
+def add_stats(conn: Connection, player_id: str, stats: list[StatRow]) -> None:
+    """Add ``stats`` to the player's sums (each kind and key once)."""
+    s = stats_t.c
+    have = {
+        (row.kind, row.key)
+        for row in conn.execute(select(s.kind, s.key).where(s.player_id == player_id))
+    }
+    for row in stats:
+        if (row.kind, row.key) in have:
+            conn.execute(
+                update(stats_t)
+                .where((s.player_id == player_id) & (s.kind == row.kind) & (s.key == row.key))
+                .values(
+                    n=s.n + row.n,
+                    hits=s.hits + row.hits,
+                    total=s.total + row.total,
+                    squares=s.squares + row.squares,
+                )
+            )
+        else:
+            conn.execute(insert(stats_t).values(player_id=player_id, **asdict(row)))
+
+
+class MemoryRatings:
+    """A :class:`RatingStore` in lists and dicts, with the database's semantics (for tests in
+    one process)."""
+
+    def __init__(self) -> None:
+        self.rated: dict[str, bool] = {}
+        self.done: list[ResultRow] = []
+        self.current: dict[tuple[str, str], RatingRow] = {}
+        self.past: dict[str, list[HistoryRow]] = {}
+
+    async def set_rated(self, table_id: str, rated: bool) -> None:
+        self.rated[table_id] = rated
+
+    async def table_rated(self, table_id: str) -> bool:
+        return self.rated.get(table_id, False)
+
+    async def record(self, results: list[ResultRow], rate: Rate | None) -> None:
+        if not results:
+            return
+        first, now = results[0], time.time()
+        game = (first.table_id, first.game_number)
+        if any((r.table_id, r.game_number) == game for r in self.done):
+            return
+        self.done += [replace(r, finished_at=now) for r in results]
+        if rate is None:
+            return
+        before = {
+            pid: row
+            for (pid, family), row in self.current.items()
+            if family == first.family and any(r.player_id == pid for r in results)
+        }
+        for player_id, (mu, sigma) in rate(results, before).items():
+            new = next_rating(before.get(player_id), player_id, first.family, mu, sigma, now)
+            self.current[(player_id, first.family)] = new
+            self.past.setdefault(player_id, []).append(
+                HistoryRow(first.family, first.table_id, first.game_number, mu, sigma, now)
+            )
+
+    async def results(
+        self, player_id: str, offset: int = 0, limit: int | None = None
+    ) -> list[ResultRow]:
+        mine = [r for r in reversed(self.done) if r.player_id == player_id]
+        return mine[offset : None if limit is None else offset + limit]
+
+    async def stats(self, player_id: str) -> list[StatRow]:
+        return stats_of(r for r in self.done if r.player_id == player_id)
+
+    async def ratings(self, player_id: str) -> list[RatingRow]:
+        return [copy.copy(r) for (pid, _), r in self.current.items() if pid == player_id]
+
+    async def history(self, player_id: str, limit: int | None = None) -> list[HistoryRow]:
+        found = self.past.get(player_id, [])
+        return found[-limit:] if limit else list(found)
+
+    async def profile_rows(
+        self, player_id: str, offset: int, limit: int, history: int
+    ) -> ProfileRows:
+        return ProfileRows(
+            await self.stats(player_id),
+            await self.results(player_id, offset, limit),
+            await self.ratings(player_id),
+            await self.history(player_id, history),
+        )
+
+    async def board(
+        self, family: str, week: float | None, min_games: int, offset: int, limit: int
+    ) -> Board:
+        def games(r: RatingRow) -> int:
+            return r.games if week is None else (r.week_games if r.week == week else 0)
+
+        found = [r for r in self.current.values() if r.family == family and games(r) >= min_games]
+        found.sort(key=lambda r: (r.ordinal, r.player_id), reverse=True)
+        return Board(
+            [BoardRow(copy.copy(r), None, games(r)) for r in found[offset : offset + limit]],
+            len(found),
+        )
+
+    async def forget(self, player_id: str) -> None:
+        self.current = {k: v for k, v in self.current.items() if k[0] != player_id}
+        self.past.pop(player_id, None)
+        self.done = [
+            replace(r, player_id=None) if r.player_id == player_id else r for r in self.done
+        ]

@@ -1,0 +1,47 @@
+// @ts-check
+// What the profile page (/p/{name-or-id}) and the leaderboard (/leaderboard) share: a rating
+// in words, a pager, a date. Their data: GET /api/players/{name-or-id}, GET /api/leaderboard.
+
+import { html } from "./dom.js";
+
+/**
+ * A rating as the server gives it (salad.server.routes.ratings.RatingOut).
+ * @typedef {object} Rating
+ * @property {string} family
+ * @property {string} title
+ * @property {number} mu
+ * @property {number} sigma
+ * @property {number} ordinal
+ * @property {number} games
+ * @property {boolean} provisional
+ */
+
+/** The rating the board sorts by, and its uncertainty. @param {Rating} r */
+export function ratingText(r) {
+  return html`<b class="r-ordinal">${r.ordinal.toFixed(1)}</b> <span class="r-mu" title="mu ± sigma">(${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)})</span>${r.provisional ? html` <span class="r-prov" title="Fewer rated games than needed for a settled rating">provisional</span>` : ""}`;
+}
+
+/**
+ * Links to the other pages of a paged list (none when it has one page).
+ * @param {number} page
+ * @param {number} pages
+ * @param {(page: number) => string} href
+ */
+export function pager(page, pages, href) {
+  if (pages <= 1) return html``;
+  return html`${page > 1 ? html`<a class="btn btn-small" href="${href(page - 1)}" rel="prev">Newer</a>` : ""}
+<span class="hint">Page ${page} of ${pages}</span>
+${page < pages ? html`<a class="btn btn-small" href="${href(page + 1)}" rel="next">Older</a>` : ""}`;
+}
+
+/** A moment (seconds since 1970) as a short local date (its year if not this one's). @param {number} at */
+export function day(at) {
+  const when = new Date(at * 1000);
+  const year = when.getFullYear() === new Date().getFullYear() ? undefined : "numeric";
+  return when.toLocaleDateString(undefined, { year, month: "short", day: "numeric" });
+}
+
+/** A player's name as a link to their profile. @param {string | null} name @param {string} id */
+export function playerLink(name, id) {
+  return html`<a href="/p/${encodeURIComponent(name || id)}">${name || "Unnamed player"}</a>`;
+}
