@@ -169,8 +169,9 @@ def test_kill_and_restart(backend: str, request: Any, start_server: Any, ws: Any
         # C goes on by itself after the restart and finishes.
         c = await ws(srv2, c_id, None)
         first = await c.recv()
-        # Nothing a client saw is lost (stored before broadcast), and the bots play on.
-        assert first["table"]["status"] == "playing" and first["moves"] >= c_seen
+        # Nothing a client saw is lost (stored before broadcast), and the bots play on: the new
+        # server resumes C as it starts, so its bots may have finished it by now (no delay).
+        assert first["table"]["status"] in ("playing", "over") and first["moves"] >= c_seen
         results = await asyncio.gather(
             finish(a, random.Random(3)),
             finish(b, random.Random(4)),
