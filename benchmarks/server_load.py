@@ -92,8 +92,8 @@ from websockets.uri import parse_uri
 from salad.events import PASS, PLAY, TRUMP
 from salad.formats.records import game_from_record
 from salad.moves import format_move
-from salad.server.cluster.router import MAX_HOPS as MAX_REDIRECTS
-from salad.server.cluster.router import MOVED_TO, REDIRECT, redirect_target
+from salad.server.cluster.names import MAX_HOPS as MAX_REDIRECTS
+from salad.server.cluster.names import MOVED_TO, REDIRECT, redirect_target
 
 sys.path.insert(0, str(Path(__file__).parent))
 from cluster_procs import (  # noqa: E402  (a sibling file, not a package)

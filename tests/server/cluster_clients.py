@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 import websockets
 
-from salad.server.cluster.router import MOVED_TO, REDIRECT, redirect_target
+from salad.server.cluster.names import MOVED_TO, REDIRECT, redirect_target
 
 from .conftest import Server, Socket
 

@@ -19,7 +19,7 @@ import httpx
 import pytest
 import websockets
 
-from salad.server.cluster.router import MAX_HOPS, REDIRECT
+from salad.server.cluster.names import MAX_HOPS, REDIRECT
 from salad.server.ratelimit import DEFAULT_RATES, ENV
 
 from .cluster_clients import Following, ask, reach

@@ -24,7 +24,7 @@ from websockets.frames import Frame, Opcode
 from salad.server.app import TABLE_BODY_LIMIT
 from salad.server.run import HEAD_LIMIT, HEAD_TIMEOUT
 
-from .conftest import FLOOD_SECONDS, Server, cpu_seconds, flood, raw_websocket
+from .conftest import XFAIL_FLOOD, Server, cpu_seconds, flood, raw_websocket
 from .test_deploy_haproxy import DEPLOYED
 from .test_deploy_haproxy import deployed as deployed
 from .test_restart import child_pids, wait_gone
@@ -226,9 +226,9 @@ def test_a_flood_of_pings_or_pongs_is_cut(server: Server) -> None:
         getattr(client, f"send_{kind}")(b"x" * 125)
         burst = b"".join(client.data_to_send()) * 500
         cpu = cpu_seconds(srv.proc.pid)
-        cut = flood(sock, burst)
+        cut = flood(sock, burst, XFAIL_FLOOD)
         used = cpu_seconds(srv.proc.pid) - cpu
-        assert cut is not None and cut < 5, f"{kind}s: still taken after {cut or FLOOD_SECONDS} s"
+        assert cut is not None and cut < 5, f"{kind}s: still taken after {cut or XFAIL_FLOOD} s"
         assert used < 1.0, f"{kind}s: the server spent {used:.2f} s of CPU on them"
     # A client's keepalive (a ping every few seconds, its pongs) is far below the limit.
     sock, client = raw_websocket(srv.port, f"/ws/tables/{table_id}")

@@ -21,6 +21,7 @@ from urllib.parse import parse_qsl, urlencode
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from salad.server.cluster.names import MAX_HOPS, MOVED_TO, REDIRECT
 from salad.server.cluster.node import Cluster
 from salad.server.errors import ActionError
 from salad.server.sockets import refuse
@@ -28,19 +29,6 @@ from salad.server.tables.manager import NO_TABLE
 
 TABLE_PATH = re.compile(r"/(?:api|ws)/tables/([A-Za-z0-9_-]{1,32})(?:/.*)?")  # group: the id
 MAKERS = frozenset({"/api/tables", "/api/quickplay"})  # a POST here makes a table
-
-REDIRECT = 4307
-"""The close code of a websocket sent to the node holding its table: the reason is
-``node=NAME``; reconnect at once with ``?node=NAME`` in the URL."""
-
-MOVED_TO = "this table is played on node "  # how a redirect's error begins
-MAX_HOPS = 3  # redirects one request may have had; one more gets a 503
-
-
-def redirect_target(reason: str) -> str | None:
-    """The node a :data:`REDIRECT` close's reason names (``node=NAME``), or None."""
-    name = reason.removeprefix("node=")
-    return name if name != reason and name else None
 
 
 def with_headers(
