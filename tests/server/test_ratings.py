@@ -188,7 +188,7 @@ def test_forgetting_a_player_keeps_their_results_anonymised(
         sql = SqlStore(url or f"sqlite:///{tmp_path / 'r.db'}")
         await sql.open()
         try:
-            part = Ratings(MemoryRatings() if backend == "memory" else SqlRatings(sql))
+            part = Ratings(MemoryRatings() if backend == "memory" else SqlRatings(sql), sql)
             results = [seat(0, "p", None, 1), seat(1, "q", None, 2), seat(2, None, "basic", 3)]
             await part.store.record(results, rate)
             await part.store.record(results, rate)  # the same game again: left as it is
@@ -209,3 +209,36 @@ def test_forgetting_a_player_keeps_their_results_anonymised(
             await sql.close()
 
     asyncio.run(run())
+
+
+def test_a_finished_game_without_results_gets_them_when_its_server_starts(
+    start_server: Any,
+) -> None:
+    """A server stopped between a game's last move and its results (here: the results taken
+    out of the database): the next server on that database records them as it starts, at
+    the game's own time."""
+    import sqlite3
+
+    srv = start_server()
+    with browser(srv) as a, browser(srv) as b:
+        named(a, "Late")
+        ids = [a.get("/api/me").json()["id"], b.get("/api/me").json()["id"]]
+        table_id, host = table(a, [HUMAN, HUMAN, RANDOM])
+        guest = b.post(f"/api/tables/{table_id}/join", json={"name": "Bo"}).json()["token"]
+    srv.ok("POST", f"/api/tables/{table_id}/start", token=host)
+    play(srv, table_id, {0: host, 1: guest})
+    before = [srv.ok("GET", f"/api/players/{i}") for i in ids]
+    assert [p["games"] for p in before] == [1, 1] and before[0]["ratings"]
+    srv.kill()
+    db = sqlite3.connect(srv.database.removeprefix("sqlite:///"))
+    for name in ("results", "player_stats", "ratings", "rating_history"):
+        db.execute(f"DELETE FROM salad_{name}")
+    db.commit()
+    finished_at = db.execute("SELECT finished_at FROM salad_games").fetchone()[0]
+    db.close()
+    srv = start_server(srv.database)
+    after = [srv.ok("GET", f"/api/players/{i}") for i in ids]
+    for was, now in zip(before, after, strict=True):
+        assert now["games"] == 1 and now["ratings"] == was["ratings"]
+        assert now["finished"]["games"][0]["finished_at"] == finished_at
+        assert len(now["history"]) == 1

@@ -58,6 +58,12 @@ class Registry:
         self.finished: list[Callable[[Table], Awaitable[None]]] = []
         """Called with a table whose game has just ended (its last move stored, the table's
         lock held): what keeps the games' results (:mod:`salad.server.ratings`)."""
+        self.loaded: list[Callable[[Table], Awaitable[None]]] = []
+        """Called with a table just loaded, before anyone else sees it: what records the
+        results of a finished game whose server stopped before its :attr:`finished` ran."""
+        self.recover: list[Callable[[], Awaitable[list[str]]]] = []
+        """The ids of more tables to load as the server starts (if the placement resumes
+        tables): those with a finished game whose results are missing."""
 
     def busy(self, table_id: str) -> bool:
         """Whether the table is in memory or being loaded."""
@@ -80,6 +86,8 @@ class Registry:
         """Load every table with a game in progress (if the placement resumes them), then
         unload idle tables every while (if they are ever unloaded)."""
         ids = await self.storage.active_tables() if self.placement.resume else []
+        for more in self.recover if self.placement.resume else []:
+            ids += [table_id for table_id in await more() if table_id not in ids]
         for table_id in ids:
             try:
                 await self.get(table_id)
@@ -148,6 +156,8 @@ class Registry:
             table.resume_hand_end()
         self.talk.restore(table, row.talk)
         restore_presses(table, row.pressed)
+        for loaded in self.loaded:
+            await loaded(table)
         self.add(table)
         self.turns.schedule(table)
         return table
