@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
+from salad.presets import PRESETS
 from salad.server.store import SqlStore
 
 from .conftest import Server, connect
@@ -21,6 +22,10 @@ from .test_players import browser
 from .test_restart import finish
 
 ONE_HAND = 'preset = "canadian"\nhands = ["no-hearts"]\n'
+HEARTS = PRESETS["canadian"].hand_penalties(PRESETS["canadian"].hands.index("no-hearts"))
+EVERY = 'preset = "extended"\nhands = ["every"]\n[[rounds]]\nid = "every"\nname = "Every"\n'
+EVERY += f"penalties = {[p.id for p in PRESETS['extended'].catalogue]!r}\n".replace("'", '"')
+"""One hand of every penalty of a preset whose moon is shot."""
 HUMAN = {"kind": "human"}
 RANDOM = {"kind": "bot", "bot": "random"}
 
@@ -59,8 +64,10 @@ def play(server: Server, table_id: str, tokens: dict[int, str], leave: int | Non
     asyncio.run(run())
 
 
-def table(b: httpx.Client, seats: list[dict[str, Any]], **options: Any) -> tuple[str, str]:
-    body = {"name": "Host", "rules_toml": ONE_HAND, "seats": seats, **options}
+def table(
+    b: httpx.Client, seats: list[dict[str, Any]], rules: str = ONE_HAND, **options: Any
+) -> tuple[str, str]:
+    body = {"name": "Host", "rules_toml": rules, "seats": seats, **options}
     created = b.post("/api/tables", json=body)
     assert created.status_code == 200, created.text
     return created.json()["table_id"], created.json()["token"]
@@ -95,6 +102,10 @@ def test_two_players_finish_a_rated_game_and_a_leaver_ranks_last(server: Server)
             (pen,) = p["penalties"]
             assert pen["round"] == "no-hearts" and pen["name"] == "No Hearts"
             assert pen["hands"] == 1
+            # By kind, named from the ruleset's data: no moon here, so they sum to the total.
+            assert [k["name"] for k in p["penalty_kinds"]] == [x.name for x in HEARTS]
+            assert sum(k["points"] for k in p["penalty_kinds"]) == game["points"]
+            assert all(k["hands"] == 1 for k in p["penalty_kinds"])
             (vs,) = p["against_bots"]
             assert vs["bot"] == "random" and vs["mean_game_interval"] is None
         places = {mine["finished"]["games"][0]["place"], theirs["finished"]["games"][0]["place"]}
@@ -223,12 +234,20 @@ def test_a_finished_game_without_results_gets_them_when_its_server_starts(
     with browser(srv) as a, browser(srv) as b:
         named(a, "Late")
         ids = [a.get("/api/me").json()["id"], b.get("/api/me").json()["id"]]
-        table_id, host = table(a, [HUMAN, HUMAN, RANDOM])
+        table_id, host = table(a, [HUMAN, HUMAN, RANDOM], EVERY)
         guest = b.post(f"/api/tables/{table_id}/join", json={"name": "Bo"}).json()["token"]
     srv.ok("POST", f"/api/tables/{table_id}/start", token=host)
     play(srv, table_id, {0: host, 1: guest})
     before = [srv.ok("GET", f"/api/players/{i}") for i in ids]
     assert [p["games"] for p in before] == [1, 1] and before[0]["ratings"]
+    # Every penalty of the ruleset's data by its name, and the moon; one hand each.
+    names = {p.name for p in PRESETS["extended"].catalogue} | {"Shooting the moon"}
+    assert {k["name"] for k in before[0]["penalty_kinds"]} == names
+    assert {k["hands"] for k in before[0]["penalty_kinds"]} == {1}
+    for p in before:
+        moon = [k for k in p["penalty_kinds"] if k["penalty"] == "moon"]
+        rest = sum(k["points"] for k in p["penalty_kinds"]) - moon[0]["points"]
+        assert rest >= 0 and (moon[0]["taken"] or rest == p["finished"]["games"][0]["points"])
     srv.kill()
     db = sqlite3.connect(srv.database.removeprefix("sqlite:///"))
     for name in ("results", "player_stats", "ratings", "rating_history"):
@@ -240,5 +259,6 @@ def test_a_finished_game_without_results_gets_them_when_its_server_starts(
     after = [srv.ok("GET", f"/api/players/{i}") for i in ids]
     for was, now in zip(before, after, strict=True):
         assert now["games"] == 1 and now["ratings"] == was["ratings"]
+        assert now["penalty_kinds"] == was["penalty_kinds"]
         assert now["finished"]["games"][0]["finished_at"] == finished_at
         assert len(now["history"]) == 1

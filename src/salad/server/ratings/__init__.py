@@ -53,7 +53,7 @@ class Ratings:
 
     async def export(self, player_id: str) -> dict[str, object]:
         def result(r: ResultRow) -> dict[str, object]:
-            return {k: v for k, v in vars(r).items() if k != "player_id"}
+            return {k: v for k, v in vars(r).items() if k not in ("player_id", "penalties")}
 
         return {
             "results": [result(r) for r in await self.store.results(player_id)],

@@ -38,6 +38,23 @@ def week_start(now: float) -> float:
 
 
 @dataclass
+class PenaltyTaken:
+    """One penalty of a game's ruleset (its id and name from the ruleset's data), or the moon
+    (:data:`MOON`), for one seat: the hands it was in play, those the seat took it in (shot
+    it, for the moon), and the points it cost (the moon: what shooting it changed)."""
+
+    id: str
+    name: str
+    hands: int
+    taken: int
+    points: int
+
+
+MOON = "moon"
+"""The id of the moon among a seat's :class:`PenaltyTaken` (no penalty's id is this)."""
+
+
+@dataclass
 class ResultRow:
     """One seat of one finished game."""
 
@@ -61,6 +78,9 @@ class ResultRow:
     left: bool
     finished_at: float = 0.0
     """When the game ended (0: now, as it is recorded)."""
+    penalties: list[PenaltyTaken] = field(default_factory=list)
+    """The seat's penalties, by kind: kept in the player's sums (``penalty``), not stored
+    with the result."""
 
 
 @dataclass
@@ -68,8 +88,10 @@ class StatRow:
     """One of a player's sums over their finished games, which a profile shows: ``kind``
     ``played`` (``key`` family/players: ``n`` games), ``bot`` (``key`` a bot level: ``n``
     games with it, ``hits`` wins, ``total`` and ``squares`` of the points), ``bot-hand`` (the
-    same a hand) and ``round`` (``key`` a round id, ``note`` a preset that has it: ``n`` hands,
-    ``hits`` those the player took points in)."""
+    same a hand), ``round`` (``key`` a round id, ``note`` a preset that has it: ``n`` hands,
+    ``hits`` those the player took points in) and ``penalty`` (``key`` a penalty's id or
+    :data:`MOON`, ``note`` its name: ``n`` hands it was in play, ``hits`` those the player
+    took it in, ``total`` its points)."""
 
     kind: str
     key: str
@@ -99,6 +121,11 @@ def stats_of(results: Iterable[ResultRow]) -> list[StatRow]:
             add("bot-hand", bot, None, hands, 0)
         for round_id, points in r.hands:
             add("round", round_id, r.preset, [points], int(points != 0))
+        for p in r.penalties:
+            row = found.setdefault(("penalty", p.id), StatRow("penalty", p.id, p.name, 0))
+            row.n += p.hands
+            row.hits += p.taken
+            row.total += p.points
     return list(found.values())
 
 
@@ -251,6 +278,7 @@ class SqlRatings:
             rows = []
             for r in results:
                 row = asdict(r)
+                del row["penalties"]  # in the sums only
                 row["hands"] = json.dumps(r.hands)
                 row["bots"] = json.dumps(r.bots)
                 row["finished_at"] = now
