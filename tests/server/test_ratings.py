@@ -145,6 +145,7 @@ def test_a_game_against_bots_is_rated_only_at_a_rated_table(server: Server, rate
     with browser(server) as a:
         name = named(a, "Solo")
         table_id, host = table(a, [HUMAN, RANDOM, RANDOM], rated=rated)
+        assert server.ok("GET", f"/api/tables/{table_id}")["rated"] is rated  # the lobby says
         server.ok("POST", f"/api/tables/{table_id}/start", token=host)
         play(server, table_id, {0: host})
         p = a.get(f"/api/players/{name}").json()
@@ -227,14 +228,14 @@ def test_a_finished_game_without_results_gets_them_when_its_server_starts(
 ) -> None:
     """A server stopped between a game's last move and its results (here: the results taken
     out of the database): the next server on that database records them as it starts, at
-    the game's own time."""
+    the game's own time; the table's lobby still says it is rated."""
     import sqlite3
 
     srv = start_server()
     with browser(srv) as a, browser(srv) as b:
         named(a, "Late")
         ids = [a.get("/api/me").json()["id"], b.get("/api/me").json()["id"]]
-        table_id, host = table(a, [HUMAN, HUMAN, RANDOM], EVERY)
+        table_id, host = table(a, [HUMAN, HUMAN, RANDOM], EVERY, rated=True)
         guest = b.post(f"/api/tables/{table_id}/join", json={"name": "Bo"}).json()["token"]
     srv.ok("POST", f"/api/tables/{table_id}/start", token=host)
     play(srv, table_id, {0: host, 1: guest})
@@ -256,6 +257,7 @@ def test_a_finished_game_without_results_gets_them_when_its_server_starts(
     finished_at = db.execute("SELECT finished_at FROM salad_games").fetchone()[0]
     db.close()
     srv = start_server(srv.database)
+    assert srv.ok("GET", f"/api/tables/{table_id}")["rated"]  # kept, as the table is loaded
     after = [srv.ok("GET", f"/api/players/{i}") for i in ids]
     for was, now in zip(before, after, strict=True):
         assert now["games"] == 1 and now["ratings"] == was["ratings"]

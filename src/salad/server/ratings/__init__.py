@@ -41,8 +41,10 @@ class Ratings:
             log.exception("table %s: the results of game %d", table.id, table.game_number)
 
     async def loaded(self, table: Table) -> None:
-        """A table just loaded (a restart, a reload, another node's table taken over): its
-        finished game's results, if its server stopped before recording them."""
+        """A table just loaded (a restart, a reload, another node's table taken over): whether
+        it is rated (its lobby says), and its finished game's results, if its server stopped
+        before recording them."""
+        table.rated = await self.store.table_rated(table.id)
         if table.game is None or not table.game.is_over():
             return
         if await self.store.recorded(table.id, table.game_number):
@@ -50,6 +52,12 @@ class Ratings:
         row = await self.tables.game(table.id, table.game_number)
         log.info("table %s: recording the results of game %d late", table.id, table.game_number)
         await self.game_over(table, (row.finished_at if row else None) or 0.0)
+
+    async def make_rated(self, table: Table) -> None:
+        """Make a table just created rated: kept, and said in its lobby."""
+        await self.store.set_rated(table.id, True)
+        table.rated = True
+        table.changed()
 
     async def export(self, player_id: str) -> dict[str, object]:
         def result(r: ResultRow) -> dict[str, object]:
