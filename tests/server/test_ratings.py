@@ -204,6 +204,8 @@ def test_forgetting_a_player_keeps_their_results_anonymised(
             results = [seat(0, "p", None, 1), seat(1, "q", None, 2), seat(2, None, "basic", 3)]
             await part.store.record(results, rate)
             await part.store.record(results, rate)  # the same game again: left as it is
+            assert await part.store.recorded("t", 1) and not await part.store.recorded("t", 2)
+            assert await part.store.unrecorded() == []  # no table's game lacks its results
             exported = await part.export("p")
             assert len(exported["results"]) == 1 and len(exported["history"]) == 1
             assert exported["ratings"][0]["games"] == 1 and exported["ratings"][0]["mu"] > 25
