@@ -83,18 +83,23 @@ class Registry:
 
     # -- life cycle -----------------------------------------------------------------------
     async def resume(self) -> None:
-        """Load every table with a game in progress (if the placement resumes them), then
-        unload idle tables every while (if they are ever unloaded)."""
-        ids = await self.storage.active_tables() if self.placement.resume else []
-        for more in self.recover if self.placement.resume else []:
-            ids += [table_id for table_id in await more() if table_id not in ids]
+        """Load every table with a game in progress and every table :attr:`recover` names
+        (if the placement resumes tables), then unload idle tables every while (if they are
+        ever unloaded)."""
+        ids: list[str] = []
+        if self.placement.resume:
+            # First the tables to recover, before any resumed game can end and be rated.
+            for more in self.recover:
+                ids += await more()
+            ids += await self.storage.active_tables()
+            ids = list(dict.fromkeys(ids))  # each once, in that order
         for table_id in ids:
             try:
                 await self.get(table_id)
             except Exception:
                 log.exception("table %s could not be resumed", table_id)
         if ids:
-            log.info("resumed %d table(s) with a game in progress", len(ids))
+            log.info("resumed %d table(s): games in progress, or ended without results", len(ids))
         if self.unload_after is not None:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
 
