@@ -44,12 +44,16 @@ class Ratings:
         """A table just loaded (a restart, a reload, another node's table taken over): whether
         it is rated (its lobby says), and its finished game's results, if its server stopped
         before recording them."""
-        table.rated = await self.store.table_rated(table.id)
+        table.rated = await self.store.table_rated(table.id)  # read as the table's own rows
         if table.game is None or not table.game.is_over():
             return
-        if await self.store.recorded(table.id, table.game_number):
+        try:
+            if await self.store.recorded(table.id, table.game_number):
+                return
+            row = await self.tables.game(table.id, table.game_number)
+        except Exception:  # the table loads all the same: its next load tries again
+            log.exception("table %s: the results of game %d", table.id, table.game_number)
             return
-        row = await self.tables.game(table.id, table.game_number)
         log.info("table %s: recording the results of game %d late", table.id, table.game_number)
         await self.game_over(table, (row.finished_at if row else None) or 0.0)
 
