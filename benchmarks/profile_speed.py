@@ -28,6 +28,7 @@ from salad.server.ratings.model import BOT_RATINGS, MU, SIGMA
 from salad.server.store import SqlStore
 from salad.server.store.players import players_t
 from salad.server.store.ratings import (
+    PenaltyTaken,
     ResultRow,
     history_t,
     ratings_t,
@@ -132,10 +133,11 @@ def fill(url: str, now: float) -> None:
                     True,
                     False,
                     now - g * 600,
+                    [PenaltyTaken(r, r, 1, int(p != 0), p) for r, p in hands],
                 )
-                results.append(
-                    {**asdict(row), "hands": json.dumps(hands), "bots": json.dumps([level])}
-                )
+                values = {**asdict(row), "hands": json.dumps(hands), "bots": json.dumps([level])}
+                del values["penalties"]  # in the sums only
+                results.append(values)
                 if seat == 0:
                     mine.append(row)
         conn.execute(insert(results_t), results)

@@ -15,9 +15,12 @@ import httpx
 from playwright.sync_api import expect
 from websockets.sync.client import connect
 
+from salad.presets import PRESETS
+
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 VIEWPORTS = {"390x844": (390, 844), "1280x800": (1280, 800)}
 ONE_HAND = 'preset = "canadian"\nhands = ["no-hearts"]\n'
+HEARTS = PRESETS["canadian"].hand_penalties(PRESETS["canadian"].hands.index("no-hearts"))
 
 
 def play_rated_game(base_url: str, player: httpx.Client) -> None:
@@ -73,6 +76,8 @@ def test_the_profile_and_the_leaderboard(
             "href", re.compile(r"^/replay/[^?]+\?game=1$")
         )
         expect(page.locator("#p-penalties")).to_contain_text("No Hearts")
+        for penalty in HEARTS:  # by kind, named from the ruleset's data
+            expect(page.locator("#p-kinds tbody")).to_contain_text(penalty.name)
         expect(page.locator("#p-bots")).to_contain_text("random")
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= w, f"the profile scrolls sideways at {size}: {width} px"
@@ -88,5 +93,12 @@ def test_the_profile_and_the_leaderboard(
     assert axe(page) == [] and axe(board) == []  # at the last size, the desktop's
     row.get_by_role("link", name=name).click()  # from the board to the profile
     expect(board.locator("#p-name")).to_have_text(name)
+    # A rated table's lobby says so, at a phone's size.
+    with httpx.Client(base_url=base_url, timeout=30) as player:
+        body = {"name": "Host", "rules_toml": ONE_HAND, "players": 3, "rated": True}
+        made = player.post("/api/tables", json=body).json()
+    lobby = open_page(made["url"], viewport={"width": 390, "height": 844})
+    expect(lobby.locator(".lobby h2 .rated-tag")).to_have_text("Rated")
+    lobby.screenshot(path=str(ARTIFACTS / "lobby-rated-390x844.png"))
     missing = open_page("/p/nobody-is-called-this")
     expect(missing.locator("#p-summary")).to_have_text("no player 'nobody-is-called-this'")

@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
+from salad.presets import PRESETS
 from salad.server.store import SqlStore
 
 from .conftest import Server, connect
@@ -21,6 +22,10 @@ from .test_players import browser
 from .test_restart import finish
 
 ONE_HAND = 'preset = "canadian"\nhands = ["no-hearts"]\n'
+HEARTS = PRESETS["canadian"].hand_penalties(PRESETS["canadian"].hands.index("no-hearts"))
+EVERY = 'preset = "extended"\nhands = ["every"]\n[[rounds]]\nid = "every"\nname = "Every"\n'
+EVERY += f"penalties = {[p.id for p in PRESETS['extended'].catalogue]!r}\n".replace("'", '"')
+"""One hand of every penalty of a preset whose moon is shot."""
 HUMAN = {"kind": "human"}
 RANDOM = {"kind": "bot", "bot": "random"}
 
@@ -59,8 +64,10 @@ def play(server: Server, table_id: str, tokens: dict[int, str], leave: int | Non
     asyncio.run(run())
 
 
-def table(b: httpx.Client, seats: list[dict[str, Any]], **options: Any) -> tuple[str, str]:
-    body = {"name": "Host", "rules_toml": ONE_HAND, "seats": seats, **options}
+def table(
+    b: httpx.Client, seats: list[dict[str, Any]], rules: str = ONE_HAND, **options: Any
+) -> tuple[str, str]:
+    body = {"name": "Host", "rules_toml": rules, "seats": seats, **options}
     created = b.post("/api/tables", json=body)
     assert created.status_code == 200, created.text
     return created.json()["table_id"], created.json()["token"]
@@ -95,6 +102,10 @@ def test_two_players_finish_a_rated_game_and_a_leaver_ranks_last(server: Server)
             (pen,) = p["penalties"]
             assert pen["round"] == "no-hearts" and pen["name"] == "No Hearts"
             assert pen["hands"] == 1
+            # By kind, named from the ruleset's data: no moon here, so they sum to the total.
+            assert [k["name"] for k in p["penalty_kinds"]] == [x.name for x in HEARTS]
+            assert sum(k["points"] for k in p["penalty_kinds"]) == game["points"]
+            assert all(k["hands"] == 1 for k in p["penalty_kinds"])
             (vs,) = p["against_bots"]
             assert vs["bot"] == "random" and vs["mean_game_interval"] is None
         places = {mine["finished"]["games"][0]["place"], theirs["finished"]["games"][0]["place"]}
@@ -134,6 +145,7 @@ def test_a_game_against_bots_is_rated_only_at_a_rated_table(server: Server, rate
     with browser(server) as a:
         name = named(a, "Solo")
         table_id, host = table(a, [HUMAN, RANDOM, RANDOM], rated=rated)
+        assert server.ok("GET", f"/api/tables/{table_id}")["rated"] is rated  # the lobby says
         server.ok("POST", f"/api/tables/{table_id}/start", token=host)
         play(server, table_id, {0: host})
         p = a.get(f"/api/players/{name}").json()
@@ -188,10 +200,12 @@ def test_forgetting_a_player_keeps_their_results_anonymised(
         sql = SqlStore(url or f"sqlite:///{tmp_path / 'r.db'}")
         await sql.open()
         try:
-            part = Ratings(MemoryRatings() if backend == "memory" else SqlRatings(sql))
+            part = Ratings(MemoryRatings() if backend == "memory" else SqlRatings(sql), sql)
             results = [seat(0, "p", None, 1), seat(1, "q", None, 2), seat(2, None, "basic", 3)]
             await part.store.record(results, rate)
             await part.store.record(results, rate)  # the same game again: left as it is
+            assert await part.store.recorded("t", 1) and not await part.store.recorded("t", 2)
+            assert await part.store.unrecorded() == []  # no table's game lacks its results
             exported = await part.export("p")
             assert len(exported["results"]) == 1 and len(exported["history"]) == 1
             assert exported["ratings"][0]["games"] == 1 and exported["ratings"][0]["mu"] > 25
@@ -209,3 +223,46 @@ def test_forgetting_a_player_keeps_their_results_anonymised(
             await sql.close()
 
     asyncio.run(run())
+
+
+def test_a_finished_game_without_results_gets_them_when_its_server_starts(
+    start_server: Any,
+) -> None:
+    """A server stopped between a game's last move and its results (here: the results taken
+    out of the database): the next server on that database records them as it starts, at
+    the game's own time; the table's lobby still says it is rated."""
+    import sqlite3
+
+    srv = start_server()
+    with browser(srv) as a, browser(srv) as b:
+        named(a, "Late")
+        ids = [a.get("/api/me").json()["id"], b.get("/api/me").json()["id"]]
+        table_id, host = table(a, [HUMAN, HUMAN, RANDOM], EVERY, rated=True)
+        guest = b.post(f"/api/tables/{table_id}/join", json={"name": "Bo"}).json()["token"]
+    srv.ok("POST", f"/api/tables/{table_id}/start", token=host)
+    play(srv, table_id, {0: host, 1: guest})
+    before = [srv.ok("GET", f"/api/players/{i}") for i in ids]
+    assert [p["games"] for p in before] == [1, 1] and before[0]["ratings"]
+    # Every penalty of the ruleset's data by its name, and the moon; one hand each.
+    names = {p.name for p in PRESETS["extended"].catalogue} | {"Shooting the moon"}
+    assert {k["name"] for k in before[0]["penalty_kinds"]} == names
+    assert {k["hands"] for k in before[0]["penalty_kinds"]} == {1}
+    for p in before:
+        moon = [k for k in p["penalty_kinds"] if k["penalty"] == "moon"]
+        rest = sum(k["points"] for k in p["penalty_kinds"]) - moon[0]["points"]
+        assert rest >= 0 and (moon[0]["taken"] or rest == p["finished"]["games"][0]["points"])
+    srv.kill()
+    db = sqlite3.connect(srv.database.removeprefix("sqlite:///"))
+    for name in ("results", "player_stats", "ratings", "rating_history"):
+        db.execute(f"DELETE FROM salad_{name}")
+    db.commit()
+    finished_at = db.execute("SELECT finished_at FROM salad_games").fetchone()[0]
+    db.close()
+    srv = start_server(srv.database)
+    assert srv.ok("GET", f"/api/tables/{table_id}")["rated"]  # kept, as the table is loaded
+    after = [srv.ok("GET", f"/api/players/{i}") for i in ids]
+    for was, now in zip(before, after, strict=True):
+        assert now["games"] == 1 and now["ratings"] == was["ratings"]
+        assert now["penalty_kinds"] == was["penalty_kinds"]
+        assert now["finished"]["games"][0]["finished_at"] == finished_at
+        assert len(now["history"]) == 1

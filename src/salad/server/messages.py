@@ -305,6 +305,11 @@ class LobbyOut(_Out):
     host: int
     turn_timer: float | None
     bot_takeover: float | None
+    rated: bool = Field(
+        False,
+        description="The table was made rated: its games against bots move ratings too (a game "
+        "with two players the site knows is rated at any table)",
+    )
     pace: PaceName = Field(
         description="How fast the bots play and how long a finished trick stays (the host's)"
     )

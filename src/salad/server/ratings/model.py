@@ -5,12 +5,13 @@ family). docs/ratings.md says the same in words.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from salad.presets import SKIP_THE_SALAD
-from salad.ruleset import Ruleset
-from salad.scoring import standings
-from salad.server.store.ratings import RatingRow, ResultRow
+from salad.ruleset import CompiledRules, Ruleset
+from salad.scoring import hand_breakdowns, standings
+from salad.server.store.ratings import MOON, PenaltyTaken, RatingRow, ResultRow
 from salad.server.tables.table import BOT, Table
 
 CLASSIC = "classic"
@@ -36,6 +37,9 @@ BOT_DEFAULT = (MU, 1.0)
 
 PROVISIONAL = 10
 """Rated games of a family before a rating is no longer provisional."""
+
+MOON_NAME = "Shooting the moon"
+"""The moon's name among the penalties a profile counts."""
 
 MIN_GAMES = 3
 """Rated games a player needs on a leaderboard (all-time; this week: that many this week)."""
@@ -66,6 +70,45 @@ def places(totals: list[int], left: list[bool], highest_wins: bool) -> list[int]
     return found
 
 
+def seat_penalties(
+    rules: CompiledRules, log: Sequence[tuple[object, ...]]
+) -> list[list[PenaltyTaken]]:
+    """Each seat's penalties over a game's event log, by kind as the ruleset's data defines
+    them (each penalty's id and name), in the order the hands first have them, then the moon
+    where a hand allows one: the hands each was in play, those the seat took it in (points
+    from it, before any moon; the moon: the seat shot it) and its points.
+
+    >>> from salad.engine import Game
+    >>> from salad.presets import PRESETS
+    >>> g = Game(PRESETS["canadian"], 4, seed=1)  # no moon: the penalties sum to the total
+    >>> while not g.is_over():
+    ...     g.play(g.legal_moves()[0])
+    >>> mine = seat_penalties(g.rules, g.log)[0]
+    >>> sum(p.points for p in mine) == g.totals[0], mine[-1].name, mine[-1].hands
+    (True, 'Last Trick', 2)
+    """
+    n = rules.players
+    found: list[dict[str, PenaltyTaken]] = [{} for _ in range(n)]
+    names = {p.id: p.name for p in rules.ruleset.catalogue}
+    breakdowns = hand_breakdowns(rules, log)
+    for b in breakdowns:
+        for pid, row in zip(b.penalties, b.by_penalty, strict=True):
+            for seat in range(n):
+                p = found[seat].setdefault(pid, PenaltyTaken(pid, names[pid], 0, 0, 0))
+                p.hands += 1
+                p.taken += int(row[seat] != 0)
+                p.points += row[seat]
+    for b in breakdowns:
+        if rules.hands[b.hand].moon:
+            for seat in range(n):
+                p = found[seat].setdefault(MOON, PenaltyTaken(MOON, MOON_NAME, 0, 0, 0))
+                p.hands += 1
+                if b.moon == seat:
+                    p.taken += 1
+                    p.points += b.moon_points[seat]
+    return [list(f.values()) for f in found]
+
+
 def game_results(table: Table, table_rated: bool) -> list[ResultRow]:
     """Each seat's result of the table's finished game. A seat that was a human's at the
     game's start and is a bot's at its end (given to a bot, or played by a bot that took over
@@ -80,6 +123,7 @@ def game_results(table: Table, table_rated: bool) -> list[ResultRow]:
     humans = sum(1 for i in ids if i is not None)
     rated = humans >= 2 or (table_rated and humans >= 1)
     bots = sorted({str(p["bot"]) for p in start if p.get("bot")})
+    taken = seat_penalties(game.rules, game.log)
     ranked = places(list(game.totals), left, rs.highest_wins)
     return [
         ResultRow(
@@ -98,6 +142,7 @@ def game_results(table: Table, table_rated: bool) -> list[ResultRow]:
             bots=bots,
             rated=rated,
             left=left[i],
+            penalties=taken[i],
         )
         for i, p in enumerate(start)
     ]

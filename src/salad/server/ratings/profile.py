@@ -11,7 +11,7 @@ from salad.errors import SaladError
 from salad.presets import PRESETS
 from salad.server.ratings.model import FAMILY_TITLES, PROVISIONAL, interval
 from salad.server.store.players import PlayerRow
-from salad.server.store.ratings import ProfileRows, RatingRow, ResultRow, StatRow
+from salad.server.store.ratings import MOON, ProfileRows, RatingRow, ResultRow, StatRow
 
 PAGE = 20
 """Finished games a profile lists a page."""
@@ -100,6 +100,25 @@ def penalties(stats: list[StatRow]) -> list[dict[str, Any]]:
     ]
 
 
+def penalty_kinds(stats: list[StatRow]) -> list[dict[str, Any]]:
+    """Per penalty the rulesets' data define (its id and name), and the moon: the hands it
+    was in play, those the player took it in (shot it, for the moon) and the points it cost
+    them, the costliest first, the moon last."""
+    found = [s for s in stats if s.kind == "penalty" and s.n]
+    found.sort(key=lambda s: (s.key == MOON, -s.total, s.note or s.key))
+    return [
+        {
+            "penalty": s.key,
+            "name": s.note or s.key,
+            "hands": s.n,
+            "taken": s.hits,
+            "share": round(s.hits / s.n, 3),
+            "points": int(s.total),
+        }
+        for s in found
+    ]
+
+
 def counts(stats: list[StatRow]) -> list[dict[str, Any]]:
     """Games played by ruleset family and player count."""
     found = []
@@ -135,6 +154,7 @@ def profile(player: PlayerRow, rows: ProfileRows, page: int) -> dict[str, Any]:
         },
         "against_bots": against_bots(stats),
         "penalties": penalties(stats),
+        "penalty_kinds": penalty_kinds(stats),
         "ratings": [rating_out(r) for r in rows.ratings],
         "history": [
             {

@@ -85,6 +85,18 @@ class PenaltyOut(BaseModel):
     mean: float = Field(description="Mean points a hand")
 
 
+class PenaltyKindOut(BaseModel):
+    penalty: str = Field(description="The penalty's id in the ruleset's data, or 'moon'")
+    name: str = Field(description="Its name in the ruleset's data")
+    hands: int = Field(description="Hands it was in play (the moon: hands a moon could be shot)")
+    taken: int = Field(description="Of them, hands the player took it in (the moon: shot it)")
+    share: float
+    points: int = Field(
+        description="The points it cost the player (before any moon; the moon: what shooting "
+        "it changed, negative when it saved points)"
+    )
+
+
 class HistoryOut(BaseModel):
     family: str
     table_id: str
@@ -104,6 +116,9 @@ class ProfileOut(BaseModel):
     finished: GamesPageOut
     against_bots: list[BotOut]
     penalties: list[PenaltyOut]
+    penalty_kinds: list[PenaltyKindOut] = Field(
+        description="The penalties taken by kind, over the games finished since they are counted"
+    )
     ratings: list[RatingOut]
     history: list[HistoryOut] = Field(
         description=f"The rating after each of the latest {HISTORY} rated games, oldest first"

@@ -123,10 +123,11 @@ def joined_answer(joined: Joined) -> dict[str, Any]:
     }
 
 
-async def rated(request: Request, joined: Joined, rated: bool) -> None:
+async def rated(request: Request, manager: TableManager, joined: Joined, rated: bool) -> None:
     """A table made rated: its games against bots are rated too (:mod:`salad.server.ratings`)."""
     if rated:
-        await request.app.state.ratings.store.set_rated(joined.table_id, True)
+        table = await manager.registry.get(joined.table_id)
+        await request.app.state.ratings.make_rated(table)
 
 
 @router.get("/api/options", response_model=s.OptionsOut, tags=["lobby"])
@@ -154,7 +155,7 @@ async def quickplay(
         host_player=player,
         group=body.group,
     )
-    await rated(request, joined, body.rated)
+    await rated(request, manager, joined, body.rated)
     return joined_answer(joined)
 
 
@@ -191,7 +192,7 @@ async def create_table(
         host_player=player,
         group=body.group,
     )
-    await rated(request, joined, body.rated)
+    await rated(request, manager, joined, body.rated)
     out = joined_answer(joined)
     out["invite_url"] = f"/join/{joined.table_id}"
     out["watch_url"] = f"/watch/{joined.table_id}"

@@ -22,6 +22,7 @@ from sqlalchemy import Connection, delete, func, insert, select, update
 from salad.server.store.migrations.versions import r0006_ratings
 from salad.server.store.players import players_t
 from salad.server.store.sql import SqlStore
+from salad.server.store.statements import games_t, tables_t
 
 results_t, ratings_t, stats_t, history_t, rated_t = r0006_ratings.tables()
 
@@ -34,6 +35,23 @@ def week_start(now: float) -> float:
     """
     day = datetime.fromtimestamp(now, UTC).replace(hour=0, minute=0, second=0, microsecond=0)
     return (day - timedelta(days=day.weekday())).timestamp()
+
+
+@dataclass
+class PenaltyTaken:
+    """One penalty of a game's ruleset (its id and name from the ruleset's data), or the moon
+    (:data:`MOON`), for one seat: the hands it was in play, those the seat took it in (shot
+    it, for the moon), and the points it cost (the moon: what shooting it changed)."""
+
+    id: str
+    name: str
+    hands: int
+    taken: int
+    points: int
+
+
+MOON = "moon"
+"""The id of the moon among a seat's :class:`PenaltyTaken` (no penalty's id is this)."""
 
 
 @dataclass
@@ -59,6 +77,10 @@ class ResultRow:
     rated: bool
     left: bool
     finished_at: float = 0.0
+    """When the game ended (0: now, as it is recorded)."""
+    penalties: list[PenaltyTaken] = field(default_factory=list)
+    """The seat's penalties, by kind: kept in the player's sums (``penalty``), not stored
+    with the result."""
 
 
 @dataclass
@@ -66,8 +88,10 @@ class StatRow:
     """One of a player's sums over their finished games, which a profile shows: ``kind``
     ``played`` (``key`` family/players: ``n`` games), ``bot`` (``key`` a bot level: ``n``
     games with it, ``hits`` wins, ``total`` and ``squares`` of the points), ``bot-hand`` (the
-    same a hand) and ``round`` (``key`` a round id, ``note`` a preset that has it: ``n`` hands,
-    ``hits`` those the player took points in)."""
+    same a hand), ``round`` (``key`` a round id, ``note`` a preset that has it: ``n`` hands,
+    ``hits`` those the player took points in) and ``penalty`` (``key`` a penalty's id or
+    :data:`MOON`, ``note`` its name: ``n`` hands it was in play, ``hits`` those the player
+    took it in, ``total`` its points)."""
 
     kind: str
     key: str
@@ -97,6 +121,11 @@ def stats_of(results: Iterable[ResultRow]) -> list[StatRow]:
             add("bot-hand", bot, None, hands, 0)
         for round_id, points in r.hands:
             add("round", round_id, r.preset, [points], int(points != 0))
+        for p in r.penalties:
+            row = found.setdefault(("penalty", p.id), StatRow("penalty", p.id, p.name, 0))
+            row.n += p.hands
+            row.hits += p.taken
+            row.total += p.points
     return list(found.values())
 
 
@@ -171,6 +200,13 @@ class RatingStore(Protocol):
         """A finished game's results, and (``rate`` given) its players' new ratings and
         their history, in one transaction. A game recorded already is left as it is."""
 
+    async def recorded(self, table_id: str, game_number: int) -> bool:
+        """Whether that game's results are recorded."""
+
+    async def unrecorded(self) -> list[str]:
+        """The tables whose current game is over and has no results (their server stopped
+        between the game's last move and its results), the earliest finished first."""
+
     async def results(
         self, player_id: str, offset: int = 0, limit: int | None = None
     ) -> list[ResultRow]:
@@ -233,21 +269,16 @@ class SqlRatings:
     async def record(self, results: list[ResultRow], rate: Rate | None) -> None:
         if not results:
             return
-        now = time.time()
         first = results[0]
+        now = first.finished_at or time.time()
 
         def record(conn: Connection) -> None:
-            done = conn.scalar(
-                select(results_t.c.seat).where(
-                    (results_t.c.table_id == first.table_id)
-                    & (results_t.c.game_number == first.game_number)
-                )
-            )
-            if done is not None:
+            if is_recorded(conn, first.table_id, first.game_number):
                 return
             rows = []
             for r in results:
                 row = asdict(r)
+                del row["penalties"]  # in the sums only
                 row["hands"] = json.dumps(r.hands)
                 row["bots"] = json.dumps(r.bots)
                 row["finished_at"] = now
@@ -297,6 +328,23 @@ class SqlRatings:
                 )
 
         await self.store.call(record)
+
+    async def recorded(self, table_id: str, game_number: int) -> bool:
+        return bool(await self.store.call(lambda conn: is_recorded(conn, table_id, game_number)))
+
+    async def unrecorded(self) -> list[str]:
+        t, g, r = tables_t.c, games_t.c, results_t.c
+        query = (
+            select(t.id)
+            .select_from(
+                tables_t.join(
+                    games_t, (g.table_id == t.id) & (g.game_number == t.game_number)
+                ).outerjoin(results_t, (r.table_id == t.id) & (r.game_number == t.game_number))
+            )
+            .where((t.status == "over") & r.table_id.is_(None))
+            .order_by(g.finished_at)
+        )
+        return list(await self.store.call(lambda conn: conn.scalars(query).all()))
 
     async def results(
         self, player_id: str, offset: int = 0, limit: int | None = None
@@ -363,6 +411,12 @@ class SqlRatings:
             )
 
         await self.store.call(forget)
+
+
+def is_recorded(conn: Connection, table_id: str, game_number: int) -> bool:
+    r = results_t.c
+    query = select(r.seat).where((r.table_id == table_id) & (r.game_number == game_number))
+    return conn.scalar(query.limit(1)) is not None
 
 
 def next_rating(
@@ -460,7 +514,8 @@ class MemoryRatings:
     async def record(self, results: list[ResultRow], rate: Rate | None) -> None:
         if not results:
             return
-        first, now = results[0], time.time()
+        first = results[0]
+        now = first.finished_at or time.time()
         game = (first.table_id, first.game_number)
         if any((r.table_id, r.game_number) == game for r in self.done):
             return
@@ -478,6 +533,12 @@ class MemoryRatings:
             self.past.setdefault(player_id, []).append(
                 HistoryRow(first.family, first.table_id, first.game_number, mu, sigma, now)
             )
+
+    async def recorded(self, table_id: str, game_number: int) -> bool:
+        return any((r.table_id, r.game_number) == (table_id, game_number) for r in self.done)
+
+    async def unrecorded(self) -> list[str]:
+        return []  # it keeps no tables: the tables' own store in memory loses nothing
 
     async def results(
         self, player_id: str, offset: int = 0, limit: int | None = None

@@ -58,6 +58,12 @@ class Registry:
         self.finished: list[Callable[[Table], Awaitable[None]]] = []
         """Called with a table whose game has just ended (its last move stored, the table's
         lock held): what keeps the games' results (:mod:`salad.server.ratings`)."""
+        self.loaded: list[Callable[[Table], Awaitable[None]]] = []
+        """Called with a table just loaded, before anyone else sees it: what records the
+        results of a finished game whose server stopped before its :attr:`finished` ran."""
+        self.recover: list[Callable[[], Awaitable[list[str]]]] = []
+        """The ids of more tables to load as the server starts (if the placement resumes
+        tables): those with a finished game whose results are missing."""
 
     def busy(self, table_id: str) -> bool:
         """Whether the table is in memory or being loaded."""
@@ -77,16 +83,23 @@ class Registry:
 
     # -- life cycle -----------------------------------------------------------------------
     async def resume(self) -> None:
-        """Load every table with a game in progress (if the placement resumes them), then
-        unload idle tables every while (if they are ever unloaded)."""
-        ids = await self.storage.active_tables() if self.placement.resume else []
+        """Load every table with a game in progress and every table :attr:`recover` names
+        (if the placement resumes tables), then unload idle tables every while (if they are
+        ever unloaded)."""
+        ids: list[str] = []
+        if self.placement.resume:
+            # First the tables to recover, before any resumed game can end and be rated.
+            for more in self.recover:
+                ids += await more()
+            ids += await self.storage.active_tables()
+            ids = list(dict.fromkeys(ids))  # each once, in that order
         for table_id in ids:
             try:
                 await self.get(table_id)
             except Exception:
                 log.exception("table %s could not be resumed", table_id)
         if ids:
-            log.info("resumed %d table(s) with a game in progress", len(ids))
+            log.info("resumed %d table(s): games in progress, or ended without results", len(ids))
         if self.unload_after is not None:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
 
@@ -148,6 +161,8 @@ class Registry:
             table.resume_hand_end()
         self.talk.restore(table, row.talk)
         restore_presses(table, row.pressed)
+        for loaded in self.loaded:
+            await loaded(table)
         self.add(table)
         self.turns.schedule(table)
         return table

@@ -130,6 +130,9 @@ class Table:
         self.pace = next((p for p in Pace if p == row.pace), Pace.NORMAL)
         self.group = row.group_id
         """The group the table was made for (its members alone join it), or None."""
+        self.rated = False
+        """The table was made rated: its games against bots move ratings too (set by
+        :mod:`salad.server.ratings`, which keeps it)."""
         self.status = TableStatus(row.status)
         self.game_number = row.game_number
         self.first_seed = row.seed
@@ -216,6 +219,7 @@ class Table:
             "host": 0,
             "turn_timer": self.turn_timer,
             "bot_takeover": self.bot_takeover,
+            "rated": self.rated,
             "pace": self.pace,
             "trick_pause": TIMINGS[self.pace].trick,
             "game_number": self.game_number,

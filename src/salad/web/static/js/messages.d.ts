@@ -144,6 +144,8 @@ export type Lobby = {
   host: number;
   turn_timer: number | null;
   bot_takeover: number | null;
+  /** The table was made rated: its games against bots move ratings too (a game with two players the site knows is rated at any table) */
+  rated?: boolean;
   /** How fast the bots play and how long a finished trick stays (the host's) */
   pace: "slow" | "normal" | "fast";
   /** Seconds a finished trick stays on the table */

@@ -23,6 +23,7 @@ import { mountLogo } from "./ui.js";
  * @property {{page: number, pages: number, games: {table_id: string, game_number: number, seat: number, preset: string, title: string, family: string, players: number, place: number, points: number, rated: boolean, left: boolean, finished_at: number, replay: string, review: string}[]}} finished
  * @property {{bot: string, games: number, wins: number, mean_game: number, mean_game_interval: Interval, mean_hand: number | null, mean_hand_interval: Interval}[]} against_bots
  * @property {{round: string, name: string, hands: number, taken: number, share: number, mean: number}[]} penalties
+ * @property {{penalty: string, name: string, hands: number, taken: number, share: number, points: number}[]} penalty_kinds
  * @property {Rating[]} ratings
  * @property {Point[]} history
  * @property {number} provisional_games
@@ -120,6 +121,15 @@ function render(p) {
 <tbody>${p.against_bots.map((b) => html`<tr><td>${b.bot}</td><td class="num">${b.games}</td><td class="num">${b.wins}</td><td>${meanText(b.mean_game, b.mean_game_interval)}</td><td>${meanText(b.mean_hand, b.mean_hand_interval)}</td></tr>`)}</tbody>`,
   );
   setHTML(
+    $("p-kinds"),
+    html`<thead><tr><th scope="col">Penalty</th><th scope="col" class="num">In play</th><th scope="col" class="num">Taken</th><th scope="col" class="num">Points</th></tr></thead>
+<tbody>${
+      p.penalty_kinds.length
+        ? p.penalty_kinds.map((x) => html`<tr><td>${x.name}</td><td class="num">${x.hands}</td><td class="num">${x.taken} (${Math.round(x.share * 100)}%)</td><td class="num">${x.points}</td></tr>`)
+        : html`<tr><td colspan="4">None counted yet.</td></tr>`
+    }</tbody>`,
+  );
+  setHTML(
     $("p-penalties"),
     html`<thead><tr><th scope="col">Hand</th><th scope="col" class="num">Played</th><th scope="col" class="num">Took points</th><th scope="col" class="num">Mean points</th></tr></thead>
 <tbody>${p.penalties.map((x) => html`<tr><td>${x.name}</td><td class="num">${x.hands}</td><td class="num">${x.taken} (${Math.round(x.share * 100)}%)</td><td class="num">${x.mean.toFixed(1)}</td></tr>`)}</tbody>`,
@@ -132,7 +142,7 @@ async function main() {
     render(await api("GET", `/api/players/${encodeURIComponent(who)}?page=${page}`));
   } catch (err) {
     $("p-summary").textContent = errorText(err);
-    for (const id of ["h-ratings", "h-games", "h-played", "h-bots", "h-penalties"]) {
+    for (const id of ["h-ratings", "h-games", "h-played", "h-bots", "h-kinds", "h-penalties"]) {
       const section = $(id).parentElement;
       if (section) section.hidden = true;
     }

@@ -96,7 +96,10 @@ export function lobbyHTML() {
   const extras = [];
   if (t.turn_timer) extras.push(`turn timer ${t.turn_timer} s`);
   if (t.bot_takeover) extras.push(`bots take over after ${t.bot_takeover} s away`);
-  const head = html`<h2>${t.title || "Salad"}</h2><p class="hint">${t.seats.length} seats${
+  const rated = t.rated
+    ? html` <span class="rated-tag" title="The games at this table count for the players' ratings">Rated</span>`
+    : "";
+  const head = html`<h2>${t.title || "Salad"}${rated}</h2><p class="hint">${t.seats.length} seats${
     extras.length ? ` · ${extras.join(" · ")}` : ""
   }${t.game_number && t.game_number > 1 ? ` · game ${t.game_number}` : ""} · <a href="/table/${encodeURIComponent(
     S.tableId,

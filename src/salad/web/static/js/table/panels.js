@@ -112,7 +112,7 @@ function fullRulesHTML() {
   const ranks = d.ranks.map((r) => d.rankText(r)).join(" ");
   const wilds = d.wilds.map((w) => `${w.name} (${w.symbol})`).join(", ");
   const tops = (t.topping_text || []).length ? toppingsHTML() : "";
-  return html`<p><b>${t.title || t.rules || ""}</b> · ${players()} players · ${
+  return html`<p><b>${t.title || t.rules || ""}</b>${t.rated ? html` <span class="rated-tag">Rated</span>` : ""} · ${players()} players · ${
     t.highest_wins ? "highest" : "lowest"
   } total wins.</p>
 <p>Suits: ${suits}<br>Ranks, low to high: ${ranks}${wilds ? html`<br>Wild cards: ${wilds}` : ""}</p>${tops}${legendHTML()}
