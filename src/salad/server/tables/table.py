@@ -130,6 +130,8 @@ class Table:
         self.pace = next((p for p in Pace if p == row.pace), Pace.NORMAL)
         self.group = row.group_id
         """The group the table was made for (its members alone join it), or None."""
+        self.group_name: str | None = None
+        """That group's name, as the table entered memory (None: unknown)."""
         self.status = TableStatus(row.status)
         self.game_number = row.game_number
         self.first_seed = row.seed
@@ -229,6 +231,7 @@ class Table:
             "pass_direction": rs.pass_direction,
             "topping_text": [TOPPING_TEXT[t] for t in toppings_of(rs) if t in TOPPING_TEXT],
             "marker": token_name(rs),
+            "group": None if self.group is None else {"id": self.group, "name": self.group_name},
         }
 
     def lobby_json(self) -> str:
