@@ -47,28 +47,30 @@ async def seat_by_cookie(proxy: Any, table_id: str, cookie: str, node: str) -> A
 
 def test_a_cluster_shares_its_players(start_cluster: Any) -> None:
     nodes, proxy = start_cluster(2)
-    names = [f"node{i}" for i in range(len(nodes))]
+    at = {f"node{i}": node.base for i, node in enumerate(nodes)}
     with browser(proxy) as phone, browser(proxy) as laptop:
-        # Made through node0; known through every node.
-        me = phone.get("/api/me", params={"node": "node0"}).json()
-        for name in names:
-            assert phone.get("/api/me", params={"node": name}).json()["id"] == me["id"]
+        # Made through the balancer; known on each node, asked directly (the balancer sends a
+        # request that is not a table's to any node), and through the balancer.
+        me = phone.get("/api/me").json()
         cookie = phone.cookies[COOKIE]
-        # A table made through node0 is held there; its seat 0 is this player's.
-        made = phone.post("/api/tables?node=node0", json={"name": "Ann"})
+        for base in [*at.values(), proxy.base]:
+            assert phone.get(f"{base}/api/me").json()["id"] == me["id"], base
+        # A table made on node0 is held there; its seat 0 is this player's.
+        made = phone.post(f"{at['node0']}/api/tables", json={"name": "Ann"})
         assert made.status_code == 200, made.text
         table_id, held = made.json()["table_id"], made.headers[NODE]
-        other = next(n for n in names if n != held)
-        # The cookie alone opens the seat through a node that does not hold the table.
+        other = next(n for n in at if n != held)
+        # The cookie alone opens the seat through the balancer naming a node that does not
+        # hold the table (redirected to the one that does).
         assert asyncio.run(seat_by_cookie(proxy, table_id, cookie, other)) == 0
-        # A sign-in code made through one node is used through another.
-        code = phone.post(f"/api/me/links?node={names[1]}").json()["code"]
-        used = laptop.post(f"/api/signin?node={names[0]}", json={"code": code})
+        # A sign-in code made on one node is used on the other.
+        code = phone.post(f"{at[held]}/api/me/links").json()["code"]
+        used = laptop.post(f"{at[other]}/api/signin", json={"code": code})
         assert used.status_code == 200 and used.json()["id"] == me["id"], used.text
-        assert laptop.get("/api/me", params={"node": names[1]}).json()["id"] == me["id"]
+        assert laptop.get(f"{at[held]}/api/me").json()["id"] == me["id"]
         # Deleted through a node that does not hold the table: the holder's seat forgets the
         # player (the old cookie opens it no more: a spectator, -1).
-        assert phone.delete(f"/api/me?node={other}").status_code == 204
+        assert phone.delete(f"{at[other]}/api/me").status_code == 204
         deadline = time.monotonic() + 10
         while (you := asyncio.run(seat_by_cookie(proxy, table_id, cookie, other))) != -1:
             assert time.monotonic() < deadline, f"the holder still seats the deleted player: {you}"
