@@ -40,6 +40,7 @@ def test_a_group_counts_an_online_game_and_a_sheet_and_its_csv_is_its_table(
     bob.fill("#gj-name", "Bob E2E")
     bob.get_by_role("button", name="Join the group").click()
     bob.wait_for_url(f"**/g/{gid}")
+    bob_id = _me(bob, base_url)
     expect(bob.locator("#members li")).to_have_count(2)
     assert axe(bob) == [], "the group page"
 
@@ -81,6 +82,29 @@ def test_a_group_counts_an_online_game_and_a_sheet_and_its_csv_is_its_table(
     lines = list(csv.reader(io.StringIO(text)))
     assert lines[0] == list(CSV_COLUMNS)
     assert [[c or "–" for c in line] for line in lines[1:]] == page_rows
+
+    # A group's table with an open seat: its join page says whose it is before anyone tries,
+    # to a stranger (who cannot take the seat; the group's page is a link away) and to a member.
+    open_seat = {**body, "seats": [{"kind": "human"}, {"kind": "open"}, *seats[2:]]}
+    lobby = ann.request.post(f"{base_url}/api/tables", data=open_seat).json()["table_id"]
+    eve = open_page(f"/join/{lobby}")
+    expect(eve.locator("#join-info")).to_contain_text("for the members of Les Dimanches only")
+    expect(eve.locator("#join-group")).to_have_attribute("href", f"/g/{gid}")
+    expect(eve.locator("#btn-join")).to_be_disabled()
+    bob.goto(f"{base_url}/join/{lobby}")
+    expect(bob.locator("#join-info")).to_contain_text("(members of Les Dimanches only)")
+    expect(bob.locator("#btn-join")).to_be_enabled()
+    # Bob removed: his line and his games stay, marked a former member, on the page and in
+    # the CSV alike.
+    assert ann.request.delete(f"{base_url}/api/groups/{gid}/members/{bob_id}").ok
+    ann.reload()
+    expect(ann.locator("#standings-table tbody tr")).to_have_count(2)
+    expect(ann.locator("#standings-table .g-former")).to_have_text("(former member)")
+    page_rows = [r.locator("td").all_inner_texts() for r in rows.all()]
+    text = ann.request.get(f"{base_url}{csv_url}").text()
+    lines = list(csv.reader(io.StringIO(text)))
+    assert [[c or "–" for c in line] for line in lines[1:]] == page_rows
+    assert "Bob E2E (former member)" in [r[1] for r in page_rows]
 
 
 def _me(page: Any, base_url: str) -> str:

@@ -81,6 +81,9 @@ def test_a_groups_standings_count_an_online_game_and_a_sheet_and_the_csv_matches
         made = ann.post("/api/tables", json={"name": "Ann", "seats": seats, "group": gid})
         assert made.status_code == 200, made.text
         table = made.json()
+        # Its lobby says it is the group's, to anyone who opens it (the join page says so).
+        lobby = eve.get(f"/api/tables/{table['table_id']}").json()
+        assert lobby["group"] == {"id": gid, "name": "The Sunday table"}
         r = eve.post(f"/api/tables/{table['table_id']}/join", json={"name": "Eve"})
         assert r.status_code == 403 and "members of the group" in r.json()["error"]
         for path in ("/api/tables", "/api/quickplay"):
@@ -137,6 +140,21 @@ def test_a_groups_standings_count_an_online_game_and_a_sheet_and_the_csv_matches
         for row, line in zip(rows, standings["players"], strict=True):
             for column in ("games", "online", "sheets", "points_per_game", "wins", "mean_place"):
                 assert row[column] == shown(line[column])
+
+        # Bob, removed, keeps his line and his games, marked a former member (the page and
+        # the CSV say so after his name); Eve, who never played, has none.
+        gone = ann.delete(f"/api/groups/{gid}/members/{bob_id}")
+        assert gone.status_code == 200, gone.text
+        after = ann.get(f"/api/groups/{gid}/standings", params={"season": year}).json()
+        assert after["games"] == standings["games"]
+        was = {p["player"]: p for p in after["players"]}
+        assert was[bob_id] == {**lines[bob_id], "former": True} and not was[ann_id]["former"]
+        r = ann.get(f"/api/groups/{gid}/standings.csv", params={"season": year})
+        names = [row["name"] for row in csv.DictReader(io.StringIO(r.text))]
+        shown_as = [
+            p["name"] + (" (former member)" if p["former"] else "") for p in after["players"]
+        ]
+        assert names == shown_as and "Bob G (former member)" in names
 
         # Another season counts none of it; a bad season is one line.
         empty = ann.get(f"/api/groups/{gid}/standings", params={"season": year - 1}).json()

@@ -369,3 +369,23 @@ def test_guessed_invite_codes_and_a_flood_of_groups_are_refused(limited: Server)
     assert codes[-1] == 429 and "too many invite codes tried" in guesses[-1].json()["error"]
     landing = limited.http.get(f"/api/groups/{gid}/invite", params={"code": "x"})
     assert landing.status_code == 429  # the landing takes from the same bucket
+
+
+def test_sign_in_codes_made_are_limited_per_player(limited: Server) -> None:
+    """A player makes at most so many sign-in codes an hour (``links``, #34), even revoking
+    each to stay under the open codes' cap: the one past the count gets a one-line 429 and makes
+    nothing; another player at the same address still makes one (the count is the player's)."""
+    count = DEFAULT_RATES["links"].count
+    limited.ok("GET", "/api/me")  # a player (its cookie kept by the client)
+    answers = []
+    for _ in range(count + 1):
+        made = limited.post("/api/me/links")
+        answers.append(made.status_code)
+        if made.status_code == 201:
+            assert limited.http.delete(f"/api/me/links/{made.json()['id']}").status_code == 204
+    assert answers == [201] * count + [429], answers
+    assert "sign-in codes made" in made.json()["error"] and int(made.headers["Retry-After"]) > 0
+    assert len(limited.ok("GET", "/api/me/links")) == count  # the refused one made nothing
+    limited.http.cookies.clear()
+    limited.ok("GET", "/api/me")  # another player, from the same address
+    assert limited.post("/api/me/links").status_code == 201

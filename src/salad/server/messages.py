@@ -293,6 +293,13 @@ class SeatOut(_Out):
     takeover: bool = Field(description="A bot is playing for this away seat")
 
 
+class TableGroupOut(_Out):
+    """The group a table was made for: its members alone take its seats."""
+
+    id: str
+    name: str | None = Field(description="The group's name (null: not known to this server)")
+
+
 class LobbyOut(_Out):
     """The lobby: ``GET /api/tables/{id}`` and the ``table`` of a ``state``."""
 
@@ -328,6 +335,9 @@ class LobbyOut(_Out):
     )
     marker: str | None = Field(
         None, description="The name of the piece a seat may hold for a penalty (a token)"
+    )
+    group: TableGroupOut | None = Field(
+        None, description="The group the table is for (its members alone join), or null"
     )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import gc
+import os
 import re
 import socket
 from collections.abc import Callable
@@ -21,7 +22,8 @@ from salad.errors import SaladError
 from salad.server.app import create_app
 from salad.server.cluster.names import check_node_name
 from salad.server.messages import MESSAGE_LIMIT
-from salad.server.players.secret import server_secret
+from salad.server.players.secret import ENV as SECRET_ENV
+from salad.server.players.secret import secret_file, server_secret
 from salad.server.ratelimit import RateLimits
 from salad.server.store import check_database, database_url
 from salad.server.tables.registry import UNLOAD_AFTER
@@ -167,6 +169,8 @@ def serve(
     if redis is not None:
         named = f" as {node_name!r}" if node_name else ""
         echo(f"cluster node{named} on Redis {mask_password(redis)}")
+        if os.environ.get(SECRET_ENV) is None:  # the nodes of one machine share the file
+            echo(f"cookies signed with {secret_file()}: give every node the same {SECRET_ENV}")
     config = uvicorn.Config(app, log_level=log_level, **UVICORN_OPTIONS)
     uvicorn.Server(config).run(sockets=[listener])
     return 0

@@ -11,6 +11,8 @@ a table another node holds redirects it there by that name (:mod:`salad.server.c
 Each node also stays subscribed to its own pub/sub channel ``salad:node:{node}``, on which
 nothing is said: the subscription is a sign of life that ends the moment the node's process
 does (a node killed is found within a beat, seconds before its liveness lapses).
+Every node also reads the channel :data:`FORGOTTEN`, on which a node that deleted a player
+says their id: each node's tables in memory forget that player's seats.
 """
 
 from __future__ import annotations
@@ -68,6 +70,10 @@ return 0
 """
 
 
+FORGOTTEN = "salad:forgotten"
+"""The channel on which a node says the id of a player it deleted (see :meth:`Link.forgotten`)."""
+
+
 def channel(node: str) -> str:
     """The pub/sub channel a node stays subscribed to while it lives (nothing is said on it)."""
     return f"salad:node:{node}"
@@ -112,6 +118,10 @@ class Link:
 
     async def ping(self) -> None:
         await self.redis.ping()
+
+    async def forgotten(self, player_id: str) -> None:
+        """Tell every node that this player was deleted (on :data:`FORGOTTEN`)."""
+        await self.redis.publish(FORGOTTEN, player_id)
 
     # -- leases ---------------------------------------------------------------------------
     async def acquire(self, table_id: str) -> bool:

@@ -20,7 +20,7 @@ from typing import Any
 from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
 
-from salad.server.cluster.link import BEAT, LEASE_MS, Link, channel
+from salad.server.cluster.link import BEAT, FORGOTTEN, LEASE_MS, Link, channel
 from salad.server.errors import ActionError
 from salad.server.store import StoreTimeout
 from salad.server.tables import TableManager
@@ -200,6 +200,15 @@ class Cluster:
         with contextlib.suppress(RedisError):
             await self.link.release_many([table_id])
 
+    async def forgotten(self, player_id: str) -> None:
+        """Tell the other nodes that a player was deleted: their tables forget the player's
+        seats (this node's did already). Redis not answering: only a warning, the store's
+        rows are cleared (a table loaded again forgets them)."""
+        try:
+            await self.link.forgotten(player_id)
+        except RedisError as exc:
+            log.warning("cluster: a deleted player could not be told to the others (%s)", exc)
+
     def _spawn(self, coro: Any) -> None:
         self._tasks.append(asyncio.get_running_loop().create_task(coro))
         self._tasks = [t for t in self._tasks if not t.done()]
@@ -237,15 +246,18 @@ class Cluster:
     # -- the loops ----------------------------------------------------------------------------
     async def _present(self, ready: asyncio.Future[None]) -> None:
         """Stay subscribed to this node's channel (the other nodes' sign that it lives), afresh
-        after a break."""
+        after a break, and to :data:`FORGOTTEN` (a player deleted on any node: this node's
+        tables forget their seats)."""
         while not self._stopping:
             pubsub = self.link.redis.pubsub(ignore_subscribe_messages=True)
             try:
-                await pubsub.subscribe(channel(self.node))
+                await pubsub.subscribe(channel(self.node), FORGOTTEN)
                 if not ready.done():
                     ready.set_result(None)
                 while not self._stopping:
-                    await pubsub.get_message(timeout=1.0)  # nothing is said: reads the break
+                    said = await pubsub.get_message(timeout=1.0)  # also reads the break
+                    if said is not None and said["channel"] == FORGOTTEN:
+                        self.manager.forget_player(str(said["data"]))
             except Exception as exc:  # whatever the client raises: start afresh
                 log.warning(
                     "cluster: Redis channel lost (%s: %s); reconnecting", type(exc).__name__, exc

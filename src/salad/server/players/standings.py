@@ -4,7 +4,9 @@ tables and the finished score sheets attached to it.
 
 Nothing of an unfinished game is read: only a finished game's totals (stored when it ended)
 and a finished sheet's. A game counts once, with every seat in it: a member's place is among
-everyone at that game (bots and guests too); only members get a line of the standings.
+everyone at that game (bots and guests too); only members get a line of the standings, and
+the former members (who left, or were removed) who played a game counted, marked ``former``:
+their games stay in the standings, as a club's records do.
 A game the host dealt by choice (a practice deal) is not counted.
 """
 
@@ -134,18 +136,32 @@ def on_paper(sheet: SheetRow) -> Counted:
     )
 
 
+def seated(games: list[GroupGame], sheets: list[SheetRow]) -> set[str]:
+    """The players (ids) at these games and sheets: members when they played, some of them
+    former members now."""
+    found = {p.get("player") for g in games for p in g.game.players if "bot" not in p}
+    found |= {p for s in sheets for p in s.members}
+    return {p for p in found if isinstance(p, str)}
+
+
 def standings_of(
-    members: list[MemberRow], games: list[GroupGame], sheets: list[SheetRow]
+    members: list[MemberRow],
+    games: list[GroupGame],
+    sheets: list[SheetRow],
+    former: list[MemberRow] | None = None,
 ) -> dict[str, Any]:
-    """The standings: ``players`` (one line per member, best mean place first), ``games``
-    (every game counted, oldest first) and ``chart`` (each member's points per game after
-    every game counted, None before their first)."""
+    """The standings: ``players`` (one line per member, and per ``former`` member who played
+    a game counted, best mean place first), ``games`` (every game counted, oldest first) and
+    ``chart`` (each one's points per game after every game counted, None before their
+    first)."""
     counted = [c for c in map(online, games) if c is not None] + [on_paper(s) for s in sheets]
     counted.sort(key=lambda c: (c.when, c.id))
+    everyone = [(m, False) for m in members] + [(m, True) for m in former or []]
     lines: dict[str, dict[str, Any]] = {
         m.player_id: {
             "player": m.player_id,
             "name": m.name or "(no name)",
+            "former": gone,
             "games": 0,
             "online": 0,
             "sheets": 0,
@@ -153,9 +169,9 @@ def standings_of(
             "wins": 0,
             "places": 0,
         }
-        for m in members
+        for m, gone in everyone
     }
-    series: dict[str, list[float | None]] = {m.player_id: [] for m in members}
+    series: dict[str, list[float | None]] = {m.player_id: [] for m, _ in everyone}
     for c in counted:
         for seat, player in enumerate(c.players):
             line = lines.get(player) if player is not None else None
@@ -172,6 +188,8 @@ def standings_of(
     players = []
     for line in lines.values():
         n = line["games"]
+        if line["former"] and not n:
+            continue  # a former member with no game this season: no line
         places = line.pop("places")
         line["points_per_game"] = round(line["points"] / n, 1) if n else None
         line["mean_place"] = round(places / n, 2) if n else None
@@ -216,16 +234,20 @@ CSV_COLUMNS = (
     "mean_place",
 )
 
+FORMER = " (former member)"
+"""After a former member's name in the CSV, as the page shows it."""
+
 
 def standings_csv(table: dict[str, Any]) -> str:
-    """The standings' lines as CSV: the same figures, in the same order, as the page's table."""
+    """The standings' lines as CSV: the same figures, in the same order, as the page's table
+    (a former member's name followed by :data:`FORMER`)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for i, line in enumerate(table["players"], start=1):
-        writer.writerow(
-            [i if line["games"] else "", *(format_cell(line[c]) for c in CSV_COLUMNS[1:])]
-        )
+        cells = [format_cell(line[c]) for c in CSV_COLUMNS[1:]]
+        cells[0] += FORMER if line["former"] else ""
+        writer.writerow([i if line["games"] else "", *cells])
     return out.getvalue()
 
 

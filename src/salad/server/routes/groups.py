@@ -27,6 +27,7 @@ from salad.server.players.standings import (
     SEASON_TEXT,
     parse_day,
     season_of,
+    seated,
     standings_csv,
     standings_of,
 )
@@ -35,6 +36,7 @@ from salad.server.routes.sheets import MAX_TEXT, read_sheet
 from salad.server.store.groups import GroupRow, GroupStore, MemberRow, SheetRow, SqlGroups
 from salad.server.store.players import name_key
 from salad.server.store.sql import SqlStore
+from salad.server.tables import TableManager
 from salad.sheet import ScoreSheet
 
 NAME_LIMIT = 40
@@ -124,7 +126,8 @@ class StandingsOut(BaseModel):
     season: dict[str, Any]
     players: list[dict[str, Any]] = Field(
         description="Per member, best mean place first: games (online, sheets), points, "
-        "points_per_game, wins, mean_place"
+        "points_per_game, wins, mean_place; former (true: a former member, who left or was "
+        "removed, with games counted this season)"
     )
     games: list[dict[str, Any]] = Field(
         description="Every game counted, oldest first: kind (online or sheet), day, rules, "
@@ -162,7 +165,15 @@ def install(app: FastAPI, storage: SqlStore) -> None:
     app.state.groups = store = SqlGroups(storage)
     identities: Identities = app.state.identities
     identities.parts.append(GroupsPart(store))
+    manager: TableManager = app.state.manager
+    manager.registry.group_names = partial(group_name, store)
     app.include_router(router)
+
+
+async def group_name(store: GroupStore, group_id: str) -> str | None:
+    """A group's name (None: no such group), as its tables' lobbies say it."""
+    group = await store.group(group_id)
+    return None if group is None else group.name
 
 
 async def per_address(request: Request, kind: str) -> None:
@@ -413,8 +424,21 @@ FromQ = Annotated[
 ToQ = Annotated[str | None, Query(alias="to", max_length=10, description="Last day, YYYY-MM-DD")]
 
 
+async def former_members(request: Request, ids: set[str]) -> list[MemberRow]:
+    """The players of these ids (who played for the group and are no longer members), as the
+    standings name them; a deleted player is left out."""
+    identities: Identities = request.app.state.identities
+    found = []
+    for player_id in sorted(ids):
+        row = await identities.players.player(player_id)
+        if row is not None and row.deleted_at is None:
+            found.append(MemberRow(player_id, row.name, 0.0))
+    return found
+
+
 async def standings_for(
     group_id: str,
+    request: Request,
     me: Me,
     store: Groups,
     season: SeasonQ = None,
@@ -429,7 +453,8 @@ async def standings_for(
         raise ActionError(str(exc)) from None
     games = await store.games(group_id, chosen.since, chosen.until)
     sheets = await store.sheets(group_id, chosen.since, chosen.until)
-    table = standings_of(members, games, sheets)
+    former = await former_members(request, seated(games, sheets) - {m.player_id for m in members})
+    table = standings_of(members, games, sheets, former)
     first_year = datetime.fromtimestamp(group.created_at, UTC).year
     years = range(datetime.now(UTC).year, first_year - 1, -1)
     return {

@@ -52,11 +52,9 @@ class PlayedPart:
         return {"seats": seats, "games": await self.played.games(player_id)}
 
     async def forget(self, player_id: str) -> None:
-        for table in self.manager.registry.tables.values():  # the tables in memory too
-            for seat in table.seats:
-                if seat.player == player_id:
-                    seat.player = None
+        self.manager.forget_player(player_id)  # the tables in memory too
         await self.played.forget(player_id)
+        await self.manager.placement.forgotten(player_id)  # and those of the other nodes
 
 
 def install(app: FastAPI, storage: SqlStore) -> None:

@@ -106,6 +106,7 @@ class Lobby:
         )
         await storage.create_table(row)
         table = Table(row, ruleset)
+        await registry.name_group(table)
         if registry.placement.fencing:
             table.epoch = await storage.fence(table_id)
         registry.add(table)

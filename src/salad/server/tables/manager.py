@@ -91,6 +91,14 @@ class TableManager:
         await self.storage.open()
         await self.registry.resume()
 
+    def forget_player(self, player_id: str) -> None:
+        """The seats of the tables in memory forget a player who was deleted (the store's rows
+        are the caller's to clear)."""
+        for table in self.tables.values():
+            for seat in table.seats:
+                if seat.player == player_id:
+                    seat.player = None
+
     async def close(self) -> None:
         """Stop every table, the bots and timers, then close the store."""
         await self.registry.close()

@@ -24,6 +24,10 @@ class Placement(Protocol):
     def on_unload(self, table_id: str) -> None:
         """Told the id of each table that leaves memory (idle, or for another server)."""
 
+    async def forgotten(self, player_id: str) -> None:
+        """Told that a player was deleted here, after this server's tables forgot them: a
+        cluster node tells the other nodes, whose tables in memory forget them too."""
+
     @property
     def fencing(self) -> bool:
         """Load each table under a new fencing epoch and store changes only with it (a cluster
@@ -51,4 +55,7 @@ class SingleNode:
         return True
 
     def on_unload(self, table_id: str) -> None:
+        return None
+
+    async def forgotten(self, player_id: str) -> None:
         return None

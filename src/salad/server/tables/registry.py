@@ -64,6 +64,13 @@ class Registry:
         self.recover: list[Callable[[], Awaitable[list[str]]]] = []
         """The ids of more tables to load as the server starts (if the placement resumes
         tables): those with a finished game whose results are missing."""
+        self.group_names: Callable[[str], Awaitable[str | None]] | None = None
+        """A group's name by its id (set by the groups' part): a group's table says it."""
+
+    async def name_group(self, table: Table) -> None:
+        """Give a group's table its group's name (for its lobby), as it enters memory."""
+        if table.group is not None and self.group_names is not None:
+            table.group_name = await self.group_names(table.group)
 
     def busy(self, table_id: str) -> bool:
         """Whether the table is in memory or being loaded."""
@@ -147,6 +154,7 @@ class Registry:
         rs = from_ref({"preset": row.preset, "settings": row.settings}, f"table {table_id}")
         table = Table(row, rs)
         table.epoch = epoch
+        await self.name_group(table)
         if row.status in (TableStatus.PLAYING, TableStatus.OVER):
             game_row = await self.storage.game(table_id, row.game_number)
             moves = await self.storage.moves(table_id, row.game_number)

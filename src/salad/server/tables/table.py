@@ -133,6 +133,8 @@ class Table:
         self.rated = False
         """The table was made rated: its games against bots move ratings too (set by
         :mod:`salad.server.ratings`, which keeps it)."""
+        self.group_name: str | None = None
+        """That group's name, as the table entered memory (None: unknown)."""
         self.status = TableStatus(row.status)
         self.game_number = row.game_number
         self.first_seed = row.seed
@@ -233,6 +235,7 @@ class Table:
             "pass_direction": rs.pass_direction,
             "topping_text": [TOPPING_TEXT[t] for t in toppings_of(rs) if t in TOPPING_TEXT],
             "marker": token_name(rs),
+            "group": None if self.group is None else {"id": self.group, "name": self.group_name},
         }
 
     def lobby_json(self) -> str:

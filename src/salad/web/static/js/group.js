@@ -23,6 +23,7 @@ import { loadPrefs, mountLogo } from "./ui.js";
  * @typedef {object} Line
  * @property {string} player
  * @property {string} name
+ * @property {boolean} former a former member (left, or removed) whose games still count
  * @property {number} games
  * @property {number} online
  * @property {number} sheets
@@ -245,7 +246,9 @@ const cell = (value) => (value === null ? "–" : String(value));
 function renderTable(table) {
   const rows = table.players.map(
     (p, i) =>
-      html`<tr class="${p.player === me ? "you" : ""}"><td>${p.games ? i + 1 : ""}</td><td>${p.name}</td><td>${p.games}</td><td>${p.online}</td><td>${p.sheets}</td><td>${cell(
+      html`<tr class="${p.player === me ? "you" : ""}"><td>${p.games ? i + 1 : ""}</td><td>${p.name}${
+        p.former ? html` <small class="g-former">(former member)</small>` : ""
+      }</td><td>${p.games}</td><td>${p.online}</td><td>${p.sheets}</td><td>${cell(
         p.points_per_game,
       )}</td><td>${p.wins}</td><td>${cell(p.mean_place)}</td></tr>`,
   );

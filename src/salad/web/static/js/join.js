@@ -42,18 +42,40 @@ async function start() {
     } else if (!open) {
       setHTML($("join-info"), html`Every seat is taken: you can watch.`);
       joinButton.disabled = true;
+    } else if (lobby.group && !(await isMember(lobby.group.id))) {
+      // Said before the player tries: only the group's members take its seats.
+      const group = lobby.group.name || "a group";
+      setHTML(
+        $("join-info"),
+        html`This table is for the members of <a href="/g/${encodeURIComponent(lobby.group.id)}"
+            id="join-group">${group}</a> only: join the group with its invite link first. You can
+          watch.`,
+      );
+      joinButton.disabled = true;
     } else {
+      const of = lobby.group ? ` (members of ${lobby.group.name || "the group"} only)` : "";
       setHTML(
         $("join-info"),
         html`${("name" in host && host.name) || "The host"} invites you: ${open} open seat${
           open > 1 ? "s" : ""
-        } of ${lobby.seats.length}.`,
+        } of ${lobby.seats.length}${of}.`,
       );
     }
   } catch (err) {
     $("join-info").textContent = errorText(err);
     $("btn-join", HTMLButtonElement).disabled = true;
   }
+}
+
+/**
+ * Whether this browser's player is a member of the group (no player yet: not).
+ * @param {string} groupId
+ */
+async function isMember(groupId) {
+  if (!(await me())) return false;
+  /** @type {{id: string}[]} */
+  const mine = await api("GET", "/api/groups").catch(() => []);
+  return mine.some((g) => g.id === groupId);
 }
 
 /** @param {Event} e */

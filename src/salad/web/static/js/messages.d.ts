@@ -164,6 +164,8 @@ export type Lobby = {
   topping_text?: string[];
   /** The name of the piece a seat may hold for a penalty (a token) */
   marker?: string | null;
+  /** The group the table is for (its members alone join), or null */
+  group?: TableGroup | null;
 };
 
 /** A suit, or one card, that a round names itself: `suit` indexes the deck's suits. */
@@ -275,6 +277,13 @@ export type Suit = {
   symbol: string;
   /** A drawing's name (Skip the Salad's) */
   art?: string;
+};
+
+/** The group a table was made for: its members alone take its seats. */
+export type TableGroup = {
+  id: string;
+  /** The group's name (null: not known to this server) */
+  name: string | null;
 };
 
 /** A finished trick of the hand: its cards in the order played. */
