@@ -27,16 +27,8 @@ from sqlalchemy import create_engine, insert
 from salad.server.ratings.model import BOT_RATINGS, MU, SIGMA
 from salad.server.store import SqlStore
 from salad.server.store.players import players_t
-from salad.server.store.ratings import (
-    PenaltyTaken,
-    ResultRow,
-    history_t,
-    ratings_t,
-    results_t,
-    stats_of,
-    stats_t,
-    week_start,
-)
+from salad.server.store.ratings import PenaltyTaken, ResultRow, stats_of, week_start
+from salad.server.store.ratings_sql import history_t, ratings_t, results_t, stats_t
 
 sys.path.insert(0, str(Path(__file__).parent))
 from cluster_procs import Node  # noqa: E402  (a sibling file)

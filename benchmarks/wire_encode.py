@@ -42,13 +42,7 @@ from typing import Any
 from salad.engine import Game
 from salad.formats.rules import load_ruleset
 from salad.moves import format_move
-from salad.server.messages import (
-    HandRoundOut,
-    LastTrickOut,
-    LobbyOut,
-    StateOut,
-    ViewOut,
-)
+from salad.server.messages import HandRoundOut, LastTrickOut, LobbyOut, StateOut, ViewOut
 from salad.server.store import SeatRow, TableRow
 from salad.server.tables import Table
 from salad.server.tables.wire import JsonCodes, TricksCache, hand_rounds, last_trick, state_messages

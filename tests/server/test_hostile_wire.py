@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 import websockets
 
+from salad.server.incoming import MESSAGE_LIMIT
 from salad.server.logmask import mask
-from salad.server.messages import MESSAGE_LIMIT
 from salad.server.protocol import complete_state
 from salad.server.ratelimit import DEFAULT_RATES, ENV
 from salad.server.tables.connection import BEHIND, OUTBOX_BYTES, Conn

@@ -174,7 +174,8 @@ def test_forgetting_a_player_keeps_their_results_anonymised(
     player's sums kept, the boards; a deleted player's results stay, anonymised."""
     from salad.server.ratings import Ratings
     from salad.server.ratings.model import rate
-    from salad.server.store.ratings import MemoryRatings, ResultRow, SqlRatings, week_start
+    from salad.server.store.ratings import MemoryRatings, ResultRow, week_start
+    from salad.server.store.ratings_sql import SqlRatings
 
     def seat(i: int, player: str | None, bot: str | None, place: int) -> ResultRow:
         return ResultRow(

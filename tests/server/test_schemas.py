@@ -13,7 +13,7 @@ from salad.formats.rules import load_ruleset
 from salad.moves import format_move
 from salad.server.app import create_app
 from salad.server.errors import ActionError
-from salad.server.messages import PingIn, PlayIn, read_client_message
+from salad.server.incoming import PingIn, PlayIn, read_client_message
 from salad.server.schemas import JoinIn
 from salad.server.store import SeatRow, TableRow
 from salad.server.tables import Table

@@ -11,7 +11,7 @@ from typing import get_args
 import pytest
 
 from salad.server.errors import ActionError
-from salad.server.messages import AnyClientMessage, HelloIn, Incoming
+from salad.server.incoming import AnyClientMessage, HelloIn, Incoming
 from salad.server.store import MemoryStore
 from salad.server.tables import Conn, TableManager
 from salad.server.tables.placement import SingleNode

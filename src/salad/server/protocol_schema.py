@@ -24,7 +24,8 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from salad.server.messages import KEPT_FIELD, AnyClientMessage, ServerMessage
+from salad.server.incoming import AnyClientMessage
+from salad.server.messages import KEPT_FIELD, ServerMessage
 from salad.server.protocol import KEPT, VIEW_KEPT
 
 SCHEMA_PATH = Path("docs/protocol.schema.json")

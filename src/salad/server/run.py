@@ -21,7 +21,7 @@ import uvicorn
 from salad.errors import SaladError
 from salad.server.app import create_app
 from salad.server.cluster.names import check_node_name
-from salad.server.messages import MESSAGE_LIMIT
+from salad.server.incoming import MESSAGE_LIMIT
 from salad.server.players.secret import ENV as SECRET_ENV
 from salad.server.players.secret import secret_file, server_secret
 from salad.server.ratelimit import RateLimits

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, Field
 
-from salad.server.messages import PaceName, StrictIn, tidy_line
+from salad.server.incoming import PaceName, StrictIn, tidy_line
 
 MAX_SECONDS = 24 * 3600
 NAME_LIMIT = 32
@@ -22,7 +22,7 @@ PlayerName = Annotated[
     AfterValidator(partial(tidy_line, limit=NAME_LIMIT)),
     Field(description="Your display name"),
 ]
-"""A player's display name, its spaces tidied (:func:`~salad.server.messages.tidy_line`)."""
+"""A player's display name, its spaces tidied (:func:`~salad.server.incoming.tidy_line`)."""
 
 
 class SeatSpec(StrictIn):

@@ -30,7 +30,7 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from salad.server.errors import ActionError
-from salad.server.messages import read_hello
+from salad.server.incoming import read_hello
 from salad.server.players.identity import Identities
 from salad.server.players.origin import foreign_origin
 from salad.server.ratelimit import WHAT, RateLimits

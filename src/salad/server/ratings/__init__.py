@@ -12,7 +12,8 @@ from fastapi import FastAPI
 from salad.server.players.identity import Identities
 from salad.server.ratings.model import game_results, rate
 from salad.server.store import SqlStore, TableStore
-from salad.server.store.ratings import RatingStore, ResultRow, SqlRatings
+from salad.server.store.ratings import RatingStore, ResultRow
+from salad.server.store.ratings_sql import SqlRatings
 from salad.server.tables import TableManager
 from salad.server.tables.table import Table
 

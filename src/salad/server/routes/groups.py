@@ -20,7 +20,7 @@ from pydantic import AfterValidator, BaseModel, Field
 from salad.errors import SaladError
 from salad.server import schemas as s
 from salad.server.errors import ActionError
-from salad.server.messages import StrictIn, tidy_line
+from salad.server.incoming import StrictIn, tidy_line
 from salad.server.players.groups import GroupsPart, leave_group
 from salad.server.players.identity import Identities
 from salad.server.players.standings import (

@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 
 from salad.server import schemas as s
 from salad.server.errors import ActionError
-from salad.server.messages import StrictIn
+from salad.server.incoming import StrictIn
 from salad.server.players.identity import LANGUAGES, Identities
 from salad.server.players.origin import foreign_origin
 from salad.server.store.players import NameTaken, PlayerRow

@@ -17,8 +17,8 @@ from pydantic import BaseModel, Field
 
 from salad.errors import SaladError
 from salad.server.errors import ActionError
+from salad.server.incoming import StrictIn
 from salad.server.info import deck_info, round_marks
-from salad.server.messages import StrictIn
 from salad.server.rules import build_ruleset
 from salad.server.schemas import ErrorOut, RulesFileIn
 from salad.sheet import ScoreSheet, SheetError, check_names

@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 
 from salad.server import schemas as s
 from salad.server.errors import ActionError
-from salad.server.messages import StrictIn
+from salad.server.incoming import StrictIn
 from salad.server.players.codes import LIFETIME, MOST_OPEN, code_hash, new_code, normal
 from salad.server.players.identity import COOKIE, Identities
 from salad.server.routes.me import Ids, Me, MeOut, me_out, same_origin

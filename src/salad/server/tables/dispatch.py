@@ -10,17 +10,17 @@ from typing import Any
 from pydantic import BaseModel
 
 from salad.server.errors import ActionError
-from salad.server.messages import (
+from salad.server.incoming import (
     ChatIn,
     ChatSettingsIn,
     HintIn,
     NextIn,
     PingIn,
     PlayIn,
-    PongOut,
     UndoIn,
     read_client_message,
 )
+from salad.server.messages import PongOut
 from salad.server.tables import assist
 from salad.server.tables.connection import Conn
 from salad.server.tables.hand_end import Presses

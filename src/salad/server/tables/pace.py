@@ -33,5 +33,5 @@ TIMINGS = {
 
 def check_pace(value: str | None) -> Pace:
     """The pace a request named (``normal`` when None): one of the names its model takes
-    (:data:`~salad.server.messages.PaceName`), which refuses any other with a 400."""
+    (:data:`~salad.server.incoming.PaceName`), which refuses any other with a 400."""
     return Pace.NORMAL if value is None else Pace(value)

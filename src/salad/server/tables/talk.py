@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from salad.server.errors import ActionError
-from salad.server.messages import ChatIn, ChatLogOut, ChatOut, ChatSettingsIn, ChatSettingsOut
+from salad.server.incoming import ChatIn, ChatSettingsIn
+from salad.server.messages import ChatLogOut, ChatOut, ChatSettingsOut
 from salad.server.ratelimit import RateLimits
 from salad.server.store import TableStore
 from salad.server.tables.connection import Conn
