@@ -104,7 +104,9 @@ node_modules/.stamp: package.json package-lock.json
 
 # The tests run in two passes under one throwaway PostgreSQL (scripts/postgres.sh sets
 # SALAD_TEST_POSTGRES_URL), at the same time: those that can share the machine on $(WORKERS)
-# pytest-xdist workers at a low CPU priority (nice; the server tests mostly wait on the processes
+# pytest-xdist workers at the lowest CPU priority (nice 19: a weight of 15 against the normal
+# 1024, where nice 10's 110 let a dozen busy workers' processes slow a serial test to half
+# speed; the server tests mostly wait on the processes
 # they start, so more workers than cores pay; loadgroup keeps each browser module on one worker,
 # tests/conftest.py), and beside them, at the normal priority, those marked serial, which measure
 # wall or CPU time (reading only the modules that hold them): the workers get only the CPU the
@@ -120,9 +122,9 @@ BESIDE  := $(VENV)/beside.log
 ALONE   := $(VENV)/serial.log
 define two_passes
 HYPOTHESIS_PROFILE=$(2) scripts/postgres.sh sh -c '\
-  { nice -n 10 sh -c "$(or $(3),true)"; } >$(BESIDE) 2>&1 & beside=$$!; \
+  { nice -n 19 sh -c "$(or $(3),true)"; } >$(BESIDE) 2>&1 & beside=$$!; \
   $(PYTEST) -m "$(SELECTED)$(1)serial" --serial-modules $(4) $(ARGS) >$(ALONE) 2>&1 & alone=$$!; \
-  nice -n 10 $(PYTEST) -n $(WORKERS) --dist loadgroup -m "$(SELECTED)$(1)not serial" $(4) $(ARGS); \
+  nice -n 19 $(PYTEST) -n $(WORKERS) --dist loadgroup -m "$(SELECTED)$(1)not serial" $(4) $(ARGS); \
   parallel=$$?; \
   wait $$beside; besides=$$?; cat $(BESIDE); rm -f $(BESIDE); \
   wait $$alone; serial=$$?; echo "-- the serial tests:"; cat $(ALONE); rm -f $(ALONE); \

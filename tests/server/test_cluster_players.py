@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import websockets
 
-from salad.server.cluster.router import REDIRECT, redirect_target
+from salad.server.cluster.names import REDIRECT, redirect_target
 from salad.server.players.identity import COOKIE
 
 from .cluster_clients import NODE
