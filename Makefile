@@ -104,15 +104,15 @@ node_modules/.stamp: package.json package-lock.json
 
 # The tests run in two passes under one throwaway PostgreSQL (scripts/postgres.sh sets
 # SALAD_TEST_POSTGRES_URL), at the same time: those that can share the machine on $(WORKERS)
-# pytest-xdist workers at the lowest CPU priority (nice 19: a weight of 15 against the normal
-# 1024, where nice 10's 110 let a dozen busy workers' processes slow a serial test to half
-# speed; the server tests mostly wait on the processes
-# they start, so more workers than cores pay; loadgroup keeps each browser module on one worker,
-# tests/conftest.py), and beside them, at the normal priority, those marked serial, which measure
-# wall or CPU time (reading only the modules that hold them): the workers get only the CPU the
-# serial tests leave, so those run as if alone. A third argument is a command run beside them at
-# the low priority; a fourth, pytest arguments of both passes. The output of the serial pass and
-# of the command is held back until the parallel pass ends. Any of them failing fails the target.
+# pytest-xdist workers at the lowest CPU priority (nice 19: a weight of 15 against the normal 1024,
+# where nice 10's 110 let a dozen busy workers' processes slow a serial test to half speed; the
+# server tests mostly wait on the processes they start, so more workers than cores pay; loadgroup
+# keeps each browser module on one worker, tests/conftest.py), and beside them, at the normal
+# priority, those marked serial, which measure wall or CPU time (reading only the modules that hold
+# them): the workers get only the CPU the serial tests leave, so those run as if alone. A third
+# argument is a command run beside them at the low priority; a fourth, pytest arguments of both
+# passes. The output of the serial pass and of the command is held back until the parallel pass
+# ends. Any of them failing fails the target.
 # SELECT: a marker expression more, e.g. SELECT="not slow" (not with -m in ARGS, which would
 # replace the passes' own); ARGS: more pytest arguments, e.g. ARGS="-x tests/server";
 # WORKERS=0: no workers.
