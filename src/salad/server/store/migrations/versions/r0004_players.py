@@ -16,7 +16,13 @@ the id stay whole and show it anonymised.
 from __future__ import annotations
 
 import sqlalchemy as sa
-from alembic import op
+
+from salad.server.store.migrations.versions import (
+    add_columns,
+    create_tables,
+    drop_columns,
+    drop_tables,
+)
 
 revision = "0004"
 down_revision: str | None = "0003"
@@ -51,17 +57,10 @@ def seat_columns() -> list[sa.Column[str]]:
 
 
 def upgrade() -> None:
-    for table in tables():  # checkfirst: a database whose version table was lost has them
-        table.create(op.get_bind(), checkfirst=True)
-    have = {c["name"] for c in sa.inspect(op.get_bind()).get_columns(SEATS)}
-    for column in seat_columns():
-        if column.name not in have:
-            op.add_column(SEATS, column)
+    create_tables(tables())
+    add_columns(seat_columns(), SEATS)
 
 
 def downgrade() -> None:
-    with op.batch_alter_table(SEATS) as batch:  # SQLite: the table made again
-        for column in seat_columns():
-            batch.drop_column(column.name)
-    for table in reversed(tables()):
-        op.drop_table(table.name)
+    drop_columns(seat_columns(), SEATS)
+    drop_tables(tables())

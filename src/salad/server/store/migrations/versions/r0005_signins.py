@@ -12,7 +12,8 @@ no one in. A code is used once (``used_at``), until ``expires_at``, unless revok
 from __future__ import annotations
 
 import sqlalchemy as sa
-from alembic import op
+
+from salad.server.store.migrations.versions import create_tables, drop_tables
 
 revision = "0005"
 down_revision: str | None = "0004"
@@ -39,10 +40,8 @@ def tables() -> list[sa.Table]:
 
 
 def upgrade() -> None:
-    for table in tables():  # checkfirst: a database whose version table was lost has them
-        table.create(op.get_bind(), checkfirst=True)
+    create_tables(tables())
 
 
 def downgrade() -> None:
-    for table in reversed(tables()):
-        op.drop_table(table.name)
+    drop_tables(tables())

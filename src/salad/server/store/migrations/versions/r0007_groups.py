@@ -18,9 +18,13 @@ so a database whose version table was lost is upgraded again without harm.
 from __future__ import annotations
 
 import sqlalchemy as sa
-from alembic import op
 
-from salad.server.store.migrations.versions import add_columns, drop_columns
+from salad.server.store.migrations.versions import (
+    add_columns,
+    create_tables,
+    drop_columns,
+    drop_tables,
+)
 
 revision = "0007"
 down_revision: str | None = "0006"
@@ -68,12 +72,10 @@ def columns() -> list[sa.Column[str]]:
 
 
 def upgrade() -> None:
-    for table in tables():  # checkfirst: a database whose version table was lost has them
-        table.create(op.get_bind(), checkfirst=True)
+    create_tables(tables())
     add_columns(columns())
 
 
 def downgrade() -> None:
     drop_columns(columns())
-    for table in reversed(tables()):
-        op.drop_table(table.name)
+    drop_tables(tables())
