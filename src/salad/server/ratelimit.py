@@ -27,6 +27,7 @@ from pyrate_limiter import RateItem, TokenBucket
 from pyrate_limiter.buckets import RedisStateStore, StateBucket
 from pyrate_limiter.clocks import AbstractClock, WallClock
 from starlette.exceptions import HTTPException
+from starlette.requests import HTTPConnection
 
 from salad.errors import SaladError
 
@@ -237,6 +238,10 @@ class RateLimits:
                 f"too many {WHAT[kind]} (at most {rate}): retry in {seconds} s",
                 headers={"Retry-After": str(seconds)},
             )
+
+    async def check_address(self, kind: str, conn: HTTPConnection) -> None:
+        """:meth:`check` on the bucket of the request's client address."""
+        await self.check(kind, conn.client.host if conn.client else "")
 
     def forget(self, kind: str, key: str) -> None:
         """Drop ``key``'s bucket of ``kind`` (a connection that closed: its key is not reused)."""

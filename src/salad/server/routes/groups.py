@@ -176,10 +176,6 @@ async def group_name(store: GroupStore, group_id: str) -> str | None:
     return None if group is None else group.name
 
 
-async def per_address(request: Request, kind: str) -> None:
-    await request.app.state.rates.check(kind, request.client.host if request.client else "")
-
-
 def is_member(members: list[MemberRow], player_id: str | None) -> bool:
     return player_id is not None and any(m.player_id == player_id for m in members)
 
@@ -247,7 +243,7 @@ async def check_room(store: GroupStore, player_id: str) -> None:
 @router.post("/api/groups", response_model=GroupOut, dependencies=changes)
 async def create_group(request: Request, body: GroupIn, me: Me, store: Groups) -> dict[str, Any]:
     """A new group, you its owner and first member."""
-    await per_address(request, "groups")
+    await request.app.state.rates.check_address("groups", request)
     await check_room(store, me.id)
     row = GroupRow(
         id=secrets.token_urlsafe(6),
@@ -277,7 +273,7 @@ async def get_group(group_id: str, me: Me, store: Groups) -> dict[str, Any]:
 
 async def invited(request: Request, store: GroupStore, group_id: str, code: str) -> GroupRow:
     """The group whose invite code ``code`` is (each try counted per address: not guessed)."""
-    await per_address(request, "invites")
+    await request.app.state.rates.check_address("invites", request)
     group = await store.group(group_id)
     if group is None or not secrets.compare_digest(group.code.encode(), code.encode()):
         raise ActionError(

@@ -79,8 +79,7 @@ def me_out(row: PlayerRow) -> dict[str, Any]:
 async def get_me(request: Request, response: Response, ids: Ids) -> dict[str, Any]:
     """The player this browser is, made now on its first visit (a signed cookie is set)."""
     if await ids.current(request) is None:  # a first visit: a new player
-        address = request.client.host if request.client else ""
-        await request.app.state.rates.check("players", address)
+        await request.app.state.rates.check_address("players", request)
     return me_out(await ids.ensure(request, response))
 
 

@@ -158,8 +158,7 @@ async def revoke_link(link_id: str, request: Request, me: Me) -> Response:
 @router.post("/api/signin", response_model=MeOut, dependencies=Changing)
 async def sign_in(body: SigninIn, request: Request, response: Response, ids: Ids) -> Any:
     """This browser becomes the player whose sign-in code this is (the code is used)."""
-    address = request.client.host if request.client else ""
-    await request.app.state.rates.check("signins", address)
+    await request.app.state.rates.check_address("signins", request)
     typed = normal(body.code)
     if typed is None:
         raise ActionError("code: a sign-in code is 8 letters and digits, such as K7QM-2XPA")

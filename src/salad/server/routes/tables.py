@@ -56,7 +56,7 @@ def per_address(kind: str) -> Any:
     """A dependency that takes one request of ``kind`` from the client address's bucket."""
 
     async def limit(request: Request) -> None:
-        await request.app.state.rates.check(kind, request.client.host if request.client else "")
+        await request.app.state.rates.check_address(kind, request)
 
     return Depends(limit)
 
