@@ -37,6 +37,7 @@ from salad.server.store.groups import GroupRow, GroupStore, MemberRow, SheetRow,
 from salad.server.store.players import name_key
 from salad.server.store.sql import SqlStore
 from salad.server.tables import TableManager
+from salad.server.tables.table import Table
 from salad.sheet import ScoreSheet
 
 NAME_LIMIT = 40
@@ -166,14 +167,16 @@ def install(app: FastAPI, storage: SqlStore) -> None:
     identities: Identities = app.state.identities
     identities.parts.append(GroupsPart(store))
     manager: TableManager = app.state.manager
-    manager.registry.group_names = partial(group_name, store)
+    manager.registry.loaded.append(partial(name_group, store))
     app.include_router(router)
 
 
-async def group_name(store: GroupStore, group_id: str) -> str | None:
-    """A group's name (None: no such group), as its tables' lobbies say it."""
-    group = await store.group(group_id)
-    return None if group is None else group.name
+async def name_group(store: GroupStore, table: Table) -> None:
+    """Give a group's table its group's name (None: no such group), which its lobby says, as
+    the table enters memory."""
+    if table.group is not None:
+        group = await store.group(table.group)
+        table.group_name = None if group is None else group.name
 
 
 def is_member(members: list[MemberRow], player_id: str | None) -> bool:

@@ -106,7 +106,7 @@ class Lobby:
         )
         await storage.create_table(row)
         table = Table(row, ruleset)
-        await registry.name_group(table)
+        await registry.entering(table)
         if registry.placement.fencing:
             table.epoch = await storage.fence(table_id)
         registry.add(table)

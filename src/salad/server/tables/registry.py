@@ -59,18 +59,17 @@ class Registry:
         """Called with a table whose game has just ended (its last move stored, the table's
         lock held): what keeps the games' results (:mod:`salad.server.ratings`)."""
         self.loaded: list[Callable[[Table], Awaitable[None]]] = []
-        """Called with a table just loaded, before anyone else sees it: what records the
+        """Called with a table as it enters memory (loaded, or just made), before anyone
+        else sees it (:meth:`entering`): what names a group's table's group, and records the
         results of a finished game whose server stopped before its :attr:`finished` ran."""
         self.recover: list[Callable[[], Awaitable[list[str]]]] = []
         """The ids of more tables to load as the server starts (if the placement resumes
         tables): those with a finished game whose results are missing."""
-        self.group_names: Callable[[str], Awaitable[str | None]] | None = None
-        """A group's name by its id (set by the groups' part): a group's table says it."""
 
-    async def name_group(self, table: Table) -> None:
-        """Give a group's table its group's name (for its lobby), as it enters memory."""
-        if table.group is not None and self.group_names is not None:
-            table.group_name = await self.group_names(table.group)
+    async def entering(self, table: Table) -> None:
+        """Run the :attr:`loaded` hooks on a table entering memory."""
+        for loaded in self.loaded:
+            await loaded(table)
 
     def busy(self, table_id: str) -> bool:
         """Whether the table is in memory or being loaded."""
@@ -154,7 +153,6 @@ class Registry:
         rs = from_ref({"preset": row.preset, "settings": row.settings}, f"table {table_id}")
         table = Table(row, rs)
         table.epoch = epoch
-        await self.name_group(table)
         if row.status in (TableStatus.PLAYING, TableStatus.OVER):
             game_row = await self.storage.game(table_id, row.game_number)
             moves = await self.storage.moves(table_id, row.game_number)
@@ -169,8 +167,7 @@ class Registry:
             table.resume_hand_end()
         self.talk.restore(table, row.talk)
         restore_presses(table, row.pressed)
-        for loaded in self.loaded:
-            await loaded(table)
+        await self.entering(table)
         self.add(table)
         self.turns.schedule(table)
         return table
