@@ -4,7 +4,7 @@
 // here as SVG, and every game counted: online games and score sheets).
 
 import { api, errorText, store } from "./api.js";
-import { $, html, join, setHTML, toast, trusted } from "./dom.js";
+import { $, html, join, setHTML, toast } from "./dom.js";
 import { SEAT_COLOURS } from "./scores.js";
 import { loadPrefs, mountLogo } from "./ui.js";
 
@@ -283,27 +283,29 @@ function renderChart(table) {
   const n = labels.length;
   const x = (/** @type {number} */ i) => left + (n === 1 ? 0.5 : i / (n - 1)) * (W - left - right);
   const y = (/** @type {number} */ v) => top + (1 - v / top_) * (H - top - bottom);
-  let grid = "";
+  /** @type {import("./dom.js").Html[]} */
+  const grid = [];
   for (let v = 0; v <= top_ + 1e-9; v += step) {
-    grid += `<line class="grid" x1="${left}" x2="${W - right}" y1="${y(v)}" y2="${y(v)}"/><text class="axis" x="${left - 5}" y="${y(v) + 4}" text-anchor="end">${Math.round(v)}</text>`;
+    grid.push(
+      html`<line class="grid" x1="${left}" x2="${W - right}" y1="${y(v)}" y2="${y(v)}"/><text class="axis" x="${left - 5}" y="${y(v) + 4}" text-anchor="end">${Math.round(v)}</text>`,
+    );
   }
   const every = Math.max(1, Math.ceil(n / 6));
   labels.forEach((label, i) => {
     if (i % every === 0 || i === n - 1) {
       const anchor = n === 1 ? "middle" : i === 0 ? "start" : i === n - 1 ? "end" : "middle";
-      grid += `<text class="axis" x="${x(i)}" y="${H - 8}" text-anchor="${anchor}">${escapeText(label.slice(5))}</text>`;
+      grid.push(html`<text class="axis" x="${x(i)}" y="${H - 8}" text-anchor="${anchor}">${label.slice(5)}</text>`);
     }
   });
-  let lines = "";
-  series.forEach((s, k) => {
+  const lines = series.map((s, k) => {
     const colour = SEAT_COLOURS[k % SEAT_COLOURS.length];
     const points = s.points_per_game.map((v, i) => (v === null ? null : [x(i), y(v), v]));
     const drawn = /** @type {number[][]} */ (points.filter((p) => p !== null));
     const d = drawn.map((p, i) => `${i ? "L" : "M"}${p[0].toFixed(1)} ${p[1].toFixed(1)}`).join(" ");
-    lines += `<path d="${d}" fill="none" stroke="${colour}" stroke-width="2.4" stroke-linejoin="round"><title>${escapeText(s.name)}</title></path>`;
-    for (const p of drawn) {
-      lines += `<circle cx="${p[0].toFixed(1)}" cy="${p[1].toFixed(1)}" r="3" fill="${colour}"><title>${escapeText(`${s.name}: ${p[2]}`)}</title></circle>`;
-    }
+    return html`<path d="${d}" fill="none" stroke="${colour}" stroke-width="2.4" stroke-linejoin="round"><title>${s.name}</title></path>${drawn.map(
+      (p) =>
+        html`<circle cx="${p[0].toFixed(1)}" cy="${p[1].toFixed(1)}" r="3" fill="${colour}"><title>${s.name}: ${p[2]}</title></circle>`,
+    )}`;
   });
   const legend = series.map((s, k) => {
     const last = s.points_per_game[s.points_per_game.length - 1];
@@ -311,15 +313,8 @@ function renderChart(table) {
   });
   setHTML(
     box,
-    html`<figure class="chart"><svg viewBox="0 0 ${W} ${H}" role="img" aria-label="Points per game after each game of the season">${trusted(
-      grid + lines,
-    )}</svg><figcaption class="g-legend">${legend}</figcaption></figure>`,
+    html`<figure class="chart"><svg viewBox="0 0 ${W} ${H}" role="img" aria-label="Points per game after each game of the season">${grid}${lines}</svg><figcaption class="g-legend">${legend}</figcaption></figure>`,
   );
-}
-
-/** Text for SVG markup written here. @param {string} text */
-function escapeText(text) {
-  return text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** @param {Standings} table */
