@@ -103,38 +103,33 @@ node_modules/.stamp: package.json package-lock.json
 	touch $@
 
 # The tests run in two passes under one throwaway PostgreSQL (scripts/postgres.sh sets
-# SALAD_TEST_POSTGRES_URL), at the same time: those that can share the machine on $(WORKERS)
-# pytest-xdist workers at the lowest CPU priority (nice 19: a weight of 15 against the normal 1024,
-# where nice 10's 110 let a dozen busy workers' processes slow a serial test to half speed; the
-# server tests mostly wait on the processes they start, so more workers than cores pay; loadgroup
-# keeps each browser module on one worker, tests/conftest.py), and beside them, at the normal
-# priority, those marked serial, which measure wall or CPU time (reading only the modules that hold
-# them): the workers get only the CPU the serial tests leave, so those run as if alone. A third
-# argument is a command run beside them at the low priority; a fourth, pytest arguments of both
-# passes. The output of the serial pass and of the command is held back until the parallel pass
-# ends. Any of them failing fails the target.
+# SALAD_TEST_POSTGRES_URL): those that can share the machine on $(WORKERS) pytest-xdist workers
+# (the server tests mostly wait on the processes they start, so more workers than cores pay;
+# loadgroup keeps each browser module on one worker, tests/conftest.py), then those marked
+# serial, which measure wall or CPU time, alone (reading only the modules that hold them). A
+# third argument is a command run beside the first pass (its output held back until that pass
+# ends, and finished before the second starts); a fourth, pytest arguments of both passes. Any
+# of them failing fails the target.
 # SELECT: a marker expression more, e.g. SELECT="not slow" (not with -m in ARGS, which would
 # replace the passes' own); ARGS: more pytest arguments, e.g. ARGS="-x tests/server";
 # WORKERS=0: no workers.
 WORKERS ?= 4
 PYTEST  := $(VENV)/bin/pytest
 BESIDE  := $(VENV)/beside.log
-ALONE   := $(VENV)/serial.log
 define two_passes
 HYPOTHESIS_PROFILE=$(2) scripts/postgres.sh sh -c '\
-  { nice -n 19 sh -c "$(or $(3),true)"; } >$(BESIDE) 2>&1 & beside=$$!; \
-  $(PYTEST) -m "$(SELECTED)$(1)serial" --serial-modules $(4) $(ARGS) >$(ALONE) 2>&1 & alone=$$!; \
-  nice -n 19 $(PYTEST) -n $(WORKERS) --dist loadgroup -m "$(SELECTED)$(1)not serial" $(4) $(ARGS); \
-  parallel=$$?; \
+  { $(or $(3),true); } >$(BESIDE) 2>&1 & beside=$$!; \
+  $(PYTEST) -n $(WORKERS) --dist loadgroup -m "$(SELECTED)$(1)not serial" $(4) $(ARGS); parallel=$$?; \
   wait $$beside; besides=$$?; cat $(BESIDE); rm -f $(BESIDE); \
-  wait $$alone; serial=$$?; echo "-- the serial tests:"; cat $(ALONE); rm -f $(ALONE); \
-  for s in $$besides $$parallel $$serial; do [ $$s -eq 0 ] || [ $$s -eq 5 ] || exit $$s; done'
+  $(PYTEST) -m "$(SELECTED)$(1)serial" --serial-modules $(4) $(ARGS); alone=$$?; \
+  for s in $$besides $$parallel $$alone; do [ $$s -eq 0 ] || [ $$s -eq 5 ] || exit $$s; done'
 endef
 # (5: a pass that SELECT or ARGS left without tests.)
 SELECTED = $(if $(SELECT),($(SELECT)) and ,)
 
 # Everything (CI runs this: .ci/run), with Hypothesis's full example counts, and lint beside the
-# tests (on a fresh clone, mypy without its cache and npm ci take most of a minute of CPU).
+# first pass: the tests leave a core's worth of CPU idle while they wait on their servers and
+# browsers, and lint on a fresh clone (mypy without its cache, npm ci) takes most of a minute.
 test: setup system-deps node_modules/.stamp
 	$(call two_passes,,ci,$(LINT))
 

@@ -15,8 +15,8 @@ Markers (pyproject.toml registers them; ``-m "not e2e and not cluster"`` is ``ma
 - ``cluster``: uses Redis (``redis_server``), several nodes (``start_cluster``) or HAProxy;
 - ``postgres``: needs PostgreSQL (``pg_url``, or a ``"postgresql"`` parameter);
 - ``slow``: one of the longest tests (``SLOW`` below, at least ~10 s alone);
-- ``serial``: measures wall or CPU time, so ``make test`` runs it in a pass of its own beside
-  the workers', at a higher CPU priority than theirs (``SERIAL`` below).
+- ``serial``: measures wall or CPU time, so ``make test`` runs it alone after the parallel pass
+  (``SERIAL`` below).
 
 These are applied here by path, fixture and name, so that a test moved or added keeps its
 markers without a line of its own; a test may also carry the marker itself.
