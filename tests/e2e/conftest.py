@@ -144,10 +144,12 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
-    # Module scope, not session: Playwright's sync API keeps an event loop running on this
-    # thread until it stops, and later tests call asyncio.run().
+    # Package scope, not session: Playwright's sync API keeps an event loop running on this
+    # thread until it stops, and the tests outside tests/e2e call asyncio.run(). A worker runs
+    # the browser modules one after another (their groups come first, tests/conftest.py), so
+    # it starts Chromium once or twice, not once a module (1.1 s of CPU each).
     from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM).exists():
