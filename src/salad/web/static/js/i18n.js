@@ -1,0 +1,115 @@
+// @ts-check
+// The web client's words in the page's language: `t("Your turn")`, `tn("{n} trick", "{n} tricks",
+// n)`, placeholders `{name}` filled from an object. The catalog is the server's
+// (salad.locale: the same gettext catalogs as the command's), loaded by the page before its
+// modules as `SALAD_CATALOG`; a string it lacks shows in English. Numbers and dates through
+// `Intl` in the page's language. `make i18n` finds the strings: the first argument of every
+// t() and the first two of every tn() must be plain string literals.
+
+/** @typedef {{lang: string, messages: Record<string, string | Record<string, string>>}} Catalog */
+
+/** @type {Catalog} */
+const catalog = /** @type {any} */ (globalThis).SALAD_CATALOG ?? { lang: "en", messages: {} };
+
+/** The page's language as a BCP 47 tag (`fr-CA`), for `Intl` and `lang` attributes. */
+export const lang = catalog.lang;
+
+/** The page's language as the site's code (`fr`): what the switch and /api/me store. */
+export const code = document.documentElement.dataset.language ?? lang.split("-")[0];
+
+const plurals = new Intl.PluralRules(lang);
+
+/**
+ * `text` with its `{name}` placeholders filled from `params` (others left as they are).
+ * @param {string} text
+ * @param {Record<string, unknown>} [params]
+ */
+function fill(text, params) {
+  if (!params) return text;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+/**
+ * `message` in the page's language, its placeholders filled.
+ * @param {string} message
+ * @param {Record<string, unknown>} [params]
+ * @returns {string}
+ */
+export function t(message, params) {
+  const found = catalog.messages[message];
+  return fill(typeof found === "string" && found ? found : message, params);
+}
+
+/**
+ * The form of `one`/`other` for the number `n` (CLDR's rules), `{n}` and its placeholders
+ * filled; `n` is written in the page's language.
+ * @param {string} one
+ * @param {string} other
+ * @param {number} n
+ * @param {Record<string, unknown>} [params]
+ * @returns {string}
+ */
+export function tn(one, other, n, params) {
+  const found = catalog.messages[one];
+  const category = plurals.select(n);
+  let text;
+  if (found && typeof found === "object") text = found[category] ?? found.other ?? other;
+  else text = category === "one" ? one : other;
+  return fill(text, { n: number(n), ...params });
+}
+
+/**
+ * A number as the page's language writes it.
+ * @param {number} n
+ * @param {Intl.NumberFormatOptions} [options]
+ */
+export function number(n, options) {
+  return new Intl.NumberFormat(lang, options).format(n);
+}
+
+/**
+ * A date (or a time in ms) as the page's language writes it.
+ * @param {Date | number} when
+ * @param {Intl.DateTimeFormatOptions} [options]
+ */
+export function date(when, options = { dateStyle: "medium" }) {
+  return new Intl.DateTimeFormat(lang, options).format(when);
+}
+
+/** The cookie the server reads the chosen language from (salad.server.routes.pages). */
+const COOKIE = "salad_lang";
+
+/**
+ * Show the site in the language `chosen` (a code of the switch): remembered by this browser
+ * and, where the player has an identity, by it; then the page is written again.
+ * @param {string} chosen
+ */
+export async function chooseLanguage(chosen) {
+  document.cookie = `${COOKIE}=${encodeURIComponent(chosen)}; path=/; max-age=31536000; samesite=lax`;
+  try {
+    await fetch("/api/me", {
+      method: "PATCH",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ language: chosen }),
+    });
+  } catch {
+    // The cookie alone still chooses the language of this browser's pages.
+  }
+  const url = new URL(location.href);
+  url.searchParams.delete("lang");
+  location.replace(url.toString());
+}
+
+/**
+ * Make every language switch of the page (`select[data-language-switch]`, written by the
+ * server) change the language when chosen.
+ */
+function wireSwitches() {
+  for (const select of document.querySelectorAll("select[data-language-switch]")) {
+    if (!(select instanceof HTMLSelectElement)) continue;
+    select.addEventListener("change", () => void chooseLanguage(select.value));
+  }
+}
+
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", wireSwitches);
+else wireSwitches();
