@@ -87,10 +87,10 @@ def browser_catalog(code: str) -> dict[str, Any]:
             continue
         if isinstance(message.id, tuple):
             forms = message.string if isinstance(message.string, tuple) else ()
-            if all(forms):
+            if forms and all(forms):
                 messages[message.id[0]] = dict(zip(tags, forms, strict=False))
-        elif message.string:
-            messages[message.id] = message.string
+        elif isinstance(message.string, str) and message.string:
+            messages[str(message.id)] = message.string
     return {"lang": lang.tag, "messages": messages}
 
 
@@ -148,6 +148,6 @@ def pseudo_catalog(template: Catalog) -> Catalog:
         if isinstance(message.id, tuple):
             string: str | tuple[str, ...] = tuple(pseudo(form) for form in message.id)
         else:
-            string = pseudo(message.id)
+            string = pseudo(str(message.id))
         made.add(message.id, string, locations=message.locations)
     return made

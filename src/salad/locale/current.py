@@ -6,10 +6,10 @@ as data and translated later (``_(name)``). Placeholders are ``{name}``, filled 
 ``str.format`` after translating, the same in Python and in the browser.
 
 >>> with using("fr"):
-...     _("Score sheet") != "Score sheet"
-True
->>> _("Score sheet")
-'Score sheet'
+...     _("No Hearts")
+'Pas de cœurs'
+>>> _("No Hearts")
+'No Hearts'
 """
 
 from __future__ import annotations

@@ -61,6 +61,4 @@ def language(code: str) -> Language:
     try:
         return LANGUAGES[code]
     except KeyError:
-        raise ValueError(
-            f"language: must be one of {', '.join(LANGUAGES)}, not {code!r}"
-        ) from None
+        raise ValueError(f"language: must be one of {', '.join(LANGUAGES)}, not {code!r}") from None

@@ -11,8 +11,8 @@ rounds), which are data and so are read from the data.
 from __future__ import annotations
 
 import sys
-from datetime import datetime, timezone
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from io import BytesIO
 from pathlib import Path
 from typing import Any
@@ -41,7 +41,7 @@ HEADER: dict[str, Any] = {
     "copyright_holder": "the salad authors",
     "msgid_bugs_address": "",
     "fuzzy": False,
-    "header_comment": "# The strings of salad (src/salad/locale/po): docs/i18n.md says how to change them.\n#",
+    "header_comment": "# The strings of salad; docs/i18n.md says how to change them.\n#",
 }
 
 
@@ -76,16 +76,14 @@ def extract() -> Catalog:
     for path, line, message, comments, context in extract_from_dir(
         PACKAGE, METHODS, OPTIONS, KEYWORDS, comment_tags=("TRANSLATORS:",), strip_comment_tags=True
     ):
-        template.add(
-            message, None, [(path, line)], auto_comments=comments, context=context
-        )
+        template.add(message, None, [(path, line)], auto_comments=comments, context=context)
     for word in ruleset_words():
         if word and word not in template:
             template.add(word, None, [(RULESET_WORDS, 0)])
     return template
 
 
-STAMP = datetime(2026, 1, 1, tzinfo=timezone.utc)
+STAMP = datetime(2026, 1, 1, tzinfo=UTC)
 """The date written into every catalog's header: the same on every run, so that a catalog
 changes only where its strings do (git keeps the dates that matter)."""
 
@@ -111,13 +109,14 @@ def update() -> list[str]:
     ones dropped, near ones fuzzy); the files changed."""
     template = extract()
     changed = [TEMPLATE.name] if written(TEMPLATE, text(template)) else []
-    for code, lang in LANGUAGES.items():
+    for lang in LANGUAGES.values():
         if lang == SOURCE:
             continue
         path = catalog_path(lang)
         catalog = read(path, lang) if path.exists() else Catalog(locale=lang.locale, **HEADER)
         catalog.update(template, update_header_comment=False)
         catalog.fuzzy = False
+        catalog.header_comment = HEADER["header_comment"]
         catalog.last_translator = catalog.language_team = f"the salad authors ({lang.name})"
         catalog.obsolete.clear()
         if written(path, text(catalog)):
@@ -132,7 +131,7 @@ def problems() -> list[str]:
     template = extract()
     if not TEMPLATE.exists() or TEMPLATE.read_bytes() != text(template):
         found.append(f"{TEMPLATE.relative_to(PACKAGE.parent)}: out of date (make i18n)")
-    for code, lang in LANGUAGES.items():
+    for lang in LANGUAGES.values():
         if lang == SOURCE:
             continue
         path = catalog_path(lang)

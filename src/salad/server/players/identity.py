@@ -106,5 +106,3 @@ class Identities:
             secure=conn.url.scheme in ("https", "wss"),
             path="/",
         )
-
-

@@ -32,9 +32,9 @@ from pathlib import Path, PurePath
 from urllib.parse import urljoin
 
 from fastapi import APIRouter, FastAPI, HTTPException, Request
-from jinja2 import Environment, FileSystemLoader
 from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
+from jinja2 import Environment, FileSystemLoader
 from starlette.datastructures import Headers, QueryParams
 from starlette.staticfiles import NotModifiedResponse
 from starlette.types import Scope
