@@ -277,6 +277,13 @@ function renderSeats() {
   S.prevRunning = waitingNext() && S.handEnd ? [...S.handEnd.points] : [...v.running];
 }
 
+/** A trick card's layer: each above the one played before it, and every one under the centre's
+ * panels (.center, z-index 8: a hand's summary over the last trick of seven or eight seats).
+ * @param {number} order */
+function cardLayer(order) {
+  return Math.min(3 + order, 7);
+}
+
 /** On a wide felt the trick lies in a row, one place per seat in playing order from the
  * viewer's; the names go above and below in turn, so that each has room.
  * @param {number} seat @param {number} order */
@@ -284,7 +291,7 @@ function trickRow(seat, order) {
   const n = players();
   const slot = seatOrder(seat) - (n - 1) / 2;
   return {
-    style: `left:calc(50% + ${slot.toFixed(2)} * (var(--trick-w) + 8px));top:50%;z-index:${3 + order}`,
+    style: `left:calc(50% + ${slot.toFixed(2)} * (var(--trick-w) + 8px));top:50%;z-index:${cardLayer(order)}`,
     cls: seatOrder(seat) % 2 ? "label-top" : "",
   };
 }
@@ -300,7 +307,7 @@ function trickRing(seat, order, rx, ry, sides) {
   return {
     style: `left:calc(50% + ${(Math.cos(a) * rx).toFixed(3)} * var(--trick-w));top:calc(50% + ${(
       Math.sin(a) * ry
-    ).toFixed(3)} * var(--trick-w));z-index:${3 + order}`,
+    ).toFixed(3)} * var(--trick-w));z-index:${cardLayer(order)}`,
     cls: side || (Math.sin(a) < -0.2 ? "label-top" : ""),
   };
 }

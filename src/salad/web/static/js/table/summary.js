@@ -11,7 +11,7 @@ import { listNames, mustPressNext, nameYou, players, S, seatName, table } from "
 /** @typedef {import("../messages.js").HandEnd} HandEnd */
 
 /** A place as the page's language writes it ("1st", "1re"), by its ordinal rules. @param {number} place */
-export function ordinal(place) {
+function ordinal(place) {
   const n = place;
   switch (new Intl.PluralRules(lang, { type: "ordinal" }).select(place)) {
     case "one":
