@@ -185,7 +185,8 @@ export function trumpPicker(box) {
 
 /** A Wild held (S.pendingWild): play it high or low, or put it back. @param {HTMLElement} box */
 export function wildPicker(box) {
-  const name = S.deck.name(String(S.pendingWild)).replace(/, (high|low)$/, "");
+  // a Wild's name is the ruleset's words: in the catalog
+  const name = t(S.deck.name(String(S.pendingWild)).replace(/, (high|low)$/, ""));
   setHTML(
     box,
     html`<div class="panel"><h2>${t("Play the {card}", { card: name })}</h2><p class="hint">${t(

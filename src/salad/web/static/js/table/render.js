@@ -595,6 +595,7 @@ function renderHand() {
     for (const m of v.legal) legal.add(m.endsWith("+") ? m.slice(0, -1) : m);
   }
   const received = v.tricks.length === 0 && v.trick.length <= players() ? v.received : [];
+  const newWord = t("new"); // the mark of a card just received in the pass (salad.css)
   const active = document.activeElement;
   const focused = active instanceof HTMLElement && active.closest("#hand") ? active : null;
   const focusCode = focused ? focused.dataset.code : undefined;
@@ -623,7 +624,7 @@ function renderHand() {
       const label = S.deck.name(code).replace(/, (high|low)$/, "");
       const note = cls.includes("passed") ? ` ${t("(passed)")}` : legal.has(code) ? ` ${t("(playable)")}` : "";
       // The name in the button's text (not an aria-label over a face that shows the rank).
-      return html`<button type="button" class="${cls.join(" ")}" data-code="${code}" title="${label}${note}"><span class="visually-hidden">${label}${note}</span>${cardSVG(S.deck, code, { inHand: true })}</button>`;
+      return html`<button type="button" class="${cls.join(" ")}" data-code="${code}" data-new="${newWord}" title="${label}${note}"><span class="visually-hidden">${label}${note}</span>${cardSVG(S.deck, code, { inHand: true })}</button>`;
     })}`,
   );
   if (replaced) for (const b of all(box, ".card")) b.onclick = () => playCard(String(b.dataset.code), b);
