@@ -2,6 +2,8 @@
 // The DOM helpers every page uses: find an element by id, build markup that escapes what it is
 // given (the `html` tagged template), put markup in place, and show a toast.
 
+import { t } from "./i18n.js";
+
 /**
  * Markup that is safe to put in the page: built by `html` (its values escaped) or marked
  * trusted with `trusted` (markup written in this code, such as an SVG drawing).
@@ -227,7 +229,7 @@ export function toast(message, kind = "error") {
   const close = document.createElement("button");
   close.className = "toast-close";
   close.type = "button";
-  close.setAttribute("aria-label", "Dismiss");
+  close.setAttribute("aria-label", t("Dismiss"));
   close.textContent = "×";
   close.onclick = () => item.remove();
   item.appendChild(close);

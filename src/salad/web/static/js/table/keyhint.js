@@ -4,6 +4,7 @@
 // when the settings open, so the table's first load does not carry it.
 
 import { html, maybe, setHTML } from "../dom.js";
+import { t } from "../i18n.js";
 import { S } from "./state.js";
 
 export function keyHint() {
@@ -12,9 +13,15 @@ export function keyHint() {
   const suit = d.suits.at(-1);
   const el = maybe("key-example");
   if (!el || !rank || !suit) return;
-  const suits = d.suits.map((s) => `${s.letter} ${s.name}`).join(", ");
-  setHTML(
-    el,
-    html`, such as <kbd>${d.rankLabel(rank) + suit.letter}</kbd> for the ${d.name(rank.letter + suit.letter)} (suits: ${suits}),`,
-  );
+  // the ruleset's words: in the catalog
+  const suits = d.suits.map((s) => `${d.suitLetter(s)} ${t(s.name)}`).join(", ");
+  // TRANSLATORS: the middle of the settings' keyboard hint "... or type a card (its rank, then
+  // its suit's letter), such as AS for the Ace of Spades (suits: ...), then Enter."; {example}
+  // is the card to type, {card} its name, {suits} each suit's letter and name.
+  const words = t(", such as {example} for the {card} (suits: {suits}),", {
+    card: d.nameInText(rank.letter + suit.letter),
+    suits,
+  });
+  const [before, after = ""] = words.split("{example}");
+  setHTML(el, html`${before}<kbd>${d.rankLabel(rank) + d.suitLetter(suit)}</kbd>${after}`);
 }
