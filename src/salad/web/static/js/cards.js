@@ -281,6 +281,12 @@ export class Deck {
     return cardName(t(c.rank.name), c.suit); // the ruleset's words: in the catalog
   }
 
+  /** The card's name without a Wild's high or low: "Queen of Spades", "Wild". @param {string} code */
+  plainName(code) {
+    const c = this.parse(code);
+    return c.wild ? t(c.wild.name) : this.name(code); // the ruleset's words: in the catalog
+  }
+
   /**
    * The card's name inside a sentence: French writes it in lower case there ("Kim joue : dame
    * de pique"; docs/fr/glossaire.md), English as it is.

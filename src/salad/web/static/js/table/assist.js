@@ -155,8 +155,7 @@ export function afterRender() {
 function hintWords(hint, card) {
   const { move, reason } = hint;
   if (move.startsWith("trump:")) return t("Hint: pick {suit} — {reason}", { suit: suitName(move.slice(6)), reason });
-  const wild = S.deck.parse(card).wild;
-  const name = wild ? t(wild.name) : S.deck.nameInText(card); // the ruleset's words: in the catalog
+  const name = S.deck.parse(card).wild ? S.deck.plainName(card) : S.deck.nameInText(card);
   if (move.endsWith("+")) return t("Hint: play {card} (high) — {reason}", { card: name, reason });
   return t("Hint: play {card} — {reason}", { card: name, reason });
 }

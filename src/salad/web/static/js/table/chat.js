@@ -270,11 +270,14 @@ function bubble(line) {
   el.dataset.seat = String(line.seat);
   const below = p.top + p.height / 2 < f.top + f.height / 2;
   el.classList.add(below ? "below" : "above");
-  const x = Math.min(Math.max(p.left + p.width / 2 - f.left, 70), f.width - 70);
-  el.style.left = `${x}px`;
+  el.style.left = "0px"; // measured there (below), then moved
   el.style.top = `${below ? p.bottom - f.top + 6 : p.top - f.top - 6}px`;
   setHTML(el, saidHTML(line));
   el.title = t("{name}: {text}", { name: line.name, text: said(line) });
   felt.appendChild(el);
+  // Centred on the plate, but whole inside the felt however long its words (a language's).
+  const half = Math.min(el.offsetWidth / 2 + 4, f.width / 2);
+  const x = Math.min(Math.max(p.left + p.width / 2 - f.left, half), f.width - half);
+  el.style.left = `${x}px`;
   setTimeout(() => el.remove(), BUBBLE_MS);
 }

@@ -1,6 +1,7 @@
 // @ts-check
 // The table page's keys: ← → move between the cards of the hand, typing a card ("QS", "10♥";
-// on a French screen "DP", "10C": cards.js's Deck.typings) finds it and Enter plays it, Esc clears what was typed and puts a held Wild back.
+// on a French screen "DP", "10C": cards.js's Deck.typings) finds it and Enter plays it, Esc
+// clears what was typed and puts a held Wild back.
 
 import { $, all, toast } from "../dom.js";
 import { t } from "../i18n.js";
