@@ -13,8 +13,7 @@ export function keyHint() {
   const suit = d.suits.at(-1);
   const el = maybe("key-example");
   if (!el || !rank || !suit) return;
-  // the ruleset's words: in the catalog
-  const suits = d.suits.map((s) => `${d.suitLetter(s)} ${t(s.name)}`).join(", ");
+  const suits = d.suits.map((s) => suitKey(d.suitLetter(s), s)).join(", ");
   // TRANSLATORS: the middle of the settings' keyboard hint "... or type a card (its rank, then
   // its suit's letter), such as AS for the Ace of Spades (suits: ...), then Enter."; {example}
   // is the card to type, {card} its name, {suits} each suit's letter and name.
@@ -24,4 +23,24 @@ export function keyHint() {
   });
   const [before, after = ""] = words.split("{example}");
   setHTML(el, html`${before}<kbd>${d.rankLabel(rank) + d.suitLetter(suit)}</kbd>${after}`);
+}
+
+/**
+ * A suit's letter and name, as the hint lists them: "S Spades" ("P pique" in French, where a
+ * suit is named in the singular); any other suit (Skip the Salad's) by the ruleset's name.
+ * @param {string} letter
+ * @param {import("../messages.js").Suit} suit
+ */
+function suitKey(letter, suit) {
+  switch (suit.symbol) {
+    case "♣":
+      return t("{letter} Clubs", { letter });
+    case "♦":
+      return t("{letter} Diamonds", { letter });
+    case "♥":
+      return t("{letter} Hearts", { letter });
+    case "♠":
+      return t("{letter} Spades", { letter });
+  }
+  return `${letter} ${t(suit.name)}`; // the ruleset's words: in the catalog
 }
