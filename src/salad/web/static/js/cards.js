@@ -289,12 +289,16 @@ export class Deck {
 
   /**
    * The card's name inside a sentence: French writes it in lower case there ("Kim joue : dame
-   * de pique"; docs/fr/glossaire.md), English as it is.
+   * de pique", "roi d'Oignons"; docs/fr/glossaire.md), English as it is.
    * @param {string} code
    */
   nameInText(code) {
     const name = this.name(code);
-    return FRENCH ? name.charAt(0).toLowerCase() + name.slice(1) : name;
+    const c = this.parse(code);
+    // Skip the Salad's special cards keep their capital ("l'Assassin"): a rank the server
+    // explains (`text`), and a Wild.
+    if (!FRENCH || c.wild || (c.rank && c.rank.text)) return name;
+    return name.charAt(0).toLowerCase() + name.slice(1);
   }
 
   /** The strings a player may type for a card: its code and its face label with the suit's
