@@ -2,7 +2,16 @@
 // The DOM helpers every page uses: find an element by id, build markup that escapes what it is
 // given (the `html` tagged template), put markup in place, and show a toast.
 
-import { t } from "./i18n.js";
+/**
+ * `message` in the page's language, as i18n.js's `t` (`make i18n` finds it the same way):
+ * looked up here in the page's catalog, so that this module needs no page (Node runs it in
+ * tests/test_web_markup.py) and i18n.js needs one.
+ * @param {string} message
+ */
+function t(message) {
+  const found = /** @type {any} */ (globalThis).SALAD_CATALOG?.messages?.[message];
+  return typeof found === "string" && found ? found : message;
+}
 
 /**
  * Markup that is safe to put in the page: built by `html` (its values escaped) or marked
