@@ -34,7 +34,11 @@ METHODS = [
     ("**.py", "python"),
 ]
 KEYWORDS = {**DEFAULT_KEYWORDS, "t": None, "tn": (1, 2)}
-OPTIONS = {"web/static/**.html": {"extensions": "jinja2.ext.i18n", "trimmed": "true"}}
+OPTIONS = {
+    "web/static/**.html": {"extensions": "jinja2.ext.i18n", "trimmed": "true"},
+    # t() inside a template literal's ${...} (html`<b>${t("Seat")}</b>`) is found too.
+    "web/static/**.js": {"parse_template_string": "true"},
+}
 PROJECT = "salad"
 HEADER: dict[str, Any] = {
     "project": PROJECT,
