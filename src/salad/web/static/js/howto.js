@@ -27,7 +27,7 @@ import { loadPrefs, mountLogo } from "./ui.js";
  * @property {{players: number, text: string}[]} removals
  * @property {string[]} play
  * @property {{number: number, name: string, total: number, penalties: {name: string, points: number, text: string}[]}[]} hands
- * @property {{name: string, title: string, text: string}[]} toppings
+ * @property {{name: string, title: string, shown: string, text: string}[]} toppings the title in English (data) and as shown
  * @property {{hand: number, round: string, cards: {code: string, name: string}[], lines: {penalty: string, points: number, why: string}[], total: number, text: string} | null} example
  */
 
@@ -65,8 +65,7 @@ function render(h) {
   $("howto-toppings-box").hidden = !h.toppings.length;
   setHTML(
     $("howto-toppings"),
-    // the ruleset's words (a topping's name): in the catalog
-    html`${h.toppings.map((top) => html`<li><b>${t(top.title)}</b>${t(": {text}", { text: top.text })}</li>`)}`,
+    html`${h.toppings.map((top) => html`<li><b>${top.shown}</b>${t(": {text}", { text: top.text })}</li>`)}`,
   );
   const ex = h.example;
   $("howto-example-box").hidden = !ex;

@@ -6,7 +6,7 @@
 
 import { api, errorText } from "./api.js";
 import { $, html, setHTML, toast } from "./dom.js";
-import { chooseLanguage, code, date, t } from "./i18n.js";
+import { chooseLanguage, code as pageLanguage, date, t } from "./i18n.js";
 import { me, meChanged } from "./me.js";
 
 /** @typedef {import("./me.js").Me} Me */
@@ -67,7 +67,7 @@ function show(player) {
   $("you-name", HTMLInputElement).value = player.name || "";
   const language = $("you-language", HTMLSelectElement);
   // The page's language where the panel offers it (the pseudo-locale is not offered).
-  language.value = [...language.options].some((o) => o.value === code) ? code : player.language;
+  language.value = [...language.options].some((o) => o.value === pageLanguage) ? pageLanguage : player.language;
   panel.style.setProperty("--you", player.colour);
   setHTML(
     $("you-colours"),
@@ -188,7 +188,7 @@ async function signIn(code) {
     meChanged(now);
     show(now);
     // The identity remembers its language: the page switches to it.
-    if (now.language && now.language !== code) {
+    if (now.language && now.language !== pageLanguage) {
       await chooseLanguage(now.language);
       return;
     }
