@@ -32,6 +32,7 @@ const LEVELS = /** @type {Record<string, string>} */ ({
   basic: t("basic"),
   advanced: t("advanced"),
   expert: t("expert"),
+  "openspiel-ismcts": t("OpenSpiel ISMCTS"),
 });
 const PACE_WORDS = /** @type {Record<string, string>} */ ({ slow: t("slow"), normal: t("normal"), fast: t("fast") });
 
