@@ -19,6 +19,9 @@ const COLOURS = ["#c0392b", "#d35400", "#b7950b", "#1e8449", "#117a65", "#1f618d
 
 const SIGNIN_PATH = /^\/signin\/([^/]+)\/?$/;
 
+/** Kept for the page written in the identity's language: a sign-in happened (its name). */
+const SIGNED_IN = "salad.signedIn";
+
 /** @type {(name: string) => void} */
 let onName = () => {};
 
@@ -47,9 +50,14 @@ export async function mountYou(named) {
   const path = location.pathname.match(SIGNIN_PATH);
   if (path) {
     history.replaceState(null, "", "/");
-    await signIn(decodeURIComponent(path[1]));
+    if (await signIn(decodeURIComponent(path[1]))) return; // the page is written anew
   }
   show(await me());
+  const before = sessionStorage.getItem(SIGNED_IN);
+  if (before !== null) {
+    sessionStorage.removeItem(SIGNED_IN);
+    signedIn(before || null);
+  }
   deletedNote();
   listTables();
 }
@@ -171,6 +179,11 @@ async function listLinks() {
   }
 }
 
+/** What the page says once signed in. @param {string | null} name */
+function signedIn(name) {
+  status(name ? t("Signed in: this browser is {name} now.", { name }) : t("Signed in: this browser is you now."));
+}
+
 /** A sign-in link's state in words. @param {Link} l */
 function linkState(l) {
   if (l.state === "open") return t("open until {time}", { time: clock(l.expires_at) });
@@ -180,24 +193,31 @@ function linkState(l) {
   return l.state;
 }
 
-/** Sign this browser in with a code. @param {string} code */
+/**
+ * Sign this browser in with a code; true if the page is being written again in the identity's
+ * language.
+ * @param {string} code
+ * @returns {Promise<boolean>}
+ */
 async function signIn(code) {
   try {
     /** @type {Me} */
     const now = await api("POST", "/api/signin", { code });
     meChanged(now);
     show(now);
-    // The identity remembers its language: the page switches to it.
+    // The identity remembers its language: the page switches to it (and says so once there).
     if (now.language && now.language !== pageLanguage) {
+      sessionStorage.setItem(SIGNED_IN, now.name || "");
       await chooseLanguage(now.language);
-      return;
+      return true;
     }
-    status(now.name ? t("Signed in: this browser is {name} now.", { name: now.name }) : t("Signed in: this browser is you now."));
+    signedIn(now.name);
     $("you-code", HTMLInputElement).value = "";
     listTables();
   } catch (err) {
     status(t("Not signed in: {error}", { error: errorText(err) }));
   }
+  return false;
 }
 
 async function listTables() {
