@@ -6,6 +6,7 @@ import { backSVG, setFourColour } from "./cards.js";
 import { $, all, first, html, setHTML, toast } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { me, offerName } from "./me.js";
+import { levelName } from "./players.js";
 import { rulesForm } from "./rulesform.js";
 import { keepPace, keptPace, paceOptions } from "./table/motion.js";
 import { loadPrefs, mountLogo, wireDialogs } from "./ui.js";
@@ -26,20 +27,8 @@ let offered = null;
  */
 const QUICK_KEY = "quickplay";
 
-/** The bots' levels and the paces in words (the values sent stay the codes). */
-const LEVELS = /** @type {Record<string, string>} */ ({
-  random: t("random"),
-  basic: t("basic"),
-  advanced: t("advanced"),
-  expert: t("expert"),
-  "openspiel-ismcts": t("OpenSpiel ISMCTS"),
-});
+/** The paces in words (the values sent stay the codes). */
 const PACE_WORDS = /** @type {Record<string, string>} */ ({ slow: t("slow"), normal: t("normal"), fast: t("fast") });
-
-/** A bot level's name in words (an unknown one as it is). @param {string} level */
-function levelName(level) {
-  return LEVELS[level] ?? level;
-}
 const rules = rulesForm("c", { players: t("Seats"), onChange: renderSeats, presetWithFile: true });
 
 function renderFan() {

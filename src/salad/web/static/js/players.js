@@ -1,6 +1,7 @@
 // @ts-check
 // What the profile page (/p/{name-or-id}) and the leaderboard (/leaderboard) share: a rating
-// in words, a pager, a date. Their data: GET /api/players/{name-or-id}, GET /api/leaderboard.
+// in words, a pager, a date, a bot level's name (the home page's too). Their data:
+// GET /api/players/{name-or-id}, GET /api/leaderboard.
 
 import { html } from "./dom.js";
 import { date, number, t } from "./i18n.js";
@@ -16,6 +17,20 @@ import { date, number, t } from "./i18n.js";
  * @property {number} games
  * @property {boolean} provisional
  */
+
+/** The bots' levels in words (the values sent stay the codes). */
+const LEVELS = /** @type {Record<string, string>} */ ({
+  random: t("random"),
+  basic: t("basic"),
+  advanced: t("advanced"),
+  expert: t("expert"),
+  "openspiel-ismcts": t("OpenSpiel ISMCTS"),
+});
+
+/** A bot level's name in words (an unknown one as it is). @param {string} level */
+export function levelName(level) {
+  return LEVELS[level] ?? level;
+}
 
 /** The rating the board sorts by, and its uncertainty. @param {Rating} r */
 export function ratingText(r) {

@@ -6,7 +6,7 @@
 import { api, errorText } from "./api.js";
 import { $, html, join, setHTML } from "./dom.js";
 import { number, t, tn } from "./i18n.js";
-import { day, one, pager, ratingText } from "./players.js";
+import { day, levelName, one, pager, ratingText } from "./players.js";
 import { mountLogo } from "./ui.js";
 
 /** @typedef {import("./players.js").Rating} Rating */
@@ -147,7 +147,7 @@ function render(p) {
     html`<thead><tr><th scope="col">${t("Bot")}</th><th scope="col" class="num">${t("Games")}</th><th scope="col" class="num">${t(
       "Wins",
     )}</th><th scope="col">${t("Points a game (95%)")}</th><th scope="col">${t("Points a hand (95%)")}</th></tr></thead>
-<tbody>${p.against_bots.map((b) => html`<tr><td>${b.bot}</td><td class="num">${number(b.games)}</td><td class="num">${number(b.wins)}</td><td>${meanText(b.mean_game, b.mean_game_interval)}</td><td>${meanText(b.mean_hand, b.mean_hand_interval)}</td></tr>`)}</tbody>`,
+<tbody>${p.against_bots.map((b) => html`<tr><td>${levelName(b.bot)}</td><td class="num">${number(b.games)}</td><td class="num">${number(b.wins)}</td><td>${meanText(b.mean_game, b.mean_game_interval)}</td><td>${meanText(b.mean_hand, b.mean_hand_interval)}</td></tr>`)}</tbody>`,
   );
   setHTML(
     $("p-kinds"),
