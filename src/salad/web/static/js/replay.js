@@ -6,8 +6,8 @@
 import { api, errorText, tableIdFromPath } from "./api.js";
 import { cardSVG, Deck, suitIcon } from "./cards.js";
 import { $, html, setHTML, toast } from "./dom.js";
-import { number, t, tn } from "./i18n.js";
-import { SEAT_COLOURS, sheetTable, totalsChart } from "./scores.js";
+import { t, tn } from "./i18n.js";
+import { points, SEAT_COLOURS, sheetTable, totalsChart } from "./scores.js";
 import { clampPlates, loadPrefs, mountLogo, trickPlace, wireDialogs } from "./ui.js";
 
 /** @typedef {import("./types.js").GameRecord} GameRecord */
@@ -194,7 +194,7 @@ function render() {
     const cards = handText(remaining[i]);
     listed.push(html`<li><span class="dot" style="background:${SEAT_COLOURS[i % SEAT_COLOURS.length]}"></span><b>${nm[i]}</b> ${cards}</li>`);
     const pts =
-      lastTrick && hand.points ? html`<span class="pen ${hand.points[i] ? "" : "zero"}">+${number(hand.points[i])}</span>` : "";
+      lastTrick && hand.points ? html`<span class="pen ${hand.points[i] ? "" : "zero"}">+${points(hand.points[i])}</span>` : "";
     const dealerWord = t("dealer");
     const dealer = hand.dealer === i ? html`<span class="chip chip-dealer">${dealerWord}</span>` : "";
     const tricksWon = tn("{n} trick", "{n} tricks", won[i]);
@@ -238,7 +238,7 @@ function render() {
     const extra = [];
     if (hand.trump) {
       const s = R.deck.suits.find((x) => x.letter === hand.trump);
-      extra.push(t("trump {suit}", { suit: s ? s.name : hand.trump }));
+      extra.push(t("trump {suit}", { suit: s ? t(s.name) : hand.trump })); // the ruleset's words: in the catalog
     }
     if (passes) extra.push(t("cards are passed next"));
     // the ruleset's words: in the catalog
@@ -251,7 +251,7 @@ function render() {
   end.hidden = !(lastTrick && hand.points);
   if (lastTrick && hand.points) {
     const pts = hand.points;
-    const scores = pts.map((p, i) => `${nm[i]} ${number(p)}`).join(" · ");
+    const scores = pts.map((p, i) => `${nm[i]} ${points(p)}`).join(" · ");
     end.textContent = t("End of hand {number}: {scores}", { number: hand.number, scores });
   }
   let status = t("The deal of hand {number}", { number: hand.number });
@@ -259,7 +259,7 @@ function render() {
   else if (trick && complete) status = t("{leader} led · {winner} took the trick", { leader: nm[trick.leader], winner: nm[trick.winner] });
   else if (trick) {
     const seat = (trick.leader + step.c - 1) % n;
-    const params = { name: nm[seat], card: R.deck.name(trick.cards[step.c - 1]), short: R.deck.short(trick.cards[step.c - 1]) };
+    const params = { name: nm[seat], card: R.deck.name(trick.cards[step.c - 1]) };
     status = step.c === 1 ? t("{name} leads the {card}", params) : t("{name} plays the {card}", params);
   }
   $("status").textContent = status;
@@ -302,7 +302,7 @@ function renderScores(step) {
     final: t("Final"),
     winners: won.length > 1 ? t("Winners:") : t("Winner:"),
     unfinished: t("Unfinished game"),
-    totals: t("Totals: {totals}", { totals: R.record.totals.map((total, i) => `${names()[i]} ${number(total)}`).join(" · ") }),
+    totals: t("Totals: {totals}", { totals: R.record.totals.map((total, i) => `${names()[i]} ${points(total)}`).join(" · ") }),
     sheet: t("Score sheet"),
   };
   const final = atEnd()

@@ -29,6 +29,15 @@ import { number, t } from "./i18n.js";
  * @property {number} dot
  */
 
+/**
+ * Points as the page's language writes them, without grouping ("1120", as a score sheet does;
+ * "-5" with the language's minus sign).
+ * @param {number} n
+ */
+export function points(n) {
+  return number(n, { useGrouping: false });
+}
+
 export const SEAT_COLOURS = [
   "#e8590c",
   "#1c7ed6",
@@ -152,9 +161,9 @@ export function sheetTable({ names, rows, current, running, totals, winners, you
     const isCurrent = r.number === current && !r.points;
     let cells;
     if (r.points) {
-      cells = r.points.map((p) => html`<td>${number(p)}</td>`);
+      cells = r.points.map((p) => html`<td>${points(p)}</td>`);
     } else if (isCurrent && running) {
-      cells = running.map((p) => html`<td class="running">${p ? number(p) : "·"}</td>`);
+      cells = running.map((p) => html`<td class="running">${p ? points(p) : "·"}</td>`);
     } else {
       cells = names.map(() => html`<td></td>`);
     }
@@ -167,7 +176,7 @@ export function sheetTable({ names, rows, current, running, totals, winners, you
     )}</th>${cells}</tr>`;
   });
   const words = { hand: t("Hand"), total: t("Total") };
-  const foot = totals.map((total, i) => html`<td class="${winners && winners.includes(i) ? "win" : ""}">${number(total)}</td>`);
+  const foot = totals.map((total, i) => html`<td class="${winners && winners.includes(i) ? "win" : ""}">${points(total)}</td>`);
   return html`<div class="sheet-wrap"><table class="sheet${names.length > 4 ? " many" : ""}${names.length > 6 ? " lots" : ""}"><thead><tr><th scope="col">${words.hand}</th>${head}</tr></thead>
 <tbody>${body}</tbody><tfoot><tr><th scope="row">${words.total}</th>${foot}</tr></tfoot></table></div>`;
 }
@@ -244,32 +253,32 @@ export function lineChart(series, { hands, size, label, you = -1, start = "0", l
   const grid = [];
   for (let v = lo; v <= hi + 1e-9; v += step) {
     grid.push(html`<line x1="${left}" x2="${W - right}" y1="${y(v)}" y2="${y(v)}" class="grid"/>`);
-    grid.push(html`<text x="${left - 6}" y="${y(v) + 4}" class="axis" text-anchor="end">${number(Math.round(v))}</text>`);
+    grid.push(html`<text x="${left - 6}" y="${y(v) + 4}" class="axis" text-anchor="end">${points(Math.round(v))}</text>`);
   }
   for (let i = 0; i <= count; i++) {
-    grid.push(html`<text x="${x(i)}" y="${H - size.ticks}" class="axis" text-anchor="middle">${i === 0 ? start : number(i)}</text>`);
+    grid.push(html`<text x="${x(i)}" y="${H - size.ticks}" class="axis" text-anchor="middle">${i === 0 ? start : points(i)}</text>`);
   }
   /** @type {Html[]} */
   const lines = [];
-  series.forEach(({ name, points }, s) => {
+  series.forEach(({ name, points: values }, s) => {
     const colour = SEAT_COLOURS[s % SEAT_COLOURS.length];
-    const d = points.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)} ${y(v).toFixed(1)}`).join(" ");
+    const d = values.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)} ${y(v).toFixed(1)}`).join(" ");
     const width = s === you ? size.you : size.line;
     lines.push(
       html`<path class="line" data-seat="${s}" d="${d}" fill="none" stroke="${colour}" stroke-width="${width}" stroke-linejoin="round" stroke-linecap="round"><title>${name}</title></path>`,
     );
-    points.forEach((v, i) => {
+    values.forEach((v, i) => {
       if (!i) return;
-      const text = labels ? t("{name} after {label}: {total}", { name, label: labels[i], total: number(v) }) : "";
+      const text = labels ? t("{name} after {label}: {total}", { name, label: labels[i], total: points(v) }) : "";
       const title = labels ? html`<title>${text}</title>` : "";
       lines.push(html`<circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="${size.dot}" fill="${colour}">${title}</circle>`);
     });
   });
   const legend = series.map(
-    ({ name, points }, s) =>
+    ({ name, points: values }, s) =>
       html`<span class="legend-item"><span class="swatch" style="background:${
         SEAT_COLOURS[s % SEAT_COLOURS.length]
-      }"></span>${name} <b>${number(points[points.length - 1])}</b></span>`,
+      }"></span>${name} <b>${points(values[values.length - 1])}</b></span>`,
   );
   return html`<figure class="chart"><svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${label}">${grid}${lines}</svg>
 <figcaption class="legend">${legend}</figcaption></figure>`;

@@ -8,9 +8,9 @@
 import { api, ApiError, errorText } from "./api.js";
 import { Deck } from "./cards.js";
 import { $, all, first, html, setHTML, toast } from "./dom.js";
-import { number, t, tn } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { rulesForm } from "./rulesform.js";
-import { lineChart, markedText, markedWords, markScroll, roundHTML, SEAT_COLOURS } from "./scores.js";
+import { lineChart, markedText, markedWords, markScroll, points, roundHTML, SEAT_COLOURS } from "./scores.js";
 import { loadPrefs, mountLogo, trophy } from "./ui.js";
 
 /** @typedef {import("./dom.js").Html} Html */
@@ -164,12 +164,12 @@ function who(seats) {
 
 /** Places as the model gives them, with "=" when a place is shared. @param {number[]} standings */
 function placeLabels(standings) {
-  return standings.map((p) => `${number(p)}${standings.filter((q) => q === p).length > 1 ? "=" : ""}`);
+  return standings.map((p) => `${points(p)}${standings.filter((q) => q === p).length > 1 ? "=" : ""}`);
 }
 
 /** @param {Field} field */
 function cost(field) {
-  return field.per_player ? t("{points} each", { points: number(field.points) }) : number(field.points);
+  return field.per_player ? t("{points} each", { points: points(field.points) }) : points(field.points);
 }
 
 /** @param {HTMLElement} box @param {string[]} problems @param {string} intro */
@@ -381,7 +381,7 @@ function tally(fields) {
     if (!(line instanceof HTMLElement)) continue;
     const inputs = all($("entry-fields"), "input", HTMLInputElement).filter((i) => i.dataset.field === f.id);
     const sum = inputs.reduce((n, i) => n + (/^\s*\d+\s*$/.test(i.value) ? Number(i.value) : 0), 0);
-    const what = { sum: number(sum), total: number(f.total), what: f.label.toLowerCase(), left: number(Math.abs(f.total - sum)) };
+    const what = { sum: points(sum), total: points(f.total), what: f.label.toLowerCase(), left: points(Math.abs(f.total - sum)) };
     const left = f.total - sum;
     line.textContent =
       left === 0
@@ -529,16 +529,16 @@ function renderSheet() {
       const shot = t("{name} shot the moon", { name: names[s] });
       const moon = hand.moon === s ? html` <span class="moon" title="${shot}">☾</span>` : "";
       const after = t("Total after hand {number}", { number: i + 1 });
-      return html`<td><span class="pts">${number(p)}${moon}</span><span class="run${lead}" title="${after}">${number(
+      return html`<td><span class="pts">${points(p)}${moon}</span><span class="run${lead}" title="${after}">${points(
         hand.running[s],
       )}</span></td>`;
     });
-    const ok = hand.expected === null ? t("moon") : hand.sum === hand.expected ? "✓" : `≠ ${number(hand.expected)}`;
+    const ok = hand.expected === null ? t("moon") : hand.sum === hand.expected ? "✓" : `≠ ${points(hand.expected)}`;
     const cls = editing === i ? "fixing" : "done";
     const handsOut =
       hand.expected === null
         ? t("The hand hands out no fixed sum (a moon was shot)")
-        : t("The hand hands out {sum}", { sum: number(hand.expected) });
+        : t("The hand hands out {sum}", { sum: points(hand.expected) });
     const fixLabel = t("Fix hand {number} ({round})", { number: i + 1, round: t(round) }); // the ruleset's words
     const fix = t("Fix");
     body.push(html`<tr class="${cls}" data-hand="${i + 1}"><th scope="row" title="${t(round)}"><span class="num">${i + 1}</span> ${roundHTML(
@@ -547,10 +547,10 @@ function renderSheet() {
       roundMarks(i),
       14,
     )}</th>${cells}
-<td class="sum" title="${handsOut}">${number(hand.sum)} <small>${ok}</small></td><td class="fix"><button class="btn btn-small btn-fix" type="button" data-fix="${i}" aria-label="${fixLabel}">${fix}</button></td></tr>`);
+<td class="sum" title="${handsOut}">${points(hand.sum)} <small>${ok}</small></td><td class="fix"><button class="btn btn-small btn-fix" type="button" data-fix="${i}" aria-label="${fixLabel}"><span class="fix-word">${fix}</span><svg class="fix-icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M4 17.2V20h2.8l8.3-8.3-2.8-2.8zm13.7-7.6a1 1 0 0 0 0-1.4l-1.9-1.9a1 1 0 0 0-1.4 0l-1.5 1.5 2.8 2.8z" fill="currentColor"/></svg></button></td></tr>`);
   }
   const best = summary.over ? summary.winners : summary.leaders;
-  const totals = summary.totals.map((total, s) => html`<td class="${best.includes(s) ? "win" : ""}">${number(total)}</td>`);
+  const totals = summary.totals.map((total, s) => html`<td class="${best.includes(s) ? "win" : ""}">${points(total)}</td>`);
   const places = summary.hands.length ? placeLabels(summary.standings) : names.map(() => "");
   const placeCells = places.map((p) => html`<td>${p}</td>`);
   const words = {
@@ -565,7 +565,7 @@ function renderSheet() {
 <caption class="visually-hidden">${words.caption}</caption>
 <thead><tr><th scope="col" class="hand-col">${words.hand}</th>${head}<th scope="col" class="sum">${words.sum}</th><th scope="col"><span class="visually-hidden">${words.correct}</span></th></tr></thead>
 <tbody>${body}</tbody>
-<tfoot><tr class="totals"><th scope="row">${words.total}</th>${totals}<td class="sum">${number(summary.total)}</td><td></td></tr>
+<tfoot><tr class="totals"><th scope="row">${words.total}</th>${totals}<td class="sum">${points(summary.total)}</td><td></td></tr>
 <tr class="places"><th scope="row">${words.place}</th>${placeCells}<td class="sum"></td><td></td></tr></tfoot></table></div>`);
   for (const b of all($("sheet-table"), "[data-fix]")) {
     b.addEventListener("click", () => startCorrection(Number(b.dataset.fix)));
@@ -576,11 +576,11 @@ function renderSheet() {
   if (!entered) line = t("No hand entered yet.");
   else if (summary.over) {
     const w = summary.winners;
-    const params = { names: who(w), total: number(summary.totals[w[0]]) };
+    const params = { names: who(w), total: points(summary.totals[w[0]]) };
     line = w.length > 1 ? t("{names} share the win with {total}.", params) : t("{names} wins with {total}.", params);
   } else {
     const l = summary.leaders;
-    const params = { number: entered, names: who(l), total: number(summary.totals[l[0]]) };
+    const params = { number: entered, names: who(l), total: points(summary.totals[l[0]]) };
     line =
       l.length > 1
         ? t("After hand {number}: {names} lead with {total}.", params)
@@ -602,12 +602,12 @@ function renderFinal() {
       (s) =>
         html`<li class="${summary.winners.includes(s) ? "win" : ""}"><span><b class="place">${places[s]}</b> ${
           summary.players[s]
-        }</span><span>${number(summary.totals[s])}</span></li>`,
+        }</span><span>${points(summary.totals[s])}</span></li>`,
     )}`,
   );
   const n = summary.players.length;
   let text;
-  const params = { total: number(summary.total), checksum: number(summary.checksum ?? 0) };
+  const params = { total: points(summary.total), checksum: points(summary.checksum ?? 0) };
   if (summary.checksum === null) {
     text = t("Game total {total}. A moon was shot, so the checksum does not apply.", params);
   } else if (summary.total === summary.checksum) {
