@@ -34,13 +34,16 @@ from salad.formats.describe import describe
 from salad.formats.records import format_record, record_from_game, write_records
 from salad.lab.match import run_match
 from salad.lab.progress import format_rate
+from salad.locale import N_
 from salad.ruleset import Ruleset
 from salad.sheet.printout import full_sheet, hand_rows, sheet_header
 
 
 @friendly
 def rules(
-    ruleset: Annotated[str, typer.Argument(help="Preset name or TOML rules file.")] = "canadian",
+    ruleset: Annotated[
+        str, typer.Argument(help=N_("Preset name or TOML rules file."))
+    ] = "canadian",
     players: PlayersOpt = None,
     toppings: ToppingsOpt = None,
     swap: SwapOpt = None,
@@ -55,7 +58,7 @@ def rules(
 def simulate(
     rs: Ruleset,
     n: int,
-    games: Annotated[int, typer.Option("--games", "-g", min=1, help="How many games.")] = 100,
+    games: Annotated[int, typer.Option("--games", "-g", min=1, help=N_("How many games."))] = 100,
     seed: SeedOpt = 0,
     bots: BotsOpt = "random",
     record: RecordOpt = None,
@@ -117,7 +120,9 @@ def simulate(
 
 TricksOpt = Annotated[
     bool,
-    typer.Option("--tricks", help="Show every hand's deal and every trick, not only the sheet."),
+    typer.Option(
+        "--tricks", help=N_("Show every hand's deal and every trick, not only the sheet.")
+    ),
 ]
 
 
@@ -162,7 +167,7 @@ def match(
     n: int,
     bots: MatchBotsOpt = "",
     deals: Annotated[
-        int, typer.Option("--deals", "-d", help="Deals; each is played once per seat rotation.")
+        int, typer.Option("--deals", "-d", help=N_("Deals; each is played once per seat rotation."))
     ] = 100,
     seed: DealSeedOpt = 0,
     move_time: MatchMoveTimeOpt = None,

@@ -24,6 +24,7 @@ from salad.cli.common import (
     make_ruleset,
 )
 from salad.errors import SaladError
+from salad.locale import N_
 from salad.tui.plain import run_plain
 from salad.tui.session import Session
 
@@ -35,40 +36,46 @@ NEEDS_TUI = "salad play needs: pip install 'salad[tui]'"
 GameRulesOpt = Annotated[
     str | None,
     typer.Option(
-        "--rules", "-r", help="Preset name or TOML rules file (default: canadian; not on resume)."
+        "--rules",
+        "-r",
+        help=N_("Preset name or TOML rules file (default: canadian; not on resume)."),
     ),
 ]
 SeatOpt = Annotated[
-    int | None, typer.Option("--seat", help="Your seat, 0 to players-1 (default 0).")
+    int | None, typer.Option("--seat", help=N_("Your seat, 0 to players-1 (default 0)."))
 ]
 ResumeOpt = Annotated[
     Path | None,
-    typer.Option("--resume", help="Continue the game saved in this salad-record/1 file."),
+    typer.Option("--resume", help=N_("Continue the game saved in this salad-record/1 file.")),
 ]
 SaveOpt = Annotated[
     Path | None,
     typer.Option(
-        "--save", help="Save the game to this file (on save, on quit, at the end of input)."
+        "--save", help=N_("Save the game to this file (on save, on quit, at the end of input).")
     ),
 ]
 PlainOpt = Annotated[
     bool,
     typer.Option(
         "--plain",
-        help="Plain lines of text on stdin/stdout (screen readers, pipes, dumb terminals).",
+        help=N_("Plain lines of text on stdin/stdout (screen readers, pipes, dumb terminals)."),
     ),
 ]
 BriefOpt = Annotated[
     bool,
     typer.Option(
         "--brief",
-        help="With --plain: one line per card, and one line of state at your turn "
-        "(for screen readers; 'look' shows the whole table).",
+        help=N_(
+            "With --plain: one line per card, and one line of state at your turn "
+            "(for screen readers; 'look' shows the whole table)."
+        ),
     ),
 ]
 DelayOpt = Annotated[
     float,
-    typer.Option("--delay", min=0.0, help="Seconds each bot move is shown before the next one."),
+    typer.Option(
+        "--delay", min=0.0, help=N_("Seconds each bot move is shown before the next one.")
+    ),
 ]
 
 

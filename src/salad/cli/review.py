@@ -16,29 +16,32 @@ from salad.errors import SaladError
 from salad.formats.records import load_records
 from salad.lab.review import DEFAULT_WORLDS, ReviewOptions, review_record
 from salad.lab.review_text import format_review
+from salad.locale import N_
 
 GameOpt = Annotated[
-    int, typer.Option("--game", "-g", min=1, help="Game N of a file of many (1 is the first).")
+    int, typer.Option("--game", "-g", min=1, help=N_("Game N of a file of many (1 is the first)."))
 ]
-SeatOpt = Annotated[int, typer.Option("--seat", "-s", help="The seat to review.")]
-AllOpt = Annotated[bool, typer.Option("--all", help="Review every seat.")]
+SeatOpt = Annotated[int, typer.Option("--seat", "-s", help=N_("The seat to review."))]
+AllOpt = Annotated[bool, typer.Option("--all", help=N_("Review every seat."))]
 WorldsOpt = Annotated[
     int,
     typer.Option(
-        "--worlds", "-w", help="Sampled worlds per decision (the same worlds give the same review)."
+        "--worlds",
+        "-w",
+        help=N_("Sampled worlds per decision (the same worlds give the same review)."),
     ),
 ]
 MoveTimeOpt = Annotated[
     float | None,
     typer.Option(
         "--move-time",
-        help="Seconds per decision at most (fewer worlds when slow: then not reproducible).",
+        help=N_("Seconds per decision at most (fewer worlds when slow: then not reproducible)."),
     ),
 ]
 HindsightOpt = Annotated[
-    bool, typer.Option("--hindsight", help="Also search the true deal (every hand known).")
+    bool, typer.Option("--hindsight", help=N_("Also search the true deal (every hand known)."))
 ]
-JsonOut = Annotated[bool, typer.Option("--json", help="Print the review as one JSON object.")]
+JsonOut = Annotated[bool, typer.Option("--json", help=N_("Print the review as one JSON object."))]
 
 
 @contextmanager

@@ -26,11 +26,12 @@ from salad.cli.common import (
 )
 from salad.cli.scorekeeper import Scorekeeper
 from salad.errors import SaladError
+from salad.locale import N_
 from salad.sheet import ScoreSheet
 
 LoadOpt = Annotated[
     Path | None,
-    typer.Option("--load", "-l", help="Carry on with a sheet saved with /save (JSON)."),
+    typer.Option("--load", "-l", help=N_("Carry on with a sheet saved with /save (JSON).")),
 ]
 GroupOpt = Annotated[
     str | None,
@@ -38,9 +39,11 @@ GroupOpt = Annotated[
         "--group",
         "-g",
         metavar="URL-OR-FILE",
-        help="Attach the finished sheet of --load to a group of the site, and stop: the "
-        "group's invite link (from its page), or a text file holding it. Each name counts "
-        "for the member of that name, any other for a guest.",
+        help=N_(
+            "Attach the finished sheet of --load to a group of the site, and stop: the "
+            "group's invite link (from its page), or a text file holding it. Each name counts "
+            "for the member of that name, any other for a guest."
+        ),
     ),
 ]
 

@@ -32,25 +32,28 @@ from salad.cli.common import (
 )
 from salad.lab.progress import format_rate
 from salad.lab.tournament import Interrupted, TournamentResult, run_tournament
+from salad.locale import N_
 
 GamesOpt = Annotated[
     int,
     typer.Option(
-        "--games", "-g", help="Games in all (a larger number later extends the same run)."
+        "--games", "-g", help=N_("Games in all (a larger number later extends the same run).")
     ),
 ]
 BackendOpt = Annotated[
     str,
     typer.Option(
         "--backend",
-        help="local: processes on this machine; ray: a Ray cluster (pip install 'salad\\[ray]').",
+        help=N_(
+            "local: processes on this machine; ray: a Ray cluster (pip install 'salad\\[ray]')."
+        ),
     ),
 ]
 AddressOpt = Annotated[
     str | None,
     typer.Option(
         "--address",
-        help="Ray cluster address, e.g. ray://head:10001 (default: start a local Ray).",
+        help=N_("Ray cluster address, e.g. ray://head:10001 (default: start a local Ray)."),
     ),
 ]
 OutOpt = Annotated[
@@ -58,11 +61,13 @@ OutOpt = Annotated[
     typer.Option(
         "--out",
         "-o",
-        help="Directory of the results; a stopped run resumes when run again with the same "
-        "arguments and directory.",
+        help=N_(
+            "Directory of the results; a stopped run resumes when run again with the same "
+            "arguments and directory."
+        ),
     ),
 ]
-PlotsOpt = Annotated[bool, typer.Option("--plots/--no-plots", help="Draw the PNG plots.")]
+PlotsOpt = Annotated[bool, typer.Option("--plots/--no-plots", help=N_("Draw the PNG plots."))]
 
 LAB_MODULES = ("openskill",)
 """What the ratings need from ``pip install 'salad[lab]'``."""
