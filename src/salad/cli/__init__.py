@@ -118,10 +118,8 @@ def make_app() -> typer.Typer:
         "play": (
             play_command,
             N_(
-                (
-                    "Play a whole game against bots: in a terminal "
-                    "app, or with --plain as lines of text."
-                )
+                "Play a whole game against bots: in a terminal "
+                "app, or with --plain as lines of text."
             ),
         ),
         "score": (

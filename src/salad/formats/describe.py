@@ -138,7 +138,8 @@ def penalty_text(penalty: Penalty, deck: DeckSpec | None = None) -> str:
     >>> penalty_text(queens, PRESETS["canadian"].deck)
     '25 per card: Q of any suit'
     >>> with using("fr"):
-    ...     penalty_text(queens, PRESETS["canadian"].deck) == "25 par carte\\xa0: D de n'importe quelle couleur"
+    ...     text = penalty_text(queens, PRESETS["canadian"].deck)
+    >>> text == "25 par carte\\xa0: D de n'importe quelle couleur"
     True
     """
     if penalty.kind == Kind.TRICK:
