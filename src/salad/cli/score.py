@@ -26,7 +26,7 @@ from salad.cli.common import (
 )
 from salad.cli.scorekeeper import Scorekeeper
 from salad.errors import SaladError
-from salad.locale import N_
+from salad.locale import N_, _
 from salad.sheet import ScoreSheet
 
 LoadOpt = Annotated[
@@ -65,11 +65,13 @@ def score_command(
         return
     if load is None or rules is not None or players is not None or toppings or swap:
         raise SaladError(
-            "--group attaches a sheet saved with /save: give it with --load FILE alone"
+            _("--group attaches a sheet saved with /save: give it with --load FILE alone")
         )
     sheet = _load(load)
     if not sheet.is_over():
-        raise SaladError(f"{load}: the sheet is not finished; only a finished sheet counts")
+        raise SaladError(
+            _("{file}: the sheet is not finished; only a finished sheet counts").format(file=load)
+        )
     Console(highlight=False, soft_wrap=True).print(attach(group, sheet), markup=False)
 
 
@@ -84,8 +86,10 @@ def _open(
     if load is not None:
         if rules is not None or players is not None or toppings or swap:
             raise SaladError(
-                "--load takes the rules and the players from the file; "
-                "leave out --rules, --players, --toppings and --swap"
+                _(
+                    "--load takes the rules and the players from the file; "
+                    "leave out --rules, --players, --toppings and --swap"
+                )
             )
         sheet = _load(load)
         return Scorekeeper(console, sheet.ruleset, sheet.players, sheet, load)
