@@ -14,8 +14,8 @@ The command speaks the language of ``salad --lang CODE`` or else of the environm
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
-from typing import Annotated
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any
 
 import typer
 
@@ -95,7 +95,7 @@ def make_app() -> typer.Typer:
     )
     app.callback(help=TITLE)(_options)
     app.add_typer(make_record_app(), name="record")
-    commands = {
+    commands: dict[str, tuple[Callable[..., Any], str]] = {
         "rules": (
             rules,
             N_("Show a ruleset in words: deck, removals, rounds, penalties and the checksum."),

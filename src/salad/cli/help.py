@@ -48,6 +48,11 @@ def translated(command: Command) -> Command:
     command.help = _text(command.help)
     command.short_help = _text(command.short_help)
     command.context_class = _Context
+    if command.options_metavar == "[OPTIONS]":
+        command.options_metavar = _("[OPTIONS]")
+    if getattr(command, "subcommand_metavar", None) == "COMMAND [ARGS]...":
+        # TRANSLATORS: in the usage line of a command that has commands
+        command.subcommand_metavar = _("COMMAND [ARGS]...")
     help_option = command.get_help_option(Context(command))
     for param in [*command.params, *([help_option] if help_option is not None else [])]:
         if param is help_option:
