@@ -12,7 +12,7 @@ parser's own errors (``No such option``) have no hook and stay in English.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from salad.locale import _
 
@@ -52,11 +52,11 @@ def translated(command: Command) -> Command:
         command.options_metavar = _("[OPTIONS]")
     if getattr(command, "subcommand_metavar", None) == "COMMAND [ARGS]...":
         # TRANSLATORS: in the usage line of a command that has commands
-        command.subcommand_metavar = _("COMMAND [ARGS]...")
+        cast(Any, command).subcommand_metavar = _("COMMAND [ARGS]...")
     help_option = command.get_help_option(Context(command))
     for param in [*command.params, *([help_option] if help_option is not None else [])]:
         if param is help_option:
-            param.help = _("Show this message and exit.")  # type: ignore[attr-defined]
+            cast(Any, param).help = _("Show this message and exit.")
         elif hasattr(param, "help"):
             param.help = _text(param.help)
         if getattr(param, PANEL, None) is None:
