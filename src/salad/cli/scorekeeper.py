@@ -161,10 +161,14 @@ class Scorekeeper:
     def ask(self, prompt: str, default: str | None = None) -> str:
         """One line of input; EOF (Ctrl-D) leaves."""
         try:
+            # TRANSLATORS: what ends a question asked at the prompt ("Player 1's name: ")
+            suffix = pgettext("prompt", ": ")
             if default is None:
-                answer: str = typer.prompt(prompt, default="", show_default=False)
+                answer: str = typer.prompt(
+                    prompt, default="", show_default=False, prompt_suffix=suffix
+                )
             else:
-                answer = typer.prompt(prompt, default=default)
+                answer = typer.prompt(prompt, default=default, prompt_suffix=suffix)
         except (typer.Abort, click.exceptions.Abort):
             self.say("")
             if self.dirty:
