@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -35,8 +36,12 @@ INTERRUPTED_STATUS = 130
 
 
 def one_line(text: str) -> str:
-    """``text`` with every run of whitespace, line breaks included, as one space."""
-    return " ".join(str(text).split())
+    """``text`` with every run of whitespace, line breaks included, as one space; a
+    no-break space (French typography, before a colon) is kept."""
+    return " ".join(_SPACES.split(str(text).strip(" \t\n\r\f\v")))
+
+
+_SPACES = re.compile(r"[ \t\n\r\f\v]+")
 
 
 def friendly(func: F) -> F:

@@ -194,5 +194,7 @@ def _hint(key: str, known: tuple[str, ...]) -> str:
 
 def _error(name: str, message: str) -> RulesError:
     return RulesError(
-        _("rules file {name}: {message}").format(name=name, message=" ".join(message.split()))
+        _("rules file {name}: {message}").format(
+            name=name, message=" ".join(re.split(r"[ \t\n\r\f\v]+", message.strip()))
+        )
     )
