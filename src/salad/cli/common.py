@@ -20,7 +20,7 @@ from salad.cli.errors import ParameterSource
 from salad.cli.errors import friendly as friendly  # where the commands import it from
 from salad.errors import SaladError
 from salad.formats.rules import load_ruleset
-from salad.locale import N_
+from salad.locale import N_, _
 from salad.ruleset import Ruleset
 
 err = Console(stderr=True)
@@ -42,13 +42,19 @@ def _no_blank_names(example: str) -> Callable[..., str | None]:
             return value
         if not value.replace(",", "").strip():
             raise typer.BadParameter(
-                f"nothing named in {value!r} (e.g. {example})", ctx, param_hint=_hint(param)
+                _("nothing named in {value!r} (e.g. {example})").format(
+                    value=value, example=example
+                ),
+                ctx,
+                param_hint=_hint(param),
             )
         names = value.split(",")
         blank = [i + 1 for i, name in enumerate(names) if not name.strip()]
         if blank:
             raise typer.BadParameter(
-                f"name {blank[0]} of {len(names)} in {value!r} is blank",
+                _("name {n} of {count} in {value!r} is blank").format(
+                    n=blank[0], count=len(names), value=value
+                ),
                 ctx,
                 param_hint=_hint(param),
             )
@@ -218,7 +224,11 @@ def require_extra(command: str, extra: str, *modules: str) -> None:
         except (ImportError, ValueError):  # a parent package missing, or blocked in sys.modules
             found = False
         if not found:
-            raise SaladError(f"salad {command} needs: pip install 'salad[{extra}]'")
+            raise SaladError(
+                _("salad {command} needs: pip install 'salad[{extra}]'").format(
+                    command=command, extra=extra
+                )
+            )
 
 
 # -- the ruleset and the players ------------------------------------------------------------------

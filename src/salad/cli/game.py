@@ -34,7 +34,7 @@ from salad.formats.describe import describe
 from salad.formats.records import format_record, record_from_game, write_records
 from salad.lab.match import run_match
 from salad.lab.progress import format_rate
-from salad.locale import N_
+from salad.locale import N_, _, ngettext
 from salad.ruleset import Ruleset
 from salad.sheet.printout import full_sheet, hand_rows, sheet_header
 
@@ -72,7 +72,7 @@ def simulate(
     records = []
     start = time.perf_counter()
     with Progress(
-        TextColumn("simulating"),
+        TextColumn(_("simulating")),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
@@ -106,14 +106,23 @@ def simulate(
         "games_per_s": round(games / elapsed, 3),
         "record": str(record) if record else None,
     }
-    typer.echo(f"{games} games of {rs.title}, {n} players, seeds {base}..{base + games - 1}")
+    typer.echo(
+        ngettext(
+            "{n} game of {title}, {players} players, seeds {first}..{last}",
+            "{n} games of {title}, {players} players, seeds {first}..{last}",
+            games,
+        ).format(n=games, title=_(rs.title), players=n, first=base, last=base + games - 1)
+    )
     for s in range(n):
         typer.echo(
-            f"  seat {s} ({bot_list[s].name}): mean {means[s]:8.2f} points, {wins[s]:g} wins"
+            "  "
+            + _("seat {seat} ({bot}): mean {mean} points, {wins} wins").format(
+                seat=s, bot=bot_list[s].name, mean=f"{means[s]:8.2f}", wins=f"{wins[s]:g}"
+            )
         )
     typer.echo(format_rate(games, elapsed))
     if record is not None:
-        typer.echo(f"records written to {record}")
+        typer.echo(_("records written to {file}").format(file=record))
     if as_json:
         typer.echo(json.dumps(summary))
 
@@ -141,14 +150,16 @@ def demo(
     bot_list = parse_bots(bots, n, game.seed)
     names = [f"{b.name.title()} {s}" for s, b in enumerate(bot_list)]
     typer.echo(
-        f"{rs.title}: {n} players, seed {game.seed}; {names[game.first_dealer]} deals first."
+        _("{title}: {n} players, seed {seed}; {name} deals first.").format(
+            title=_(rs.title), n=n, seed=game.seed, name=names[game.first_dealer]
+        )
     )
     if tricks:
         play_out(game, bot_list)
         players = [{"name": name, "bot": b.name} for name, b in zip(names, bot_list, strict=True)]
         typer.echo(format_record(record_from_game(game, players)))
     else:
-        typer.echo("The score sheet after every hand (--tricks shows every trick as well).")
+        typer.echo(_("The score sheet after every hand (--tricks shows every trick as well)."))
         typer.echo(sheet_header(names))
 
         def on_hand_end(g: Game) -> None:

@@ -24,7 +24,7 @@ from salad.cli.common import (
     make_ruleset,
 )
 from salad.errors import SaladError
-from salad.locale import N_
+from salad.locale import N_, _
 from salad.tui.plain import run_plain
 from salad.tui.session import Session
 
@@ -113,7 +113,9 @@ def play_command(
         ]
         if given:
             raise SaladError(
-                f"resume: {', '.join(given)} cannot change a saved game (its file has its rules)"
+                _("resume: {options} cannot change a saved game (its file has its rules)").format(
+                    options=", ".join(given)
+                )
             )
         session = Session.resume(resume, seat, bots or None, move_time, save)
     else:
@@ -121,14 +123,14 @@ def play_command(
         n = rs.default_players if players is None else players
         session = Session.new(rs, n, seat or 0, bots or DEFAULT_BOTS, seed, move_time, save)
     if not plain and (os.environ.get("TERM") == "dumb" or not _is_terminal()):
-        typer.echo("not a terminal: playing as plain lines (--plain)", err=True)
+        typer.echo(_("not a terminal: playing as plain lines (--plain)"), err=True)
         plain = True
     if brief:
         plain = True
     if plain:
         code = run_plain(session, resumed=resume is not None, brief=brief)
     else:
-        news = f"Resumed from {resume}." if resume is not None else ""
+        news = _("Resumed from {file}.").format(file=resume) if resume is not None else ""
         code = _run_app(session, delay, news)
     if code:
         raise typer.Exit(code)

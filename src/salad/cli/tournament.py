@@ -32,7 +32,7 @@ from salad.cli.common import (
 )
 from salad.lab.progress import format_rate
 from salad.lab.tournament import Interrupted, TournamentResult, run_tournament
-from salad.locale import N_
+from salad.locale import N_, _
 
 GamesOpt = Annotated[
     int,
@@ -113,13 +113,15 @@ def tournament_command(
             )
     except Interrupted as stop:
         typer.echo(
-            f"interrupted: {stop.saved} of {stop.total} games saved in {out}; "
-            "run the same command to resume",
+            _(
+                "interrupted: {saved} of {total} games saved in {out}; "
+                "run the same command to resume"
+            ).format(saved=stop.saved, total=stop.total, out=out),
             err=True,
         )
         raise typer.Exit(130) from None
     except KeyboardInterrupt:  # while reading or writing the files: every game played is saved
-        typer.echo("interrupted; run the same command to resume", err=True)
+        typer.echo(_("interrupted; run the same command to resume"), err=True)
         raise typer.Exit(130) from None
     console = Console(highlight=False)
     console.print(leaderboard_table(result))
@@ -197,7 +199,7 @@ def rounds_table(result: TournamentResult) -> Table:
         collapse_padding=True,
     )
     table.add_column("entrant", no_wrap=True)
-    for _, name in result.rounds:
+    for _round_id, name in result.rounds:
         table.add_column(name, justify="right", min_width=5)
     for s in result.standings:
         table.add_row(_short(s.entrant), *(_fmt(s.rounds.get(rid), 1) for rid, _ in result.rounds))
