@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import time
 from typing import Annotated
 
@@ -116,9 +117,11 @@ def simulate(
     for s in range(n):
         typer.echo(
             "  "
-            + _("seat {seat} ({bot}): mean {mean} points, {wins} wins").format(
-                seat=s, bot=bot_list[s].name, mean=f"{means[s]:8.2f}", wins=f"{wins[s]:g}"
-            )
+            + ngettext(
+                "seat {seat} ({bot}): mean {mean} points, {wins} win",
+                "seat {seat} ({bot}): mean {mean} points, {wins} wins",
+                math.ceil(wins[s]),  # 1.5 wins: the plural
+            ).format(seat=s, bot=bot_list[s].name, mean=f"{means[s]:8.2f}", wins=f"{wins[s]:g}")
         )
     typer.echo(format_rate(games, elapsed))
     if record is not None:
