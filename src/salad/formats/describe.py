@@ -235,13 +235,33 @@ class _Letters:
         return letter if suit is None else suit_letter(suit)
 
     def card(self, code: str) -> str:
-        """A card's code in the current language (``QS``: ``DP``); a code it cannot split
-        (a wild card's) as it is."""
+        """A card's code in the current language (``QS``: ``DP``), or as drawn on screens
+        (``Q♠``: ``D♠``); a code it cannot split (a wild card's) as it is."""
         for letter, suit in self.suits.items():
-            rank = self.ranks.get(code[: -len(letter)])
-            if code.endswith(letter) and rank is not None:
-                return _rank_letter(rank) + suit_letter(suit)
+            for end, shown in ((letter, suit_letter(suit)), (suit.symbol, suit.symbol)):
+                rank = self.ranks.get(code[: -len(end)])
+                if code.endswith(end) and rank is not None:
+                    return _rank_letter(rank) + shown
         return code
+
+
+def card_text(deck: DeckSpec | None, code: str) -> str:
+    """A card (its code ``QS`` or its screen form ``Q♠``) in the letters of the current
+    language: ``DP``, ``D♠`` in French; the same in English.
+
+    >>> from salad.locale import using
+    >>> from salad.presets import PRESETS
+    >>> with using("fr"):
+    ...     card_text(PRESETS["canadian"].deck, "QS"), card_text(PRESETS["canadian"].deck, "T♥")
+    ('DP', '10♥')
+    """
+    return _Letters(deck).card(code)
+
+
+def cards_text(deck: DeckSpec | None, codes: str) -> str:
+    """Cards separated by spaces, each as :func:`card_text` writes it."""
+    letters = _Letters(deck)
+    return " ".join(letters.card(code) for code in codes.split(" "))
 
 
 def _settings_text(rs: Ruleset) -> str:
