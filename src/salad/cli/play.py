@@ -31,7 +31,7 @@ from salad.tui.session import Session
 DEFAULT_DELAY = 0.6
 """Seconds a bot waits before it plays in the terminal app, so that people can follow."""
 DEFAULT_BOTS = "expert"
-NEEDS_TUI = "salad play needs: pip install 'salad[tui]'"
+NEEDS_TUI = N_("salad play needs: pip install 'salad[tui]'")
 
 GameRulesOpt = Annotated[
     str | None,
@@ -144,7 +144,7 @@ def _run_app(session: Session, delay: float, news: str) -> int:
     except ModuleNotFoundError as exc:
         if (exc.name or "").partition(".")[0] != "textual":
             raise
-        raise SaladError(NEEDS_TUI) from None
+        raise SaladError(_(NEEDS_TUI)) from None
     app = SaladApp(session, delay=delay, news=news)
     message = app.run()
     code = app.return_code or 0

@@ -580,5 +580,9 @@ class Scorekeeper:
 
 
 def _place(place: int, places: Sequence[int]) -> str:
-    """``2.``, or ``2=`` when the place is shared."""
-    return f"{place}=" if list(places).count(place) > 1 else f"{place}."
+    """``2.``, or ``2=`` when the place is shared (French: ``2e``, ``2e=``, ``1er``)."""
+    shared = list(places).count(place) > 1
+    # TRANSLATORS: a place in the standings as a short ordinal, "=" when shared (French: 1er, 2e)
+    if place == 1:
+        return pgettext("place", "1=") if shared else pgettext("place", "1.")
+    return (pgettext("place", "{n}=") if shared else pgettext("place", "{n}.")).format(n=place)
