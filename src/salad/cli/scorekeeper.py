@@ -97,20 +97,20 @@ class Scorekeeper:
         try:
             if self._sheet is None:
                 self.say(
-                    _("[bold]{title}[/], {n} players. {objective}").format(
-                        title=escape(_(rs.title)), n=self.n, objective=self._objective()
-                    )
+                    _("{title}, {n} players. {objective}").format(
+                        title=_(rs.title), n=self.n, objective=self._objective()
+                    ),
+                    bold=True,
                 )
                 self.say(_("Type /help at any prompt for the commands."))
                 self._sheet = self.ask_names()
             else:
                 self.say(
-                    _("[bold]{title}[/], loaded from {file}.").format(
-                        title=escape(_(rs.title)), file=escape(str(self.path))
-                    )
+                    _("{title}, loaded from {file}.").format(title=_(rs.title), file=self.path),
+                    bold=True,
                 )
                 self.show()
-            seats = ", ".join(f"{s + 1} {escape(x)}" for s, x in self._seats())
+            seats = ", ".join(f"{s + 1} {x}" for s, x in self._seats())
             self.say(_("Players: {seats}").format(seats=seats))
             while True:
                 try:
@@ -155,14 +155,16 @@ class Scorekeeper:
         return list(enumerate(self.sheet.names))
 
     # -- prompts --------------------------------------------------------------------------------
-    def say(self, text: str = "") -> None:
-        self.out.print(text)
+    def say(self, text: str = "", bold: bool = False) -> None:
+        """A line of text, never read as markup (names and translations may hold brackets)."""
+        text = escape(text)
+        self.out.print(f"[bold]{text}[/]" if bold and text else text)
 
     def ask(self, prompt: str, default: str | None = None) -> str:
         """One line of input; EOF (Ctrl-D) leaves."""
         try:
             # TRANSLATORS: what ends a question asked at the prompt ("Player 1's name: ")
-            suffix = pgettext("prompt", ": ")
+            suffix = " " if prompt.endswith("?") else pgettext("prompt", ": ")
             if default is None:
                 answer: str = typer.prompt(
                     prompt, default="", show_default=False, prompt_suffix=suffix
@@ -193,7 +195,7 @@ class Scorekeeper:
         name = words[0].lower() if words else "help"
         arg = words[1].strip() if len(words) > 1 else ""
         if text.startswith("?") or name in ("help", "h", "?"):
-            self.say(escape(_(HELP)))
+            self.say(_(HELP))
         elif name in ("quit", "q", "exit"):
             self._quit()
         elif name in ("back", "b"):
@@ -253,7 +255,7 @@ class Scorekeeper:
         self.warned = False
         self.say(
             _("Took back hand {n} ({round}): enter it again (Enter keeps an answer).").format(
-                n=index + 1, round=escape(self.sheet.round_name(index))
+                n=index + 1, round=self.sheet.round_name(index)
             )
         )
         raise _Undo
@@ -268,7 +270,7 @@ class Scorekeeper:
         self.path = path
         self.dirty = False
         self.warned = False
-        self.say(_("Saved to {file}.").format(file=escape(str(path))))
+        self.say(_("Saved to {file}.").format(file=path))
 
     def export(self, arg: str) -> None:
         if arg:
@@ -282,7 +284,7 @@ class Scorekeeper:
         except OSError as exc:
             self.bad(f"/csv: {path}: {exc.strerror or exc}")
             return
-        self.say(_("Exported to {file}.").format(file=escape(str(path))))
+        self.say(_("Exported to {file}.").format(file=path))
 
     # -- names ----------------------------------------------------------------------------------
     def ask_names(self) -> ScoreSheet:
@@ -378,23 +380,19 @@ class Scorekeeper:
             head = _("Correcting hand {n} of {count}: {round}")
         else:
             head = _("Hand {n} of {count}: {round}")
-        line = head.format(
-            n=index + 1, count=sheet.hand_count, round=escape(sheet.round_name(index))
-        )
-        line = f"[bold]{line}[/]"
+        line = head.format(n=index + 1, count=sheet.hand_count, round=sheet.round_name(index))
         dealer = sheet.dealer(index)
         if dealer is not None:
-            line += "  " + _("({name} deals)").format(name=escape(sheet.names[dealer]))
-        self.say(line)
+            line += "  " + _("({name} deals)").format(name=sheet.names[dealer])
+        self.say(line, bold=True)
         picker = sheet.trump_picker(index)
         if picker is not None and not correcting:
             self.say(
-                "  "
-                + _("{name} picks the trump (last place).").format(name=escape(sheet.names[picker]))
+                "  " + _("{name} picks the trump (last place).").format(name=sheet.names[picker])
             )
         for f in fields:
             text = _("{field}: {cost} ({total} in all)") if f.per_player else _("{field}: {cost}")
-            self.say("  " + text.format(field=escape(f.title), cost=f.cost, total=f.total))
+            self.say("  " + text.format(field=f.title, cost=f.cost, total=f.total))
         if not fields:
             self.say("  " + _("Nothing to enter: no penalty of this hand is in play."))
         rules = sheet.rules
@@ -459,22 +457,17 @@ class Scorekeeper:
         sheet = self.sheet
         score = sheet.score(index)
         total, expected = sheet.hand_check(index)
-        parts = "  ".join(
-            f"{escape(name)} {p}" for name, p in zip(sheet.names, score.points, strict=True)
-        )
+        parts = "  ".join(f"{name} {p}" for name, p in zip(sheet.names, score.points, strict=True))
         check = (_("sum {sum} ok") if expected == total else _("sum {sum}")).format(sum=total)
         self.say(_("Hand {n}: {points}   ({check})").format(n=index + 1, points=parts, check=check))
         if score.moon >= 0:
-            shot = _("{name} shot the moon!").format(name=escape(sheet.names[score.moon]))
-            self.say(f"[bold]{shot}[/]")
+            self.say(_("{name} shot the moon!").format(name=sheet.names[score.moon]), bold=True)
         last = len(sheet.entries) - 1
-        totals = "  ".join(
-            f"{escape(name)} {t}" for name, t in zip(sheet.names, sheet.totals, strict=True)
-        )
+        totals = "  ".join(f"{name} {t}" for name, t in zip(sheet.names, sheet.totals, strict=True))
         leaders = ", ".join(sheet.names[s] for s in sheet.leaders(last))
         self.say(
             _("Totals after hand {n}: {totals}   Leading: {leaders}").format(
-                n=last + 1, totals=totals, leaders=escape(leaders)
+                n=last + 1, totals=totals, leaders=leaders
             )
         )
 
@@ -482,13 +475,14 @@ class Scorekeeper:
     def show(self) -> None:
         sheet = self.sheet
         table = Table(
-            title=_("{title}: the sheet").format(title=_(sheet.ruleset.title)), title_justify="left"
+            title=escape(_("{title}: the sheet").format(title=_(sheet.ruleset.title))),
+            title_justify="left",
         )
         table.add_column("#", justify="right")
-        table.add_column(pgettext("column", "Round"))
+        table.add_column(escape(pgettext("column", "Round")))
         for name in sheet.names:
             table.add_column(escape(name), justify="right")
-        table.add_column(pgettext("column", "Sum"), justify="right")
+        table.add_column(escape(pgettext("column", "Sum")), justify="right")
         for i, score in enumerate(sheet.scores()):
             total, expected = sheet.hand_check(i)
             mark = " ok" if expected == total else " " + _("moon") if score.moon >= 0 else ""
@@ -496,31 +490,31 @@ class Scorekeeper:
                 str(i + 1),
                 escape(sheet.round_name(i)),
                 *(f"{p}{'*' if s == score.moon else ''}" for s, p in enumerate(score.points)),
-                f"{total}{mark}",
+                escape(f"{total}{mark}"),
             )
         total, checksum = sheet.game_check()
         table.add_section()
         mark = " ok" if checksum == total else ""
-        table.add_row("", _("Total"), *(str(t) for t in sheet.totals), f"{total}{mark}")
+        table.add_row("", escape(_("Total")), *(str(t) for t in sheet.totals), f"{total}{mark}")
         places = sheet.standings()
-        table.add_row("", _("Place"), *(_place(p, places) for p in places), "")
+        table.add_row("", escape(_("Place")), *(escape(_place(p, places)) for p in places), "")
         self.out.print(table)
         if not sheet.entries:
             self.say(_("No hand entered yet."))
         elif not sheet.is_over():
             self.say(
                 _("Next: hand {n}, {round}.").format(
-                    n=sheet.next_hand + 1, round=escape(sheet.round_name(sheet.next_hand))
+                    n=sheet.next_hand + 1, round=sheet.round_name(sheet.next_hand)
                 )
             )
 
     def chart(self) -> None:
         sheet = self.sheet
-        table = Table(title=_("Running totals"), title_justify="left")
-        table.add_column(_("After"))
+        table = Table(title=escape(_("Running totals")), title_justify="left")
+        table.add_column(escape(_("After")))
         for name in sheet.names:
             table.add_column(escape(name), justify="right")
-        table.add_column(_("Leading"))
+        table.add_column(escape(_("Leading")))
         for i, row in enumerate(sheet.running()):
             leaders = ", ".join(sheet.names[s] for s in sheet.leaders(i))
             table.add_row(
@@ -531,7 +525,7 @@ class Scorekeeper:
         width = max((abs(t) for t in totals), default=0) or 1
         for name, t in zip(sheet.names, totals, strict=True):
             bar = ("-" if t < 0 else "#") * round(30 * abs(t) / width)
-            self.say(f"  {escape(name):>{max(len(x) for x in sheet.names)}} {bar} {t}")
+            self.say(f"  {name:>{max(len(x) for x in sheet.names)}} {bar} {t}")
 
     def final(self) -> None:
         sheet = self.sheet
@@ -551,25 +545,25 @@ class Scorekeeper:
                 )
             )
         winners = sheet.winners()
-        names = escape(", ".join(sheet.names[s] for s in winners))
+        names = ", ".join(sheet.names[s] for s in winners)
         highest = sheet.ruleset.highest_wins
         if len(winners) == 1:
             if highest:
-                line = _("[bold]Winner: {name}[/] (highest total, {total}).")
+                line = _("Winner: {name} (highest total, {total}).")
             else:
-                line = _("[bold]Winner: {name}[/] (lowest total, {total}).")
-            self.say(line.format(name=names, total=sheet.totals[winners[0]]))
+                line = _("Winner: {name} (lowest total, {total}).")
+            self.say(line.format(name=names, total=sheet.totals[winners[0]]), bold=True)
         else:
             if highest:
-                line = _("[bold]Winners, sharing first place: {names}[/] (highest total).")
+                line = _("Winners, sharing first place: {names} (highest total).")
             else:
-                line = _("[bold]Winners, sharing first place: {names}[/] (lowest total).")
-            self.say(line.format(names=names))
+                line = _("Winners, sharing first place: {names} (lowest total).")
+            self.say(line.format(names=names), bold=True)
         places = sheet.standings()
         width = max(len(x) for x in sheet.names)
         for s in sorted(range(sheet.players), key=lambda s: places[s]):
             place = _place(places[s], places)
-            name = escape(f"{sheet.names[s]:<{width}}")
+            name = f"{sheet.names[s]:<{width}}"
             self.say(f"  {place:>4}  {name}  {sheet.totals[s]:>6}")
         self.say(_("Commands: /fix N, /undo, /show, /chart, /save [FILE], /csv [FILE], /quit."))
 
