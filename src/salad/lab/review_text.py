@@ -8,8 +8,11 @@ Forced choices (one distinct legal choice) are counted, not listed; hindsight li
 
 from __future__ import annotations
 
+from salad.cards import DeckSpec
+from salad.formats.describe import cards_text
 from salad.lab.review_model import Decision, Estimate, GameReview, SeatReview
 from salad.locale import _, ngettext, pgettext
+from salad.presets import PRESETS
 
 
 def label_text(label: str) -> str:
@@ -28,8 +31,8 @@ def _pts(value: float) -> str:
     return f"{value:.1f}"
 
 
-def _estimate(e: Estimate) -> str:
-    return f"{e.move} {_pts(e.points)}±{_pts(e.se)}"
+def _estimate(e: Estimate, deck: DeckSpec | None = None) -> str:
+    return f"{cards_text(deck, e.move)} {_pts(e.points)}±{_pts(e.se)}"
 
 
 def _where(d: Decision) -> str:
@@ -39,23 +42,26 @@ def _where(d: Decision) -> str:
     return _("hand {hand} {kind}").format(hand=d.hand, kind=f"{kinds.get(d.kind, d.kind):<8}")
 
 
-def decision_line(d: Decision) -> str:
+def decision_line(d: Decision, deck: DeckSpec | None = None) -> str:
     """One decision: where, the choice and the best one with their estimates, cost, label."""
     chosen = next(e for e in d.estimates if e.move == d.chosen)
     best = next(e for e in d.estimates if e.move == d.best)
-    line = "  " + _("{where}  played {choice}").format(where=_where(d), choice=_estimate(chosen))
+    line = "  " + _("{where}  played {choice}").format(
+        where=_where(d), choice=_estimate(chosen, deck)
+    )
     if d.best != d.chosen:
-        line += "  " + _("best {choice}").format(choice=_estimate(best))
+        line += "  " + _("best {choice}").format(choice=_estimate(best, deck))
     line += "  " + _("cost {points} {label}").format(points=_pts(d.cost), label=label_text(d.label))
     if d.hindsight is not None:
         h = d.hindsight
         line += "  | " + _("hindsight: best {choice}, cost {points}").format(
-            choice=h.best, points=_pts(h.cost)
+            choice=cards_text(deck, h.best), points=_pts(h.cost)
         )
     return line
 
 
-def format_seat(review: GameReview, seat: SeatReview) -> str:
+def format_seat(review: GameReview, seat: SeatReview, deck: DeckSpec | None = None) -> str:
+    """One seat's review; ``deck``: the game's, to write its cards in the language's letters."""
     lines = [
         _("Seat {seat} ({name}): {points} points").format(
             seat=seat.seat, name=seat.name, points=seat.points
@@ -80,7 +86,7 @@ def format_seat(review: GameReview, seat: SeatReview) -> str:
                 n=forced,
             )
         )
-        lines.extend(decision_line(d) for d in mine if not d.forced)
+        lines.extend(decision_line(d, deck) for d in mine if not d.forced)
     lines.append(
         _("Game: {points} points: {lost} lost to choices, {dealt} forced by the deal").format(
             points=seat.points, lost=_pts(seat.lost), dealt=_pts(seat.dealt)
@@ -104,8 +110,8 @@ def format_seat(review: GameReview, seat: SeatReview) -> str:
                 f"  {rank}. "
                 + _("{where}: played {choice}, best {best}: {points} points ({label})").format(
                     where=_where(d),
-                    choice=d.chosen,
-                    best=d.best,
+                    choice=cards_text(deck, d.chosen),
+                    best=cards_text(deck, d.best),
                     points=_pts(d.cost),
                     label=label_text(d.label),
                 )
@@ -127,7 +133,7 @@ def format_review(review: GameReview) -> str:
         )
     head = [
         _("Review of game {game} ({rules}), {budget}.").format(
-            game=review.game, rules=review.ruleset, budget=budget
+            game=review.game, rules=_(review.ruleset), budget=budget
         ),
         _(
             "Points are the seat's for the hand, estimated from what it knew then (± one "
@@ -144,4 +150,7 @@ def format_review(review: GameReview) -> str:
         head.append(
             _("Hindsight lines search the true deal: what no seat could know at the table.")
         )
-    return "\n\n".join(["\n".join(head), *(format_seat(review, s) for s in review.seats)])
+    # the deck of the preset the review names by its title (house rules keep the codes)
+    deck = next((rs.deck for rs in PRESETS.values() if rs.title == review.ruleset), None)
+    seats = (format_seat(review, s, deck) for s in review.seats)
+    return "\n\n".join(["\n".join(head), *seats])
