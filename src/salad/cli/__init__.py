@@ -21,7 +21,7 @@ import typer
 
 from salad import __version__
 from salad.cli.common import make_ruleset
-from salad.cli.errors import run_app
+from salad.cli.errors import click_exceptions, run_app
 from salad.cli.game import demo, match, rules, simulate
 from salad.cli.play import play_command
 from salad.cli.records import make_record_app
@@ -45,8 +45,8 @@ def _choose_language(value: str | None) -> str | None:
         try:
             language(value)
         except ValueError:
-            raise typer.BadParameter(
-                _("unknown language {code!r}: choose {languages}").format(
+            raise click_exceptions.UsageError(
+                _("--lang: unknown language {code!r}: choose {languages}").format(
                     code=value, languages=", ".join([*LANGUAGES, PSEUDO.code])
                 )
             ) from None

@@ -26,7 +26,7 @@ except ImportError:  # pragma: no cover
     from click import exceptions as click_exceptions  # type: ignore[no-redef]
     from click.core import ParameterSource  # type: ignore[assignment]
 
-__all__ = ["ParameterSource", "friendly", "one_line", "run_app", "usage_error"]
+__all__ = ["ParameterSource", "click_exceptions", "friendly", "one_line", "run_app", "usage_error"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
