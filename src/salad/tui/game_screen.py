@@ -6,6 +6,7 @@ from the strongest bot the same way, so the screen never freezes.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -21,7 +22,7 @@ from textual.widgets import Footer
 from salad.bots.assist import Hint
 from salad.cards import Card
 from salad.errors import SaladError
-from salad.locale import N_, _, ngettext
+from salad.locale import N_, _, ngettext, pgettext
 from salad.locale import cards as shown
 from salad.moves import Move, card_of
 from salad.tui.dialogs import (
@@ -56,6 +57,7 @@ from salad.tui.words import (
     card_examples,
     cards_in_order,
     current_hand,
+    free_key,
     hand_end,
     last_trick,
     sorted_hand,
@@ -91,6 +93,7 @@ class GameScreen(Screen[None]):
     def __init__(self, session: Session, delay: float) -> None:
         super().__init__()
         translate_bindings(self)
+        self.free_keys(session)
         self.session = session
         self.delay = delay
         self.generation = 0
@@ -113,6 +116,15 @@ class GameScreen(Screen[None]):
         self.starts = {c[0] for c in self.codes}
         self._view: tuple[tuple[int, int], View] | None = None
 
+    def free_keys(self, session: Session) -> None:
+        """Move a key whose letter starts a card (French ``R``, a King) to Ctrl+letter: typing
+        the card wins."""
+        table = self._bindings.key_to_bindings
+        for key in list(table):
+            moved = free_key(key, session.deck)
+            if moved != key:
+                table[moved] = [dataclasses.replace(b, key=moved) for b in table.pop(key)]
+
     # -- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield InfoBar(self.info_lines)
@@ -121,10 +133,20 @@ class GameScreen(Screen[None]):
         yield MessageBar(self.message_text)
         yield Footer()
 
+    def on_resize(self, event: events.Resize) -> None:
+        """The keys close together when their words do not fit the width otherwise."""
+        for footer in self.query(Footer):
+            footer.compact = footer_width(self) > event.size.width
+
     def on_mount(self) -> None:
         g = self.session.game
         if not self.news:
-            self.news = _("{name} dealt. Good luck!").format(name=self.session.names[g.dealer])
+            if g.dealer == self.session.seat:
+                # TRANSLATORS: told to the dealer, {name} is the player's own name
+                dealt = pgettext("you", "{name} dealt. Good luck!")
+            else:
+                dealt = _("{name} dealt. Good luck!")
+            self.news = dealt.format(name=self.session.names[g.dealer])
         self.call_after_refresh(self.advance)
 
     def redraw(self) -> None:
@@ -336,7 +358,11 @@ class GameScreen(Screen[None]):
             self.blocked = False
             self.hand_end = None
             self.summary_open = False
-            self.news = _("Hand {number}: {round}. {name} dealt.").format(
+            if g.dealer == s.seat:
+                dealt = pgettext("you", "Hand {number}: {round}. {name} dealt.")
+            else:
+                dealt = _("Hand {number}: {round}. {name} dealt.")
+            self.news = dealt.format(
                 number=nxt.index + 1, round=_(nxt.round.name), name=s.names[g.dealer]
             )
             self.advance()
@@ -654,3 +680,15 @@ class GameScreen(Screen[None]):
             quit_dialog(),
             lambda answer: done(answer if answer != 2 else None),
         )
+
+
+def footer_width(screen: Screen[None]) -> int:
+    """How wide the footer of ``screen`` is with its keys spaced out (``? Help  h Hint``)."""
+    shown = [
+        b for bindings in screen._bindings.key_to_bindings.values() for b in bindings if b.show
+    ]
+    shown += [
+        b for bindings in screen.app._bindings.key_to_bindings.values() for b in bindings if b.show
+    ]
+    keys = [b.key.replace("ctrl+", "^").replace("question_mark", "?") for b in shown]
+    return 1 + sum(len(k) + len(b.description) + 3 for k, b in zip(keys, shown, strict=True))

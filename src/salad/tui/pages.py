@@ -22,6 +22,7 @@ from salad.tui.words import (
     breakdown_rows,
     card_examples,
     current_hand,
+    free_key,
     hand_end,
     penalties_text,
     token_names,
@@ -55,7 +56,12 @@ def help_page(session: Session) -> RenderableType:
     table.add_column(style="bold yellow", no_wrap=True)
     table.add_column()
     for key, what in HELP_KEYS:
-        shown = key.format(examples=examples) if key == "{examples}" else _(key)
+        if key == "{examples}":
+            shown = examples
+        elif len(key) == 1 and free_key(key, g.deck) != key:
+            shown = "Ctrl+" + key.upper()
+        else:
+            shown = _(key)
         table.add_row(shown, _(what))
     return Group(table, Text("\n" + advice(session), style="dim"))
 

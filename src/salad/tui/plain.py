@@ -360,6 +360,7 @@ class PlainGame:
             name: command_word(name) + (" [" + _("FILE") + "]" if name == "save" else "")
             for name, _what in COMMANDS
         }
+        width = max(12, *(len(n) for n in names.values()))
         self.say(
             _(
                 "Type a card to play it: {first}, {second}, {symbol}{wild} ({verb} {second} "
@@ -371,7 +372,7 @@ class PlainGame:
             *(_("The {token}.").format(token=t) for t in token_names(s.game)),
             *(_("Card {card}.").format(card=w) for w in wild_names(deck)),
             _("Commands:"),
-            *(f"  {names[name]:<12} {_(what)}" for name, what in COMMANDS),
+            *(f"  {names[name]:<{width}} {_(what)}" for name, what in COMMANDS),
         )
 
     def hint(self) -> None:

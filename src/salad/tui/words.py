@@ -92,6 +92,14 @@ def accepted_codes(deck: Deck) -> frozenset[str]:
     return shown.accepted(deck)
 
 
+def free_key(key: str, deck: Deck) -> str:
+    """``key``, or ``ctrl+key`` where the letter starts a card in the current language (``r``
+    for the rules is ``R``, a King, in French: the rules move to Ctrl+R)."""
+    if len(key) == 1 and key.upper() in {code[0] for code in accepted_codes(deck)}:
+        return f"ctrl+{key}"
+    return key
+
+
 def card_examples(deck: Deck) -> tuple[str, str]:
     """Two cards of ``deck`` as a player types them in the current language."""
     return shown.examples(deck)
