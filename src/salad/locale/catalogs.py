@@ -149,5 +149,5 @@ def pseudo_catalog(template: Catalog) -> Catalog:
             string: str | tuple[str, ...] = tuple(pseudo(form) for form in message.id)
         else:
             string = pseudo(str(message.id))
-        made.add(message.id, string, locations=message.locations)
+        made.add(message.id, string, locations=message.locations, context=message.context)
     return made

@@ -64,7 +64,7 @@ class InfoScreen(ModalScreen[str | None]):
             box_.styles.width = self.box_width()
             with VerticalScroll():
                 yield Static(self.body)
-            yield Static(self.close_text, classes="close")
+            yield Static(Text(self.close_text), classes="close")
 
     def box_width(self) -> int:
         """Wide enough for the page (and its title), and no wider than the screen."""
@@ -121,7 +121,7 @@ class ChoiceScreen(ModalScreen[int | None]):
         with Vertical() as box_:
             box_.border_title = self.title_text
             box_.styles.width = max(50, min(buttons + 4, 78))
-            yield Static(self.question)
+            yield Static(Text(self.question))
             with Horizontal():
                 for i, (key, label) in enumerate(self.options):
                     shown = key.split("/")[0]
@@ -164,7 +164,9 @@ class SaveScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical() as box_:
             box_.border_title = _("Save the game")
-            yield Static(_("File to save in (a salad-record/1 file); Enter saves, Esc cancels:"))
+            yield Static(
+                Text(_("File to save in (a salad-record/1 file); Enter saves, Esc cancels:"))
+            )
             yield Input(value=self.default, id="path")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

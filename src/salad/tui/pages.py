@@ -62,7 +62,7 @@ def help_page(session: Session) -> RenderableType:
             shown = "Ctrl+" + key.upper()
         else:
             shown = _(key)
-        table.add_row(shown, _(what))
+        table.add_row(Text(shown), Text(_(what)))
     return Group(table, Text("\n" + advice(session), style="dim"))
 
 
@@ -110,12 +110,12 @@ def sheet_table(session: Session, current: bool = True) -> Table:
     col = max(5, min(10, (74 - 24) // n))
     table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, show_edge=False)
     table.add_column("#", justify="right")
-    table.add_column(_("Round"), max_width=24, no_wrap=True, overflow="ellipsis")
+    table.add_column(Text(_("Round")), max_width=24, no_wrap=True, overflow="ellipsis")
     for x in range(n):
         name = s.names[x]
-        table.add_column(name[:col], justify="right", style="cyan" if x == s.seat else None)
+        table.add_column(Text(name[:col]), justify="right", style="cyan" if x == s.seat else None)
     for i, points in enumerate(g.hand_points):
-        table.add_row(str(i + 1), _(g.rules.hands[i].round.name), *map(str, points))
+        table.add_row(str(i + 1), Text(_(g.rules.hands[i].round.name)), *map(str, points))
     if current and not g.is_over():
         hand = current_hand(g)
         table.add_row(
@@ -155,7 +155,7 @@ def last_trick_page(session: Session, info: TrickInfo) -> RenderableType:
         if is_declared_high(deck, m):
             face.append(" " + _("high"))
         note = _("★ took it") if seat == info.winner else (_("led") if i == 0 else "")
-        table.add_row(s.names[seat], face, Text(note, style="green"))
+        table.add_row(Text(s.names[seat]), face, Text(note, style="green"))
     if info.cost:
         cost = ngettext("{name}: +{n} point", "{name}: +{n} points", info.cost)
     else:
@@ -171,11 +171,13 @@ def breakdown_table(session: Session, ended: HandEnd) -> Table:
     n = g.players
     col = max(5, min(10, (74 - 16) // n))
     table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, show_edge=False)
-    table.add_column(_("Penalty"), max_width=16, no_wrap=True, overflow="ellipsis")
+    table.add_column(Text(_("Penalty")), max_width=16, no_wrap=True, overflow="ellipsis")
     for x in range(n):
-        table.add_column(s.names[x][:col], justify="right", style="cyan" if x == s.seat else None)
+        table.add_column(
+            Text(s.names[x][:col]), justify="right", style="cyan" if x == s.seat else None
+        )
     for name, row in breakdown_rows(g, ended.breakdown):
-        table.add_row(name, *(str(p) if p else Text("·", style="dim") for p in row))
+        table.add_row(Text(name), *(str(p) if p else Text("·", style="dim") for p in row))
     table.add_section()
     table.add_row(Text(_("This hand"), style="bold"), *(str(p) for p in ended.breakdown.points))
     table.add_row(
