@@ -246,6 +246,15 @@ def test_the_app_in_french_shows_french_labels() -> None:
             await pilot.press("v", "s")
             message = widget_text(app, MessageBar)
             assert "VS n'est pas une carte (tape par exemple DP ou 10C)." in message
+            # The bots play in worker threads: what they did is told in French too.
+            gs = app.game_screen
+            for _trick in range(3):
+                await pilot.press("escape", "enter")
+                await settle(pilot, app)
+                if not isinstance(app.screen, GameScreen):
+                    break
+                assert "prend la levée" in gs.news or "tu prends" in gs.news, gs.news
+                assert not re.search(r"\b(takes|trick|dealt|You)\b", gs.news), gs.news
 
     run(body)
 

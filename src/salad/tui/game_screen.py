@@ -22,7 +22,7 @@ from textual.widgets import Footer
 from salad.bots.assist import Hint
 from salad.cards import Card
 from salad.errors import SaladError
-from salad.locale import N_, _, ngettext, pgettext
+from salad.locale import N_, _, current, ngettext, pgettext, using
 from salad.locale import cards as shown
 from salad.moves import Move, card_of
 from salad.tui.dialogs import (
@@ -94,6 +94,8 @@ class GameScreen(Screen[None]):
         super().__init__()
         translate_bindings(self)
         self.free_keys(session)
+        self.language = current().code
+        """The language the screen speaks (set before the app is built)."""
         self.session = session
         self.delay = delay
         self.generation = 0
@@ -216,8 +218,16 @@ class GameScreen(Screen[None]):
         self._from_thread(self._bot_done, generation, move)
 
     def _from_thread(self, callback: Callable[..., object], *args: object) -> None:
+        """Run ``callback`` on the app's loop, in the app's language (a worker thread starts
+        in English: its context is not the app's)."""
+        code = self.language
+
+        def in_language() -> None:
+            with using(code):
+                callback(*args)
+
         with contextlib.suppress(RuntimeError):  # the app is closing
-            self.app.call_from_thread(callback, *args)
+            self.app.call_from_thread(in_language)
 
     def _bot_done(self, generation: int, move: Move) -> None:
         if generation != self.generation:
