@@ -28,6 +28,7 @@ PACKAGE = Path(__file__).resolve().parent.parent
 """``src/salad``: locations are relative to it (``web/static/js/table.js``)."""
 
 METHODS = [
+    ("locale/cards.py", "python"),  # cards on screens: the one module here with strings
     ("locale/**", "ignore"),
     ("web/static/**.html", "jinja2"),
     ("web/static/**.js", "javascript"),

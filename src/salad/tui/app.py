@@ -16,9 +16,11 @@ from typing import ClassVar
 from textual.app import App
 from textual.binding import Binding, BindingType
 
-from salad.tui.dialogs import ChoiceScreen
+from salad.locale import N_
+from salad.tui.dialogs import QUIT_TITLE, ChoiceScreen
 from salad.tui.game_screen import GameScreen
 from salad.tui.session import Session
+from salad.tui.widgets import translate_bindings
 
 
 class SaladApp(App[str]):
@@ -27,11 +29,12 @@ class SaladApp(App[str]):
     TITLE = "salad"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("ctrl+q", "quit", N_("Quit"), priority=True),
     ]
 
     def __init__(self, session: Session, delay: float = 0.6, news: str = "") -> None:
         super().__init__()
+        translate_bindings(self)
         self.session = session
         self.delay = delay
         self.game_screen = GameScreen(session, delay)
@@ -44,7 +47,7 @@ class SaladApp(App[str]):
     async def action_quit(self) -> None:
         if isinstance(self.screen, GameScreen):
             self.game_screen.request_quit()
-        elif isinstance(self.screen, ChoiceScreen) and self.screen.title_text == "Quit":
+        elif isinstance(self.screen, ChoiceScreen) and self.screen.title_text == QUIT_TITLE():
             self.exit(self.game_screen.exit_message())
         else:
             self.game_screen.request_quit()

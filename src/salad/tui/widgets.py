@@ -3,16 +3,30 @@ it (through the screen, which knows the state), so a widget holds no game logic.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 from rich.text import Text
 from textual import events
 from textual.app import RenderResult
+from textual.dom import DOMNode
 from textual.geometry import Size
 from textual.widget import Widget
 
 from salad.cards import Card
+from salad.locale import _
 from salad.tui.render import Span
+
+
+def translate_bindings(node: DOMNode) -> None:
+    """Show the descriptions of ``node``'s keys (``N_("Help")`` in its ``BINDINGS``) in the
+    current language: the class is built once, the language is known when the app is."""
+    table = node._bindings.key_to_bindings
+    for key, bindings in table.items():
+        table[key] = [
+            dataclasses.replace(b, description=_(b.description)) if b.description else b
+            for b in bindings
+        ]
 
 
 class InfoBar(Widget):
