@@ -218,6 +218,13 @@ def test_the_app_in_french_shows_french_labels() -> None:
             hand = app.game_screen.query_one(HandView).render()
             assert "Ta main" in str(hand) and "13 cartes" in str(hand)
             assert "Toi" in widget_text(app, TableView)
+            footer = app.game_screen.query_one(Footer)
+            app.game_screen.refresh_bindings()  # the footer shows the keys it is told of
+            for _wait in range(500):
+                if footer.children:
+                    break
+                await pilot.pause(0.01)
+            await pilot.pause(0.05)
             screen = screen_text(app)
             for label in ("Aide", "Indice", "Annuler", "Règles", "Quitter"):
                 assert label in screen, label

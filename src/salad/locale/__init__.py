@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from salad.locale.catalogs import browser_catalog, translations
 from salad.locale.choose import best, from_accept_language, from_environment
-from salad.locale.current import N_, _, current, ngettext, pgettext, use, using
+from salad.locale.current import N_, NP_, _, current, ngettext, pgettext, use, using
 from salad.locale.languages import LANGUAGES, PSEUDO, SOURCE, Language, language
 
 __all__ = [
     "LANGUAGES",
     "N_",
+    "NP_",
     "PSEUDO",
     "SOURCE",
     "Language",

@@ -111,7 +111,7 @@ def name(deck: Deck, card: Card) -> str:
     """
     suit = deck.suit_of[card]
     if suit == NO_SUIT:
-        return _(deck._wild_spec(card).name)
+        return _(deck.wild_spec(card).name)
     rank = deck.spec.ranks[deck.rank_of[card]]
     s = deck.suits[suit]
     if _french():

@@ -67,3 +67,10 @@ def N_(message: str) -> str:
     """Marks ``message`` for the catalog without translating it (kept as data, translated
     where shown)."""
     return message
+
+
+def NP_(context: str, message: str) -> str:
+    """Marks ``message`` for the catalog in ``context`` without translating it (a key's label,
+    ``NP_("key", "Save")``, shorter than the same words elsewhere), translated where shown with
+    ``pgettext(context, message)``."""
+    return message

@@ -34,7 +34,7 @@ METHODS = [
     ("web/static/**.js", "javascript"),
     ("**.py", "python"),
 ]
-KEYWORDS = {**DEFAULT_KEYWORDS, "t": None, "tn": (1, 2)}
+KEYWORDS = {**DEFAULT_KEYWORDS, "t": None, "tn": (1, 2), "NP_": ((1, "c"), 2)}
 OPTIONS = {
     "web/static/**.html": {"extensions": "jinja2.ext.i18n", "trimmed": "true"},
     # t() inside a template literal's ${...} (the html`` templates); Babel's reading of them

@@ -20,10 +20,10 @@ from salad.locale import N_
 from salad.tui.dialogs import QUIT_TITLE, ChoiceScreen
 from salad.tui.game_screen import GameScreen
 from salad.tui.session import Session
-from salad.tui.widgets import translate_bindings
+from salad.tui.widgets import Speaking
 
 
-class SaladApp(App[str]):
+class SaladApp(Speaking, App[str]):
     """``salad play``: the game screen over a plain background."""
 
     TITLE = "salad"
@@ -34,7 +34,6 @@ class SaladApp(App[str]):
 
     def __init__(self, session: Session, delay: float = 0.6, news: str = "") -> None:
         super().__init__()
-        translate_bindings(self)
         self.session = session
         self.delay = delay
         self.game_screen = GameScreen(session, delay)

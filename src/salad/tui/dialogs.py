@@ -23,11 +23,11 @@ from salad.locale.cards import suit_letter
 from salad.moves import Move, trump_suit
 from salad.tui.pages import hand_over_page, result_page
 from salad.tui.session import Session
-from salad.tui.widgets import translate_bindings
+from salad.tui.widgets import Speaking
 from salad.tui.words import card_label, cards_in_order
 
 
-class InfoScreen(ModalScreen[str | None]):
+class InfoScreen(Speaking, ModalScreen[str | None]):
     """A page of text over the game (help, score sheet, last trick, hand over, game over)."""
 
     DEFAULT_CSS = """
@@ -51,7 +51,6 @@ class InfoScreen(ModalScreen[str | None]):
         keys: dict[str, str] | None = None,
     ) -> None:
         super().__init__()
-        translate_bindings(self)
         self.title_text = title
         self.body = body
         self.close_text = close_text or _("Enter or Esc: back to the game")
@@ -83,7 +82,7 @@ class InfoScreen(ModalScreen[str | None]):
             self.dismiss(self.keys[event.key])
 
 
-class ChoiceScreen(ModalScreen[int | None]):
+class ChoiceScreen(Speaking, ModalScreen[int | None]):
     """A question with a few answers, as buttons with keys: trump, high or low, quit."""
 
     DEFAULT_CSS = """
@@ -110,7 +109,6 @@ class ChoiceScreen(ModalScreen[int | None]):
     ) -> None:
         """``options``: (key, label) pairs; the answer is the index of the one chosen."""
         super().__init__()
-        translate_bindings(self)
         self.title_text = title
         self.question = question
         self.options = list(options)
@@ -145,7 +143,7 @@ class ChoiceScreen(ModalScreen[int | None]):
             self.dismiss(None)
 
 
-class SaveScreen(ModalScreen[str | None]):
+class SaveScreen(Speaking, ModalScreen[str | None]):
     """Asks for the file to save the game in."""
 
     DEFAULT_CSS = """
@@ -158,7 +156,6 @@ class SaveScreen(ModalScreen[str | None]):
 
     def __init__(self, default: str) -> None:
         super().__init__()
-        translate_bindings(self)
         self.default = default
 
     def compose(self) -> ComposeResult:

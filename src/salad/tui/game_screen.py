@@ -6,11 +6,10 @@ from the strongest bot the same way, so the screen never freezes.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import events
@@ -22,7 +21,7 @@ from textual.widgets import Footer
 from salad.bots.assist import Hint
 from salad.cards import Card
 from salad.errors import SaladError
-from salad.locale import N_, _, current, ngettext, pgettext, using
+from salad.locale import NP_, _, current, ngettext, pgettext, using
 from salad.locale import cards as shown
 from salad.moves import Move, card_of
 from salad.tui.dialogs import (
@@ -50,7 +49,7 @@ from salad.tui.render import (
     table_text,
 )
 from salad.tui.session import Session
-from salad.tui.widgets import HandView, InfoBar, MessageBar, TableView, translate_bindings
+from salad.tui.widgets import HandView, InfoBar, MessageBar, Speaking, TableView
 from salad.tui.words import (
     HandEnd,
     accepted_codes,
@@ -71,17 +70,17 @@ HAND_END_PAUSE = 1.5
 summary opens (Enter opens it at once)."""
 
 
-class GameScreen(Screen[None]):
+class GameScreen(Speaking, Screen[None]):
     """The table, your hand and the keys; it drives the bots between your moves."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark", "help", N_("Help")),
-        Binding("h", "hint", N_("Hint")),
-        Binding("u", "undo", N_("Undo")),
-        Binding("l", "last_trick", N_("Last trick")),
-        Binding("p", "sheet", N_("Scores")),
-        Binding("r", "rules", N_("Rules")),
-        Binding("ctrl+s", "save", N_("Save")),
+        Binding("question_mark", "help", NP_("key", "Help")),
+        Binding("h", "hint", NP_("key", "Hint")),
+        Binding("u", "undo", NP_("key", "Undo")),
+        Binding("l", "last_trick", NP_("key", "Last trick")),
+        Binding("p", "sheet", NP_("key", "Scores")),
+        Binding("r", "rules", NP_("key", "Rules")),
+        Binding("ctrl+s", "save", NP_("key", "Save")),
         Binding("left", "move(-1)", show=False),
         Binding("right", "move(1)", show=False),
         Binding("up", "row(-1)", show=False),
@@ -92,8 +91,6 @@ class GameScreen(Screen[None]):
 
     def __init__(self, session: Session, delay: float) -> None:
         super().__init__()
-        translate_bindings(self)
-        self.free_keys(session)
         self.language = current().code
         """The language the screen speaks (set before the app is built)."""
         self.session = session
@@ -118,14 +115,19 @@ class GameScreen(Screen[None]):
         self.starts = {c[0] for c in self.codes}
         self._view: tuple[tuple[int, int], View] | None = None
 
-    def free_keys(self, session: Session) -> None:
-        """Move a key whose letter starts a card (French ``R``, a King) to Ctrl+letter: typing
+    @classmethod
+    def moved_keys(cls, session: Session, *args: Any, **kwargs: Any) -> dict[str, str]:
+        """A key whose letter starts a card (French ``R``, a King) moves to Ctrl+letter: typing
         the card wins."""
-        table = self._bindings.key_to_bindings
-        for key in list(table):
-            moved = free_key(key, session.deck)
-            if moved != key:
-                table[moved] = [dataclasses.replace(b, key=moved) for b in table.pop(key)]
+        keys = [
+            b.key
+            for base in cls.__mro__
+            for b in base.__dict__.get("BINDINGS", [])
+            if isinstance(b, Binding)
+        ]
+        return {
+            key: free_key(key, session.deck) for key in keys if free_key(key, session.deck) != key
+        }
 
     # -- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -694,11 +696,12 @@ class GameScreen(Screen[None]):
 
 def footer_width(screen: Screen[None]) -> int:
     """How wide the footer of ``screen`` is with its keys spaced out (``? Help  h Hint``)."""
+    # The screen's and the app's own keys, as they are made (widgets.Speaking): the footer shows
+    # those (Textual's own, such as Tab, are not shown).
     shown = [
-        b for bindings in screen._bindings.key_to_bindings.values() for b in bindings if b.show
-    ]
-    shown += [
-        b for bindings in screen.app._bindings.key_to_bindings.values() for b in bindings if b.show
+        b
+        for b in [*type(screen).BINDINGS, *type(screen.app).BINDINGS]
+        if isinstance(b, Binding) and b.show and b.description
     ]
     keys = [b.key.replace("ctrl+", "^").replace("question_mark", "?") for b in shown]
     return 1 + sum(len(k) + len(b.description) + 3 for k, b in zip(keys, shown, strict=True))

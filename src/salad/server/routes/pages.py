@@ -209,6 +209,7 @@ def writer(directory: Path, lang: Language) -> Environment:
         loader=FileSystemLoader(directory), extensions=["jinja2.ext.i18n"], autoescape=True
     )
     env.install_gettext_translations(catalog_of(lang.code), newstyle=True)  # type: ignore[attr-defined]
+    env.policies["ext.i18n.trimmed"] = True  # as the catalog's extraction reads them (tool.py)
     return env
 
 
