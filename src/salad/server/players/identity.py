@@ -65,8 +65,10 @@ class Identities:
     def player_id(self, conn: HTTPConnection) -> str | None:
         """The player id a request's cookie names, if its signature holds."""
         cookie = conn.cookies.get(COOKIE)
-        if not cookie:
-            return None
+        return self.read(cookie) if cookie else None
+
+    def read(self, cookie: str) -> str | None:
+        """The player id a cookie's value names, if its signature holds."""
         try:
             value = self.signer.loads(cookie)
         except BadSignature:
