@@ -171,12 +171,15 @@ def _load(text: str | None) -> Any:
 def _message_problem(data: Any, exc: ValidationError) -> str:
     err = exc.errors()[0]
     if err["type"] == "model_attributes_type":
-        return 'a message must be a JSON object such as {"type": "ping"}'
+        return _("a message must be a JSON object such as {example}").format(
+            example='{"type": "ping"}'
+        )
     if err["type"] in ("union_tag_invalid", "union_tag_not_found"):
         known = ", ".join(MESSAGE_TYPES)
-        return f"unknown message type {data.get('type')!r} (known: {known})"
+        said = _("unknown message type {type} (known: {known})")
+        return said.format(type=repr(data.get("type")), known=known)
     if err["loc"][:2] == ("play", "move"):
-        return 'play: "move" must be a card or choice as text, such as "QS"'
+        return _('play: "move" must be a card or choice as text, such as "QS"')
     if err["loc"][:2] == ("chat", "emote"):
-        return f"chat: emote must be one of {', '.join(EMOTES)}"
+        return _("chat: emote must be one of {known}").format(known=", ".join(EMOTES))
     return one_line([err])
