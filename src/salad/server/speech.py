@@ -21,6 +21,7 @@ chat line, a hand's end) is data: codes and names the client words in its own la
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qs
@@ -30,6 +31,13 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from salad.locale import from_accept_language, using
 from salad.server.players.identity import COOKIE, Identities
 from salad.server.routes.pages import LANGUAGE_COOKIE, SPOKEN
+
+REMEMBERED = 60.0
+"""Seconds a player's stored language is taken as read (another server's change shows after
+this)."""
+
+REMEMBERED_MOST = 10_000
+"""Players whose language is remembered at once (past it, all are forgotten)."""
 
 SPOKEN_PATHS = ("/api/", "/ws/")
 """Where the stored language of a player is looked up (an answer with words in it): not the
@@ -93,7 +101,9 @@ class SpokenLanguage:
         return browser_language(headers)
 
     async def stored_language(self, headers: Iterable[tuple[bytes, bytes]]) -> str | None:
-        """The language the player the request's cookie names chose, if it names one."""
+        """The language the player the request's cookie names chose, if it names one: read
+        from the store at most once every :data:`REMEMBERED` seconds a player (a lobby is
+        polled), at once after a change on this server (``/api/me`` forgets it)."""
         assert self.identities is not None
         signed = cookies(headers).get(COOKIE)
         if not signed:
@@ -101,11 +111,19 @@ class SpokenLanguage:
         player_id = self.identities.read(signed)
         if player_id is None:
             return None
+        known = self.identities.languages
+        now = time.monotonic()
+        kept = known.get(player_id)
+        if kept is not None and now - kept[0] < REMEMBERED:
+            return kept[1]
         try:
             row = await self.identities.players.player(player_id)
         except Exception:  # the store is down: the request itself will say so
             return None
-        if row is None or row.deleted_at is not None:
-            return None
-        language: str = row.language
-        return language if language in SPOKEN else None
+        language: str | None = None
+        if row is not None and row.deleted_at is None and row.language in SPOKEN:
+            language = row.language
+        if len(known) >= REMEMBERED_MOST:
+            known.clear()
+        known[player_id] = (now, language)
+        return language

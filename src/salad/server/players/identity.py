@@ -58,6 +58,8 @@ class Identities:
     secret: str
     parts: list[PlayerPart] = field(default_factory=list)
     """The site's parts that hold something about players (see :class:`PlayerPart`)."""
+    languages: dict[str, tuple[float, str | None]] = field(default_factory=dict)
+    """Each player's stored language as last read, and when (:mod:`salad.server.speech`)."""
 
     def __post_init__(self) -> None:
         self.signer = URLSafeSerializer(self.secret, salt=SALT)

@@ -108,4 +108,5 @@ async def change_me(body: MeIn, me: Me, ids: Ids) -> dict[str, Any]:
     except NameTaken as exc:
         raise ActionError(_("name: {why}").format(why=exc), 409) from None
     me.name, me.colour, me.language = name, colour, language
+    ids.languages.pop(me.id, None)  # its next request speaks the new one
     return me_out(me)

@@ -209,6 +209,7 @@ async def delete_me(request: Request, me: Me, ids: Ids) -> Response:
         await part.forget(me.id)
     played: SqlPlayed = request.app.state.played
     await played.anonymise(me.id)
+    ids.languages.pop(me.id, None)
     response = Response(status_code=204)
     response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
     return response
