@@ -145,3 +145,13 @@ def test_a_hint_s_reason_in_french() -> None:
         assert hint_words("it is your only choice") == "c'est ton seul choix"
         assert hint_words("something new") == "something new"
     assert hint_words("about as good as Q♠") == "about as good as Q♠"
+
+
+def test_a_refusal_in_a_dependency_run_in_a_thread(client: TestClient) -> None:
+    """A check run in the thread pool (a plain function: the request's origin) speaks the
+    request's language too."""
+    assert client.get("/api/me", headers=FR).json()["language"] == "fr"
+    foreign = {**FR, "origin": "https://elsewhere.example"}
+    answer = client.patch("/api/me", json={"colour": "#123456"}, headers=foreign)
+    assert answer.status_code == 403
+    assert error(answer).startswith("une requête d'un autre site")
