@@ -166,19 +166,23 @@ def opened(
     base_url: str,
     world: dict[str, Any],
     path: str,
+    lang: str,
     size: tuple[int, int] = (1280, 800),
     token: tuple[str, str] | None = None,
 ) -> Any:
-    """A page of the site in a fresh browser as the module's player (its cookie, a finished
-    sheet in its storage, a table's token if given)."""
+    """A page of the site in ``lang`` in a fresh browser as the module's player (its cookie, a
+    finished sheet in its storage, a table's token if given). The page asks for its language
+    (``?lang=``) and the switch's cookie is set, as if chosen: the server's words (its errors
+    on the websocket, a hint) come in it too."""
     page = open_page(None, viewport={"width": size[0], "height": size[1]})
     ctx = page.context
-    ctx.add_cookies([{"name": k, "value": v, "url": base_url} for k, v in world["cookies"].items()])
+    cookies = {**world["cookies"], "salad_lang": lang}
+    ctx.add_cookies([{"name": k, "value": v, "url": base_url} for k, v in cookies.items()])
     sheet = json.dumps(world["sheet"])
     ctx.add_init_script(f"localStorage.setItem('salad.scoresheet', {json.dumps(sheet)})")
     if token is not None:
         ctx.add_init_script(f"localStorage.setItem('salad.token.{token[0]}', '{token[1]}')")
-    page.goto(base_url + path)
+    page.goto(base_url + with_lang(path, lang))
     page.wait_for_load_state("networkidle")
     return page
 
@@ -222,7 +226,7 @@ def test_every_word_goes_through_the_catalog(
     """Each page in the pseudo-locale: no word outside [brackets] but names, no text wider
     than its button or label (the longer words of another language)."""
     path, token = PAGES[name](world)
-    page = opened(open_page, base_url, world, with_lang(path, "en-XA"), token=token)
+    page = opened(open_page, base_url, world, path, "en-XA", token=token)
     if name == "review":
         review(page)
     assert page.get_attribute("html", "lang") == "en-XA"
@@ -244,9 +248,12 @@ def test_french_screens(
     ARTIFACTS.mkdir(exist_ok=True)
     problems: list[str] = []
     for size, (w, h) in VIEWPORTS.items():
-        page = opened(open_page, base_url, world, with_lang(path, "fr"), (w, h), token)
+        page = opened(open_page, base_url, world, path, "fr", (w, h), token)
         if name == "review":
             review(page)
+        if name == "table":  # the server's words too: a hint's reason
+            page.click("#btn-hint")
+            expect(page.locator(".hint-why")).to_be_visible(timeout=60_000)
         assert page.get_attribute("html", "lang") == "fr-CA"
         shot = ARTIFACTS / f"french-{name}-{size}.png"
         page.screenshot(path=str(shot))
