@@ -155,3 +155,26 @@ def test_a_refusal_in_a_dependency_run_in_a_thread(client: TestClient) -> None:
     answer = client.patch("/api/me", json={"colour": "#123456"}, headers=foreign)
     assert answer.status_code == 403
     assert error(answer).startswith("une requête d'un autre site")
+
+
+def test_the_lobby_in_each_connection_s_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lobby holds words (the hands' penalties, said by salad.formats.howto): each
+    request and each websocket gets it in its own language, however many share the table."""
+    import salad.server.tables.table as tables
+    from salad.locale import _
+
+    monkeypatch.setattr(tables, "hands_info", lambda rs, n: [{"words": _("the game is over")}])
+    with TestClient(create_app(str(tmp_path / "t.db"))) as client:
+        body = {"name": "Host", "seats": [{"kind": "human"}] + [{"kind": "bot"}] * 3}
+        table_id = client.post("/api/tables", json=body).json()["table_id"]
+        url = f"/api/tables/{table_id}"
+        assert client.get(url, headers=FR).json()["hands"][0]["words"] == "la partie est terminée"
+        assert client.get(url).json()["hands"][0]["words"] == "the game is over"
+        said = []
+        for headers in (FR, {}):
+            with client.websocket_connect(f"/ws/{url[5:]}", headers=dict(headers)) as ws:
+                state = json.loads(ws.receive_text())
+                said.append(state["table"]["hands"][0]["words"])
+        assert said == ["la partie est terminée", "the game is over"]

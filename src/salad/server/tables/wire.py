@@ -280,6 +280,7 @@ class Receiver(Protocol):
     """The version of the lobby it was last sent."""
     tricks: tuple[int, TrickKey | None] | None
     """The (game, trick) whose trick parts it was last sent."""
+    # and, if it has one, ``lang``: the language of the lobby it is sent (its words)
 
 
 def state_messages(
@@ -288,7 +289,7 @@ def state_messages(
     game_number: int,
     moves: int,
     deadline: float | None,
-    lobby_json: str,
+    lobby_json: str | Callable[[str], str],
     version: int,
     cache: TricksCache,
     codes: JsonCodes | None,
@@ -299,6 +300,8 @@ def state_messages(
     (``table``) if it has this ``version`` of it and the kept trick parts if it has them for
     this trick; the parts every seat shares are built once. ``hand_end``: the JSON of the
     summary the table shows (:class:`~salad.server.tables.table.HandEnd`), or None.
+    ``lobby_json``: the lobby's JSON, or the function giving it in a language (a
+    connection's ``lang``: the lobby holds words).
     ``choices``: the pass phase is played at once (:mod:`~.passing`): each state says what
     its seat may choose now and has chosen, and who is still choosing (``passing``)."""
     public = ""
@@ -320,7 +323,7 @@ def state_messages(
         key = (game_number, cache.key)
     shown = "null" if deadline is None else repr(float(deadline))
     tail = f',"deadline":{shown},"moves":{moves:d},"hand_end":{hand_end or "null"}'
-    lobby = ',"table":' + lobby_json
+    lobbies: dict[str, str] = {}
     per_seat: dict[tuple[int, bool], str] = {}
 
     def message(conn: Receiver) -> str:
@@ -343,6 +346,11 @@ def state_messages(
         if conn.version == version:
             return text + "}"
         conn.version = version
+        lang = getattr(conn, "lang", "en")
+        lobby = lobbies.get(lang)
+        if lobby is None:
+            made = lobby_json if isinstance(lobby_json, str) else lobby_json(lang)
+            lobby = lobbies[lang] = ',"table":' + made
         return text + lobby + "}"
 
     return message
