@@ -9,7 +9,7 @@ from salad.bots import bot_factory, bot_names, reference_only
 from salad.cards import Deck, RankSpec, WildWins
 from salad.errors import SaladError
 from salad.formats.howto import penalty_words
-from salad.locale import current, using
+from salad.locale import _, current, using
 from salad.presets import PRESETS
 from salad.ruleset import CompiledHand, Ruleset
 from salad.settings import from_preset
@@ -40,7 +40,7 @@ def _rank_info(rank: RankSpec) -> dict[str, str]:
     label = rank.aliases[0] if rank.aliases else rank.letter
     info = {"letter": rank.letter, "name": rank.name, "label": label}
     if not rank.clear:
-        info["text"] = f"{label} ({rank.name})"
+        info["text"] = f"{label} ({_(rank.name)})"  # the ruleset's words: in the catalog
     return info
 
 
