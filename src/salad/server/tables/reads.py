@@ -30,7 +30,9 @@ class Reads:
                 "status": r.status,
                 "totals": live[1] if live and live[0] == r.game_number else r.totals,
                 "winners": r.winners or [],
-                "players": [p.get("name") or f"Seat {i}" for i, p in enumerate(r.players)],
+                "players": [
+                    p.get("name") or _("Seat {n}").format(n=i) for i, p in enumerate(r.players)
+                ],
                 "started_at": r.started_at,
                 "finished_at": r.finished_at,
             }
