@@ -58,6 +58,8 @@ class Identities:
     secret: str
     parts: list[PlayerPart] = field(default_factory=list)
     """The site's parts that hold something about players (see :class:`PlayerPart`)."""
+    languages: dict[str, tuple[float, str | None]] = field(default_factory=dict)
+    """Each player's stored language as last read, and when (:mod:`salad.server.speech`)."""
 
     def __post_init__(self) -> None:
         self.signer = URLSafeSerializer(self.secret, salt=SALT)
@@ -65,8 +67,10 @@ class Identities:
     def player_id(self, conn: HTTPConnection) -> str | None:
         """The player id a request's cookie names, if its signature holds."""
         cookie = conn.cookies.get(COOKIE)
-        if not cookie:
-            return None
+        return self.read(cookie) if cookie else None
+
+    def read(self, cookie: str) -> str | None:
+        """The player id a cookie's value names, if its signature holds."""
         try:
             value = self.signer.loads(cookie)
         except BadSignature:
