@@ -4,6 +4,7 @@ written in the language asked for (``?lang=``, the switch's cookie, ``Accept-Lan
 
 from __future__ import annotations
 
+import json
 import re
 import warnings
 from typing import Any
@@ -93,7 +94,7 @@ def test_a_page_is_written_in_the_language_asked_for(client: Any, path: str) -> 
     english = client.get(path)
     assert english.status_code == 200
     assert '<html lang="en" data-language="en">' in english.text
-    assert "/i18n/en.js?v=" in english.text
+    assert "/i18n/" not in english.text  # English is the words as written: no catalog
     french = client.get(path, headers={"accept-language": "en;q=0.5, fr-CA"})
     assert '<html lang="fr-CA" data-language="fr">' in french.text
     assert french.headers["content-language"] == "fr-CA"
@@ -127,15 +128,32 @@ def test_every_page_has_the_language_switch(client: Any, page: str) -> None:
 
 def test_a_language_catalog_is_served_versioned(client: Any) -> None:
     page = client.get("/", headers={"accept-language": "fr"}).text
-    url = re.search(r'src="(/i18n/fr\.js\?v=[0-9a-f]+)"', page)
+    url = re.search(r'src="(/i18n/fr/index\.js\?v=[0-9a-f]+)"', page)
     assert url is not None
     answer = client.get(url[1])
     assert answer.status_code == 200
     assert answer.headers["cache-control"] == "public, max-age=31536000, immutable"
     assert answer.text.startswith("globalThis.SALAD_CATALOG = ")
     assert '"lang": "fr-CA"' in answer.text
-    stale = client.get("/i18n/fr.js?v=0")
+    stale = client.get("/i18n/fr/index.js?v=0")
     assert stale.headers["cache-control"] == "no-cache"
-    missing = client.get("/i18n/de.js")
+    missing = client.get("/i18n/de/index.js")
     assert missing.status_code == 404
-    assert "de" in missing.json()["detail"]
+    assert "'de'" in missing.json()["detail"]
+
+
+def test_a_page_is_sent_the_words_of_its_own_modules(client: Any) -> None:
+    """A page's catalog holds the words of the modules it loads (and the rulesets'), not the
+    whole client's: the table's has the chat's, the home page's does not."""
+    assets = client.app.state.assets
+    for page in ("index", "table"):
+        client.get(f"/{'' if page == 'index' else 'table/abc'}?lang=fr")
+    whole = browser_catalog("fr")["messages"]
+    table = assets.catalogs["table", "fr"][0].decode()
+    home = assets.catalogs["index", "fr"][0].decode()
+    assert "web/static/js/table/chat.js" in assets.modules(assets.pages["table", "fr"][0].decode())
+    chat = next(m for m in read(TEMPLATE) if any("table/chat.js" in p for p, _ in m.locations))
+    assert json.dumps(whole[chat.id], ensure_ascii=False) in table
+    assert json.dumps(whole[chat.id], ensure_ascii=False) not in home
+    assert json.dumps(whole["No Hearts"], ensure_ascii=False) in home  # a ruleset's word
+    assert len(table) < len(json.dumps(whole, ensure_ascii=False))

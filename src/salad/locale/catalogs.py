@@ -66,15 +66,20 @@ def translations(code: str) -> gettext.NullTranslations:
     return gettext.GNUTranslations(compiled)
 
 
-def is_web(message: Message) -> bool:
-    """Whether the browser shows ``message`` (its catalog holds it)."""
-    return any(path.startswith(WEB) or path == RULESET_WORDS for path, _line in message.locations)
+def is_web(message: Message, files: frozenset[str] | None = None) -> bool:
+    """Whether the browser shows ``message``: in one of ``files`` (``web/static/js/x.js``;
+    ``None``: any of the web client's) or a ruleset's word."""
+    return any(
+        path == RULESET_WORDS or (path.startswith(WEB) if files is None else path in files)
+        for path, _line in message.locations
+    )
 
 
 @cache
-def browser_catalog(code: str) -> dict[str, Any]:
+def browser_catalog(code: str, files: frozenset[str] | None = None) -> dict[str, Any]:
     """What the browser's ``i18n.js`` reads: the language's tag and the translations of the
-    web client's strings, a plural's forms by CLDR category (``Intl.PluralRules``' names).
+    web client's strings (those of ``files``, the modules a page loads; ``None``: all), a
+    plural's forms by CLDR category (``Intl.PluralRules``' names).
 
     >>> browser_catalog("en")
     {'lang': 'en', 'messages': {}}
@@ -83,7 +88,7 @@ def browser_catalog(code: str) -> dict[str, Any]:
     tags = plural_tags(lang)
     messages: dict[str, str | dict[str, str]] = {}
     for message in catalog(code):
-        if not message.id or message.fuzzy or not is_web(message):
+        if not message.id or message.fuzzy or message.context or not is_web(message, files):
             continue
         if isinstance(message.id, tuple):
             forms = message.string if isinstance(message.string, tuple) else ()

@@ -17,7 +17,7 @@ restart the server after editing the client.
 
 Each page is a Jinja template written once per language (:mod:`salad.locale`): its words
 through the language's catalog, ``<html lang>`` its tag, and before its scripts the browser's
-catalog of that language (``/i18n/fr.js``, versioned like a static file), which ``js/i18n.js``
+catalog of that language (``/i18n/fr/table.js``, versioned like a static file), which ``js/i18n.js``
 reads. A page's language is the one its ``?lang=`` names, else the ``salad_lang`` cookie the
 switch sets, else the browser's ``Accept-Language``.
 """
@@ -39,7 +39,14 @@ from starlette.datastructures import Headers, QueryParams
 from starlette.staticfiles import NotModifiedResponse
 from starlette.types import Scope
 
-from salad.locale import LANGUAGES, PSEUDO, Language, browser_catalog, from_accept_language
+from salad.locale import (
+    LANGUAGES,
+    PSEUDO,
+    SOURCE,
+    Language,
+    browser_catalog,
+    from_accept_language,
+)
 from salad.locale import translations as catalog_of
 
 STATIC_DIR = Path(__file__).resolve().parent.parent.parent / "web" / "static"
@@ -70,6 +77,12 @@ STATIC_URL = re.compile(r'(?<=\s)(src|href)="/static/([^"?#]+)"')
 
 MODULE_SCRIPT = '<script type="module"'
 
+PAGE_MODULE = re.compile(r'<script type="module" src="/static/([^"?#]+)(?:\?[^"]*)?"')
+"""A page's module script: the file it loads (its URL versioned or not)."""
+
+MODULE_IMPORT = re.compile(r"""(?:\bfrom|\bimport)\s*\(?\s*["'](\.{1,2}/[^"']+\.js)["']""")
+"""A module's import of another (``from "./dom.js"``, ``import("./x.js")``), relative."""
+
 LANGUAGE_COOKIE = "salad_lang"
 """The language the switch chose (``js/i18n.js`` sets it; a code of :data:`LANGUAGES`)."""
 
@@ -93,6 +106,8 @@ class Assets(StaticFiles):
 
     def __init__(self, directory: Path) -> None:
         super().__init__(directory=directory, check_dir=False)
+        self.root = directory
+        """Where the client's files are."""
         files = sorted(directory.rglob("*")) if directory.is_dir() else []
         self.versions = {
             path.relative_to(directory).as_posix(): version(path.read_bytes())
@@ -111,8 +126,9 @@ class Assets(StaticFiles):
                 self.versions[name] = version(self.stylesheets[name])
         self.writers = {code: writer(directory, lang) for code, lang in SPOKEN.items()}
         """Each language's Jinja environment: the pages' templates through its catalog."""
-        self.catalogs = {code: self.catalog(lang) for code, lang in SPOKEN.items()}
-        """Each language's browser catalog as served (a script), and its version."""
+        self.catalogs: dict[tuple[str, str], tuple[bytes, str]] = {}
+        """Each page's browser catalog in each language but the source's, as served (a
+        script): the words of the modules the page loads, and its version."""
         self.pages = {
             (name, code): self.page(directory / f"{name}.html", title, lang)
             for name, title in PAGES.items()
@@ -140,24 +156,47 @@ class Assets(StaticFiles):
         }
         return json.dumps({"imports": modules}, indent=1)
 
-    def catalog(self, lang: Language) -> tuple[bytes, str]:
-        """The browser's catalog of ``lang`` as a script (it sets ``SALAD_CATALOG``), and its
-        version."""
-        data = json.dumps(browser_catalog(lang.code), ensure_ascii=False, sort_keys=True)
-        body = f"globalThis.SALAD_CATALOG = {data};\n".encode()
-        return body, version(body)
+    def modules(self, html: str) -> frozenset[str]:
+        """The ES modules a page loads: its module scripts and what they import, all the way
+        down (``web/static/js/table.js``...: the catalogs' locations)."""
+        todo = [found for found in PAGE_MODULE.findall(html) if found in self.versions]
+        seen: set[str] = set()
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            text = (self.root / name).read_text(encoding="utf-8")
+            for imported in MODULE_IMPORT.findall(text):
+                target = urljoin(f"/static/{name}", imported).removeprefix("/static/")
+                if target in self.versions:
+                    todo.append(target)
+        return frozenset(f"web/static/{name}" for name in seen)
 
-    def versioned(self, html: str, lang: Language) -> str:
+    def catalog(self, page: str, html: str, lang: Language) -> str:
+        """The ``<script>`` of ``page``'s browser catalog in ``lang`` (none in the source
+        language: ``js/i18n.js`` then shows the words as written), made on the first ask."""
+        if lang == SOURCE:
+            return ""
+        if (page, lang.code) not in self.catalogs:
+            words = browser_catalog(lang.code, self.modules(html))
+            data = json.dumps(words, ensure_ascii=False, sort_keys=True)
+            body = f"globalThis.SALAD_CATALOG = {data};\n".encode()
+            self.catalogs[page, lang.code] = body, version(body)
+        current = self.catalogs[page, lang.code][1]
+        return f'<script src="/i18n/{lang.code}/{page}.js?v={current}"></script>\n'
+
+    def versioned(self, html: str, lang: Language, page: str) -> str:
         """A page with its static files' URLs versioned, and before its first module script
-        its language's catalog and the import map (a map must come before the modules it
-        maps)."""
+        its catalog in its language and the import map (a map must come before the modules
+        it maps)."""
         html = STATIC_URL.sub(
             lambda m: f'{m[1]}="{self.url(m[2])}"' if m[2] in self.versions else m[0], html
         )
         first = html.find(MODULE_SCRIPT)
         if first < 0:
             return html
-        catalog = f'<script src="/i18n/{lang.code}.js?v={self.catalogs[lang.code][1]}"></script>\n'
+        catalog = self.catalog(page, html, lang)
         importmap = f'<script type="importmap">\n{self.import_map()}\n</script>\n'
         return html[:first] + catalog + importmap + html[first:]
 
@@ -166,7 +205,8 @@ class Assets(StaticFiles):
         installed, as served: its HTML and its ETag."""
         if path.is_file():
             page = self.writers[lang.code].get_template(path.name)
-            html = self.versioned(page.render(lang=lang, languages=list(LANGUAGES.values())), lang)
+            written = page.render(lang=lang, languages=list(LANGUAGES.values()))
+            html = self.versioned(written, lang, path.stem)
         else:
             html = (
                 f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title></head>"
@@ -235,13 +275,17 @@ async def page(name: str, request: Request) -> Response:
     return response
 
 
-@router.get("/i18n/{code}.js", include_in_schema=False)
-async def catalog(code: str, request: Request) -> Response:
-    """A language's browser catalog (a script), cached for a year under its version."""
+@router.get("/i18n/{code}/{page}.js", include_in_schema=False)
+async def catalog(code: str, page: str, request: Request) -> Response:
+    """A page's browser catalog in a language (a script), cached for a year under its
+    version."""
     assets: Assets = request.app.state.assets
-    if code not in assets.catalogs:
-        raise HTTPException(404, f"no language {code!r} (known: {', '.join(SPOKEN)})")
-    body, current = assets.catalogs[code]
+    if (page, code) not in assets.catalogs:
+        known = sorted({c for _p, c in assets.catalogs})
+        raise HTTPException(
+            404, f"no catalog of the page {page!r} in {code!r} (languages: {', '.join(known)})"
+        )
+    body, current = assets.catalogs[page, code]
     response = assets.remembered(body, "text/javascript", f'"{current}"', request.headers)
     fresh = request.query_params.get("v") == current
     response.headers["cache-control"] = IMMUTABLE if fresh else REVALIDATE

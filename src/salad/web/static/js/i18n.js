@@ -1,15 +1,15 @@
 // @ts-check
-// The web client's words in the page's language: `t("Your turn")`, `tn("{n} trick", "{n} tricks",
-// n)`, placeholders `{name}` filled from an object. The catalog is the server's
-// (salad.locale: the same gettext catalogs as the command's), loaded by the page before its
-// modules as `SALAD_CATALOG`; a string it lacks shows in English. Numbers and dates through
-// `Intl` in the page's language. `make i18n` finds the strings: the first argument of every
-// t() and the first two of every tn() must be plain string literals.
+// The page's words in its language (docs/i18n.md): t("Your turn, {name}", {name}), tn(one, other,
+// n); the first arguments plain string literals (make i18n reads them). The server's catalog of
+// the page (salad.locale) comes before the modules as SALAD_CATALOG; none in English.
 
 /** @typedef {{lang: string, messages: Record<string, string | Record<string, string>>}} Catalog */
 
 /** @type {Catalog} */
-const catalog = /** @type {any} */ (globalThis).SALAD_CATALOG ?? { lang: "en", messages: {} };
+const catalog = /** @type {any} */ (globalThis).SALAD_CATALOG ?? {
+  lang: document.documentElement.lang || "en",
+  messages: {},
+};
 
 /** The page's language as a BCP 47 tag (`fr-CA`), for `Intl` and `lang` attributes. */
 export const lang = catalog.lang;
