@@ -3,50 +3,35 @@
 // n); the first arguments plain string literals (make i18n reads them). The server's catalog of
 // the page (salad.locale) comes before the modules as SALAD_CATALOG; none in English.
 
-/** @typedef {{lang: string, messages: Record<string, string | Record<string, string>>}} Catalog */
-
-/** @type {Catalog} */
+/** @type {{lang: string, messages: Record<string, string | Record<string, string>>}} */
 const catalog = /** @type {any} */ (globalThis).SALAD_CATALOG ?? {
   lang: document.documentElement.lang || "en",
   messages: {},
 };
 
-/** The page's language as a BCP 47 tag (`fr-CA`), for `Intl` and `lang` attributes. */
+/** The page's language, a BCP 47 tag (`fr-CA`). */
 export const lang = catalog.lang;
 
-/** The page's language as the site's code (`fr`): what the switch and /api/me store. */
+/** The site's code of it (`fr`): what the switch and /api/me store. */
 export const code = document.documentElement.dataset.language ?? lang.split("-")[0];
 
 const plurals = new Intl.PluralRules(lang);
 
-/**
- * `text` with its `{name}` placeholders filled from `params` (others left as they are).
- * @param {string} text
- * @param {Record<string, unknown>} [params]
- */
+/** @param {string} text @param {Record<string, unknown>} [params] */
 function fill(text, params) {
   if (!params) return text;
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 
-/**
- * `message` in the page's language, its placeholders filled.
- * @param {string} message
- * @param {Record<string, unknown>} [params]
- * @returns {string}
- */
+/** `message` in the page's language, `{name}`s filled. @param {string} message @param {Record<string, unknown>} [params] @returns {string} */
 export function t(message, params) {
   const found = catalog.messages[message];
   return fill(typeof found === "string" && found ? found : message, params);
 }
 
 /**
- * The form of `one`/`other` for the number `n` (CLDR's rules), `{n}` and its placeholders
- * filled; `n` is written in the page's language.
- * @param {string} one
- * @param {string} other
- * @param {number} n
- * @param {Record<string, unknown>} [params]
+ * The form for `n` (CLDR's rules), `{n}` written in the page's language.
+ * @param {string} one @param {string} other @param {number} n @param {Record<string, unknown>} [params]
  * @returns {string}
  */
 export function tn(one, other, n, params) {
@@ -58,34 +43,23 @@ export function tn(one, other, n, params) {
   return fill(text, { n: number(n), ...params });
 }
 
-/**
- * A number as the page's language writes it.
- * @param {number} n
- * @param {Intl.NumberFormatOptions} [options]
- */
+/** @param {number} n @param {Intl.NumberFormatOptions} [options] */
 export function number(n, options) {
   return new Intl.NumberFormat(lang, options).format(n);
 }
 
-/**
- * A date (or a time in ms) as the page's language writes it.
- * @param {Date | number} when
- * @param {Intl.DateTimeFormatOptions} [options]
- */
+/** @param {Date | number} when @param {Intl.DateTimeFormatOptions} [options] */
 export function date(when, options = { dateStyle: "medium" }) {
   return new Intl.DateTimeFormat(lang, options).format(when);
 }
 
-/** The cookie the server reads the chosen language from (salad.server.routes.pages). */
-const COOKIE = "salad_lang";
-
 /**
- * Show the site in the language `chosen` (a code of the switch): remembered by this browser
- * and, where the player has an identity, by it; then the page is written again.
+ * Show the site in `chosen`: kept in the cookie the server reads (salad_lang) and, where the
+ * player has an identity, by it; then the page is written again.
  * @param {string} chosen
  */
 export async function chooseLanguage(chosen) {
-  document.cookie = `${COOKIE}=${encodeURIComponent(chosen)}; path=/; max-age=31536000; samesite=lax`;
+  document.cookie = `salad_lang=${encodeURIComponent(chosen)}; path=/; max-age=31536000; samesite=lax`;
   try {
     await fetch("/api/me", {
       method: "PATCH",
@@ -93,21 +67,17 @@ export async function chooseLanguage(chosen) {
       body: JSON.stringify({ language: chosen }),
     });
   } catch {
-    // The cookie alone still chooses the language of this browser's pages.
+    // The cookie alone still chooses this browser's pages.
   }
   const url = new URL(location.href);
   url.searchParams.delete("lang");
   location.replace(url.toString());
 }
 
-/**
- * Make every language switch of the page (`select[data-language-switch]`, written by the
- * server) change the language when chosen.
- */
+// The page's switches (select[data-language-switch], written by the server).
 function wireSwitches() {
   for (const select of document.querySelectorAll("select[data-language-switch]")) {
-    if (!(select instanceof HTMLSelectElement)) continue;
-    select.addEventListener("change", () => void chooseLanguage(select.value));
+    if (select instanceof HTMLSelectElement) select.addEventListener("change", () => void chooseLanguage(select.value));
   }
 }
 
