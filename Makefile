@@ -24,7 +24,7 @@ WEB_STAMP     := $(VENV)/.web-stamp
 CLUSTER_STAMP := $(VENV)/.cluster-stamp
 DEV_STAMP     := $(VENV)/.dev-stamp
 
-.PHONY: setup setup-web system-deps run cluster test test-fast test-e2e lint lint-js protocol bench bench-bots bench-server bench-cluster bench-review bench-profile bench-lab bench-wire clean
+.PHONY: setup setup-web system-deps run cluster test test-fast test-e2e lint lint-js protocol i18n bench bench-bots bench-server bench-cluster bench-review bench-profile bench-lab bench-wire clean
 
 # Debian packages the tests need: a real browser, and PostgreSQL, Redis and HAProxy for the
 # cluster (docs/deploy.md).
@@ -87,6 +87,12 @@ lint: setup node_modules/.stamp
 # written from the models of salad.server.messages; `make lint` fails while they are stale.
 protocol: setup
 	$(PY) -m salad.server.protocol_schema
+
+# The catalogs (src/salad/locale/po, docs/i18n.md): the template extracted anew from the sources
+# and every language's catalog brought up to it; then translate what it left empty or fuzzy
+# (tests/test_locale.py fails while any is).
+i18n: setup
+	$(PY) -m salad.locale.tool update
 
 # TypeScript comes from the npm registry (package-lock.json); Node.js and npm from Debian when
 # the machine has none.

@@ -343,7 +343,7 @@ CASES: list[Case | pytest.ParameterSet] = [
     pytest.param(
         ["simulate", "-g", "1", "-r", "Fruit-Salad", "-b", "RANDOM"],
         0,
-        "1 games",
+        "1 game of Fruit Salad",
         id="simulate-case",
     ),  # fmt: skip
     pytest.param(["demo", "-s", "3", "--tricks"], 0, "Trick  1", id="demo-tricks"),

@@ -175,16 +175,17 @@ class Deck:
         """The code for screens, e.g. ``Q♠``."""
         suit = self.suit_of[card]
         if suit == NO_SUIT:
-            return self._wild_spec(card).symbol
+            return self.wild_spec(card).symbol
         return self.spec.ranks[self.rank_of[card]].letter + self.suits[suit].symbol
 
     def name(self, card: Card) -> str:
         suit = self.suit_of[card]
         if suit == NO_SUIT:
-            return self._wild_spec(card).name
+            return self.wild_spec(card).name
         return f"{self.spec.ranks[self.rank_of[card]].name} of {self.suits[suit].name}"
 
-    def _wild_spec(self, card: Card) -> WildSpec:
+    def wild_spec(self, card: Card) -> WildSpec:
+        """The Wild card ``card`` is (its spec: code, name, symbol)."""
         code = self.codes[card]
         return next(w for w in self.spec.wilds if w.code == code)
 
@@ -276,7 +277,7 @@ def _code_index(deck: Deck) -> dict[str, tuple[Card, ...]]:
                     if key != code.upper():
                         index.setdefault(key, []).append(card)
         else:
-            w = deck._wild_spec(card)
+            w = deck.wild_spec(card)
             if w.symbol.upper() != code.upper():
                 index.setdefault(w.symbol.upper(), []).append(card)
     return {k: tuple(v) for k, v in index.items()}

@@ -17,6 +17,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 from urllib.request import Request, urlopen
 
 from salad.errors import SaladError
+from salad.locale import _
 from salad.sheet import ScoreSheet
 
 TIMEOUT = 30.0
@@ -34,7 +35,9 @@ def invite_link(group: str) -> tuple[str, str, str]:
         path = Path(text).expanduser()
         if not path.is_file():
             raise SaladError(
-                f"--group: {group!r} is neither a group's invite link (http...) nor a file"
+                _(
+                    "--group: {group!r} is neither a group's invite link (http...) nor a file"
+                ).format(group=group)
             )
         lines = path.read_text(encoding="utf-8").strip().splitlines()
         text = lines[0].strip() if lines else ""
@@ -43,7 +46,9 @@ def invite_link(group: str) -> tuple[str, str, str]:
     code = parse_qs(url.query).get("code", [""])[0]
     if url.scheme not in ("http", "https") or len(parts) != 3 or parts[0] != "g" or not code:
         raise SaladError(
-            f"--group: {text!r} is not a group's invite link (https://SITE/g/ID/join?code=...)"
+            _(
+                "--group: {text!r} is not a group's invite link (https://SITE/g/ID/join?code=...)"
+            ).format(text=text)
         )
     return f"{url.scheme}://{url.netloc}", parts[1], code
 
@@ -65,9 +70,16 @@ def attach(group: str, sheet: ScoreSheet) -> str:
         raise SaladError(f"{site}: {refusal(exc)}") from None
     except (URLError, TimeoutError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
-        raise SaladError(f"cannot reach {site}: {reason}") from None
-    seats = [f"{s['name']} ({'a member' if s['player'] else 'a guest'})" for s in attached["seats"]]
-    return f"Attached to the group, played on {attached['played_on']}: {', '.join(seats)}."
+        raise SaladError(
+            _("cannot reach {site}: {reason}").format(site=site, reason=reason)
+        ) from None
+    seats = [
+        (_("{name} (a member)") if s["player"] else _("{name} (a guest)")).format(name=s["name"])
+        for s in attached["seats"]
+    ]
+    return _("Attached to the group, played on {date}: {seats}.").format(
+        date=attached["played_on"], seats=", ".join(seats)
+    )
 
 
 def refusal(exc: HTTPError) -> str:

@@ -20,6 +20,7 @@ from salad.cli.errors import ParameterSource
 from salad.cli.errors import friendly as friendly  # where the commands import it from
 from salad.errors import SaladError
 from salad.formats.rules import load_ruleset
+from salad.locale import N_, _
 from salad.ruleset import Ruleset
 
 err = Console(stderr=True)
@@ -41,13 +42,19 @@ def _no_blank_names(example: str) -> Callable[..., str | None]:
             return value
         if not value.replace(",", "").strip():
             raise typer.BadParameter(
-                f"nothing named in {value!r} (e.g. {example})", ctx, param_hint=_hint(param)
+                _("nothing named in {value!r} (e.g. {example})").format(
+                    value=value, example=example
+                ),
+                ctx,
+                param_hint=_hint(param),
             )
         names = value.split(",")
         blank = [i + 1 for i, name in enumerate(names) if not name.strip()]
         if blank:
             raise typer.BadParameter(
-                f"name {blank[0]} of {len(names)} in {value!r} is blank",
+                _("name {n} of {count} in {value!r} is blank").format(
+                    n=blank[0], count=len(names), value=value
+                ),
                 ctx,
                 param_hint=_hint(param),
             )
@@ -66,10 +73,10 @@ topping_names_given = _no_blank_names("--toppings rotten-tomato")
 
 
 # -- the table: rules, players, toppings, swaps ---------------------------------------------------
-RulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Preset name or TOML rules file.")]
+RulesOpt = Annotated[str, typer.Option("--rules", "-r", help=N_("Preset name or TOML rules file."))]
 OptionalRulesOpt = Annotated[
     str | None,
-    typer.Option("--rules", "-r", help="Preset name or TOML rules file (default: canadian)."),
+    typer.Option("--rules", "-r", help=N_("Preset name or TOML rules file (default: canadian).")),
 ]
 """--rules for a command that must know whether it was given (``score --load``)."""
 ToppingsOpt = Annotated[
@@ -78,19 +85,22 @@ ToppingsOpt = Annotated[
         "--toppings",
         "-t",
         callback=topping_names_given,
-        help="Toppings, comma-separated: rotten-tomato, pass-the-veggies, cornucopia, "
-        "spicy-pepper, blue-cheese-moon, salad-dressing, or all.",
+        help=N_(
+            "Toppings, comma-separated: rotten-tomato, pass-the-veggies, cornucopia, "
+            "spicy-pepper, blue-cheese-moon, salad-dressing, or all."
+        ),
     ),
 ]
 SwapOpt = Annotated[
     list[str] | None,
-    typer.Option("--swap", help="Swap a round in: ROUND=NAME, e.g. 2=no-evens (repeatable)."),
+    typer.Option("--swap", help=N_("Swap a round in: ROUND=NAME, e.g. 2=no-evens (repeatable).")),
 ]
 PlayersOpt = Annotated[
-    int | None, typer.Option("--players", "-n", help="Number of players (default: the ruleset's).")
+    int | None,
+    typer.Option("--players", "-n", help=N_("Number of players (default: the ruleset's).")),
 ]
 TournamentPlayersOpt = Annotated[
-    int | None, typer.Option("--players", "-n", help="Seats per game (default: the ruleset's).")
+    int | None, typer.Option("--players", "-n", help=N_("Seats per game (default: the ruleset's)."))
 ]
 
 
@@ -101,7 +111,7 @@ BotsOpt = Annotated[
         "--bots",
         "-b",
         callback=bot_names_given,
-        help="Bot per seat, comma-separated, or one for all.",
+        help=N_("Bot per seat, comma-separated, or one for all."),
     ),
 ]
 MatchBotsOpt = Annotated[
@@ -110,7 +120,7 @@ MatchBotsOpt = Annotated[
         "--bots",
         "-b",
         callback=bot_names_given,
-        help="One bot per seat, comma-separated, e.g. expert,basic,basic,basic.",
+        help=N_("One bot per seat, comma-separated, e.g. expert,basic,basic,basic."),
     ),
 ]
 EntrantsOpt = Annotated[
@@ -119,8 +129,10 @@ EntrantsOpt = Annotated[
         "--bots",
         "-b",
         callback=bot_names_given,
-        help="The entrants, comma-separated, at least one per seat, e.g. "
-        "expert,advanced,basic,random; a bot listed twice enters two copies.",
+        help=N_(
+            "The entrants, comma-separated, at least one per seat, e.g. "
+            "expert,advanced,basic,random; a bot listed twice enters two copies."
+        ),
     ),
 ]
 OpponentsOpt = Annotated[
@@ -129,60 +141,66 @@ OpponentsOpt = Annotated[
         "--bots",
         "-b",
         callback=bot_names_given,
-        help="Bots for the other seats in seat order, comma-separated, or one for all "
-        "(random, basic, advanced, expert). Default: expert.",
+        help=N_(
+            "Bots for the other seats in seat order, comma-separated, or one for all "
+            "(random, basic, advanced, expert). Default: expert."
+        ),
     ),
 ]
 """--bots of `salad play`: everyone but you."""
 ThinkTimeOpt = Annotated[
     float | None,
-    typer.Option("--move-time", min=0.0, help="Seconds a searching bot may think per move."),
+    typer.Option("--move-time", min=0.0, help=N_("Seconds a searching bot may think per move.")),
 ]
 MatchMoveTimeOpt = Annotated[
     float | None,
-    typer.Option("--move-time", help="Seconds per move, given to every bot as move_time."),
+    typer.Option("--move-time", help=N_("Seconds per move, given to every bot as move_time.")),
 ]
 TournamentMoveTimeOpt = Annotated[
     float | None,
     typer.Option(
         "--move-time",
-        help="Seconds per move, given to every bot (timed bots are not reproducible).",
+        help=N_("Seconds per move, given to every bot (timed bots are not reproducible)."),
     ),
 ]
 
 # -- seeds ----------------------------------------------------------------------------------------
 SeedOpt = Annotated[
-    int | None, typer.Option("--seed", "-s", help="Seed: the same seed, the same game.")
+    int | None, typer.Option("--seed", "-s", help=N_("Seed: the same seed, the same game."))
 ]
 PlaySeedOpt = Annotated[
-    int | None, typer.Option("--seed", "-s", help="Seed: the same seed, the same deals.")
+    int | None, typer.Option("--seed", "-s", help=N_("Seed: the same seed, the same deals."))
 ]
-DealSeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Deal d is the game with seed S+d.")]
+DealSeedOpt = Annotated[
+    int, typer.Option("--seed", "-s", help=N_("Deal d is the game with seed S+d."))
+]
 ScheduleSeedOpt = Annotated[
-    int, typer.Option("--seed", "-s", help="Seed of the schedule, the deals and the bots.")
+    int, typer.Option("--seed", "-s", help=N_("Seed of the schedule, the deals and the bots."))
 ]
 
 # -- processes ------------------------------------------------------------------------------------
 WorkersOpt = Annotated[
     int | None,
-    typer.Option("--workers", "-w", help="Processes to play on (default: every core)."),
+    typer.Option("--workers", "-w", help=N_("Processes to play on (default: every core).")),
 ]
 TournamentWorkersOpt = Annotated[
     int | None,
     typer.Option(
         "--workers",
         "-w",
-        help="Processes (local; default every core) or tasks at a time (ray; default its CPUs).",
+        help=N_(
+            "Processes (local; default every core) or tasks at a time (ray; default its CPUs)."
+        ),
     ),
 ]
 
 # -- files ----------------------------------------------------------------------------------------
-RecordFile = Annotated[Path, typer.Argument(help="A .json or .jsonl record file.")]
+RecordFile = Annotated[Path, typer.Argument(help=N_("A .json or .jsonl record file."))]
 RecordOpt = Annotated[
-    Path | None, typer.Option("--record", help="Write every game to this file (JSON Lines).")
+    Path | None, typer.Option("--record", help=N_("Write every game to this file (JSON Lines)."))
 ]
 JsonOpt = Annotated[
-    bool, typer.Option("--json", help="Print the summary as JSON on the last line.")
+    bool, typer.Option("--json", help=N_("Print the summary as JSON on the last line."))
 ]
 
 
@@ -206,7 +224,11 @@ def require_extra(command: str, extra: str, *modules: str) -> None:
         except (ImportError, ValueError):  # a parent package missing, or blocked in sys.modules
             found = False
         if not found:
-            raise SaladError(f"salad {command} needs: pip install 'salad[{extra}]'")
+            raise SaladError(
+                _("salad {command} needs: pip install 'salad[{extra}]'").format(
+                    command=command, extra=extra
+                )
+            )
 
 
 # -- the ruleset and the players ------------------------------------------------------------------

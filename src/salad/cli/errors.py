@@ -7,13 +7,17 @@ style, ``error: ...`` on one line of stderr, instead of a boxed usage block.
 
 from __future__ import annotations
 
+import contextvars
 import functools
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import typer
 
+from salad.cli.help import translated
 from salad.errors import SaladError
+from salad.locale import _
 
 try:  # Typer 0.2x carries its own copy of Click; older Typer uses the click package
     from typer._click import exceptions as click_exceptions
@@ -22,7 +26,7 @@ except ImportError:  # pragma: no cover
     from click import exceptions as click_exceptions  # type: ignore[no-redef]
     from click.core import ParameterSource  # type: ignore[assignment]
 
-__all__ = ["ParameterSource", "friendly", "one_line", "run_app", "usage_error"]
+__all__ = ["ParameterSource", "click_exceptions", "friendly", "one_line", "run_app", "usage_error"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -32,8 +36,12 @@ INTERRUPTED_STATUS = 130
 
 
 def one_line(text: str) -> str:
-    """``text`` with every run of whitespace, line breaks included, as one space."""
-    return " ".join(str(text).split())
+    """``text`` with every run of whitespace, line breaks included, as one space; a
+    no-break space (French typography, before a colon) is kept."""
+    return " ".join(_SPACES.split(str(text).strip(" \t\n\r\f\v")))
+
+
+_SPACES = re.compile(r"[ \t\n\r\f\v]+")
 
 
 def friendly(func: F) -> F:
@@ -44,24 +52,36 @@ def friendly(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except SaladError as exc:
-            typer.echo(f"error: {one_line(str(exc))}", err=True)
+            typer.echo(error_line(one_line(str(exc))), err=True)
             raise typer.Exit(1) from None
         except BrokenPipeError:
             raise  # the reader left (``| head``): not an error, see run_app
         except RecursionError:
-            typer.echo("error: the input is nested too deeply to read", err=True)
+            typer.echo(error_line(_("the input is nested too deeply to read")), err=True)
             raise typer.Exit(1) from None
         except OSError as exc:
-            where = f" {exc.filename}:" if exc.filename else ""
-            typer.echo(f"error:{where} {one_line(exc.strerror or str(exc))}", err=True)
+            what = one_line(exc.strerror or str(exc))
+            typer.echo(error_line(f"{exc.filename}: {what}" if exc.filename else what), err=True)
             raise typer.Exit(1) from None
 
     return wrapper  # type: ignore[return-value]
 
 
+def error_line(message: str) -> str:
+    """The line that tells of an error: ``error: MESSAGE`` (``erreur : ...`` in French)."""
+    return _("error: {message}").format(message=message)
+
+
 def run_app(app: typer.Typer, args: Sequence[str] | None = None) -> int:
-    """Run the `salad` command line; its exit status. Every error is one line on stderr."""
-    command = typer.main.get_command(app)
+    """Run the `salad` command line; its exit status. Every error is one line on stderr.
+
+    Its help is in the current language; a ``--lang`` on the command line changes the language
+    of this run only (it runs in a copy of the current context)."""
+    return contextvars.copy_context().run(_run_app, app, args)
+
+
+def _run_app(app: typer.Typer, args: Sequence[str] | None) -> int:
+    command = translated(typer.main.get_command(app))
     try:
         status = command.main(args=args, prog_name="salad", standalone_mode=False)
     except click_exceptions.NoArgsIsHelpError as exc:
@@ -74,7 +94,7 @@ def run_app(app: typer.Typer, args: Sequence[str] | None = None) -> int:
         typer.echo("", err=True)
         return 1
     except KeyboardInterrupt:
-        typer.echo("interrupted", err=True)
+        typer.echo(_("interrupted"), err=True)
         return INTERRUPTED_STATUS
     # A closed pipe (``salad record show F | head``) ends the run quietly: Typer's main
     # catches it and exits 1 with stdout and stderr pacified, once friendly() let it through.
@@ -90,5 +110,8 @@ def usage_error(exc: click_exceptions.ClickException) -> str:
     message = one_line(exc.format_message()).rstrip(".")
     message = message[:1].lower() + message[1:]
     ctx = getattr(exc, "ctx", None)
-    more = f" (see {ctx.command_path} --help)" if ctx is not None else ""
-    return f"error: {message}{more}"
+    if ctx is None:
+        return error_line(message)
+    return error_line(
+        _("{message} (see {command} --help)").format(message=message, command=ctx.command_path)
+    )

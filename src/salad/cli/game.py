@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import time
 from typing import Annotated
 
@@ -34,13 +35,16 @@ from salad.formats.describe import describe
 from salad.formats.records import format_record, record_from_game, write_records
 from salad.lab.match import run_match
 from salad.lab.progress import format_rate
+from salad.locale import N_, _, ngettext
 from salad.ruleset import Ruleset
 from salad.sheet.printout import full_sheet, hand_rows, sheet_header
 
 
 @friendly
 def rules(
-    ruleset: Annotated[str, typer.Argument(help="Preset name or TOML rules file.")] = "canadian",
+    ruleset: Annotated[
+        str, typer.Argument(help=N_("Preset name or TOML rules file."))
+    ] = "canadian",
     players: PlayersOpt = None,
     toppings: ToppingsOpt = None,
     swap: SwapOpt = None,
@@ -55,7 +59,7 @@ def rules(
 def simulate(
     rs: Ruleset,
     n: int,
-    games: Annotated[int, typer.Option("--games", "-g", min=1, help="How many games.")] = 100,
+    games: Annotated[int, typer.Option("--games", "-g", min=1, help=N_("How many games."))] = 100,
     seed: SeedOpt = 0,
     bots: BotsOpt = "random",
     record: RecordOpt = None,
@@ -69,7 +73,7 @@ def simulate(
     records = []
     start = time.perf_counter()
     with Progress(
-        TextColumn("simulating"),
+        TextColumn(_("simulating")),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
@@ -103,21 +107,34 @@ def simulate(
         "games_per_s": round(games / elapsed, 3),
         "record": str(record) if record else None,
     }
-    typer.echo(f"{games} games of {rs.title}, {n} players, seeds {base}..{base + games - 1}")
+    typer.echo(
+        ngettext(
+            "{n} game of {title}, {players} players, seeds {first}..{last}",
+            "{n} games of {title}, {players} players, seeds {first}..{last}",
+            games,
+        ).format(n=games, title=_(rs.title), players=n, first=base, last=base + games - 1)
+    )
     for s in range(n):
         typer.echo(
-            f"  seat {s} ({bot_list[s].name}): mean {means[s]:8.2f} points, {wins[s]:g} wins"
+            "  "
+            + ngettext(
+                "seat {seat} ({bot}): mean {mean} points, {wins} win",
+                "seat {seat} ({bot}): mean {mean} points, {wins} wins",
+                math.ceil(wins[s]),  # 1.5 wins: the plural
+            ).format(seat=s, bot=bot_list[s].name, mean=f"{means[s]:8.2f}", wins=f"{wins[s]:g}")
         )
     typer.echo(format_rate(games, elapsed))
     if record is not None:
-        typer.echo(f"records written to {record}")
+        typer.echo(_("records written to {file}").format(file=record))
     if as_json:
         typer.echo(json.dumps(summary))
 
 
 TricksOpt = Annotated[
     bool,
-    typer.Option("--tricks", help="Show every hand's deal and every trick, not only the sheet."),
+    typer.Option(
+        "--tricks", help=N_("Show every hand's deal and every trick, not only the sheet.")
+    ),
 ]
 
 
@@ -136,14 +153,16 @@ def demo(
     bot_list = parse_bots(bots, n, game.seed)
     names = [f"{b.name.title()} {s}" for s, b in enumerate(bot_list)]
     typer.echo(
-        f"{rs.title}: {n} players, seed {game.seed}; {names[game.first_dealer]} deals first."
+        _("{title}: {n} players, seed {seed}; {name} deals first.").format(
+            title=_(rs.title), n=n, seed=game.seed, name=names[game.first_dealer]
+        )
     )
     if tricks:
         play_out(game, bot_list)
         players = [{"name": name, "bot": b.name} for name, b in zip(names, bot_list, strict=True)]
         typer.echo(format_record(record_from_game(game, players)))
     else:
-        typer.echo("The score sheet after every hand (--tricks shows every trick as well).")
+        typer.echo(_("The score sheet after every hand (--tricks shows every trick as well)."))
         typer.echo(sheet_header(names))
 
         def on_hand_end(g: Game) -> None:
@@ -162,7 +181,7 @@ def match(
     n: int,
     bots: MatchBotsOpt = "",
     deals: Annotated[
-        int, typer.Option("--deals", "-d", help="Deals; each is played once per seat rotation.")
+        int, typer.Option("--deals", "-d", help=N_("Deals; each is played once per seat rotation."))
     ] = 100,
     seed: DealSeedOpt = 0,
     move_time: MatchMoveTimeOpt = None,

@@ -24,51 +24,58 @@ from salad.cli.common import (
     make_ruleset,
 )
 from salad.errors import SaladError
+from salad.locale import N_, _
 from salad.tui.plain import run_plain
 from salad.tui.session import Session
 
 DEFAULT_DELAY = 0.6
 """Seconds a bot waits before it plays in the terminal app, so that people can follow."""
 DEFAULT_BOTS = "expert"
-NEEDS_TUI = "salad play needs: pip install 'salad[tui]'"
+NEEDS_TUI = N_("salad play needs: pip install 'salad[tui]'")
 
 GameRulesOpt = Annotated[
     str | None,
     typer.Option(
-        "--rules", "-r", help="Preset name or TOML rules file (default: canadian; not on resume)."
+        "--rules",
+        "-r",
+        help=N_("Preset name or TOML rules file (default: canadian; not on resume)."),
     ),
 ]
 SeatOpt = Annotated[
-    int | None, typer.Option("--seat", help="Your seat, 0 to players-1 (default 0).")
+    int | None, typer.Option("--seat", help=N_("Your seat, 0 to players-1 (default 0)."))
 ]
 ResumeOpt = Annotated[
     Path | None,
-    typer.Option("--resume", help="Continue the game saved in this salad-record/1 file."),
+    typer.Option("--resume", help=N_("Continue the game saved in this salad-record/1 file.")),
 ]
 SaveOpt = Annotated[
     Path | None,
     typer.Option(
-        "--save", help="Save the game to this file (on save, on quit, at the end of input)."
+        "--save", help=N_("Save the game to this file (on save, on quit, at the end of input).")
     ),
 ]
 PlainOpt = Annotated[
     bool,
     typer.Option(
         "--plain",
-        help="Plain lines of text on stdin/stdout (screen readers, pipes, dumb terminals).",
+        help=N_("Plain lines of text on stdin/stdout (screen readers, pipes, dumb terminals)."),
     ),
 ]
 BriefOpt = Annotated[
     bool,
     typer.Option(
         "--brief",
-        help="With --plain: one line per card, and one line of state at your turn "
-        "(for screen readers; 'look' shows the whole table).",
+        help=N_(
+            "With --plain: one line per card, and one line of state at your turn "
+            "(for screen readers; 'look' shows the whole table)."
+        ),
     ),
 ]
 DelayOpt = Annotated[
     float,
-    typer.Option("--delay", min=0.0, help="Seconds each bot move is shown before the next one."),
+    typer.Option(
+        "--delay", min=0.0, help=N_("Seconds each bot move is shown before the next one.")
+    ),
 ]
 
 
@@ -106,7 +113,9 @@ def play_command(
         ]
         if given:
             raise SaladError(
-                f"resume: {', '.join(given)} cannot change a saved game (its file has its rules)"
+                _("resume: {options} cannot change a saved game (its file has its rules)").format(
+                    options=", ".join(given)
+                )
             )
         session = Session.resume(resume, seat, bots or None, move_time, save)
     else:
@@ -114,14 +123,14 @@ def play_command(
         n = rs.default_players if players is None else players
         session = Session.new(rs, n, seat or 0, bots or DEFAULT_BOTS, seed, move_time, save)
     if not plain and (os.environ.get("TERM") == "dumb" or not _is_terminal()):
-        typer.echo("not a terminal: playing as plain lines (--plain)", err=True)
+        typer.echo(_("not a terminal: playing as plain lines (--plain)"), err=True)
         plain = True
     if brief:
         plain = True
     if plain:
         code = run_plain(session, resumed=resume is not None, brief=brief)
     else:
-        news = f"Resumed from {resume}." if resume is not None else ""
+        news = _("Resumed from {file}.").format(file=resume) if resume is not None else ""
         code = _run_app(session, delay, news)
     if code:
         raise typer.Exit(code)
@@ -135,7 +144,7 @@ def _run_app(session: Session, delay: float, news: str) -> int:
     except ModuleNotFoundError as exc:
         if (exc.name or "").partition(".")[0] != "textual":
             raise
-        raise SaladError(NEEDS_TUI) from None
+        raise SaladError(_(NEEDS_TUI)) from None
     app = SaladApp(session, delay=delay, news=news)
     message = app.run()
     code = app.return_code or 0

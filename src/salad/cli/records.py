@@ -10,22 +10,21 @@ import typer
 from salad.cli.common import RecordFile, friendly
 from salad.errors import SaladError
 from salad.formats.records import Record, format_record, load_records, verify_record
-
-record_app = typer.Typer(
-    help="Read, check and show salad-record/1 game records.", no_args_is_help=True
-)
+from salad.locale import N_, _, ngettext
 
 GameOpt = Annotated[
     int | None,
-    typer.Option("--game", "-g", min=1, help="Only game N of a file of many (1 is the first)."),
+    typer.Option("--game", "-g", min=1, help=N_("Only game N of a file of many (1 is the first).")),
 ]
-PlainOpt = Annotated[bool, typer.Option(help="Card codes instead of suit symbols.")]
+PlainOpt = Annotated[bool, typer.Option(help=N_("Card codes instead of suit symbols."))]
 VerifyOpt = Annotated[
     bool,
     typer.Option(
         "--verify/--no-verify",
-        help="Replay each game first and refuse one that does not check out (--no-verify "
-        "lists it anyway, marked as not verified).",
+        help=N_(
+            "Replay each game first and refuse one that does not check out (--no-verify "
+            "lists it anyway, marked as not verified)."
+        ),
     ),
 ]
 
@@ -35,14 +34,22 @@ def _records(file: Path, game: int | None) -> list[tuple[str, Record]]:
     messages: ``FILE`` for a file of one game, ``FILE game 3`` in a file of many."""
     records = load_records(file)
     if not records:
-        raise SaladError(f"{file}: no records in the file")
+        raise SaladError(_("{file}: no records in the file").format(file=file))
     many = len(records) > 1
-    named = [(f"{file}" + (f" game {i + 1}" if many else ""), r) for i, r in enumerate(records)]
+    named = [
+        (_("{file} game {n}").format(file=file, n=i + 1) if many else f"{file}", r)
+        for i, r in enumerate(records)
+    ]
     if game is None:
         return named
     if game > len(records):
-        count = f"{len(records)} game" + ("s" if many else "")
-        raise SaladError(f"--game {game}: {file} holds {count}")
+        raise SaladError(
+            ngettext(
+                "--game {game}: {file} holds {n} game",
+                "--game {game}: {file} holds {n} games",
+                len(records),
+            ).format(game=game, file=file, n=len(records))
+        )
     return [named[game - 1]]
 
 
@@ -53,16 +60,18 @@ def _verified(where: str, record: Record) -> list[int]:
         raise SaladError(f"{where}: {exc}") from None
 
 
-@record_app.command("verify")
 @friendly
 def record_verify(file: RecordFile, game: GameOpt = None) -> None:
     """Replay every game of a record file and check every deal, card, winner and score."""
     for where, rec in _records(file, game):
         totals = _verified(where, rec)
-        typer.echo(f"OK {where}: totals {' '.join(str(t) for t in totals)}")
+        typer.echo(
+            _("OK {where}: totals {totals}").format(
+                where=where, totals=" ".join(str(t) for t in totals)
+            )
+        )
 
 
-@record_app.command("show")
 @friendly
 def record_show(
     file: RecordFile, game: GameOpt = None, plain: PlainOpt = False, verify: VerifyOpt = True
@@ -72,5 +81,25 @@ def record_show(
         if verify:
             _verified(where, rec)
         else:
-            typer.echo(f"NOT VERIFIED: {where} (--no-verify): it may break the rules")
+            typer.echo(
+                _("NOT VERIFIED: {where} (--no-verify): it may break the rules").format(where=where)
+            )
         typer.echo(format_record(rec, symbols=not plain))
+
+
+def make_record_app() -> typer.Typer:
+    """`salad record`: its commands."""
+    record_app = typer.Typer(
+        help=N_("Read, check and show salad-record/1 game records."), no_args_is_help=True
+    )
+    record_app.command(
+        "verify",
+        help=N_("Replay every game of a record file and check every deal, card, winner and score."),
+    )(record_verify)
+    record_app.command(
+        "show",
+        help=N_(
+            "Print a game trick by trick (every game of the file, or --game N), once it verifies."
+        ),
+    )(record_show)
+    return record_app

@@ -16,29 +16,32 @@ from salad.errors import SaladError
 from salad.formats.records import load_records
 from salad.lab.review import DEFAULT_WORLDS, ReviewOptions, review_record
 from salad.lab.review_text import format_review
+from salad.locale import N_, _, ngettext
 
 GameOpt = Annotated[
-    int, typer.Option("--game", "-g", min=1, help="Game N of a file of many (1 is the first).")
+    int, typer.Option("--game", "-g", min=1, help=N_("Game N of a file of many (1 is the first)."))
 ]
-SeatOpt = Annotated[int, typer.Option("--seat", "-s", help="The seat to review.")]
-AllOpt = Annotated[bool, typer.Option("--all", help="Review every seat.")]
+SeatOpt = Annotated[int, typer.Option("--seat", "-s", help=N_("The seat to review."))]
+AllOpt = Annotated[bool, typer.Option("--all", help=N_("Review every seat."))]
 WorldsOpt = Annotated[
     int,
     typer.Option(
-        "--worlds", "-w", help="Sampled worlds per decision (the same worlds give the same review)."
+        "--worlds",
+        "-w",
+        help=N_("Sampled worlds per decision (the same worlds give the same review)."),
     ),
 ]
 MoveTimeOpt = Annotated[
     float | None,
     typer.Option(
         "--move-time",
-        help="Seconds per decision at most (fewer worlds when slow: then not reproducible).",
+        help=N_("Seconds per decision at most (fewer worlds when slow: then not reproducible)."),
     ),
 ]
 HindsightOpt = Annotated[
-    bool, typer.Option("--hindsight", help="Also search the true deal (every hand known).")
+    bool, typer.Option("--hindsight", help=N_("Also search the true deal (every hand known)."))
 ]
-JsonOut = Annotated[bool, typer.Option("--json", help="Print the review as one JSON object.")]
+JsonOut = Annotated[bool, typer.Option("--json", help=N_("Print the review as one JSON object."))]
 
 
 @contextmanager
@@ -79,19 +82,33 @@ def review_command(
     expert's search expects after every distinct legal choice, from what the seat knew then;
     the cost of the choice made, labelled good, inaccuracy, mistake or blunder."""
     if worlds < 1:
-        raise SaladError(f"review: --worlds must be 1 or more, not {worlds}")
+        raise SaladError(_("review: --worlds must be 1 or more, not {n}").format(n=worlds))
     if move_time is not None and move_time <= 0:
-        raise SaladError(f"review: --move-time must be above 0 seconds, not {move_time:g}")
+        raise SaladError(
+            _("review: --move-time must be above 0 seconds, not {seconds}").format(
+                seconds=f"{move_time:g}"
+            )
+        )
     records = load_records(record)
     if not records:
-        raise SaladError(f"{record}: no records in the file")
+        raise SaladError(_("{file}: no records in the file").format(file=record))
     if game > len(records):
-        raise SaladError(f"review: --game {game}: {record} holds {len(records)} game(s)")
+        raise SaladError(
+            ngettext(
+                "review: --game {game}: {file} holds {n} game",
+                "review: --game {game}: {file} holds {n} games",
+                len(records),
+            ).format(game=game, file=record, n=len(records))
+        )
     chosen = records[game - 1]
     players = chosen.get("players") if isinstance(chosen, dict) else None
     count = len(players) if isinstance(players, list) else 0
     if not all_seats and not 0 <= seat < max(count, 1):
-        raise SaladError(f"review: --seat {seat}: the game has seats 0 to {count - 1}")
+        raise SaladError(
+            _("review: --seat {seat}: the game has seats 0 to {last}").format(
+                seat=seat, last=count - 1
+            )
+        )
     seats = list(range(count)) if all_seats else [seat]
     options = ReviewOptions(worlds=worlds, move_time=move_time, hindsight=hindsight)
     try:
@@ -100,6 +117,8 @@ def review_command(
     except SaladError as exc:
         message = str(exc)
         raise SaladError(
-            message if message.startswith("review:") else f"{record}: {message}"
+            message
+            if message.startswith("review:")
+            else _("{file}: {problem}").format(file=record, problem=message)
         ) from None
     typer.echo(review.model_dump_json() if json_out else format_review(review))

@@ -26,11 +26,12 @@ from salad.cli.common import (
 )
 from salad.cli.scorekeeper import Scorekeeper
 from salad.errors import SaladError
+from salad.locale import N_, _
 from salad.sheet import ScoreSheet
 
 LoadOpt = Annotated[
     Path | None,
-    typer.Option("--load", "-l", help="Carry on with a sheet saved with /save (JSON)."),
+    typer.Option("--load", "-l", help=N_("Carry on with a sheet saved with /save (JSON).")),
 ]
 GroupOpt = Annotated[
     str | None,
@@ -38,9 +39,11 @@ GroupOpt = Annotated[
         "--group",
         "-g",
         metavar="URL-OR-FILE",
-        help="Attach the finished sheet of --load to a group of the site, and stop: the "
-        "group's invite link (from its page), or a text file holding it. Each name counts "
-        "for the member of that name, any other for a guest.",
+        help=N_(
+            "Attach the finished sheet of --load to a group of the site, and stop: the "
+            "group's invite link (from its page), or a text file holding it. Each name counts "
+            "for the member of that name, any other for a guest."
+        ),
     ),
 ]
 
@@ -62,11 +65,13 @@ def score_command(
         return
     if load is None or rules is not None or players is not None or toppings or swap:
         raise SaladError(
-            "--group attaches a sheet saved with /save: give it with --load FILE alone"
+            _("--group attaches a sheet saved with /save: give it with --load FILE alone")
         )
     sheet = _load(load)
     if not sheet.is_over():
-        raise SaladError(f"{load}: the sheet is not finished; only a finished sheet counts")
+        raise SaladError(
+            _("{file}: the sheet is not finished; only a finished sheet counts").format(file=load)
+        )
     Console(highlight=False, soft_wrap=True).print(attach(group, sheet), markup=False)
 
 
@@ -81,8 +86,10 @@ def _open(
     if load is not None:
         if rules is not None or players is not None or toppings or swap:
             raise SaladError(
-                "--load takes the rules and the players from the file; "
-                "leave out --rules, --players, --toppings and --swap"
+                _(
+                    "--load takes the rules and the players from the file; "
+                    "leave out --rules, --players, --toppings and --swap"
+                )
             )
         sheet = _load(load)
         return Scorekeeper(console, sheet.ruleset, sheet.players, sheet, load)

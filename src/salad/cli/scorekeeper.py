@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from salad.locale import N_, _, ngettext, pgettext
 from salad.ruleset import Moon, Ruleset
 from salad.sheet import (
     Field,
@@ -29,7 +30,8 @@ from salad.sheet import (
 
 DEFAULT_FILE = "salad-score.json"
 
-HELP = """\
+HELP = N_(
+    """\
 Answer each question and press Enter. Per-player counts: one number per player in seat order
   (3 4 3 3), or names with counts, everyone left out taking none (ann 2 bob 1; a name alone
   counts 1: ann ann bob). Who-questions: a name, its first letters, or the player's number.
@@ -40,6 +42,8 @@ Commands, at any prompt:
   /show          the sheet so far        /chart   running totals after every hand
   /save [FILE]   save the sheet (JSON)   /csv [FILE]   export the sheet as CSV
   /quit          leave                   /help    this text"""
+)
+"""The text of /help, in English (shown translated)."""
 
 
 class _Quit(Exception):
@@ -92,13 +96,22 @@ class Scorekeeper:
         rs = self.ruleset
         try:
             if self._sheet is None:
-                self.say(f"[bold]{escape(rs.title)}[/], {self.n} players. {self._objective()}")
-                self.say("Type /help at any prompt for the commands.")
+                self.say(
+                    _("{title}, {n} players. {objective}").format(
+                        title=_(rs.title), n=self.n, objective=self._objective()
+                    ),
+                    bold=True,
+                )
+                self.say(_("Type /help at any prompt for the commands."))
                 self._sheet = self.ask_names()
             else:
-                self.say(f"[bold]{escape(rs.title)}[/], loaded from {escape(str(self.path))}.")
+                self.say(
+                    _("{title}, loaded from {file}.").format(title=_(rs.title), file=self.path),
+                    bold=True,
+                )
                 self.show()
-            self.say("Players: " + ", ".join(f"{s + 1} {escape(x)}" for s, x in self._seats()))
+            seats = ", ".join(f"{s + 1} {x}" for s, x in self._seats())
+            self.say(_("Players: {seats}").format(seats=seats))
             while True:
                 try:
                     if not self.sheet.is_over():
@@ -128,31 +141,40 @@ class Scorekeeper:
 
     def _objective(self) -> str:
         rules = self.ruleset.compiled(self.n)
-        how = "Highest" if self.ruleset.highest_wins else "Lowest"
-        moon = " unless a moon is shot" if self.ruleset.moon != Moon.NONE else ""
-        return (
-            f"{len(rules.hands)} hands of {rules.tricks} tricks; {how.lower()} total wins; "
-            f"the game hands out {rules.checksum} points in all{moon}."
-        )
+        hands = ngettext(
+            "{n} hand of {tricks} tricks", "{n} hands of {tricks} tricks", len(rules.hands)
+        ).format(n=len(rules.hands), tricks=rules.tricks)
+        wins = _("highest total wins") if self.ruleset.highest_wins else _("lowest total wins")
+        if self.ruleset.moon != Moon.NONE:
+            points = _("the game hands out {points} points in all unless a moon is shot.")
+        else:
+            points = _("the game hands out {points} points in all.")
+        return f"{hands}; {wins}; {points.format(points=rules.checksum)}"
 
     def _seats(self) -> list[tuple[int, str]]:
         return list(enumerate(self.sheet.names))
 
     # -- prompts --------------------------------------------------------------------------------
-    def say(self, text: str = "") -> None:
-        self.out.print(text)
+    def say(self, text: str = "", bold: bool = False) -> None:
+        """A line of text, never read as markup (names and translations may hold brackets)."""
+        text = escape(text)
+        self.out.print(f"[bold]{text}[/]" if bold and text else text)
 
     def ask(self, prompt: str, default: str | None = None) -> str:
         """One line of input; EOF (Ctrl-D) leaves."""
         try:
+            # TRANSLATORS: what ends a question asked at the prompt ("Player 1's name: ")
+            suffix = " " if prompt.endswith("?") else pgettext("prompt", ": ")
             if default is None:
-                answer: str = typer.prompt(prompt, default="", show_default=False)
+                answer: str = typer.prompt(
+                    prompt, default="", show_default=False, prompt_suffix=suffix
+                )
             else:
-                answer = typer.prompt(prompt, default=default)
+                answer = typer.prompt(prompt, default=default, prompt_suffix=suffix)
         except (typer.Abort, click.exceptions.Abort):
             self.say("")
             if self.dirty:
-                self.say("Left without saving.")
+                self.say(_("Left without saving."))
             raise _Quit from None
         return answer.strip()
 
@@ -173,12 +195,12 @@ class Scorekeeper:
         name = words[0].lower() if words else "help"
         arg = words[1].strip() if len(words) > 1 else ""
         if text.startswith("?") or name in ("help", "h", "?"):
-            self.say(escape(HELP))
+            self.say(_(HELP))
         elif name in ("quit", "q", "exit"):
             self._quit()
         elif name in ("back", "b"):
             if not self.in_hand:
-                self.bad("/back works while entering a hand")
+                self.bad(_("/back works while entering a hand"))
                 return
             raise _Back
         elif name in ("fix", "f", "correct"):
@@ -186,7 +208,7 @@ class Scorekeeper:
         elif name in ("undo", "u"):
             self._undo()
         elif self._sheet is None:
-            self.bad("enter the players' names first (/quit to leave)")
+            self.bad(_("enter the players' names first (/quit to leave)"))
         elif name in ("show", "s", "sheet"):
             self.show()
         elif name in ("chart", "c", "running"):
@@ -196,23 +218,27 @@ class Scorekeeper:
         elif name in ("csv", "export"):
             self.export(arg)
         else:
-            self.bad(f"unknown command /{name}: try /help")
+            self.bad(_("unknown command /{name}: try /help").format(name=name))
 
     def _quit(self) -> None:
         if self.dirty and not self.warned:
             self.warned = True
-            self.bad("The sheet is not saved: /save [FILE] first, or /quit again to leave.")
+            self.bad(_("The sheet is not saved: /save [FILE] first, or /quit again to leave."))
             return
         raise _Quit
 
     def _fix_command(self, arg: str) -> None:
         if self._sheet is None or not self.sheet.entries:
-            self.bad("/fix: no hand is entered yet")
+            self.bad(_("/fix: no hand is entered yet"))
             return
         done = len(self.sheet.entries)
         if not arg.isdigit() or not 1 <= int(arg) <= done:
-            which = "1" if done == 1 else f"1 to {done}"
-            self.bad(f"/fix N: N is the number of a hand entered ({which})")
+            if done == 1:
+                self.bad(_("/fix N: N is the number of a hand entered (1)"))
+            else:
+                self.bad(
+                    _("/fix N: N is the number of a hand entered (1 to {last})").format(last=done)
+                )
             return
         raise _Fix(int(arg) - 1)
 
@@ -220,7 +246,7 @@ class Scorekeeper:
         """Take back the last hand entered (as the web sheet's Undo does); its answers become
         the defaults when it is entered again. A hand being entered is left."""
         if self._sheet is None or not self.sheet.entries:
-            self.bad("/undo: no hand is entered yet")
+            self.bad(_("/undo: no hand is entered yet"))
             return
         index = len(self.sheet.entries) - 1
         self.prefill[index] = self.sheet.entries[index]
@@ -228,8 +254,9 @@ class Scorekeeper:
         self.dirty = True
         self.warned = False
         self.say(
-            f"Took back hand {index + 1} ({escape(self.sheet.round_name(index))}): "
-            "enter it again (Enter keeps an answer)."
+            _("Took back hand {n} ({round}): enter it again (Enter keeps an answer).").format(
+                n=index + 1, round=self.sheet.round_name(index)
+            )
         )
         raise _Undo
 
@@ -238,12 +265,12 @@ class Scorekeeper:
         try:
             path.write_text(self.sheet.to_json(), encoding="utf-8")
         except OSError as exc:
-            self.bad(f"/save: {path}: {exc.strerror or exc}")
+            self.bad(f"/save: {path}: {exc.strerror or exc}")  # the system's words
             return
         self.path = path
         self.dirty = False
         self.warned = False
-        self.say(f"Saved to {escape(str(path))}.")
+        self.say(_("Saved to {file}.").format(file=path))
 
     def export(self, arg: str) -> None:
         if arg:
@@ -257,14 +284,17 @@ class Scorekeeper:
         except OSError as exc:
             self.bad(f"/csv: {path}: {exc.strerror or exc}")
             return
-        self.say(f"Exported to {escape(str(path))}.")
+        self.say(_("Exported to {file}.").format(file=path))
 
     # -- names ----------------------------------------------------------------------------------
     def ask_names(self) -> ScoreSheet:
         names: list[str] = []
         while len(names) < self.n:
-            hint = " (or every name, separated by commas)" if not names else ""
-            text = self.ask_answer(f"Player {len(names) + 1}'s name{hint}")
+            if names:
+                prompt = _("Player {n}'s name")
+            else:
+                prompt = _("Player {n}'s name (or every name, separated by commas)")
+            text = self.ask_answer(prompt.format(n=len(names) + 1))
             if not names and "," in text:
                 many = [x.strip() for x in text.split(",")]
                 if len(many) == self.n:
@@ -276,10 +306,14 @@ class Scorekeeper:
                         break
                     self.bad(problems[0])
                     continue
-                self.bad(f"{len(many)} names given, {self.n} needed (or give one at a time)")
+                self.bad(
+                    _("{given} names given, {n} needed (or give one at a time)").format(
+                        given=len(many), n=self.n
+                    )
+                )
                 continue
             if not text:
-                text = f"Player {len(names) + 1}"
+                text = _("Player {n}").format(n=len(names) + 1)
             problem = name_problem(text, names)
             if problem:
                 self.bad(problem)
@@ -287,7 +321,7 @@ class Scorekeeper:
             names.append(text)
         dealer = None
         while True:
-            text = self.ask_answer("Who deals first? (name or number; Enter to skip)")
+            text = self.ask_answer(_("Who deals first? (name or number; Enter to skip)"))
             if not text:
                 break
             try:
@@ -335,43 +369,49 @@ class Scorekeeper:
                 i += 1
             except _Back:
                 if i == 0:
-                    self.bad("/back: this is the first question of the hand")
+                    self.bad(_("/back: this is the first question of the hand"))
                     continue
                 i -= 1
                 answers.pop(fields[i].id, None)
 
     def hand_header(self, index: int, fields: Sequence[Field], correcting: bool) -> None:
         sheet = self.sheet
-        word = "Correcting hand" if correcting else "Hand"
-        line = f"[bold]{word} {index + 1} of {sheet.hand_count}: {escape(sheet.round_name(index))}"
-        line += "[/]"
+        if correcting:
+            head = _("Correcting hand {n} of {count}: {round}")
+        else:
+            head = _("Hand {n} of {count}: {round}")
+        line = head.format(n=index + 1, count=sheet.hand_count, round=sheet.round_name(index))
         dealer = sheet.dealer(index)
         if dealer is not None:
-            line += f"  ({escape(sheet.names[dealer])} deals)"
-        self.say(line)
+            line += "  " + _("({name} deals)").format(name=sheet.names[dealer])
+        self.say(line, bold=True)
         picker = sheet.trump_picker(index)
         if picker is not None and not correcting:
-            self.say(f"  {escape(sheet.names[picker])} picks the trump (last place).")
+            self.say(
+                "  " + _("{name} picks the trump (last place).").format(name=sheet.names[picker])
+            )
         for f in fields:
-            extra = f" ({f.total} in all)" if f.per_player else ""
-            self.say(f"  {escape(f.title)}: {f.cost}{extra}")
+            text = _("{field}: {cost} ({total} in all)") if f.per_player else _("{field}: {cost}")
+            self.say("  " + text.format(field=f.title, cost=f.cost, total=f.total))
         if not fields:
-            self.say("  Nothing to enter: no penalty of this hand is in play.")
+            self.say("  " + _("Nothing to enter: no penalty of this hand is in play."))
         rules = sheet.rules
         if rules.hands[index].moon:
             if self.ruleset.moon == Moon.OLD:
                 self.say(
-                    f"  Moon: taking every penalty scores 0 and everyone else "
-                    f"{self.ruleset.moon_points}."
+                    "  "
+                    + _("Moon: taking every penalty scores 0 and everyone else {points}.").format(
+                        points=self.ruleset.moon_points
+                    )
                 )
             else:
-                self.say("  Moon: taking every penalty scores the hand negative.")
+                self.say("  " + _("Moon: taking every penalty scores the hand negative."))
 
     def ask_field(
         self, index: int, field: Field, answers: dict[str, Any], default: str | None
     ) -> Any:
         names = self.sheet.names
-        prompt = f"{field.label} ({' '.join(names)})" if field.per_player else field.question
+        prompt = f"{field.name} ({' '.join(names)})" if field.per_player else field.question
         while True:
             text = self.ask_answer(prompt, default)
             try:
@@ -384,7 +424,14 @@ class Scorekeeper:
                 self.bad(problems[0] + self._back_hint(index, field, value, answers))
                 if len(problems) > 1:
                     more = len(problems) - 1
-                    self.bad(f"  {more} more problem{'s' if more > 1 else ''}: fix this one first")
+                    self.bad(
+                        "  "
+                        + ngettext(
+                            "{n} more problem: fix this one first",
+                            "{n} more problems: fix this one first",
+                            more,
+                        ).format(n=more)
+                    )
                 continue
             return value
 
@@ -399,67 +446,75 @@ class Scorekeeper:
         for f in sheet.fields(index):
             if f.id in answers and sheet.check_field(field.id, value, {f.id: answers[f.id]}, index):
                 steps = here - fields.index(f.id)
-                times = "" if steps == 1 else f" ({steps} times)"
-                return f"; type /back{times} to change the {f.noun}"
+                if steps == 1:
+                    return _("; type /back to change the {answer}").format(answer=f.noun)
+                return _("; type /back ({n} times) to change the {answer}").format(
+                    n=steps, answer=f.noun
+                )
         return ""
 
     def hand_result(self, index: int) -> None:
         sheet = self.sheet
         score = sheet.score(index)
         total, expected = sheet.hand_check(index)
-        parts = "  ".join(
-            f"{escape(name)} {p}" for name, p in zip(sheet.names, score.points, strict=True)
-        )
-        check = f"sum {total} ok" if expected == total else f"sum {total}"
-        self.say(f"Hand {index + 1}: {parts}   ({check})")
+        parts = "  ".join(f"{name} {p}" for name, p in zip(sheet.names, score.points, strict=True))
+        check = (_("sum {sum} ok") if expected == total else _("sum {sum}")).format(sum=total)
+        self.say(_("Hand {n}: {points}   ({check})").format(n=index + 1, points=parts, check=check))
         if score.moon >= 0:
-            self.say(f"[bold]{escape(sheet.names[score.moon])} shot the moon![/]")
+            self.say(_("{name} shot the moon!").format(name=sheet.names[score.moon]), bold=True)
         last = len(sheet.entries) - 1
-        totals = "  ".join(
-            f"{escape(name)} {t}" for name, t in zip(sheet.names, sheet.totals, strict=True)
-        )
+        totals = "  ".join(f"{name} {t}" for name, t in zip(sheet.names, sheet.totals, strict=True))
         leaders = ", ".join(sheet.names[s] for s in sheet.leaders(last))
-        self.say(f"Totals after hand {last + 1}: {totals}   Leading: {escape(leaders)}")
+        self.say(
+            _("Totals after hand {n}: {totals}   Leading: {leaders}").format(
+                n=last + 1, totals=totals, leaders=leaders
+            )
+        )
 
     # -- showing --------------------------------------------------------------------------------
     def show(self) -> None:
         sheet = self.sheet
-        table = Table(title=f"{sheet.ruleset.title}: the sheet", title_justify="left")
+        table = Table(
+            title=escape(_("{title}: the sheet").format(title=_(sheet.ruleset.title))),
+            title_justify="left",
+        )
         table.add_column("#", justify="right")
-        table.add_column("Round")
+        table.add_column(escape(pgettext("column", "Round")))
         for name in sheet.names:
             table.add_column(escape(name), justify="right")
-        table.add_column("Sum", justify="right")
+        table.add_column(escape(pgettext("column", "Sum")), justify="right")
         for i, score in enumerate(sheet.scores()):
             total, expected = sheet.hand_check(i)
-            mark = " ok" if expected == total else " moon" if score.moon >= 0 else ""
+            mark = " ok" if expected == total else " " + _("moon") if score.moon >= 0 else ""
             table.add_row(
                 str(i + 1),
                 escape(sheet.round_name(i)),
                 *(f"{p}{'*' if s == score.moon else ''}" for s, p in enumerate(score.points)),
-                f"{total}{mark}",
+                escape(f"{total}{mark}"),
             )
         total, checksum = sheet.game_check()
         table.add_section()
         mark = " ok" if checksum == total else ""
-        table.add_row("", "Total", *(str(t) for t in sheet.totals), f"{total}{mark}")
+        table.add_row("", escape(_("Total")), *(str(t) for t in sheet.totals), f"{total}{mark}")
         places = sheet.standings()
-        table.add_row("", "Place", *(_place(p, places) for p in places), "")
+        table.add_row("", escape(_("Place")), *(escape(_place(p, places)) for p in places), "")
         self.out.print(table)
         if not sheet.entries:
-            self.say("No hand entered yet.")
+            self.say(_("No hand entered yet."))
         elif not sheet.is_over():
             self.say(
-                f"Next: hand {sheet.next_hand + 1}, {escape(sheet.round_name(sheet.next_hand))}."
+                _("Next: hand {n}, {round}.").format(
+                    n=sheet.next_hand + 1, round=sheet.round_name(sheet.next_hand)
+                )
             )
 
     def chart(self) -> None:
         sheet = self.sheet
-        table = Table(title="Running totals", title_justify="left")
-        table.add_column("After")
+        table = Table(title=escape(_("Running totals")), title_justify="left")
+        table.add_column(escape(_("After")))
         for name in sheet.names:
             table.add_column(escape(name), justify="right")
-        table.add_column("Leading")
+        table.add_column(escape(_("Leading")))
         for i, row in enumerate(sheet.running()):
             leaders = ", ".join(sheet.names[s] for s in sheet.leaders(i))
             table.add_row(
@@ -470,7 +525,7 @@ class Scorekeeper:
         width = max((abs(t) for t in totals), default=0) or 1
         for name, t in zip(sheet.names, totals, strict=True):
             bar = ("-" if t < 0 else "#") * round(30 * abs(t) / width)
-            self.say(f"  {escape(name):>{max(len(x) for x in sheet.names)}} {bar} {t}")
+            self.say(f"  {name:>{max(len(x) for x in sheet.names)}} {bar} {t}")
 
     def final(self) -> None:
         sheet = self.sheet
@@ -478,30 +533,50 @@ class Scorekeeper:
         self.show()
         total, checksum = sheet.game_check()
         if checksum is None:
-            self.say(f"Game total {total} (a moon was shot, so there is no checksum).")
+            self.say(
+                _("Game total {total} (a moon was shot, so there is no checksum).").format(
+                    total=total
+                )
+            )
         else:
-            self.say(f"Game total {total}, the checksum for {sheet.players} players: ok.")
+            self.say(
+                _("Game total {total}, the checksum for {n} players: ok.").format(
+                    total=total, n=sheet.players
+                )
+            )
         winners = sheet.winners()
-        how = "highest" if sheet.ruleset.highest_wins else "lowest"
         names = ", ".join(sheet.names[s] for s in winners)
+        highest = sheet.ruleset.highest_wins
         if len(winners) == 1:
-            self.say(f"[bold]Winner: {escape(names)}[/] ({how} total, {sheet.totals[winners[0]]}).")
+            if highest:
+                line = _("Winner: {name} (highest total, {total}).")
+            else:
+                line = _("Winner: {name} (lowest total, {total}).")
+            self.say(line.format(name=names, total=sheet.totals[winners[0]]), bold=True)
         else:
-            self.say(f"[bold]Winners, sharing first place: {escape(names)}[/] ({how} total).")
+            if highest:
+                line = _("Winners, sharing first place: {names} (highest total).")
+            else:
+                line = _("Winners, sharing first place: {names} (lowest total).")
+            self.say(line.format(names=names), bold=True)
         places = sheet.standings()
         width = max(len(x) for x in sheet.names)
         for s in sorted(range(sheet.players), key=lambda s: places[s]):
             place = _place(places[s], places)
-            name = escape(f"{sheet.names[s]:<{width}}")
+            name = f"{sheet.names[s]:<{width}}"
             self.say(f"  {place:>4}  {name}  {sheet.totals[s]:>6}")
-        self.say("Commands: /fix N, /undo, /show, /chart, /save [FILE], /csv [FILE], /quit.")
+        self.say(_("Commands: /fix N, /undo, /show, /chart, /save [FILE], /csv [FILE], /quit."))
 
     def after_game(self) -> None:
-        text = self.ask_answer("Command")
+        text = self.ask_answer(_("Command"))
         if text:
-            self.bad("the game is over: /fix N, /undo, /show, /chart, /save, /csv or /quit")
+            self.bad(_("the game is over: /fix N, /undo, /show, /chart, /save, /csv or /quit"))
 
 
 def _place(place: int, places: Sequence[int]) -> str:
-    """``2.``, or ``2=`` when the place is shared."""
-    return f"{place}=" if list(places).count(place) > 1 else f"{place}."
+    """``2.``, or ``2=`` when the place is shared (French: ``2e``, ``2e=``, ``1er``)."""
+    shared = list(places).count(place) > 1
+    # TRANSLATORS: a place in the standings as a short ordinal, "=" when shared (French: 1er, 2e)
+    if place == 1:
+        return pgettext("place", "1=") if shared else pgettext("place", "1.")
+    return (pgettext("place", "{n}=") if shared else pgettext("place", "{n}.")).format(n=place)

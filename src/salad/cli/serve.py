@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from salad.cli.common import friendly, require_extra
+from salad.locale import N_
 
 WEB_MODULES = ("fastapi", "uvicorn", "sqlalchemy")
 """What ``pip install 'salad[web]'`` brings: looked up before the server loads them."""
@@ -17,44 +18,54 @@ POSTGRES_PREFIXES = ("postgres://", "postgresql://", "postgresql+")
 
 @friendly
 def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
+    host: Annotated[str, typer.Option(help=N_("Address to listen on."))] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help=N_("Port to listen on."))] = 8000,
     database: Annotated[
         str | None,
         typer.Option(
-            help="Database: postgresql://user:password@host/name, a SQLite file path or "
-            "URL (default: salad.db in the user data directory)."
+            help=N_(
+                "Database: postgresql://user:password@host/name, a SQLite file path or "
+                "URL (default: salad.db in the user data directory)."
+            )
         ),
     ] = None,
     bot_delay: Annotated[
         float | None,
         typer.Option(
             min=0,
-            help="Seconds every bot takes a card, whatever its table's pace (default: the "
-            "pace the host chose: slow, normal or fast).",
+            help=N_(
+                "Seconds every bot takes a card, whatever its table's pace (default: the "
+                "pace the host chose: slow, normal or fast)."
+            ),
         ),
     ] = None,
     redis: Annotated[
         str | None,
         typer.Option(
-            help="Run as one node of a cluster: redis://host:6379/0, with a PostgreSQL "
-            "--database shared by every node (docs/deploy.md).",
+            help=N_(
+                "Run as one node of a cluster: redis://host:6379/0, with a PostgreSQL "
+                "--database shared by every node (docs/deploy.md)."
+            ),
         ),
     ] = None,
     node_name: Annotated[
         str | None,
         typer.Option(
-            help="With --redis (needed there): this node's server name in the load balancer "
-            "(HAProxy's `server` line); the other nodes redirect the requests for its tables "
-            "to it by that name (docs/deploy.md).",
+            help=N_(
+                "With --redis (needed there): this node's server name in the load balancer "
+                "(HAProxy's `server` line); the other nodes redirect the requests for its tables "
+                "to it by that name (docs/deploy.md)."
+            ),
         ),
     ] = None,
     unload_after: Annotated[
         float,
         typer.Option(
             min=0.1,
-            help="Seconds after which a table no one uses leaves memory (it stays in the "
-            "database and comes back when asked for).",
+            help=N_(
+                "Seconds after which a table no one uses leaves memory (it stays in the "
+                "database and comes back when asked for)."
+            ),
         ),
     ] = 600.0,
 ) -> None:

@@ -32,25 +32,28 @@ from salad.cli.common import (
 )
 from salad.lab.progress import format_rate
 from salad.lab.tournament import Interrupted, TournamentResult, run_tournament
+from salad.locale import N_, _, ngettext, pgettext
 
 GamesOpt = Annotated[
     int,
     typer.Option(
-        "--games", "-g", help="Games in all (a larger number later extends the same run)."
+        "--games", "-g", help=N_("Games in all (a larger number later extends the same run).")
     ),
 ]
 BackendOpt = Annotated[
     str,
     typer.Option(
         "--backend",
-        help="local: processes on this machine; ray: a Ray cluster (pip install 'salad\\[ray]').",
+        help=N_(
+            "local: processes on this machine; ray: a Ray cluster (pip install 'salad\\[ray]')."
+        ),
     ),
 ]
 AddressOpt = Annotated[
     str | None,
     typer.Option(
         "--address",
-        help="Ray cluster address, e.g. ray://head:10001 (default: start a local Ray).",
+        help=N_("Ray cluster address, e.g. ray://head:10001 (default: start a local Ray)."),
     ),
 ]
 OutOpt = Annotated[
@@ -58,11 +61,13 @@ OutOpt = Annotated[
     typer.Option(
         "--out",
         "-o",
-        help="Directory of the results; a stopped run resumes when run again with the same "
-        "arguments and directory.",
+        help=N_(
+            "Directory of the results; a stopped run resumes when run again with the same "
+            "arguments and directory."
+        ),
     ),
 ]
-PlotsOpt = Annotated[bool, typer.Option("--plots/--no-plots", help="Draw the PNG plots.")]
+PlotsOpt = Annotated[bool, typer.Option("--plots/--no-plots", help=N_("Draw the PNG plots."))]
 
 LAB_MODULES = ("openskill",)
 """What the ratings need from ``pip install 'salad[lab]'``."""
@@ -108,13 +113,15 @@ def tournament_command(
             )
     except Interrupted as stop:
         typer.echo(
-            f"interrupted: {stop.saved} of {stop.total} games saved in {out}; "
-            "run the same command to resume",
+            _(
+                "interrupted: {saved} of {total} games saved in {out}; "
+                "run the same command to resume"
+            ).format(saved=stop.saved, total=stop.total, out=out),
             err=True,
         )
         raise typer.Exit(130) from None
     except KeyboardInterrupt:  # while reading or writing the files: every game played is saved
-        typer.echo("interrupted; run the same command to resume", err=True)
+        typer.echo(_("interrupted; run the same command to resume"), err=True)
         raise typer.Exit(130) from None
     console = Console(highlight=False)
     console.print(leaderboard_table(result))
@@ -146,26 +153,35 @@ def _terminate_as_interrupt() -> Iterator[None]:
 def leaderboard_table(result: TournamentResult) -> Table:
     """The leaderboard as a Rich table, best first."""
     rs = result.ruleset
-    better = "highest" if rs.highest_wins else "lowest"
+    if rs.highest_wins:
+        caption = _(
+            "rating: OpenSkill ordinal mu - 3 sigma; points: mean per game, highest is best; "
+            "place: mean finishing place"
+        )
+    else:
+        caption = _(
+            "rating: OpenSkill ordinal mu - 3 sigma; points: mean per game, lowest is best; "
+            "place: mean finishing place"
+        )
     table = Table(
-        title=f"{rs.title}: {len(result.games)} games, {result.players} players, "
-        f"seed {result.seed}",
-        caption=f"rating: OpenSkill ordinal mu - 3 sigma; points: mean per game, {better} "
-        "is best; place: mean finishing place",
+        title=_("{title}: {games} games, {players} players, seed {seed}").format(
+            title=_(rs.title), games=len(result.games), players=result.players, seed=result.seed
+        ),
+        caption=caption,
         box=box.SIMPLE_HEAD,
         show_edge=False,
         collapse_padding=True,
     )
     table.add_column("#", justify="right")
-    table.add_column("entrant", no_wrap=True)
-    table.add_column("rating", justify="right", style="bold")
+    table.add_column(pgettext("leaderboard", "entrant"), no_wrap=True)
+    table.add_column(pgettext("leaderboard", "rating"), justify="right", style="bold")
     table.add_column("mu", justify="right")
     table.add_column("sigma", justify="right")
-    table.add_column("games", justify="right")
-    table.add_column("points", justify="right", min_width=6)
-    table.add_column("wins", justify="right")
-    table.add_column("win %", justify="right")
-    table.add_column("place", justify="right")
+    table.add_column(pgettext("leaderboard", "games"), justify="right")
+    table.add_column(pgettext("leaderboard", "points"), justify="right", min_width=6)
+    table.add_column(pgettext("leaderboard", "wins"), justify="right")
+    table.add_column(pgettext("leaderboard", "win %"), justify="right")
+    table.add_column(pgettext("leaderboard", "place"), justify="right")
     for s in result.standings:
         rate = s.win_rate
         table.add_row(
@@ -186,36 +202,43 @@ def leaderboard_table(result: TournamentResult) -> Table:
 def rounds_table(result: TournamentResult) -> Table:
     """Mean points each entrant took per hand of each round, leaderboard order."""
     table = Table(
-        title="mean points taken per hand, by round",
+        title=_("mean points taken per hand, by round"),
         box=box.SIMPLE_HEAD,
         show_edge=False,
         collapse_padding=True,
     )
-    table.add_column("entrant", no_wrap=True)
-    for _, name in result.rounds:
-        table.add_column(name, justify="right", min_width=5)
+    table.add_column(pgettext("leaderboard", "entrant"), no_wrap=True)
+    for _round_id, name in result.rounds:
+        table.add_column(_(name), justify="right", min_width=5)
     for s in result.standings:
-        table.add_row(_short(s.entrant), *(_fmt(s.rounds.get(rid), 1) for rid, _ in result.rounds))
+        table.add_row(
+            _short(s.entrant), *(_fmt(s.rounds.get(rid), 1) for rid, _name in result.rounds)
+        )
     return table
 
 
 def summary_lines(result: TournamentResult) -> list[str]:
-    where = (
-        f"{result.workers} process{'es' if result.workers != 1 else ''}"
-        if result.backend == "local"
-        else f"Ray, {result.workers} tasks at a time"
-    )
-    if result.played:
-        lines = [
-            f"played {result.played} games in {result.elapsed:.1f} s "
-            f"({format_rate(result.played, result.elapsed)}) on {where}"
-            + (f"; {result.resumed} were already played" if result.resumed else "")
-        ]
+    if result.backend == "local":
+        where = ngettext("{n} process", "{n} processes", result.workers).format(n=result.workers)
     else:
-        lines = [f"nothing left to play: all {result.resumed} games were already played"]
+        where = _("Ray, {n} tasks at a time").format(n=result.workers)
+    if result.played:
+        line = _("played {n} games in {seconds} s ({rate}) on {where}").format(
+            n=result.played,
+            seconds=f"{result.elapsed:.1f}",
+            rate=format_rate(result.played, result.elapsed),
+            where=where,
+        )
+        if result.resumed:
+            line += _("; {n} were already played").format(n=result.resumed)
+        lines = [line]
+    else:
+        lines = [
+            _("nothing left to play: all {n} games were already played").format(n=result.resumed)
+        ]
     if result.out is not None:
         names = ", ".join(p.name for p in result.files)
-        lines.append(f"results in {result.out}: {names}")
+        lines.append(_("results in {out}: {names}").format(out=result.out, names=names))
     return lines
 
 

@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from salad.errors import RulesError
+from salad.locale import _
 from salad.presets import PRESETS
 from salad.ruleset import Ruleset
 from salad.settings import SETTING_KEYS, apply_settings, preset_name
@@ -80,7 +81,11 @@ def load_ruleset(name: str = "canadian", settings: Mapping[str, Any] | None = No
     elif name.endswith(".toml") or "/" in name:
         rs = load_rules_file(name)
     else:
-        raise RulesError(f"rules: unknown preset or file {name!r} (presets: {', '.join(PRESETS)})")
+        raise RulesError(
+            _("rules: unknown preset or file {name!r} (presets: {presets})").format(
+                name=name, presets=", ".join(PRESETS)
+            )
+        )
     return apply_settings(rs, settings) if settings else rs
 
 
@@ -103,18 +108,25 @@ def read_rules_file(path: str | os.PathLike[str]) -> dict[str, Any]:
     try:
         data = file.read_bytes()
     except FileNotFoundError:
-        raise _error(label, "no such file") from None
+        raise _error(label, _("no such file")) from None
     except IsADirectoryError:
-        raise _error(label, "is a directory, not a file") from None
+        raise _error(label, _("is a directory, not a file")) from None
     except PermissionError:
-        raise _error(label, "cannot be read: permission denied") from None
+        raise _error(label, _("cannot be read: permission denied")) from None
     except OSError as exc:
-        raise _error(label, f"cannot be read: {exc.strerror or exc}") from None
+        raise _error(
+            label, _("cannot be read: {reason}").format(reason=exc.strerror or exc)
+        ) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise _error(label, f"line {line}: not UTF-8 text (byte 0x{data[exc.start]:02x})") from None
+        raise _error(
+            label,
+            _("line {line}: not UTF-8 text (byte 0x{byte:02x})").format(
+                line=line, byte=data[exc.start]
+            ),
+        ) from None
     return _parse(text, label)
 
 
@@ -123,11 +135,15 @@ def rules_settings(data: dict[str, Any], name: str = "<rules>") -> tuple[str, di
     try:
         for key in data:
             if key not in FILE_KEYS:
-                raise RulesError(f"{key}: unknown key{_hint(key, FILE_KEYS)}")
+                raise RulesError(_hint(key, FILE_KEYS))
         given = data.get("preset", DEFAULT_PRESET)
         preset = preset_name(given) if isinstance(given, str) else None
         if preset is None:
-            raise RulesError(f"preset: {given!r} is not a preset (presets: {', '.join(PRESETS)})")
+            raise RulesError(
+                _("preset: {given!r} is not a preset (presets: {presets})").format(
+                    given=given, presets=", ".join(PRESETS)
+                )
+            )
     except RulesError as exc:
         raise _error(name, str(exc)) from None
     settings = {k: v for k, v in data.items() if k != "preset"}
@@ -140,7 +156,7 @@ def _parse(text: str, name: str) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as exc:
         raise _error(name, _toml_message(str(exc))) from None
     except RecursionError:
-        raise _error(name, "nested too deeply to read") from None
+        raise _error(name, _("nested too deeply to read")) from None
 
 
 def _build(data: dict[str, Any], name: str) -> Ruleset:
@@ -159,19 +175,26 @@ def _toml_message(message: str) -> str:
     found = _POSITION.search(message)
     if found:
         what = message[: found.start()]
-        return f"line {found[1]}, column {found[2]}: TOML syntax error: {what}"
+        return _("line {line}, column {column}: TOML syntax error: {what}").format(
+            line=found[1], column=found[2], what=what
+        )
     found = _AT_END.search(message)
     if found:
-        return f"end of file: TOML syntax error: {message[: found.start()]}"
-    return f"TOML syntax error: {message}"
+        return _("end of file: TOML syntax error: {what}").format(what=message[: found.start()])
+    return _("TOML syntax error: {what}").format(what=message)
 
 
-def _hint(word: str, known: tuple[str, ...]) -> str:
-    close = difflib.get_close_matches(word, known, n=1, cutoff=0.75)
+def _hint(key: str, known: tuple[str, ...]) -> str:
+    """``KEY: unknown key`` and the key meant, or the keys known."""
+    close = difflib.get_close_matches(key, known, n=1, cutoff=0.75)
     if close:
-        return f" (did you mean {close[0]!r}?)"
-    return f" (known: {', '.join(known)})"
+        return _("{key}: unknown key (did you mean {close!r}?)").format(key=key, close=close[0])
+    return _("{key}: unknown key (known: {known})").format(key=key, known=", ".join(known))
 
 
 def _error(name: str, message: str) -> RulesError:
-    return RulesError(f"rules file {name}: {' '.join(message.split())}")
+    return RulesError(
+        _("rules file {name}: {message}").format(
+            name=name, message=" ".join(re.split(r"[ \t\n\r\f\v]+", message.strip()))
+        )
+    )

@@ -15,6 +15,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from salad.locale import _
 from salad.server import logmask
 from salad.server.errors import ActionError, one_line
 from salad.server.players.identity import Identities
@@ -34,6 +35,7 @@ from salad.server.routes import (
     tables,
 )
 from salad.server.sockets import SocketGate, TableSockets
+from salad.server.speech import SpokenLanguage
 from salad.server.store import SqlStore
 from salad.server.store.players import SqlPlayers
 from salad.server.tables import TableManager
@@ -142,6 +144,8 @@ def create_app(
     # Outside the router: every websocket is admitted (or refused) once, where it connected.
     app.add_middleware(SocketGate, rates=rates)
     app.add_middleware(BodyLimit, limit=BODY_LIMIT, table_limit=TABLE_BODY_LIMIT)
+    # Outermost: everything said to a request or a websocket is in its language.
+    app.add_middleware(SpokenLanguage, identities=app.state.identities)
     pages.mount_static(app)
     return app
 
@@ -168,7 +172,7 @@ def add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(Exception)
     async def _internal_error(_request: Request, exc: Exception) -> JSONResponse:
         log.exception("internal error", exc_info=exc)
-        return JSONResponse({"error": "internal server error"}, status_code=500)
+        return JSONResponse({"error": _("internal server error")}, status_code=500)
 
 
 class BodyLimit:
@@ -214,7 +218,7 @@ class BodyLimit:
 
     @staticmethod
     async def refuse(limit: int, scope: Scope, receive: Receive, send: Send) -> None:
-        error = f"request body too large: the limit is {limit} bytes"
+        error = _("request body too large: the limit is {n} bytes").format(n=limit)
         # Connection: close, so that the body's unread rest is not taken for a next request.
         response = JSONResponse({"error": error}, status_code=413, headers={"connection": "close"})
         await response(scope, receive, send)

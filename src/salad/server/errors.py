@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from salad.locale import _
+
 
 class ActionError(Exception):
     """A refused request: one line for the client and an HTTP status."""
@@ -34,9 +36,9 @@ def one_line(errors: Sequence[Any]) -> str:
         msg = str(err.get("msg", "invalid"))
         kind = err.get("type")
         if kind == "json_invalid":
-            msg = "the body is not valid JSON"
+            msg = _("the body is not valid JSON")
             loc = []
         elif kind == "value_error" and "error" in err.get("ctx", {}):
             msg = str(err["ctx"]["error"])
         parts.append(f"{'.'.join(loc)}: {msg}" if loc else msg)
-    return "; ".join(parts) or "invalid request"
+    return "; ".join(parts) or _("invalid request")

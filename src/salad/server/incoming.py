@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal, get_args
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from salad.locale import _
 from salad.server.errors import ActionError, one_line
 
 MESSAGE_LIMIT = 4096
@@ -151,31 +152,34 @@ def read_hello(text: str | None) -> HelloIn | None:
     try:
         return HelloIn.model_validate(data)
     except ValidationError:
-        raise ActionError('hello: "token" must be the seat\'s token as text') from None
+        raise ActionError(_('hello: "token" must be the seat\'s token as text')) from None
 
 
 def _load(text: str | None) -> Any:
     if text is None:
-        raise ActionError("binary messages are not understood; send JSON text")
+        raise ActionError(_("binary messages are not understood; send JSON text"))
     if len(text) > MESSAGE_LIMIT:
-        raise ActionError(f"message too long ({len(text)} characters)")
+        raise ActionError(_("message too long ({n} characters)").format(n=len(text)))
     try:
         return json.loads(text)
     except RecursionError:
-        raise ActionError("not JSON that a message can be: nested too deeply") from None
+        raise ActionError(_("not JSON that a message can be: nested too deeply")) from None
     except ValueError as exc:
-        raise ActionError(f"not JSON: {exc}") from None
+        raise ActionError(_("not JSON: {why}").format(why=exc)) from None
 
 
 def _message_problem(data: Any, exc: ValidationError) -> str:
     err = exc.errors()[0]
     if err["type"] == "model_attributes_type":
-        return 'a message must be a JSON object such as {"type": "ping"}'
+        return _("a message must be a JSON object such as {example}").format(
+            example='{"type": "ping"}'
+        )
     if err["type"] in ("union_tag_invalid", "union_tag_not_found"):
         known = ", ".join(MESSAGE_TYPES)
-        return f"unknown message type {data.get('type')!r} (known: {known})"
+        said = _("unknown message type {type} (known: {known})")
+        return said.format(type=repr(data.get("type")), known=known)
     if err["loc"][:2] == ("play", "move"):
-        return 'play: "move" must be a card or choice as text, such as "QS"'
+        return _('play: "move" must be a card or choice as text, such as "QS"')
     if err["loc"][:2] == ("chat", "emote"):
-        return f"chat: emote must be one of {', '.join(EMOTES)}"
+        return _("chat: emote must be one of {known}").format(known=", ".join(EMOTES))
     return one_line([err])

@@ -9,6 +9,7 @@ from salad.bots import bot_factory, bot_names, reference_only
 from salad.cards import Deck, RankSpec, WildWins
 from salad.errors import SaladError
 from salad.formats.howto import penalty_words
+from salad.locale import _, current, using
 from salad.presets import PRESETS
 from salad.ruleset import CompiledHand, Ruleset
 from salad.settings import from_preset
@@ -39,7 +40,7 @@ def _rank_info(rank: RankSpec) -> dict[str, str]:
     label = rank.aliases[0] if rank.aliases else rank.letter
     info = {"letter": rank.letter, "name": rank.name, "label": label}
     if not rank.clear:
-        info["text"] = f"{label} ({rank.name})"
+        info["text"] = f"{label} ({_(rank.name)})"  # the ruleset's words: in the catalog
     return info
 
 
@@ -98,9 +99,20 @@ def available_bots() -> tuple[str, ...]:
     return tuple(names)
 
 
-@lru_cache(maxsize=1)
 def options() -> dict[str, Any]:
-    """The answer of ``GET /api/options``."""
+    """The answer of ``GET /api/options``, in the current language (its words: the rounds'
+    penalties), made once a language."""
+    return _options(current().code)
+
+
+@lru_cache(maxsize=8)
+def _options(lang: str) -> dict[str, Any]:
+    """:func:`options` in ``lang``."""
+    with using(lang):
+        return _made_options()
+
+
+def _made_options() -> dict[str, Any]:
     presets = []
     swaps: dict[str, list[dict[str, str]]] = {}
     swap_text: dict[str, dict[str, str]] = {}

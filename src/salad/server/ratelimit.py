@@ -30,6 +30,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import HTTPConnection
 
 from salad.errors import SaladError
+from salad.locale import N_, _
 
 if TYPE_CHECKING:  # redis-py comes with the cluster extra
     from redis.asyncio import Redis
@@ -104,6 +105,36 @@ WHAT = {
 }
 """What each kind counts, in the words of its refusals ("too many ...")."""
 
+WHAT_RETRY = {
+    "tables": N_("too many new tables from this address (at most {rate}): retry in {seconds} s"),
+    "joins": N_("too many joins from this address (at most {rate}): retry in {seconds} s"),
+    "host": N_("too many host actions with this token (at most {rate}): retry in {seconds} s"),
+    "sockets": N_(
+        "too many websocket connections from this address (at most {rate}): retry in {seconds} s"
+    ),
+    "chat": N_("too many chat messages (at most {rate}): retry in {seconds} s"),
+    "refused": N_(
+        "too many refused messages on this connection (at most {rate}): retry in {seconds} s"
+    ),
+    "messages": N_("too many messages on this connection (at most {rate}): retry in {seconds} s"),
+    "players": N_("too many new players from this address (at most {rate}): retry in {seconds} s"),
+    "links": N_("too many sign-in codes made (at most {rate}): retry in {seconds} s"),
+    "signins": N_(
+        "too many sign-in codes tried from this address (at most {rate}): retry in {seconds} s"
+    ),
+    "groups": N_("too many new groups from this address (at most {rate}): retry in {seconds} s"),
+    "invites": N_(
+        "too many invite codes tried from this address (at most {rate}): retry in {seconds} s"
+    ),
+}
+"""A refusal of each rate, said to the client (translated where said)."""
+
+WHAT_CLOSED = {
+    "refused": N_("too many refused messages on this connection (at most {rate}): closed"),
+    "messages": N_("too many messages on this connection (at most {rate}): closed"),
+}
+"""A connection closed for its messages' rate, said to its client."""
+
 
 def parse_limits(text: str | None) -> tuple[dict[str, Rate], int | None]:
     """The rates ``SALAD_RATE_LIMITS`` gives and its cap on the websockets an address holds
@@ -114,11 +145,11 @@ def parse_limits(text: str | None) -> tuple[dict[str, Rate], int | None]:
         return {}, None
     rates, cap = dict(DEFAULT_RATES), DEFAULT_OPEN
     for part in text.split(","):
-        kind, _, value = part.strip().partition("=")
+        kind, _sep, value = part.strip().partition("=")
         if kind == OPEN and value.isdecimal() and int(value) >= 1:
             cap = int(value)
             continue
-        count, _, seconds = value.partition("/")
+        count, _sep, seconds = value.partition("/")
         try:
             rate = Rate(int(count), float(seconds))
         except ValueError:
@@ -235,7 +266,7 @@ class RateLimits:
             rate = self.rates[kind]
             raise HTTPException(
                 429,
-                f"too many {WHAT[kind]} (at most {rate}): retry in {seconds} s",
+                _(WHAT_RETRY[kind]).format(rate=rate, seconds=seconds),
                 headers={"Retry-After": str(seconds)},
             )
 

@@ -32,6 +32,7 @@ from salad.lab.review import (
     seat_review,
 )
 from salad.lab.review_model import Decision
+from salad.locale import _
 from salad.server.errors import ActionError
 from salad.server.tables import TableManager
 from salad.server.tables.table import OVER, PLAYING
@@ -81,25 +82,33 @@ class Reviews:
         """The finished game's record, once the token may see seat ``seat``'s review."""
         table = await self.manager.get(table_id)
         if not token:
-            raise ActionError("missing token: send Authorization: Bearer TOKEN", 401)
+            raise ActionError(_("missing token: send Authorization: Bearer TOKEN"), 401)
         mine = table.seat_of_token(token)
         if mine is None:
-            raise ActionError(f"wrong token for table {table_id}", 401)
+            raise ActionError(_("wrong token for table {table}").format(table=table_id), 401)
         if not 1 <= number <= table.game_number:
-            raise ActionError(f"table {table_id} has no game {number}", 404)
+            raise ActionError(
+                _("table {table} has no game {n}").format(table=table_id, n=number), 404
+            )
         if number == table.game_number and table.status != OVER:
             raise ActionError(
-                f"review: game {number} is not finished; a review of an unfinished game "
-                "would reveal what the search infers",
+                _(
+                    "review: game {n} is not finished; a review of an unfinished game "
+                    "would reveal what the search infers"
+                ).format(n=number),
                 409,
             )
         if not 0 <= seat < table.players:
             raise ActionError(
-                f"seat: {seat} is not a seat of this table (0 to {table.players - 1})"
+                _("seat: {seat} is not a seat of this table (0 to {last})").format(
+                    seat=seat, last=table.players - 1
+                )
             )
         if seat != mine and table.status == PLAYING:
             raise ActionError(
-                f"seat: while a game is under way you may review only your own seat ({mine})",
+                _(
+                    "seat: while a game is under way you may review only your own seat ({seat})"
+                ).format(seat=mine),
                 403,
             )
         return await self.manager.record(table_id, number)

@@ -11,6 +11,7 @@ from typing import Any
 
 from salad.errors import SaladError
 from salad.formats.rules import parse_rules
+from salad.locale import _
 from salad.ruleset import Ruleset
 from salad.server.errors import ActionError
 from salad.settings import apply_settings, from_preset, from_ref, to_ref
@@ -38,7 +39,7 @@ def build_ruleset(
         else:
             rs = from_preset(rules, extra)
         if from_ref(to_ref(rs)) != rs:
-            raise ActionError("rules: these settings cannot be stored with the game")
+            raise ActionError(_("rules: these settings cannot be stored with the game"))
     except SaladError as exc:
         raise ActionError(str(exc)) from None
     return rs

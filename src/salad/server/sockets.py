@@ -29,11 +29,12 @@ from urllib.parse import parse_qs
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from salad.locale import _
 from salad.server.errors import ActionError
 from salad.server.incoming import read_hello
 from salad.server.players.identity import Identities
 from salad.server.players.origin import foreign_origin
-from salad.server.ratelimit import WHAT, RateLimits
+from salad.server.ratelimit import WHAT_CLOSED, RateLimits
 from salad.server.tables import Conn, Table, TableManager
 from salad.server.tables.connection import GONE, TurnWrites
 from salad.server.tables.registry import NO_TABLE, STALE
@@ -119,13 +120,18 @@ class SocketGate:
         address = str(client[0]) if client else ""
         cap = self.rates.open
         if cap is not None and self.open[address] >= cap:
-            said = f"too many open websocket connections from this address (at most {cap})"
-            await refuse(receive, send, said + ": close one first", 4429)
+            said = _(
+                "too many open websocket connections from this address (at most {n}): "
+                "close one first"
+            ).format(n=cap)
+            await refuse(receive, send, said, 4429)
             return
         wait = await self.rates.take("sockets", address)
         if wait > 0:
             seconds = max(1, math.ceil(wait))
-            said = f"too many websocket connections from this address: retry in {seconds} s"
+            said = _(
+                "too many websocket connections from this address: retry in {seconds} s"
+            ).format(seconds=seconds)
             await refuse(receive, send, said, 4429)
             return
         self.open[address] += 1
@@ -272,7 +278,7 @@ class TableSockets:
         if self.rates.wait(kind, key) <= 0:
             return False
         rate = self.rates.rates[kind]
-        conn.kick(4429, f"too many {WHAT[kind]} (at most {rate}): closed")
+        conn.kick(4429, _(WHAT_CLOSED[kind]).format(rate=rate))
         return True
 
     @staticmethod
@@ -280,6 +286,8 @@ class TableSockets:
         """The seat whose token this is; None (after an error and a close) if none is."""
         found = table.seat_of_token(token)
         if found is None:
-            await ws.send_text(error_message(f"wrong token for table {table.id}"))
+            await ws.send_text(
+                error_message(_("wrong token for table {table}").format(table=table.id))
+            )
             await ws.close(code=4401)
         return found

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from salad.locale import _, ngettext
 from salad.ruleset import CompiledRules, Kind
 from salad.scoring import HandScore, score_hand
 from salad.sheet.questions import CARD, CARDS, LAST, TOKEN, TRICKS, Field, hand_fields
@@ -30,8 +31,7 @@ def check_field(
     fields = hand_fields(rules, index)
     field = next((f for f in fields if f.id == field_id), None)
     if field is None:
-        asked = ", ".join(f.id for f in fields) or "nothing"
-        return [f"unknown entry {field_id!r} (hand {index + 1} asks for: {asked})"]
+        return [_unknown(field_id, index, fields)]
     problems = _check_alone(rules, field, value, names)
     if problems or not earlier:
         return problems
@@ -48,17 +48,20 @@ def check_entry(
 ) -> list[str]:
     """Every problem with a whole hand's entry ``{field id: answer}``; empty when it adds up."""
     if not isinstance(entry, Mapping):
-        return [f"hand {index + 1}: the entry must be a table of answers, not {entry!r}"]
+        return [
+            _("hand {n}: the entry must be a table of answers, not {entry!r}").format(
+                n=index + 1, entry=entry
+            )
+        ]
     fields = hand_fields(rules, index)
     problems: list[str] = []
     ids = {f.id for f in fields}
     for key in entry:
         if key not in ids:
-            asked = ", ".join(f.id for f in fields) or "nothing"
-            problems.append(f"unknown entry {key!r} (hand {index + 1} asks for: {asked})")
+            problems.append(_unknown(key, index, fields))
     for f in fields:
         if f.id not in entry:
-            problems.append(f"{f.title}: not entered")
+            problems.append(_("{field}: not entered").format(field=f.title))
             continue
         problems += check_field(rules, index, f.id, entry[f.id], names, entry)
     return problems
@@ -68,36 +71,58 @@ def _check_alone(rules: CompiledRules, field: Field, value: Any, names: Sequence
     n = len(names)
     if not field.per_player:
         if not whole_number(value):
-            return [f"{field.title}: who? give one player ({', '.join(names)}), not {value!r}"]
+            return [
+                _("{field}: who? give one player ({names}), not {value!r}").format(
+                    field=field.title, names=", ".join(names), value=value
+                )
+            ]
         if not 0 <= value < n:
-            return [f"{field.title}: seat {value} is not at the table (seats 0 to {n - 1})"]
+            return [
+                _("{field}: seat {seat} is not at the table (seats 0 to {last})").format(
+                    field=field.title, seat=value, last=n - 1
+                )
+            ]
         return []
     if not isinstance(value, list | tuple) or len(value) != n:
         got = len(value) if isinstance(value, list | tuple) else repr(value)
-        return [f"{field.label}: give {n} numbers, one per player ({', '.join(names)}), not {got}"]
+        return [
+            _("{field}: give {n} numbers, one per player ({names}), not {got}").format(
+                field=field.name, n=n, names=", ".join(names), got=got
+            )
+        ]
     for v in value:
         if not whole_number(v):
-            return [f"{field.label}: {v!r} is not a whole number"]
+            return [_("{field}: {value!r} is not a whole number").format(field=field.name, value=v)]
     problems = []
     for s, v in enumerate(value):
         if v < 0:
-            problems.append(f"{field.label}: {names[s]} has {v}; counts cannot be negative")
+            problems.append(
+                _("{field}: {name} has {n}; counts cannot be negative").format(
+                    field=field.name, name=names[s], n=v
+                )
+            )
         elif v > field.total:
             if field.kind == TRICKS:
                 problems.append(
-                    f"{field.label}: {names[s]} has {v}, but only {field.total} were played"
+                    _("{field}: {name} has {n}, but only {total} were played").format(
+                        field=field.name, name=names[s], n=v, total=field.total
+                    )
                 )
             else:
                 problems.append(
-                    f"{field.label}: {names[s]} has {v}, but only {field.total} are in play"
+                    _("{field}: {name} has {n}, but only {total} are in play").format(
+                        field=field.name, name=names[s], n=v, total=field.total
+                    )
                 )
     if problems:
         return problems
     total = sum(value)
     if total != field.total:
         if field.kind == TRICKS:
-            return [f"{field.label}: they add up to {total}, but {field.total} were played"]
-        return [f"{field.label}: they add up to {total}, but {field.total} are in play"]
+            message = _("{field}: they add up to {sum}, but {total} were played")
+        else:
+            message = _("{field}: they add up to {sum}, but {total} are in play")
+        return [message.format(field=field.name, sum=total, total=field.total)]
     return []
 
 
@@ -128,7 +153,11 @@ def _check_pair(
         token, holder, other, vo = (a, va, b, vb) if a.kind == TOKEN else (b, vb, a, va)
         covers = other.kind in (CARDS, CARD) and token.mask & ~other.mask == 0
         if covers and _as_counts(other, vo, n)[holder] == 0:
-            return [f"{token.label}: {names[holder]} holds it but took no {other.noun}"]
+            return [
+                _("{token}: {name} holds it but took no {cards}").format(
+                    token=token.name, name=names[holder], cards=other.noun
+                )
+            ]
         return []
     if a.kind not in (CARDS, CARD) or b.kind not in (CARDS, CARD):
         return []
@@ -145,19 +174,30 @@ def _check_pair(
         who = names[s]
         if cs[s] > cb[s]:
             if small.kind == CARD:
-                problems.append(f"{small.title}: {who} took it, but no {big.noun}")
+                problems.append(
+                    _("{card}: {name} took it, but no {cards}").format(
+                        card=small.title, name=who, cards=big.noun
+                    )
+                )
             else:
-                problems.append(f"{small.label}: {who} took {cs[s]}, but only {cb[s]} {big.noun}")
+                problems.append(
+                    _("{field}: {name} took {n}, but only {count} {cards}").format(
+                        field=small.name, name=who, n=cs[s], count=cb[s], cards=big.noun
+                    )
+                )
         elif cs[s] < cb[s] - extra:
             need = cb[s] - extra
             if small.kind == CARD:
                 problems.append(
-                    f"{small.title}: {who} took {cb[s]} {big.noun}, so {who} took it too"
+                    _("{card}: {name} took {count} {cards}, so {name} took it too").format(
+                        card=small.title, name=who, count=cb[s], cards=big.noun
+                    )
                 )
             else:
                 problems.append(
-                    f"{small.label}: {who} took {cs[s]}, but {cb[s]} {big.noun} "
-                    f"hold at least {need}"
+                    _("{field}: {name} took {n}, but {count} {cards} hold at least {need}").format(
+                        field=small.name, name=who, n=cs[s], count=cb[s], cards=big.noun, need=need
+                    )
                 )
     return problems
 
@@ -171,8 +211,10 @@ def _check_tricks(
         if tricks[value]:
             return []
         if other.kind == TOKEN:
-            return [f"{other.label}: {who} holds it but took no tricks"]
-        return [f"{other.title}: {who} took it but no tricks"]
+            return [
+                _("{token}: {name} holds it but took no tricks").format(token=other.name, name=who)
+            ]
+        return [_("{card}: {name} took it but no tricks").format(card=other.title, name=who)]
     if other.kind != CARDS:
         return []
     in_play = rules.deck.in_play.bit_count()
@@ -180,22 +222,43 @@ def _check_tricks(
     for s, v in enumerate(value):
         t, who = tricks[s], names[s]
         if v and not t:
-            problems.append(f"{other.label}: {who} took {v} but no tricks")
+            problems.append(
+                _("{field}: {name} took {n} but no tricks").format(field=other.name, name=who, n=v)
+            )
         elif v > t * n:
             problems.append(
-                f"{other.label}: {who} took {v} in {_tricks(t)} (a trick holds {n} cards)"
+                _("{field}: {name} took {n} in {tricks} (a trick holds {size} cards)").format(
+                    field=other.name, name=who, n=v, tricks=_tricks(t), size=n
+                )
             )
         elif v < t * n - (in_play - other.total):
             need = t * n - (in_play - other.total)
             problems.append(
-                f"{other.label}: {who} took {_tricks(t)} ({t * n} cards), so at least {need} "
-                f"{other.noun}, not {v}"
+                _(
+                    "{field}: {name} took {tricks} ({count} cards), so at least {need} {cards}, "
+                    "not {n}"
+                ).format(
+                    field=other.name,
+                    name=who,
+                    tricks=_tricks(t),
+                    count=t * n,
+                    need=need,
+                    cards=other.noun,
+                    n=v,
+                )
             )
     return problems
 
 
 def _tricks(k: int) -> str:
-    return f"{k} trick" if k == 1 else f"{k} tricks"
+    return ngettext("{n} trick", "{n} tricks", k).format(n=k)
+
+
+def _unknown(key: object, index: int, fields: Sequence[Field]) -> str:
+    asked = ", ".join(f.id for f in fields) or _("nothing")
+    return _("unknown entry {key!r} (hand {n} asks for: {asked})").format(
+        key=key, n=index + 1, asked=asked
+    )
 
 
 def score_entry(rules: CompiledRules, index: int, entry: Mapping[str, Any]) -> HandScore:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from salad.locale import _
+
 __all__ = ["NAME_LIMIT", "check_names", "name_key", "name_problem"]
 
 NAME_LIMIT = 24
@@ -18,12 +20,16 @@ def check_names(names: Sequence[str], players: int | None = None) -> list[str]:
     """Problems with a table's player names (empty when they are fine)."""
     problems: list[str] = []
     if players is not None and len(names) != players:
-        problems.append(f"names: {players} players need {players} names, not {len(names)}")
+        problems.append(
+            _("names: {players} players need {players} names, not {n}").format(
+                players=players, n=len(names)
+            )
+        )
     seen: dict[str, str] = {}
     for i, raw in enumerate(names):
         problem = name_problem(raw, list(seen.values()))
         if problem:
-            problems.append(f"player {i + 1}: {problem}")
+            problems.append(_("player {n}: {problem}").format(n=i + 1, problem=problem))
         elif isinstance(raw, str):
             seen[name_key(raw)] = raw.strip()
     return problems
@@ -33,17 +39,19 @@ def name_problem(name: Any, taken: Sequence[str] = ()) -> str:
     """What is wrong with one player name ('' when nothing): names must be short, not a number,
     and differ from the names already taken."""
     if not isinstance(name, str) or not name.strip():
-        return "a name cannot be empty"
+        return _("a name cannot be empty")
     text = name.strip()
     if len(text) > NAME_LIMIT:
-        return f"{text[:NAME_LIMIT]!r}... is too long ({NAME_LIMIT} characters at most)"
+        return _("{name!r}... is too long ({limit} characters at most)").format(
+            name=text[:NAME_LIMIT], limit=NAME_LIMIT
+        )
     if text.lstrip("+-").isdigit():
-        return f"{text!r} is a number; a name must not be one"
+        return _("{name!r} is a number; a name must not be one").format(name=text)
     if any(c in text for c in ",=:/\n\r\t") or text.startswith("?"):
-        return f"{text!r}: a name may not hold , = : / or start with ?"
+        return _("{name!r}: a name may not hold , = : / or start with ?").format(name=text)
     for other in taken:
         if name_key(other) == name_key(text):
-            return f"{text!r} is already taken by {other}"
+            return _("{name!r} is already taken by {other}").format(name=text, other=other)
     return ""
 
 

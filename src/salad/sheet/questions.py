@@ -9,6 +9,7 @@ from typing import Any
 
 from salad.cards import NO_SUIT, CardMask, Deck, cards_of
 from salad.errors import SaladError
+from salad.locale import _, pgettext
 from salad.ruleset import CompiledPenalty, CompiledRules, Kind
 
 __all__ = [
@@ -75,6 +76,9 @@ class Field:
     """The card's code, for a ``card`` field."""
     suit: int = -1
     """The suit of every card it counts, when they are of one suit (else -1)."""
+    card_names: tuple[str, str] = ("", "")
+    """The English names of the card's rank and suit, for a ``card`` field (``King``,
+    ``Spades``): its code is written in the player's letters (``RP`` in French)."""
 
     @property
     def mark(self) -> dict[str, Any] | None:
@@ -88,30 +92,48 @@ class Field:
         return self.kind in (TRICKS, CARDS)
 
     @property
+    def name(self) -> str:
+        """The label in the current language (the penalties' names are the ruleset's words,
+        in the catalog): ``Hearts``, ``Cœurs``."""
+        return " / ".join(_(part) for part in self.label.split(" / "))
+
+    @property
     def noun(self) -> str:
-        return self.label.lower()
+        return self.name.lower()
 
     @property
     def question(self) -> str:
+        """The question in the current language."""
         if self.kind == TRICKS:
-            return f"How many tricks did each player take? ({self.total} in all)"
+            return _("How many tricks did each player take? ({total} in all)").format(
+                total=self.total
+            )
         if self.kind == CARDS:
-            return f"How many {self.noun} did each player take? ({self.total} in all)"
+            return _("How many {cards} did each player take? ({total} in all)").format(
+                cards=self.noun, total=self.total
+            )
         if self.kind == CARD:
-            return f"Who took the {self.title}?"
+            return _("Who took the {card}?").format(card=self.title)
         if self.kind == LAST:
-            return "Who took the last trick?"
-        return f"Who holds the {self.label}?"
+            return _("Who took the last trick?")
+        return _("Who holds the {token}?").format(token=self.name)
 
     @property
     def title(self) -> str:
-        """The label, with the card's code when it is a single card (``King of Spades (KS)``)."""
-        return f"{self.label} ({self.code})" if self.code else self.label
+        """The label, with the card's code when it is a single card (``King of Spades (KS)``,
+        ``Roi de pique (RP)``), in the current language."""
+        if not self.code:
+            return self.name
+        return f"{self.name} ({card_code(self.code, *self.card_names)})"
 
     @property
     def cost(self) -> str:
         """The price in words: ``10 each`` or ``100``."""
-        return f"{self.points} each" if self.per_player else f"{self.points}"
+        if self.kind == TRICKS:
+            return pgettext("per trick", "{points} each").format(points=self.points)
+        if self.per_player:
+            return pgettext("per card", "{points} each").format(points=self.points)
+        return f"{self.points}"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -132,7 +154,9 @@ def hand_fields(rules: CompiledRules, index: int) -> tuple[Field, ...]:
     then card counts, single cards, the last trick and the token. Penalties that count the same
     cards share a question; a penalty whose cards are all out of play asks nothing."""
     if not 0 <= index < len(rules.hands):
-        raise SheetError(f"hand {index + 1}: there are only {len(rules.hands)} hands")
+        raise SheetError(
+            _("hand {n}: there are only {count} hands").format(n=index + 1, count=len(rules.hands))
+        )
     return _fields(rules, index)
 
 
@@ -168,10 +192,53 @@ def _fields(rules: CompiledRules, index: int) -> tuple[Field, ...]:
         else:
             total = 1
         code = deck.format(mask.bit_length() - 1) if kind == CARD else ""
+        card_names = ("", "")
+        if kind == CARD:
+            card = mask.bit_length() - 1
+            if deck.suit_of[card] != NO_SUIT:
+                card_names = (
+                    deck.spec.ranks[deck.rank_of[card]].name,
+                    deck.suits[deck.suit_of[card]].name,
+                )
         points = sum(p.points for p in ps)
         ids = tuple(p.penalty.id for p in ps)
         mark = card_mark(deck, mask)
         suit = mark["suit"] if mark is not None else -1
-        out.append(Field(ids[0], kind, label, total, mask, points, ids, code, suit))
+        out.append(Field(ids[0], kind, label, total, mask, points, ids, code, suit, card_names))
     out.sort(key=lambda f: _ORDER.index(f.kind))
     return tuple(out)
+
+
+# -- a card's code in the player's letters ---------------------------------------------------
+def card_code(code: str, rank: str = "", suit: str = "") -> str:
+    """The code of a standard card (``rank`` and ``suit``: its English names) in the letters of
+    the current language: ``KS`` is ``RP`` (roi de pique) in French; any other as it is.
+
+    >>> from salad.locale import using
+    >>> with using("fr"):
+    ...     card_code("KS", "King", "Spades"), card_code("10H", "Ten", "Hearts")
+    ('RP', '10C')
+    """
+    # the same letters as salad.formats.describe's (a sibling floor: neither imports the other)
+    ranks = {
+        # TRANSLATORS: the letter of a rank, as a player types it (T is Ten; French: 10)
+        "Ten": pgettext("rank letter", "T"),
+        "Jack": pgettext("rank letter", "J"),
+        "Queen": pgettext("rank letter", "Q"),
+        "King": pgettext("rank letter", "K"),
+        "Ace": pgettext("rank letter", "A"),
+    }
+    suits = {
+        # TRANSLATORS: the letter of a suit, as a player types it (French: T K C P)
+        "Clubs": pgettext("suit letter", "C"),
+        "Diamonds": pgettext("suit letter", "D"),
+        "Hearts": pgettext("suit letter", "H"),
+        "Spades": pgettext("suit letter", "S"),
+    }
+    english = {"Clubs": "C", "Diamonds": "D", "Hearts": "H", "Spades": "S"}
+    if suit not in suits or not code.endswith(english[suit]):
+        return code
+    rank_code = code[: -len(english[suit])]
+    if rank in ranks and rank_code in ("T", "10", rank[0]):
+        rank_code = ranks[rank] if rank_code != "10" else "10"
+    return rank_code + suits[suit]

@@ -13,6 +13,7 @@ from pydantic import ConfigDict, TypeAdapter, ValidationError, with_config
 from pydantic_core import ErrorDetails
 from typing_extensions import TypedDict  # pydantic needs this TypedDict before Python 3.12
 
+from salad.locale import _
 from salad.sheet.questions import SheetError
 
 __all__ = ["FORMAT", "SavedHand", "SavedSheet", "check_saved"]
@@ -49,9 +50,13 @@ _SHEET = TypeAdapter(SavedSheet)
 def check_saved(data: Any) -> SavedSheet:
     """The sheet's format, keys and types checked; ``SheetError`` names the first problem."""
     if not isinstance(data, dict):
-        raise SheetError(f"a score sheet must be a JSON object, not {type(data).__name__}")
+        raise SheetError(
+            _("a score sheet must be a JSON object, not {type}").format(type=type(data).__name__)
+        )
     if data.get("format") != FORMAT:
-        raise SheetError(f"format: {data.get('format')!r} is not {FORMAT!r}")
+        raise SheetError(
+            _("format: {given!r} is not {format!r}").format(given=data.get("format"), format=FORMAT)
+        )
     try:
         return _SHEET.validate_python(data)
     except ValidationError as exc:
@@ -62,12 +67,16 @@ def _problem(error: ErrorDetails) -> str:
     """Pydantic's first error as one ``where: what`` line."""
     loc, kind, got = tuple(error["loc"]), error["type"], error["input"]
     if len(loc) == 1 and kind == "extra_forbidden":
-        return f"{loc[0]}: unknown key (known: {', '.join(SHEET_KEYS)})"
+        return _("{key}: unknown key (known: {known})").format(
+            key=loc[0], known=", ".join(SHEET_KEYS)
+        )
     if loc[0] == "players":
-        return f"players: must be a list of names, not {None if kind == 'missing' else got!r}"
+        return _("players: must be a list of names, not {got!r}").format(
+            got=None if kind == "missing" else got
+        )
     if len(loc) == 1:
-        return f"hands: must be a list, not {got!r}"
-    where = f"hands[{loc[1]}] (hand {int(loc[1]) + 1})"
+        return _("hands: must be a list, not {got!r}").format(got=got)
+    where = _("hands[{i}] (hand {n})").format(i=loc[1], n=int(loc[1]) + 1)
     if len(loc) == 2:
-        return f"{where}: must be an object, not {got!r}"
-    return f"{where}.{loc[2]}: unknown key"
+        return _("{where}: must be an object, not {got!r}").format(where=where, got=got)
+    return _("{where}.{key}: unknown key").format(where=where, key=loc[2])

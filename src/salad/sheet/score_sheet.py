@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from salad.errors import RulesError
+from salad.locale import _
 from salad.ruleset import Ruleset
 from salad.scoring import HandScore, standings
 from salad.settings import from_ref, to_ref
@@ -48,7 +49,7 @@ class ScoreSheet:
         if first_dealer is not None and not (
             whole_number(first_dealer) and 0 <= first_dealer < len(names)
         ):
-            raise SheetError(f"first dealer: seat {first_dealer!r} is not at the table")
+            raise SheetError(_first_dealer_problem(first_dealer))
         self.ruleset = ruleset
         self.rules = ruleset.compiled(len(names))
         self.names = [name.strip() for name in names]
@@ -73,7 +74,8 @@ class ScoreSheet:
         return len(self.entries) == self.hand_count
 
     def round_name(self, index: int) -> str:
-        return self.rules.hands[index].round.name
+        """The name of hand ``index``'s round in the current language (``Pas de cœurs``)."""
+        return _(self.rules.hands[index].round.name)
 
     def fields(self, index: int | None = None) -> tuple[Field, ...]:
         """What hand ``index`` asks for (the next hand by default)."""
@@ -83,7 +85,11 @@ class ScoreSheet:
         for f in self.fields(index):
             if f.id == field_id:
                 return f
-        raise SheetError(f"hand {self._which(index) + 1} asks nothing called {field_id!r}")
+        raise SheetError(
+            _("hand {n} asks nothing called {field!r}").format(
+                n=self._which(index) + 1, field=field_id
+            )
+        )
 
     def dealer(self, index: int) -> int | None:
         """Who deals hand ``index``: the deal passes one seat to the left every hand."""
@@ -110,7 +116,9 @@ class ScoreSheet:
         """Every problem with ``entry`` for hand ``index`` (the next hand by default)."""
         which = self._which(index)
         if which >= self.hand_count:
-            return [f"the game is over: all {self.hand_count} hands are entered"]
+            return [
+                _("the game is over: all {count} hands are entered").format(count=self.hand_count)
+            ]
         return check_entry(self.rules, which, entry, self.names)
 
     def check_field(
@@ -136,9 +144,11 @@ class ScoreSheet:
         """Replace the entry of an earlier hand (0-based ``index``)."""
         if not 0 <= index < len(self.entries):
             raise SheetError(
-                f"hand {index + 1}: only hands 1 to {len(self.entries)} are entered"
+                _("hand {n}: only hands 1 to {last} are entered").format(
+                    n=index + 1, last=len(self.entries)
+                )
                 if self.entries
-                else f"hand {index + 1}: no hand is entered yet"
+                else _("hand {n}: no hand is entered yet").format(n=index + 1)
             )
         problems = self.check(entry, index)
         if problems:
@@ -149,7 +159,7 @@ class ScoreSheet:
     def undo(self) -> None:
         """Take back the last hand entered."""
         if not self.entries:
-            raise SheetError("undo: no hand is entered yet")
+            raise SheetError(_("undo: no hand is entered yet"))
         self.entries.pop()
 
     def _which(self, index: int | None) -> int:
@@ -218,7 +228,7 @@ class ScoreSheet:
     def chart(self) -> dict[str, Any]:
         """The running totals as series for a chart: one point per hand, starting from 0."""
         running = self.running()
-        labels = ["Start"] + [f"{i + 1}. {self.round_name(i)}" for i in range(len(running))]
+        labels = [_("Start")] + [f"{i + 1}. {self.round_name(i)}" for i in range(len(running))]
         return {
             "labels": labels,
             "highest_wins": self.ruleset.highest_wins,
@@ -262,7 +272,7 @@ class ScoreSheet:
                 "trump_picker": self.trump_picker(i),
             }
         return {
-            "title": self.ruleset.title,
+            "title": _(self.ruleset.title),
             "players": list(self.names),
             "hand_count": self.hand_count,
             "highest_wins": self.ruleset.highest_wins,
@@ -285,7 +295,8 @@ class ScoreSheet:
         w.writerow(["hand", "round", *self.names, "sum", "moon"])
         for i, score in enumerate(self.scores()):
             moon = self.names[score.moon] if score.moon >= 0 else ""
-            w.writerow([i + 1, self.round_name(i), *score.points, sum(score.points), moon])
+            name = self.rules.hands[i].round.name  # data: in English, as the file's keys
+            w.writerow([i + 1, name, *score.points, sum(score.points), moon])
         w.writerow(["total", "", *self.totals, sum(self.totals), ""])
         w.writerow(["place", "", *self.standings(), "", ""])
         return out.getvalue()
@@ -345,38 +356,59 @@ class ScoreSheet:
         try:
             sheet = cls(ruleset, names, saved.get("first_dealer"))
         except SheetError as exc:
+            dealer = _first_dealer_problem(saved.get("first_dealer"))
             raise SheetError(
-                [p if p.startswith("first dealer") else f"players: {p}" for p in exc.problems]
+                [
+                    p if p == dealer else _("players: {problem}").format(problem=p)
+                    for p in exc.problems
+                ]
             ) from None
         hands = saved.get("hands", [])
         if len(hands) > sheet.hand_count:
-            raise SheetError(f"hands: {len(hands)} hands, but the game has {sheet.hand_count}")
+            raise SheetError(
+                _("hands: {n} hands, but the game has {count}").format(
+                    n=len(hands), count=sheet.hand_count
+                )
+            )
         for i, hand in enumerate(hands):
-            where = f"hands[{i}] (hand {i + 1})"
+            where = _("hands[{i}] (hand {n})").format(i=i, n=i + 1)
             round_id = sheet.rules.hands[i].round.id
             if hand.get("round_id", round_id) != round_id:
                 raise SheetError(
-                    f"{where}.round_id: {hand.get('round_id')!r}, but this hand is {round_id!r}"
+                    _("{where}.round_id: {given!r}, but this hand is {round!r}").format(
+                        where=where, given=hand.get("round_id"), round=round_id
+                    )
                 )
             if hand.get("number", i + 1) != i + 1:
-                raise SheetError(f"{where}.number: {hand.get('number')!r}, not {i + 1}")
+                raise SheetError(
+                    _("{where}.number: {given!r}, not {n}").format(
+                        where=where, given=hand.get("number"), n=i + 1
+                    )
+                )
             took = hand.get("took")
             entry = took if took is not None else {}
             problems = sheet.check(entry, i)
             if problems:
-                raise SheetError(f"{where}: {problems[0]}")
+                raise SheetError(_("{where}: {problem}").format(where=where, problem=problems[0]))
             sheet.entries.append(sheet._clean(entry, i))
             score = sheet.score(i)
             if "points" in hand and hand.get("points") != list(score.points):
                 raise SheetError(
-                    f"{where}.points: {hand.get('points')!r}, but what was taken scores "
-                    f"{list(score.points)!r}"
+                    _("{where}.points: {given!r}, but what was taken scores {points!r}").format(
+                        where=where, given=hand.get("points"), points=list(score.points)
+                    )
                 )
             if hand.get("moon", -1) != score.moon:
-                raise SheetError(f"{where}.moon: {hand.get('moon')!r}, not {score.moon!r}")
+                raise SheetError(
+                    _("{where}.moon: {given!r}, not {moon!r}").format(
+                        where=where, given=hand.get("moon"), moon=score.moon
+                    )
+                )
         if "totals" in saved and saved.get("totals") != list(sheet.totals):
             raise SheetError(
-                f"totals: {saved.get('totals')!r}, but the hands add up to {list(sheet.totals)!r}"
+                _("totals: {given!r}, but the hands add up to {totals!r}").format(
+                    given=saved.get("totals"), totals=list(sheet.totals)
+                )
             )
         return sheet
 
@@ -385,8 +417,16 @@ class ScoreSheet:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise SheetError(f"not valid JSON: {exc.msg} (line {exc.lineno})") from None
+            raise SheetError(
+                _("not valid JSON: {problem} (line {line})").format(
+                    problem=exc.msg, line=exc.lineno
+                )
+            ) from None
         return cls.from_dict(data)
+
+
+def _first_dealer_problem(seat: Any) -> str:
+    return _("first dealer: seat {seat!r} is not at the table").format(seat=seat)
 
 
 def _compact(value: Any) -> str:

@@ -10,6 +10,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from salad.locale import _
 from salad.sheet.names import name_key
 from salad.sheet.questions import Field, SheetError
 
@@ -21,12 +22,14 @@ def find_player(text: str, names: Sequence[str], numbers: bool = True) -> int:
     for; ``SheetError`` otherwise."""
     word = name_key(text)
     if not word:
-        raise SheetError(f"who? give one of {', '.join(names)}")
+        raise SheetError(_("who? give one of {names}").format(names=", ".join(names)))
     if numbers and _is_int(word):
         k = int(word)
         if 1 <= k <= len(names):
             return k - 1
-        raise SheetError(f"{text.strip()!r}: players are numbered 1 to {len(names)}")
+        raise SheetError(
+            _("{text!r}: players are numbered 1 to {n}").format(text=text.strip(), n=len(names))
+        )
     for s, name in enumerate(names):
         if name_key(name) == word:
             return s
@@ -34,9 +37,15 @@ def find_player(text: str, names: Sequence[str], numbers: bool = True) -> int:
     if len(matches) == 1:
         return matches[0]
     if matches:
-        some = " or ".join(names[s] for s in matches)
-        raise SheetError(f"{text.strip()!r} could be {some}; type more of the name")
-    raise SheetError(f"{text.strip()!r} is not a player ({', '.join(names)})")
+        some = _(" or ").join(names[s] for s in matches)
+        raise SheetError(
+            _("{text!r} could be {some}; type more of the name").format(
+                text=text.strip(), some=some
+            )
+        )
+    raise SheetError(
+        _("{text!r} is not a player ({names})").format(text=text.strip(), names=", ".join(names))
+    )
 
 
 def _list(names: Sequence[str]) -> str:
@@ -52,19 +61,26 @@ def parse_value(field: Field, text: str, names: Sequence[str]) -> list[int] | in
         try:
             return find_player(text, names)
         except SheetError as exc:
-            raise SheetError(f"{field.title}: {exc}") from None
+            raise SheetError(
+                _("{field}: {problem}").format(field=field.title, problem=exc)
+            ) from None
     words = text.replace(",", " ").replace("=", " ").replace(":", " ").split()
     n = len(names)
     if not words:
         raise SheetError(
-            f"{field.label}: give {n} numbers, one per player ({', '.join(names)}), "
-            f"or names with counts (e.g. {name_key(names[0])} 2)"
+            _(
+                "{field}: give {n} numbers, one per player ({names}), "
+                "or names with counts (e.g. {example})"
+            ).format(
+                field=field.name, n=n, names=", ".join(names), example=f"{name_key(names[0])} 2"
+            )
         )
     if all(_is_int(w) for w in words):
         if len(words) != n:
             raise SheetError(
-                f"{field.label}: {n} numbers needed, one per player ({', '.join(names)}), "
-                f"not {len(words)}"
+                _("{field}: {n} numbers needed, one per player ({names}), not {got}").format(
+                    field=field.name, n=n, names=", ".join(names), got=len(words)
+                )
             )
         return [int(w) for w in words]
     counts = [0] * n
@@ -73,11 +89,17 @@ def parse_value(field: Field, text: str, names: Sequence[str]) -> list[int] | in
         word = words[i]
         if _is_int(word):
             example = " ".join(f"{name_key(x)} {k}" for k, x in enumerate(names[:2], 1))
-            raise SheetError(f"{field.label}: {word} follows no name (write e.g. {example})")
+            raise SheetError(
+                _("{field}: {word} follows no name (write e.g. {example})").format(
+                    field=field.name, word=word, example=example
+                )
+            )
         try:
             seat = find_player(word, names, numbers=False)
         except SheetError as exc:
-            raise SheetError(f"{field.label}: {exc}") from None
+            raise SheetError(
+                _("{field}: {problem}").format(field=field.name, problem=exc)
+            ) from None
         if i + 1 < len(words) and _is_int(words[i + 1]):
             counts[seat] += int(words[i + 1])
             i += 2

@@ -16,18 +16,20 @@ from typing import ClassVar
 from textual.app import App
 from textual.binding import Binding, BindingType
 
-from salad.tui.dialogs import ChoiceScreen
+from salad.locale import N_
+from salad.tui.dialogs import QUIT_TITLE, ChoiceScreen
 from salad.tui.game_screen import GameScreen
 from salad.tui.session import Session
+from salad.tui.widgets import Speaking
 
 
-class SaladApp(App[str]):
+class SaladApp(Speaking, App[str]):
     """``salad play``: the game screen over a plain background."""
 
     TITLE = "salad"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("ctrl+q", "quit", N_("Quit"), priority=True),
     ]
 
     def __init__(self, session: Session, delay: float = 0.6, news: str = "") -> None:
@@ -44,7 +46,7 @@ class SaladApp(App[str]):
     async def action_quit(self) -> None:
         if isinstance(self.screen, GameScreen):
             self.game_screen.request_quit()
-        elif isinstance(self.screen, ChoiceScreen) and self.screen.title_text == "Quit":
+        elif isinstance(self.screen, ChoiceScreen) and self.screen.title_text == QUIT_TITLE():
             self.exit(self.game_screen.exit_message())
         else:
             self.game_screen.request_quit()

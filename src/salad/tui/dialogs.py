@@ -18,13 +18,16 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
 from salad.cards import Card, Deck
+from salad.locale import N_, _
+from salad.locale.cards import suit_letter
 from salad.moves import Move, trump_suit
 from salad.tui.pages import hand_over_page, result_page
 from salad.tui.session import Session
+from salad.tui.widgets import Speaking
 from salad.tui.words import card_label, cards_in_order
 
 
-class InfoScreen(ModalScreen[str | None]):
+class InfoScreen(Speaking, ModalScreen[str | None]):
     """A page of text over the game (help, score sheet, last trick, hand over, game over)."""
 
     DEFAULT_CSS = """
@@ -37,20 +40,20 @@ class InfoScreen(ModalScreen[str | None]):
     InfoScreen .close { color: $text-muted; margin-top: 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,enter,space", "close", "Close"),
+        Binding("escape,enter,space", "close", N_("Close")),
     ]
 
     def __init__(
         self,
         title: str,
         body: RenderableType,
-        close_text: str = "Enter or Esc: back to the game",
+        close_text: str = "",
         keys: dict[str, str] | None = None,
     ) -> None:
         super().__init__()
         self.title_text = title
         self.body = body
-        self.close_text = close_text
+        self.close_text = close_text or _("Enter or Esc: back to the game")
         self.keys = keys or {}
         """Extra keys that close the page with a result."""
 
@@ -60,7 +63,7 @@ class InfoScreen(ModalScreen[str | None]):
             box_.styles.width = self.box_width()
             with VerticalScroll():
                 yield Static(self.body)
-            yield Static(self.close_text, classes="close")
+            yield Static(Text(self.close_text), classes="close")
 
     def box_width(self) -> int:
         """Wide enough for the page (and its title), and no wider than the screen."""
@@ -79,7 +82,7 @@ class InfoScreen(ModalScreen[str | None]):
             self.dismiss(self.keys[event.key])
 
 
-class ChoiceScreen(ModalScreen[int | None]):
+class ChoiceScreen(Speaking, ModalScreen[int | None]):
     """A question with a few answers, as buttons with keys: trump, high or low, quit."""
 
     DEFAULT_CSS = """
@@ -92,7 +95,7 @@ class ChoiceScreen(ModalScreen[int | None]):
     ChoiceScreen Button { margin: 0 1 0 0; min-width: 10; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel"),
+        Binding("escape", "cancel", N_("Cancel")),
         Binding("left", "app.focus_previous", show=False),
         Binding("right", "app.focus_next", show=False),
     ]
@@ -116,7 +119,7 @@ class ChoiceScreen(ModalScreen[int | None]):
         with Vertical() as box_:
             box_.border_title = self.title_text
             box_.styles.width = max(50, min(buttons + 4, 78))
-            yield Static(self.question)
+            yield Static(Text(self.question))
             with Horizontal():
                 for i, (key, label) in enumerate(self.options):
                     shown = key.split("/")[0]
@@ -129,7 +132,7 @@ class ChoiceScreen(ModalScreen[int | None]):
 
     def on_key(self, event: events.Key) -> None:
         char = (event.character or "").lower()
-        for i, (key, _) in enumerate(self.options):
+        for i, (key, _label) in enumerate(self.options):
             if char and char in key.lower().split("/"):
                 event.stop()
                 self.dismiss(i)
@@ -140,7 +143,7 @@ class ChoiceScreen(ModalScreen[int | None]):
             self.dismiss(None)
 
 
-class SaveScreen(ModalScreen[str | None]):
+class SaveScreen(Speaking, ModalScreen[str | None]):
     """Asks for the file to save the game in."""
 
     DEFAULT_CSS = """
@@ -149,7 +152,7 @@ class SaveScreen(ModalScreen[str | None]):
         width: 70; height: auto; border: round $accent; background: $surface; padding: 0 1;
     }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
 
     def __init__(self, default: str) -> None:
         super().__init__()
@@ -157,8 +160,10 @@ class SaveScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical() as box_:
-            box_.border_title = "Save the game"
-            yield Static("File to save in (a salad-record/1 file); Enter saves, Esc cancels:")
+            box_.border_title = _("Save the game")
+            yield Static(
+                Text(_("File to save in (a salad-record/1 file); Enter saves, Esc cancels:"))
+            )
             yield Input(value=self.default, id="path")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -176,9 +181,12 @@ def declare_dialog(deck: Deck, card: Card) -> ChoiceScreen:
     """High (answer 0) or low (1) for a Wild that may be declared."""
     name = card_label(deck, card)
     return ChoiceScreen(
-        f"Play {name}",
-        f"Declare {name} high (it beats every card of the led suit) or low (it loses to them)?",
-        [("h/+", "High"), ("l/-", "Low")],
+        _("Play {card}").format(card=name),
+        _(
+            "Declare {card} high (it beats every card of the led suit) or low (it loses to them)?"
+        ).format(card=name),
+        # TRANSLATORS: the keys of the answers High and Low: h or +, l or -
+        [(_("h/+"), _("High")), (_("l/-"), _("Low"))],
     )
 
 
@@ -189,12 +197,15 @@ def trump_dialog(session: Session, legal: Sequence[Move]) -> ChoiceScreen:
     options = []
     for i, move in enumerate(legal):
         suit = deck.suits[trump_suit(deck, move)]
-        options.append((f"{i + 1}/{suit.letter.lower()}", f"{suit.symbol} {suit.name}"))
+        letter = suit_letter(suit).lower()
+        options.append((f"{i + 1}/{letter}", f"{suit.symbol} {_(suit.name)}"))
     mine = " ".join(card_label(deck, c) for c in cards_in_order(deck, s.view().hand))
+    question = _(
+        "You are in last place, so you pick the trump suit for hand {number}: {round}."
+    ).format(number=s.game.hand_index + 1, round=_(s.game.round_name))
     return ChoiceScreen(
-        "Pick the trump suit",
-        f"You are in last place, so you pick the trump suit for hand "
-        f"{s.game.hand_index + 1}: {s.game.round_name}.\nYour cards: {mine}",
+        _("Pick the trump suit"),
+        question + "\n" + _("Your cards: {cards}").format(cards=mine),
         options,
         cancel=False,
     )
@@ -203,10 +214,16 @@ def trump_dialog(session: Session, legal: Sequence[Move]) -> ChoiceScreen:
 def quit_dialog() -> ChoiceScreen:
     """Save and quit (answer 0), quit (1), or keep playing (2)."""
     return ChoiceScreen(
-        "Quit",
-        "The game is not finished. Save it first, to continue it later?",
-        [("s", "Save and quit"), ("q", "Quit"), ("esc", "Keep playing")],
+        QUIT_TITLE(),
+        _("The game is not finished. Save it first, to continue it later?"),
+        # TRANSLATORS: s and q are the keys of the first two answers
+        [(_("s"), _("Save and quit")), (_("q"), _("Quit")), ("esc", _("Keep playing"))],
     )
+
+
+def QUIT_TITLE() -> str:  # noqa: N802 (a constant in the current language)
+    """The title of the quit question (the app knows it by it)."""
+    return _("Quit")
 
 
 def hand_over_dialog(session: Session, index: int) -> InfoScreen:
@@ -214,17 +231,19 @@ def hand_over_dialog(session: Session, index: int) -> InfoScreen:
     g = session.game
     hand = g.rules.hands[index]
     return InfoScreen(
-        f"Hand {index + 1} of {len(g.rules.hands)}: {hand.round.name} is over",
+        _("Hand {number} of {total}: {round} is over").format(
+            number=index + 1, total=len(g.rules.hands), round=_(hand.round.name)
+        ),
         hand_over_page(session, index),
-        "Enter: deal the next hand",
+        _("Enter: deal the next hand"),
     )
 
 
 def result_dialog(session: Session) -> InfoScreen:
     """The game is over: its result, with keys to quit (``"quit"``) or undo (``"undo"``)."""
     return InfoScreen(
-        "The game is over",
+        _("The game is over"),
         result_page(session),
-        "q: quit   Enter: look at the table   u: undo your last play",
+        _("q: quit   Enter: look at the table   u: undo your last play"),
         keys={"q": "quit", "ctrl+q": "quit", "u": "undo"},
     )

@@ -9,7 +9,7 @@ import contextlib
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import events
@@ -21,7 +21,9 @@ from textual.widgets import Footer
 from salad.bots.assist import Hint
 from salad.cards import Card
 from salad.errors import SaladError
-from salad.moves import Move, card_of, move_label
+from salad.locale import NP_, _, current, ngettext, pgettext, using
+from salad.locale import cards as shown
+from salad.moves import Move, card_of
 from salad.tui.dialogs import (
     InfoScreen,
     SaveScreen,
@@ -47,13 +49,14 @@ from salad.tui.render import (
     table_text,
 )
 from salad.tui.session import Session
-from salad.tui.widgets import HandView, InfoBar, MessageBar, TableView
+from salad.tui.widgets import HandView, InfoBar, MessageBar, Speaking, TableView
 from salad.tui.words import (
     HandEnd,
     accepted_codes,
     card_examples,
     cards_in_order,
     current_hand,
+    free_key,
     hand_end,
     last_trick,
     sorted_hand,
@@ -67,17 +70,17 @@ HAND_END_PAUSE = 1.5
 summary opens (Enter opens it at once)."""
 
 
-class GameScreen(Screen[None]):
+class GameScreen(Speaking, Screen[None]):
     """The table, your hand and the keys; it drives the bots between your moves."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark", "help", "Help"),
-        Binding("h", "hint", "Hint"),
-        Binding("u", "undo", "Undo"),
-        Binding("l", "last_trick", "Last trick"),
-        Binding("p", "sheet", "Scores"),
-        Binding("r", "rules", "Rules"),
-        Binding("ctrl+s", "save", "Save"),
+        Binding("question_mark", "help", NP_("key", "Help")),
+        Binding("h", "hint", NP_("key", "Hint")),
+        Binding("u", "undo", NP_("key", "Undo")),
+        Binding("l", "last_trick", NP_("key", "Last trick")),
+        Binding("p", "sheet", NP_("key", "Scores")),
+        Binding("r", "rules", NP_("key", "Rules")),
+        Binding("ctrl+s", "save", NP_("key", "Save")),
         Binding("left", "move(-1)", show=False),
         Binding("right", "move(1)", show=False),
         Binding("up", "row(-1)", show=False),
@@ -88,6 +91,8 @@ class GameScreen(Screen[None]):
 
     def __init__(self, session: Session, delay: float) -> None:
         super().__init__()
+        self.language = current().code
+        """The language the screen speaks (set before the app is built)."""
         self.session = session
         self.delay = delay
         self.generation = 0
@@ -110,6 +115,20 @@ class GameScreen(Screen[None]):
         self.starts = {c[0] for c in self.codes}
         self._view: tuple[tuple[int, int], View] | None = None
 
+    @classmethod
+    def moved_keys(cls, session: Session, *args: Any, **kwargs: Any) -> dict[str, str]:
+        """A key whose letter starts a card (French ``R``, a King) moves to Ctrl+letter: typing
+        the card wins."""
+        keys = [
+            b.key
+            for base in cls.__mro__
+            for b in base.__dict__.get("BINDINGS", [])
+            if isinstance(b, Binding)
+        ]
+        return {
+            key: free_key(key, session.deck) for key in keys if free_key(key, session.deck) != key
+        }
+
     # -- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield InfoBar(self.info_lines)
@@ -118,10 +137,20 @@ class GameScreen(Screen[None]):
         yield MessageBar(self.message_text)
         yield Footer()
 
+    def on_resize(self, event: events.Resize) -> None:
+        """The keys close together when their words do not fit the width otherwise."""
+        for footer in self.query(Footer):
+            footer.compact = footer_width(self) > event.size.width
+
     def on_mount(self) -> None:
         g = self.session.game
         if not self.news:
-            self.news = f"{self.session.names[g.dealer]} dealt. Good luck!"
+            if g.dealer == self.session.seat:
+                # TRANSLATORS: told to the dealer, {name} is the player's own name
+                dealt = pgettext("you", "{name} dealt. Good luck!")
+            else:
+                dealt = _("{name} dealt. Good luck!")
+            self.news = dealt.format(name=self.session.names[g.dealer])
         self.call_after_refresh(self.advance)
 
     def redraw(self) -> None:
@@ -191,8 +220,16 @@ class GameScreen(Screen[None]):
         self._from_thread(self._bot_done, generation, move)
 
     def _from_thread(self, callback: Callable[..., object], *args: object) -> None:
+        """Run ``callback`` on the app's loop, in the app's language (a worker thread starts
+        in English: its context is not the app's)."""
+        code = self.language
+
+        def in_language() -> None:
+            with using(code):
+                callback(*args)
+
         with contextlib.suppress(RuntimeError):  # the app is closing
-            self.app.call_from_thread(callback, *args)
+            self.app.call_from_thread(in_language)
 
     def _bot_done(self, generation: int, move: Move) -> None:
         if generation != self.generation:
@@ -210,7 +247,7 @@ class GameScreen(Screen[None]):
             return
         self.bot_pending = False
         self.blocked = True
-        self.error = f"A bot failed: {message}"
+        self.error = _("A bot failed: {message}").format(message=message)
         self.redraw()
 
     def after_move(self, entries: Sequence[tuple[object, ...]]) -> None:
@@ -236,10 +273,16 @@ class GameScreen(Screen[None]):
         self.cursor = None
         self.hint_move = None
         info = ended.trick
-        cost = f"+{info.cost}" if info.cost else "no points"
-        self.news = (
-            f"{s.names[info.winner]} {'take' if info.winner == s.seat else 'takes'} the last "
-            f"trick ({cost}). Hand {index + 1} is over."
+        if info.winner == s.seat:
+            took = _("{name} take the last trick ({cost}).")
+        else:
+            took = _("{name} takes the last trick ({cost}).")
+        cost = f"+{info.cost}" if info.cost else _("no points")
+        self.news = " ".join(
+            [
+                took.format(name=s.names[info.winner], cost=cost),
+                _("Hand {number} is over.").format(number=index + 1),
+            ]
         )
         self.redraw()
         generation = self.generation
@@ -276,7 +319,9 @@ class GameScreen(Screen[None]):
         try:
             s.check(move)
         except SaladError as exc:
-            self.error = f"You cannot play {move_label(g.deck, move)}: {exc}."
+            self.error = _("You cannot play {card}: {reason}.").format(
+                card=shown.move_label(g.deck, move), reason=exc
+            )
             self.redraw()
             return
         card = card_of(g.deck, move)
@@ -321,11 +366,17 @@ class GameScreen(Screen[None]):
         self.blocked = True
         nxt = current_hand(g)
 
-        def done(_: str | None) -> None:
+        def done(_answer: str | None) -> None:
             self.blocked = False
             self.hand_end = None
             self.summary_open = False
-            self.news = f"Hand {nxt.index + 1}: {nxt.round.name}. {s.names[g.dealer]} dealt."
+            if g.dealer == s.seat:
+                dealt = pgettext("you", "Hand {number}: {round}. {name} dealt.")
+            else:
+                dealt = _("Hand {number}: {round}. {name} dealt.")
+            self.news = dealt.format(
+                number=nxt.index + 1, round=_(nxt.round.name), name=s.names[g.dealer]
+            )
             self.advance()
 
         self.app.push_screen(hand_over_dialog(s, index), done)
@@ -429,7 +480,7 @@ class GameScreen(Screen[None]):
     def click_card(self, card: Card) -> None:
         s = self.session
         if not s.human_turn() or self.blocked:
-            self.error = "Wait for your turn."
+            self.error = _("Wait for your turn.")
             self.redraw()
             return
         self.cursor = card
@@ -460,11 +511,11 @@ class GameScreen(Screen[None]):
         if text in self.codes:
             self.entry = ""
             if not s.human_turn() or self.blocked:
-                self.error = "Wait for your turn."
+                self.error = _("Wait for your turn.")
                 self.redraw()
                 return
             try:
-                move = s.game.parse_move(text)
+                move = s.parse_typed(text)
             except SaladError as exc:
                 self.error = str(exc)
                 self.redraw()
@@ -477,20 +528,22 @@ class GameScreen(Screen[None]):
         else:
             self.entry = ""
             first, second = card_examples(s.deck)
-            self.error = f"{text} is not a card (type e.g. {first} or {second})."
+            self.error = _("{text} is not a card (type e.g. {first} or {second}).").format(
+                text=text, first=first, second=second
+            )
         self.redraw()
 
     # -- the keys --------------------------------------------------------------------------
     def action_help(self) -> None:
-        self.app.push_screen(InfoScreen("Keys", help_page(self.session)))
+        self.app.push_screen(InfoScreen(_("Keys"), help_page(self.session)))
 
     def action_hint(self) -> None:
         s = self.session
         if not s.human_turn() or self.blocked or s.game.phase == Phase.TRUMP:
-            self.error = "A hint is for your turn."
+            self.error = _("A hint is for your turn.")
             self.redraw()
             return
-        self.news = "Thinking about a hint…"
+        self.news = _("Thinking about a hint…")
         self.error = ""
         self.redraw()
         stamp = (self.generation, len(s.game.log))
@@ -513,18 +566,20 @@ class GameScreen(Screen[None]):
         move = found.move
         self.hint_move = move
         self.cursor = card_of(s.deck, move)
-        label = move_label(s.deck, move)
-        self.news = f"Hint ({s.hint_bot_name}): play {label}: {found.reason}; Enter plays it."
+        label = shown.move_label(s.deck, move)
+        self.news = _("Hint ({bot}): play {card}: {reason}; Enter plays it.").format(
+            bot=s.hint_bot_name, card=label, reason=s.hint_reason(found)
+        )
         self.redraw()
 
     def _hint_failed(self, message: str) -> None:
-        self.error = f"No hint: {message}"
+        self.error = _("No hint: {message}").format(message=message)
         self.redraw()
 
     def action_undo(self) -> None:
         s = self.session
         if not s.can_undo():
-            self.error = "Nothing to undo: you have not played yet."
+            self.error = _("Nothing to undo: you have not played yet.")
             self.redraw()
             return
         self.generation += 1
@@ -539,24 +594,28 @@ class GameScreen(Screen[None]):
         self.hint_move = None
         self.entry = ""
         self.error = ""
-        self.news = f"Took back your last play ({count} move{'s' if count != 1 else ''})."
+        self.news = ngettext(
+            "Took back your last play ({n} move).", "Took back your last play ({n} moves).", count
+        ).format(n=count)
         self.advance()
 
     def action_last_trick(self) -> None:
         s = self.session
         info = last_trick(s.game)
         if info is None:
-            self.error = "No trick has been played yet."
+            self.error = _("No trick has been played yet.")
             self.redraw()
             return
-        title = f"Hand {info.hand_index + 1}, trick {info.number + 1}"
+        title = _("Hand {hand}, trick {trick}").format(
+            hand=info.hand_index + 1, trick=info.number + 1
+        )
         self.app.push_screen(InfoScreen(title, last_trick_page(s, info)))
 
     def action_sheet(self) -> None:
-        self.app.push_screen(InfoScreen("Score sheet", sheet_page(self.session)))
+        self.app.push_screen(InfoScreen(_("Score sheet"), sheet_page(self.session)))
 
     def action_rules(self) -> None:
-        self.app.push_screen(InfoScreen("Rules", rules_page(self.session)))
+        self.app.push_screen(InfoScreen(_("Rules"), rules_page(self.session)))
 
     def action_save(self) -> None:
         s = self.session
@@ -576,11 +635,11 @@ class GameScreen(Screen[None]):
         try:
             saved = self.session.save(path)
         except SaladError as exc:
-            self.error = f"Not saved: {exc}"
+            self.error = _("Not saved: {reason}").format(reason=exc)
             self.redraw()
             return False
         self.error = ""
-        self.news = f"Saved to {saved}."
+        self.news = _("Saved to {path}.").format(path=saved)
         self.redraw()
         return True
 
@@ -588,11 +647,17 @@ class GameScreen(Screen[None]):
         s = self.session
         g = s.game
         if g.is_over():
-            saved = [f"The finished game is saved in {s.save_path}."] if s.save_path else []
-            return "\n".join(["Final scores:", *s.result_lines(), *saved])
+            saved = (
+                [_("The finished game is saved in {path}.").format(path=s.save_path)]
+                if s.save_path
+                else []
+            )
+            return "\n".join([_("Final scores:"), *s.result_lines(), *saved])
         if s.save_path is not None:
-            return f"Saved to {s.save_path}; continue with: salad play --resume {s.save_path}"
-        return "Game not saved."
+            return _("Saved to {path}; continue with: salad play --resume {path}").format(
+                path=s.save_path
+            )
+        return _("Game not saved.")
 
     def exit_saving(self) -> None:
         """Quit, saving first when the game has a file (--save, or an earlier save); a save
@@ -602,7 +667,7 @@ class GameScreen(Screen[None]):
             try:
                 s.save()
             except SaladError as exc:
-                self.app.exit(f"Not saved: {exc}", return_code=1)
+                self.app.exit(_("Not saved: {reason}").format(reason=exc), return_code=1)
                 return
         self.app.exit(self.exit_message())
 
@@ -627,3 +692,16 @@ class GameScreen(Screen[None]):
             quit_dialog(),
             lambda answer: done(answer if answer != 2 else None),
         )
+
+
+def footer_width(screen: Screen[None]) -> int:
+    """How wide the footer of ``screen`` is with its keys spaced out (``? Help  h Hint``)."""
+    # The screen's and the app's own keys, as they are made (widgets.Speaking): the footer shows
+    # those (Textual's own, such as Tab, are not shown).
+    shown = [
+        b
+        for b in [*type(screen).BINDINGS, *type(screen.app).BINDINGS]
+        if isinstance(b, Binding) and b.show and b.description
+    ]
+    keys = [b.key.replace("ctrl+", "^").replace("question_mark", "?") for b in shown]
+    return 1 + sum(len(k) + len(b.description) + 3 for k, b in zip(keys, shown, strict=True))

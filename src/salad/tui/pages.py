@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from salad.formats.describe import describe
+from salad.locale import N_, _, ngettext, pgettext
 from salad.moves import card_of, is_declared_high
 from salad.tui.render import card_face
 from salad.tui.session import Session
@@ -21,6 +22,7 @@ from salad.tui.words import (
     breakdown_rows,
     card_examples,
     current_hand,
+    free_key,
     hand_end,
     penalties_text,
     token_names,
@@ -28,19 +30,20 @@ from salad.tui.words import (
 )
 
 HELP_KEYS = (
-    ("← → ↑ ↓", "choose a card (only the legal ones)"),
-    ("Enter, Space", "play (or pass) the chosen card"),
-    ("mouse", "click a card to play it"),
-    ("{examples}", "type a card: it is played once complete (Esc cancels)"),
-    ("h", "hint: the strongest bot's suggestion"),
-    ("u", "undo your last play (and the bots' replies)"),
-    ("l", "the last trick"),
-    ("p", "the score sheet, hand by hand, with totals"),
-    ("r", "the rules of this game"),
-    ("Ctrl+S", "save the game (salad play --resume FILE continues it)"),
-    ("?", "this help"),
-    ("Ctrl+Q", "quit"),
+    ("← → ↑ ↓", N_("choose a card (only the legal ones)")),
+    (N_("Enter, Space"), N_("play (or pass) the chosen card")),
+    (N_("mouse"), N_("click a card to play it")),
+    ("{examples}", N_("type a card: it is played once complete (Esc cancels)")),
+    ("h", N_("hint: the strongest bot's suggestion")),
+    ("u", N_("undo your last play (and the bots' replies)")),
+    ("l", N_("the last trick")),
+    ("p", N_("the score sheet, hand by hand, with totals")),
+    ("r", N_("the rules of this game")),
+    ("Ctrl+S", N_("save the game (salad play --resume FILE continues it)")),
+    ("?", N_("this help")),
+    ("Ctrl+Q", N_("quit")),
 )
+"""The keys and what they do (translated where shown)."""
 
 
 def help_page(session: Session) -> RenderableType:
@@ -53,7 +56,13 @@ def help_page(session: Session) -> RenderableType:
     table.add_column(style="bold yellow", no_wrap=True)
     table.add_column()
     for key, what in HELP_KEYS:
-        table.add_row(key.format(examples=examples), what)
+        if key == "{examples}":
+            shown = examples
+        elif len(key) == 1 and free_key(key, g.deck) != key:
+            shown = "Ctrl+" + key.upper()
+        else:
+            shown = _(key)
+        table.add_row(Text(shown), Text(_(what)))
     return Group(table, Text("\n" + advice(session), style="dim"))
 
 
@@ -62,26 +71,34 @@ def advice(session: Session) -> str:
     g = session.game
     hands = len(g.rules.hands)
     if g.ruleset.highest_wins:
-        goal = (
-            f"Collect the penalties of each hand (top line): they score for you, and the "
-            f"highest total after {hands} hands wins."
+        goal = ngettext(
+            "Collect the penalties of each hand (top line): they score for you, and the "
+            "highest total after {n} hand wins.",
+            "Collect the penalties of each hand (top line): they score for you, and the "
+            "highest total after {n} hands wins.",
+            hands,
         )
     else:
-        goal = (
-            f"Avoid the penalties of each hand (top line); the lowest total after {hands} "
-            "hands wins."
+        goal = ngettext(
+            "Avoid the penalties of each hand (top line); the lowest total after {n} hand wins.",
+            "Avoid the penalties of each hand (top line); the lowest total after {n} hands wins.",
+            hands,
         )
     parts = [
-        goal,
-        "Follow the led suit if you can. Bright cards are the ones you may play, [ ] marks "
-        "the chosen one; (D) marks the dealer, ★ the winner of a trick.",
+        goal.format(n=hands),
+        _(
+            "Follow the led suit if you can. Bright cards are the ones you may play, [ ] marks "
+            "the chosen one; {dealer} marks the dealer, ★ the winner of a trick."
+        ).format(dealer=_("(D)")),
     ]
     tokens = token_names(g)
     if tokens:
-        parts.append("● marks the holder of the " + "; of the ".join(tokens) + ".")
+        # TRANSLATORS: between two tokens in "● marks the holder of the {tokens}."
+        joined = pgettext("between tokens", "; of the ").join(tokens)
+        parts.append(_("● marks the holder of the {tokens}.").format(tokens=joined))
     wilds = wild_names(g.deck)
     if wilds:
-        parts.append("Cards with no suit: " + "; ".join(wilds) + ".")
+        parts.append(_("Cards with no suit: {cards}.").format(cards="; ".join(wilds)))
     return " ".join(parts)
 
 
@@ -93,24 +110,24 @@ def sheet_table(session: Session, current: bool = True) -> Table:
     col = max(5, min(10, (74 - 24) // n))
     table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, show_edge=False)
     table.add_column("#", justify="right")
-    table.add_column("Round", max_width=24, no_wrap=True, overflow="ellipsis")
+    table.add_column(Text(_("Round")), max_width=24, no_wrap=True, overflow="ellipsis")
     for x in range(n):
         name = s.names[x]
-        table.add_column(name[:col], justify="right", style="cyan" if x == s.seat else None)
+        table.add_column(Text(name[:col]), justify="right", style="cyan" if x == s.seat else None)
     for i, points in enumerate(g.hand_points):
-        table.add_row(str(i + 1), g.rules.hands[i].round.name, *map(str, points))
+        table.add_row(str(i + 1), Text(_(g.rules.hands[i].round.name)), *map(str, points))
     if current and not g.is_over():
         hand = current_hand(g)
         table.add_row(
             str(hand.index + 1),
-            Text(f"{hand.round.name} (now)", style="italic"),
+            Text(_("{round} (now)").format(round=_(hand.round.name)), style="italic"),
             *(Text(str(p), style="italic dim") for p in g.running_points()),
         )
     best = min(g.totals) if not g.ruleset.highest_wins else max(g.totals)
     table.add_section()
     table.add_row(
         "",
-        Text("Total", style="bold"),
+        Text(_("Total"), style="bold"),
         *(Text(str(t), style="bold green" if t == best else "bold") for t in g.totals),
     )
     return table
@@ -136,11 +153,15 @@ def last_trick_page(session: Session, info: TrickInfo) -> RenderableType:
         seat = info.seat(i, s.players)
         face = card_face(deck, card_of(deck, m), "winner" if seat == info.winner else "")
         if is_declared_high(deck, m):
-            face.append(" high")
-        note = "★ took it" if seat == info.winner else ("led" if i == 0 else "")
-        table.add_row(s.names[seat], face, Text(note, style="green"))
-    cost = f"+{info.cost} points" if info.cost else "no points"
-    return Group(table, Text(f"\n{s.names[info.winner]}: {cost}", style="bold"))
+            face.append(" " + _("high"))
+        note = _("★ took it") if seat == info.winner else (_("led") if i == 0 else "")
+        table.add_row(Text(s.names[seat]), face, Text(note, style="green"))
+    if info.cost:
+        cost = ngettext("{name}: +{n} point", "{name}: +{n} points", info.cost)
+    else:
+        cost = _("{name}: no points")
+    text = cost.format(name=s.names[info.winner], n=info.cost)
+    return Group(table, Text("\n" + text, style="bold"))
 
 
 def breakdown_table(session: Session, ended: HandEnd) -> Table:
@@ -150,14 +171,18 @@ def breakdown_table(session: Session, ended: HandEnd) -> Table:
     n = g.players
     col = max(5, min(10, (74 - 16) // n))
     table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, show_edge=False)
-    table.add_column("Penalty", max_width=16, no_wrap=True, overflow="ellipsis")
+    table.add_column(Text(_("Penalty")), max_width=16, no_wrap=True, overflow="ellipsis")
     for x in range(n):
-        table.add_column(s.names[x][:col], justify="right", style="cyan" if x == s.seat else None)
+        table.add_column(
+            Text(s.names[x][:col]), justify="right", style="cyan" if x == s.seat else None
+        )
     for name, row in breakdown_rows(g, ended.breakdown):
-        table.add_row(name, *(str(p) if p else Text("·", style="dim") for p in row))
+        table.add_row(Text(name), *(str(p) if p else Text("·", style="dim") for p in row))
     table.add_section()
-    table.add_row(Text("This hand", style="bold"), *(str(p) for p in ended.breakdown.points))
-    table.add_row(Text("Total", style="bold"), *(Text(str(t), style="bold") for t in ended.totals))
+    table.add_row(Text(_("This hand"), style="bold"), *(str(p) for p in ended.breakdown.points))
+    table.add_row(
+        Text(_("Total"), style="bold"), *(Text(str(t), style="bold") for t in ended.totals)
+    )
     return table
 
 
@@ -168,15 +193,14 @@ def hand_over_page(session: Session, index: int) -> RenderableType:
     ended = hand_end(g, index)
     parts: list[RenderableType] = [breakdown_table(s, ended)]
     if ended.breakdown.moon >= 0:
-        parts.append(Text(f"{s.names[ended.breakdown.moon]} shot the moon!", style="bold"))
+        moon = _("{name} shot the moon!").format(name=s.names[ended.breakdown.moon])
+        parts.append(Text(moon, style="bold"))
     if index + 1 < len(g.rules.hands):
         nxt = g.rules.hands[index + 1]
-        parts.append(
-            Text(
-                f"\nNext: hand {nxt.index + 1}, {nxt.round.name} — {penalties_text(nxt)}",
-                style="yellow",
-            )
+        text = _("Next: hand {number}, {round} — {penalties}").format(
+            number=nxt.index + 1, round=_(nxt.round.name), penalties=penalties_text(nxt)
         )
+        parts.append(Text("\n" + text, style="yellow"))
     return Group(*parts)
 
 
@@ -186,7 +210,12 @@ def result_page(session: Session) -> RenderableType:
     lines = session.result_lines()
     last = len(g.rules.hands) - 1
     return Group(
-        Text(f"Hand {last + 1}, {g.rules.hands[last].round.name}:", style="bold"),
+        Text(
+            _("Hand {number}, {round}:").format(
+                number=last + 1, round=_(g.rules.hands[last].round.name)
+            ),
+            style="bold",
+        ),
         breakdown_table(session, hand_end(g, last)),
         Text(""),
         sheet_table(session),

@@ -15,7 +15,8 @@ from typing import TextIO
 from salad.errors import CardParseError, SaladError
 from salad.events import DEAL, TRUMP
 from salad.formats.describe import describe
-from salad.moves import move_code, move_label
+from salad.locale import N_, _, ngettext, pgettext
+from salad.locale import cards as shown
 from salad.sheet.printout import full_sheet
 from salad.tui.session import Session
 from salad.tui.words import (
@@ -23,6 +24,7 @@ from salad.tui.words import (
     current_hand,
     hand_codes,
     last_trick,
+    move_label,
     penalties_text,
     token_names,
     wild_names,
@@ -30,19 +32,55 @@ from salad.tui.words import (
 from salad.view import Phase
 
 COMMANDS = (
-    ("help", "this list (also ?)"),
-    ("hint", "the strongest bot's suggestion"),
-    ("undo", "take back your last move and the bots' replies"),
-    ("sheet", "the score sheet, hand by hand, with totals"),
-    ("last", "the last trick"),
-    ("look", "show the table again"),
-    ("rules", "the rules of this game in words"),
-    ("save [FILE]", "save the game to continue later with salad play --resume FILE"),
-    ("quit", "stop playing (the game is saved first when --save was given)"),
+    ("help", N_("this list (also ?)")),
+    ("hint", N_("the strongest bot's suggestion")),
+    ("undo", N_("take back your last move and the bots' replies")),
+    ("sheet", N_("the score sheet, hand by hand, with totals")),
+    ("last", N_("the last trick")),
+    ("look", N_("show the table again")),
+    ("rules", N_("the rules of this game in words")),
+    ("save", N_("save the game to continue later with salad play --resume FILE")),
+    ("quit", N_("stop playing (the game is saved first when --save was given)")),
 )
+"""The commands (their English words always work) and what they do."""
+ALIASES = {
+    "help": ("help", "?", "h"),
+    "sheet": ("sheet", "score", "scores"),
+    "look": ("look", "state", "hand"),
+    "quit": ("quit", "exit", "q"),
+}
 VERBS = ("play", "pass", "lead", "trump")
 """Words a move may start with: ``play 5h`` is ``5h``."""
 YES = ("y", "yes", "q", "quit")
+
+
+def command_word(command: str) -> str:
+    """A command's word in the current language (``aide`` for ``help`` in French)."""
+    words = {
+        "help": pgettext("command", "help"),
+        "hint": pgettext("command", "hint"),
+        "undo": pgettext("command", "undo"),
+        "sheet": pgettext("command", "sheet"),
+        "last": pgettext("command", "last"),
+        "look": pgettext("command", "look"),
+        "rules": pgettext("command", "rules"),
+        "save": pgettext("command", "save"),
+        "quit": pgettext("command", "quit"),
+    }
+    return words[command]
+
+
+def local_words() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The verbs a move may start with and the answers that say yes, in the current language
+    (the English ones too)."""
+    verbs = (
+        pgettext("command", "play"),
+        pgettext("command", "pass"),
+        pgettext("command", "lead"),
+        pgettext("command", "trump"),
+    )
+    yes = (pgettext("answer", "y"), pgettext("answer", "yes"), command_word("quit"))
+    return VERBS + verbs, YES + yes
 
 
 class PlainGame:
@@ -84,13 +122,18 @@ class PlainGame:
         others = ", ".join(f"{s.names[x]} ({s.bot_names[x]})" for x in sorted(s.bots))
         first, second = card_examples(s.deck)
         self.say(
-            f"{g.ruleset.title}, {g.players} players, seed {g.seed}. "
-            f"You are seat {s.seat}; playing with {others}.",
-            f"Type a card to play it (e.g. {first.lower()}, {second.lower()}), "
-            "or help for the commands.",
+            _(
+                "{title}, {players} players, seed {seed}. "
+                "You are seat {seat}; playing with {others}."
+            ).format(
+                title=_(g.ruleset.title), players=g.players, seed=g.seed, seat=s.seat, others=others
+            ),
+            _(
+                "Type a card to play it (e.g. {first}, {second}), or {help} for the commands."
+            ).format(first=first.lower(), second=second.lower(), help=command_word("help")),
         )
         if resumed:
-            self.say(f"Resumed from {s.save_path}.")
+            self.say(_("Resumed from {path}.").format(path=s.save_path))
         start = max((i for i, e in enumerate(g.log) if e[0] == DEAL), default=0)
         self.say(*s.narrate([e for e in g.log[start:] if e[0] in (DEAL, TRUMP)], symbols=False))
         shown = -1  # the log length when the state was last shown
@@ -115,11 +158,12 @@ class PlainGame:
 
     def prompt_text(self) -> str:
         phase = self.s.game.phase
+        help_ = command_word("help")
         if phase == Phase.TRUMP:
-            return "Your trump (a suit letter, or help):"
+            return _("Your trump (a suit letter, or {help}):").format(help=help_)
         if phase == Phase.PASS:
-            return "Your pass (a card, or help):"
-        return "Your play (a card, or help):"
+            return _("Your pass (a card, or {help}):").format(help=help_)
+        return _("Your play (a card, or {help}):").format(help=help_)
 
     def end_of_input(self) -> int:
         g = self.s.game
@@ -127,10 +171,14 @@ class PlainGame:
         if self.s.save_path is not None and not g.is_over():
             try:
                 path = self.s.save()
-                note = f"; saved to {path}"
+                note = _("end of input: the game stops unfinished; saved to {path}").format(
+                    path=path
+                )
             except SaladError as exc:
-                note = f"; not saved: {exc}"
-        self.stderr.write(f"end of input: the game stops unfinished{note}\n")
+                note = _("end of input: the game stops unfinished; not saved: {reason}").format(
+                    reason=exc
+                )
+        self.stderr.write((note or _("end of input: the game stops unfinished")) + "\n")
         self.stderr.flush()
         return 1
 
@@ -139,37 +187,49 @@ class PlainGame:
         """One line of input; an exit status to stop with, else None."""
         if not line:
             return None
-        word, _, rest = line.partition(" ")
-        command = word.lower()
-        if command in ("help", "?", "h"):
+        word, _space, rest = line.partition(" ")
+        command = self.command(word.lower())
+        verbs, _yes = local_words()
+        if command == "help":
             self.help()
         elif command == "hint":
             self.hint()
         elif command == "undo":
             self.undo()
-        elif command in ("sheet", "score", "scores"):
+        elif command == "sheet":
             self.sheet()
         elif command == "last":
             self.last()
-        elif command in ("look", "state", "hand"):
+        elif command == "look":
             self.show_state()
         elif command == "rules":
             self.say(describe(self.s.game.ruleset, self.s.players))
         elif command == "save":
             self.save(rest.strip())
-        elif command in ("quit", "exit", "q"):
+        elif command == "quit":
             return self.quit()
-        elif command in VERBS and rest.strip():
+        elif word.lower() in verbs and rest.strip():
             self.moves(rest)
         else:
             self.moves(line)
         return None
 
+    def command(self, word: str) -> str:
+        """The command ``word`` names (in English or the current language), or ''."""
+        for name, _what in COMMANDS:
+            if word in (*ALIASES.get(name, (name,)), command_word(name).lower()):
+                return name
+        return ""
+
     def moves(self, line: str) -> None:
         s = self.s
         words = line.replace(",", " ").split()
         if s.game.phase != Phase.PASS and len(words) > 1:
-            self.say(f"One at a time, please: {words[0]} or {words[1]}, not both.")
+            self.say(
+                _("One at a time, please: {first} or {second}, not both.").format(
+                    first=words[0], second=words[1]
+                )
+            )
             return
         for word in words:
             if not s.human_turn():
@@ -185,15 +245,19 @@ class PlainGame:
         """Why ``word`` was not played: it names no card (or suit), or the rules refuse it."""
         if isinstance(exc, CardParseError):
             if self.s.game.phase == Phase.TRUMP:
-                return f"{word!r} is not a suit: type one of {self.legal_text()}."
+                return _("'{text}' is not a suit: type one of {suits}.").format(
+                    text=word, suits=self.legal_text()
+                )
             first, second = card_examples(self.s.deck)
-            return f"{word!r} is not a card: type e.g. {first}, {second} (or help)."
-        return f"You cannot play {word.upper()}: {exc}."
+            return _("'{text}' is not a card: type e.g. {first}, {second} (or {help}).").format(
+                text=word, first=first, second=second, help=command_word("help")
+            )
+        return _("You cannot play {card}: {reason}.").format(card=word.upper(), reason=exc)
 
     # -- what is shown -----------------------------------------------------------------------
     def legal_text(self) -> str:
         s = self.s
-        codes = [move_code(s.deck, m) for m in s.game.legal_moves()]
+        codes = [shown.move_code(s.deck, m) for m in s.game.legal_moves()]
         return " ".join(dict.fromkeys(codes))
 
     def show_state(self) -> None:
@@ -203,36 +267,52 @@ class PlainGame:
         view = s.view()
         hand = current_hand(g)
         lines = [
-            f"--- Hand {hand.index + 1} of {len(g.rules.hands)}: {hand.round.name} "
-            f"({penalties_text(hand)})."
+            "--- "
+            + _("Hand {number} of {total}: {round} ({penalties}).").format(
+                number=hand.index + 1,
+                total=len(g.rules.hands),
+                round=_(hand.round.name),
+                penalties=penalties_text(hand),
+            )
         ]
         if view.trump >= 0:
             t = deck.suits[view.trump]
-            lines.append(f"Trump: {t.letter} ({t.name}).")
+            lines.append(_("Trump: {suit}.").format(suit=f"{shown.suit_letter(t)} ({_(t.name)})"))
         if g.phase == Phase.TRUMP:
-            lines.append("You are in last place: pick the trump suit for this hand.")
-            lines.append("Suits: " + ", ".join(f"{x.letter} {x.name}" for x in deck.suits) + ".")
+            lines.append(_("You are in last place: pick the trump suit for this hand."))
+            suits = ", ".join(f"{shown.suit_letter(x)} {_(x.name)}" for x in deck.suits)
+            lines.append(_("Suits: {suits}.").format(suits=suits))
         elif g.phase == Phase.PASS:
-            chosen = deck.format_mask(view.passed)
+            chosen = shown.mask_text(deck, view.passed)
             left = g.ruleset.passing - view.passed.bit_count()
+            if chosen:
+                text = _("Pass {count} cards to {name}: {left} more to choose (chosen: {cards}).")
+            else:
+                text = _("Pass {count} cards to {name}: {left} more to choose.")
             lines.append(
-                f"Pass {g.ruleset.passing} cards to {s.names[s.pass_target()]}: "
-                f"{left} more to choose" + (f" (chosen: {chosen})." if chosen else ".")
+                text.format(
+                    count=g.ruleset.passing, name=s.names[s.pass_target()], left=left, cards=chosen
+                )
             )
         else:
-            lines.append(f"Trick {len(view.tricks) + 1} of {deck.cards_each}.")
+            lines.append(
+                _("Trick {number} of {total}.").format(
+                    number=len(view.tricks) + 1, total=deck.cards_each
+                )
+            )
             if view.trick:
                 played = ", ".join(
                     f"{s.names[(view.leader + i) % g.players]} {move_label(deck, m, False)}"
                     for i, m in enumerate(view.trick)
                 )
-                lines.append(f"Trick so far: {played}.")
+                lines.append(_("Trick so far: {cards}.").format(cards=played))
             else:
-                lines.append("You lead.")
-        lines.append(f"Your hand: {hand_codes(deck, view.hand & ~view.passed)}")
-        lines.append(f"Legal: {self.legal_text()}")
-        lines.append("Points this hand: " + self.points(view.running) + ".")
-        lines.append("Totals: " + self.points(view.totals) + ".")
+                lines.append(_("You lead."))
+        hand_text = hand_codes(deck, view.hand & ~view.passed)
+        lines.append(_("Your hand: {cards}").format(cards=hand_text))
+        lines.append(_("Legal: {cards}").format(cards=self.legal_text()))
+        lines.append(_("Points this hand: {points}.").format(points=self.points(view.running)))
+        lines.append(_("Totals: {points}.").format(points=self.points(view.totals)))
         self.say(*lines)
 
     def show_brief(self) -> None:
@@ -242,19 +322,19 @@ class PlainGame:
         view = s.view()
         deck = g.deck
         if g.phase == Phase.TRUMP:
-            what = "Pick the trump suit"
+            what = _("Pick the trump suit")
         elif g.phase == Phase.PASS:
             left = g.ruleset.passing - view.passed.bit_count()
-            what = f"Pass {left} to {s.names[s.pass_target()]}"
+            what = _("Pass {left} to {name}").format(left=left, name=s.names[s.pass_target()])
         elif view.trick:
             played = ", ".join(
                 f"{s.names[(view.leader + i) % g.players]} {move_label(deck, m, False)}"
                 for i, m in enumerate(view.trick)
             )
-            what = f"Trick {len(view.tricks) + 1}: {played}"
+            what = _("Trick {number}: {cards}").format(number=len(view.tricks) + 1, cards=played)
         else:
-            what = f"Trick {len(view.tricks) + 1}: you lead"
-        self.say(f"{what}. Legal: {self.legal_text()}.")
+            what = _("Trick {number}: you lead").format(number=len(view.tricks) + 1)
+        self.say(_("{what}. Legal: {cards}.").format(what=what, cards=self.legal_text()))
 
     def points(self, values: tuple[int, ...]) -> str:
         return ", ".join(f"{self.s.names[x]} {p}" for x, p in enumerate(values))
@@ -263,71 +343,93 @@ class PlainGame:
         s = self.s
         deck = s.deck
         first, second = card_examples(deck)
-        symbol = deck.symbol(deck.parse(first))
+        symbol = shown.short(deck, shown.parse(deck, first))
         declared = [w.code for w in deck.spec.wilds if deck.declare_mask >> deck.parse(w.code) & 1]
         wild = (
-            f" (a {declared[0]}: {declared[0]}+ plays it high, {declared[0]}- low)"
+            " " + _("(a {card}: {card}+ plays it high, {card}- low)").format(card=declared[0])
             if declared
             else ""
         )
         goal = (
-            "Collect the penalties: the highest total wins."
+            _("Collect the penalties: the highest total wins.")
             if s.game.ruleset.highest_wins
-            else "Avoid the penalties: the lowest total wins."
+            else _("Avoid the penalties: the lowest total wins.")
         )
+        verb = pgettext("command", "play")
+        names = {
+            name: command_word(name) + (" [" + _("FILE") + "]" if name == "save" else "")
+            for name, _what in COMMANDS
+        }
+        width = max(12, *(len(n) for n in names.values()))
         self.say(
-            f"Type a card to play it: {first.lower()}, {second.lower()}, {symbol}{wild} "
-            f"(play {second.lower()} works too); when passing, one or more cards; when "
-            "picking trump, a suit letter.",
+            _(
+                "Type a card to play it: {first}, {second}, {symbol}{wild} ({verb} {second} "
+                "works too); when passing, one or more cards; when picking trump, a suit letter."
+            ).format(
+                first=first.lower(), second=second.lower(), symbol=symbol, wild=wild, verb=verb
+            ),
             goal,
-            *(f"The {t}." for t in token_names(s.game)),
-            *(f"Card {w}." for w in wild_names(deck)),
-            "Commands:",
-            *(f"  {name:<12} {what}" for name, what in COMMANDS),
+            *(_("The {token}.").format(token=t) for t in token_names(s.game)),
+            *(_("Card {card}.").format(card=w) for w in wild_names(deck)),
+            _("Commands:"),
+            *(f"  {names[name]:<{width}} {_(what)}" for name, what in COMMANDS),
         )
 
     def hint(self) -> None:
         s = self.s
         found = s.hint(s.view())
-        self.say(f"Hint ({s.hint_bot_name}): {move_code(s.deck, found.move)}: {found.reason}.")
+        self.say(
+            _("Hint ({bot}): {card}: {reason}.").format(
+                bot=s.hint_bot_name,
+                card=shown.move_code(s.deck, found.move),
+                reason=s.hint_reason(found),
+            )
+        )
 
     def undo(self) -> None:
         try:
             count = self.s.undo()
         except SaladError as exc:
-            self.say(f"Cannot undo: {str(exc).removeprefix('undo: ')}.")
+            reason = str(exc).removeprefix("undo: ").removeprefix(_("undo: "))
+            self.say(_("Cannot undo: {reason}.").format(reason=reason))
             return
-        self.say(f"Took back {count} move{'s' if count != 1 else ''}.")
+        self.say(ngettext("Took back {n} move.", "Took back {n} moves.", count).format(n=count))
 
     def sheet(self) -> None:
         g = self.s.game
         self.say(full_sheet(g, self.s.names))
         if not g.is_over():
-            self.say(f"This hand so far: {self.points(tuple(g.running_points()))}.")
+            points = self.points(tuple(g.running_points()))
+            self.say(_("This hand so far: {points}.").format(points=points))
 
     def last(self) -> None:
         s = self.s
         info = last_trick(s.game)
         if info is None:
-            self.say("No trick has been played yet.")
+            self.say(_("No trick has been played yet."))
             return
         cards = ", ".join(
             f"{s.names[info.seat(i, s.players)]} {move_label(s.deck, m, False)}"
             for i, m in enumerate(info.moves)
         )
-        cost = f"+{info.cost}" if info.cost else "no points"
+        cost = f"+{info.cost}" if info.cost else _("no points")
         self.say(
-            f"Last trick (hand {info.hand_index + 1}, trick {info.number + 1}): {cards}; "
-            f"{s.names[info.winner]} took it ({cost})."
+            _("Last trick (hand {hand}, trick {trick}): {cards}; {name} took it ({cost}).").format(
+                hand=info.hand_index + 1,
+                trick=info.number + 1,
+                cards=cards,
+                name=s.names[info.winner],
+                cost=cost,
+            )
         )
 
     def save(self, name: str) -> None:
         try:
             path = self.s.save(Path(name) if name else None)
         except SaladError as exc:
-            self.say(f"Not saved: {exc}")
+            self.say(_("Not saved: {reason}").format(reason=exc))
             return
-        self.say(f"Saved to {path}; continue with: salad play --resume {path}")
+        self.say(_("Saved to {path}; continue with: salad play --resume {path}").format(path=path))
 
     def quit(self) -> int | None:
         """Stop (saving first when the game has a file); an unsaved game in progress asks
@@ -337,30 +439,34 @@ class PlainGame:
             try:
                 path = s.save()
             except SaladError as exc:
-                self.stderr.write(f"error: not saved: {exc}\n")
+                self.stderr.write(_("error: not saved: {reason}").format(reason=exc) + "\n")
                 self.stderr.flush()
                 return 1
-            self.say(f"Saved to {path}; continue with: salad play --resume {path}")
+            self.say(
+                _("Saved to {path}; continue with: salad play --resume {path}").format(path=path)
+            )
         elif not s.game.is_over() and s.can_undo():
-            self.prompt("The game is not saved. Quit anyway? (y to quit, n to play on)")
+            self.prompt(_("The game is not saved. Quit anyway? (y to quit, n to play on)"))
             line = self.stdin.readline()
             if not line:
                 return self.end_of_input()
-            if line.strip().lower() not in YES:
-                self.say("Playing on (save FILE saves the game).")
+            if line.strip().lower() not in local_words()[1]:
+                self.say(
+                    _("Playing on ({save} FILE saves the game).").format(save=command_word("save"))
+                )
                 return None
-        self.say("Goodbye.")
+        self.say(_("Goodbye."))
         return 0
 
     def finish(self) -> int:
         """The final scores; the finished game saved when it has a file. The exit status."""
-        self.say("", "Final scores:", full_sheet(self.s.game, self.s.names), "")
+        self.say("", _("Final scores:"), full_sheet(self.s.game, self.s.names), "")
         self.say(*self.s.result_lines())
         if self.s.save_path is not None:
             try:
-                self.say(f"The finished game is saved in {self.s.save()}.")
+                self.say(_("The finished game is saved in {path}.").format(path=self.s.save()))
             except SaladError as exc:
-                self.stderr.write(f"error: not saved: {exc}\n")
+                self.stderr.write(_("error: not saved: {reason}").format(reason=exc) + "\n")
                 self.stderr.flush()
                 return 1
         return 0

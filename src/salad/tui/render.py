@@ -18,6 +18,8 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from salad.cards import NO_SUIT, Card, Deck, cards_of
+from salad.locale import _, ngettext
+from salad.locale import cards as shown
 from salad.moves import Move, card_of, is_declared_high
 from salad.tui.session import Session
 from salad.tui.words import (
@@ -92,7 +94,7 @@ def card_face(deck: Deck, card: Card, state: str = "legal") -> Text:
     """A card as a small face: `` Q♠ `` in the suit's ink on white; dim when not playable;
     ``[Q♠]`` when chosen, ``(Q♠)`` when hinted, ``*Q♠*`` when passed."""
     left, right = MARKS.get(state, (" ", " "))
-    label = f"{left}{deck.symbol(card)}{right}"
+    label = f"{left}{shown.short(deck, card)}{right}"
     ink = suit_colour(deck, card)
     if state == "cursor":
         style = f"bold {ink} on gold1"
@@ -125,21 +127,22 @@ def info_lines(session: Session, width: int, index: int = -1) -> list[Text]:
     only when they do not fit on one). ``index``: the hand to show (default: this one)."""
     g = session.game
     hand = current_hand(g) if index < 0 else g.rules.hands[index]
-    left = f" {g.ruleset.title}  ·  Hand {hand.index + 1} of {len(g.rules.hands)}"
+    number = _("Hand {number} of {total}").format(number=hand.index + 1, total=len(g.rules.hands))
+    left = f" {_(g.ruleset.title)}  ·  {number}"
     if g.seed is not None:
-        left += f"  ·  seed {g.seed}"
+        left += "  ·  " + _("seed {seed}").format(seed=g.seed)
     notes = []
     if g.ruleset.highest_wins:
-        notes.append("highest total wins")
+        notes.append(_("highest total wins"))
     if g.trump != NO_SUIT and index < 0:
-        notes.append(f"Trump {suit_label(g.deck, g.trump)}")
+        notes.append(_("Trump {suit}").format(suit=suit_label(g.deck, g.trump)))
     right = " · ".join(notes) + " " if notes else ""
     bar = "bold white on dark_green"
     line1 = Text(left, style=bar)
     line1.append(" " * max(width - cell_len(left) - cell_len(right), 1), style=bar)
     line1.append(right, style="bold yellow on dark_green")
     line1.truncate(width)
-    head = Text(f" {hand.round.name}", style="bold")
+    head = Text(f" {_(hand.round.name)}", style="bold")
     full = penalties_text(hand)
     if head.cell_len + 5 + cell_len(full) <= width:
         head.append("  —  ", style="dim").append(full, style="yellow")
@@ -222,7 +225,7 @@ def table_text(scene: Scene, width: int, height: int) -> Text:
     played = {(leader + i) % n: m for i, m in enumerate(shown)}
     others = [(s.seat + k) % n for k in range(1, n)]
     slots, bw = _layout(len(others), width, height)
-    rows: list[list[tuple[int, Text]]] = [[] for _ in range(height)]
+    rows: list[list[tuple[int, Text]]] = [[] for _row in range(height)]
 
     def put(x: int, y: int, text: Text) -> None:
         if 0 <= y < height:
@@ -275,7 +278,8 @@ def seat_box(scene: Scene, seat: int, bw: int, move: Move | None, winner: int) -
     marks = ""
     dealer, token = (g.dealer, view.token) if ended is None else (ended.dealer, ended.token)
     if seat == dealer:
-        marks += " (D)"
+        # TRANSLATORS: the dealer's mark on the table (D for dealer)
+        marks += " " + _("(D)")
     if token == seat:
         marks += " ●"
     title = f" {shorten(name, bw - 4 - len(marks))}{marks} "
@@ -288,16 +292,19 @@ def seat_box(scene: Scene, seat: int, bw: int, move: Move | None, winner: int) -
         card = card_of(deck, move)
         body.append_text(card_face(deck, card, "winner" if seat == winner else ""))
         if is_declared_high(deck, move):
-            body.append(" high", style="bold")
+            body.append(" " + _("high"), style="bold")
         elif deck.declare_mask >> card & 1:
-            body.append(" low", style="bold")
+            body.append(" " + _("low"), style="bold")
         if seat == winner:
-            body.append(" ★ takes it" if bw >= 20 else " ★", style="bold green")
+            takes = " ★ " + _("takes it")
+            room = bw - 4 - body.cell_len
+            body.append(takes if cell_len(takes) <= room else " ★", style="bold green")
     elif to_move:
         if seat == s.seat:
-            body.append("▶ your turn" if bw >= 15 else "▶ play", style="bold yellow")
+            turn = "▶ " + _("your turn")
+            body.append(turn if cell_len(turn) <= bw - 4 else "▶ " + _("play"), style="bold yellow")
         elif scene.bot_pending:
-            body.append("thinking…", style="italic yellow")
+            body.append(_("thinking…"), style="italic yellow")
     body.truncate(bw - 4)
     mid.append_text(body)
     mid.append(" " * max(bw - 2 - mid.cell_len, 0))
@@ -306,11 +313,11 @@ def seat_box(scene: Scene, seat: int, bw: int, move: Move | None, winner: int) -
         run, tot = view.running[seat], view.totals[seat]
     else:  # the hand as scored: its last trick and any moon included
         run, tot = ended.breakdown.points[seat], ended.totals[seat]
-    stats = f" {run} pts · total {tot} "
+    stats = " " + _("{points} pts · total {total}").format(points=run, total=tot) + " "
     if cell_len(stats) > bw - 3:
-        stats = f" {run} pts · tot {tot} "
+        stats = " " + _("{points} pts · tot {total}").format(points=run, total=tot) + " "
     if cell_len(stats) > bw - 3:
-        stats = f" {run} pts "
+        stats = " " + _("{points} pts").format(points=run) + " "
     bottom = Text("╰", style=border)
     bottom.append(stats, style="bold" if run else "")
     bottom.append("─" * max(bw - 2 - cell_len(stats), 0) + "╯", style=border)
@@ -327,56 +334,79 @@ def centre_lines(
     deck = g.deck
     lines: list[Text] = []
     if ended is not None:
-        lines.append(Text(f"Last trick of hand {ended.index + 1}", style="bold"))
+        last = _("Last trick of hand {number}").format(number=ended.index + 1)
+        lines.append(Text(last, style="bold"))
         lines.append(_taken_line(s, ended.trick.winner, ended.trick.cost))
         if ended.breakdown.moon >= 0:
-            lines.append(Text(f"{s.names[ended.breakdown.moon]} shot the moon!", style="bold"))
+            moon = _("{name} shot the moon!").format(name=s.names[ended.breakdown.moon])
+            lines.append(Text(moon, style="bold"))
         if not g.is_over():
-            lines.append(Text("Enter: the points of the hand", style="yellow"))
+            lines.append(Text(_("Enter: the points of the hand"), style="yellow"))
             return lines
     if g.is_over():
         winners = g.winners()
-        lines.append(Text("The game is over", style="bold"))
+        lines.append(Text(_("The game is over"), style="bold"))
         if winners == [s.seat]:
-            lines.append(Text("You win!", style="bold yellow"))
+            lines.append(Text(_("You win!"), style="bold yellow"))
         else:
-            who = " and ".join(s.names[w] for w in winners)
-            lines.append(Text(f"{who} win{'s' if len(winners) == 1 else ''}", style="yellow"))
-        lines.append(Text("p: the score sheet", style="dim"))
+            who = both([s.names[w] for w in winners])
+            win = ngettext("{names} wins", "{names} win", len(winners)).format(names=who)
+            lines.append(Text(win, style="yellow"))
+        lines.append(Text(_("p: the score sheet"), style="dim"))
         return lines
     if g.phase == Phase.PASS:
-        lines.append(Text("Passing cards", style="bold"))
+        lines.append(Text(_("Passing cards"), style="bold"))
         target = s.names[s.pass_target()]
-        lines.append(Text(f"{g.ruleset.passing} to the {g.ruleset.pass_direction}"))
-        lines.append(Text(f"(yours go to {target})", style="dim"))
+        lines.append(Text(pass_words(g.ruleset.passing, g.ruleset.pass_direction)))
+        lines.append(Text(_("(yours go to {name})").format(name=target), style="dim"))
         return lines
     if g.phase == Phase.TRUMP:
-        lines.append(Text("Choosing trump", style="bold"))
-        lines.append(Text(f"{s.names[g.to_move]} picks", style="dim"))
+        lines.append(Text(_("Choosing trump"), style="bold"))
+        lines.append(Text(_("{name} picks").format(name=s.names[g.to_move]), style="dim"))
         return lines
     number = len(view.tricks)
     if winner >= 0:
-        lines.append(Text(f"Trick {number} of {deck.cards_each}", style="bold"))
+        trick = _("Trick {number} of {total}").format(number=number, total=deck.cards_each)
+        lines.append(Text(trick, style="bold"))
         info = last_trick(g)
         lines.append(_taken_line(s, winner, info.cost if info is not None else 0))
     else:
-        lines.append(Text(f"Trick {number + 1} of {deck.cards_each}", style="bold"))
+        trick = _("Trick {number} of {total}").format(number=number + 1, total=deck.cards_each)
+        lines.append(Text(trick, style="bold"))
         if view.led_suit != NO_SUIT:
-            lines.append(Text(f"led {suit_label(deck, view.led_suit)}"))
+            lines.append(Text(_("led {suit}").format(suit=suit_label(deck, view.led_suit))))
         elif g.to_move == s.seat:
-            lines.append(Text("your lead", style="yellow"))
+            lines.append(Text(_("your lead"), style="yellow"))
         else:
-            lines.append(Text(f"{s.names[g.to_move]} leads", style="dim"))
+            lines.append(Text(_("{name} leads").format(name=s.names[g.to_move]), style="dim"))
     if view.token >= 0:
-        lines.append(Text(f"● {token_name(g)}: {s.names[view.token]}", style="dim"))
+        token = _("● {token}: {name}").format(token=token_name(g), name=s.names[view.token])
+        lines.append(Text(token, style="dim"))
     return lines
+
+
+def both(names: list[str]) -> str:
+    """Names joined by "and" in the current language."""
+    text = names[0] if names else ""
+    for name in names[1:]:
+        text = _("{first} and {second}").format(first=text, second=name)
+    return text
+
+
+def pass_words(count: int, direction: str) -> str:
+    """``3 to the right``: how many cards are passed, and which way."""
+    if direction == "left":
+        return ngettext("{n} to the left", "{n} to the left", count).format(n=count)
+    if direction == "across":
+        return ngettext("{n} across", "{n} across", count).format(n=count)
+    return ngettext("{n} to the right", "{n} to the right", count).format(n=count)
 
 
 def _taken_line(session: Session, winner: int, cost: int) -> Text:
     """``Bot 2 takes it  +10``."""
-    verb = "take" if winner == session.seat else "takes"
-    return Text(f"{session.names[winner]} {verb} it", style="bold green").append(
-        f"  +{cost}" if cost else "  no points",
+    text = _("{name} take it") if winner == session.seat else _("{name} takes it")
+    return Text(text.format(name=session.names[winner]), style="bold green").append(
+        f"  +{cost}" if cost else "  " + _("no points"),
         style="bold red" if cost else "green",
     )
 
@@ -394,15 +424,15 @@ def hand_lines(scene: Scene, width: int) -> tuple[list[Text], list[Span]]:
     legal = set(legal_cards(s))
     hint_card = None if scene.hint_move is None else card_of(deck, scene.hint_move)
     mine = view.hand if scene.ended is None else 0  # the next hand waits for the summary
-    header = Text(" Your hand", style="bold cyan")
+    header = Text(" " + _("Your hand"), style="bold cyan")
     count = mine.bit_count()
-    header.append(f" · {count} card{'s' if count != 1 else ''}", style="cyan")
+    header.append(" · " + ngettext("{n} card", "{n} cards", count).format(n=count), style="cyan")
     if g.phase == Phase.PASS and view.passed:
         chosen = " ".join(card_label(deck, c) for c in cards_of(view.passed))
-        header.append(f" · passing {chosen}", style="cyan")
+        header.append(" · " + _("passing {cards}").format(cards=chosen), style="cyan")
     elif view.received and not view.tricks:
         got = " ".join(card_label(deck, c) for c in cards_of(view.received))
-        header.append(f" · received {got}", style="dim")
+        header.append(" · " + _("received {cards}").format(cards=got), style="dim")
     header.append(" " + "─" * max(width - header.cell_len - 1, 0), style="grey37")
     lines = [header]
     spans: list[Span] = []
@@ -442,33 +472,33 @@ def message_text(scene: Scene, width: int) -> Text:
         first = Text(f" {scene.news}", style="italic")
     second = Text(" ")
     if scene.entry:
-        second.append("Card: ", style="bold")
+        second.append(_("Card:") + " ", style="bold")
         second.append(scene.entry.upper() + "▌", style="bold reverse")
-        second.append("   Backspace corrects, Esc cancels", style="dim")
+        second.append("   " + _("Backspace corrects, Esc cancels"), style="dim")
     elif g.is_over():
-        second.append("The game is over: p scores, Ctrl+Q quit.", style="bold")
+        second.append(_("The game is over: p scores, Ctrl+Q quit."), style="bold")
     elif scene.ended is not None:
-        second.append(
-            f"Hand {scene.ended.index + 1} is over: Enter shows its points.", style="bold"
-        )
+        over = _("Hand {number} is over: Enter shows its points.")
+        second.append(over.format(number=scene.ended.index + 1), style="bold")
     elif scene.blocked:
-        second.append("Waiting for your answer…", style="dim")
+        second.append(_("Waiting for your answer…"), style="dim")
     elif s.human_turn():
         view = scene.view
         if g.phase == Phase.PASS:
             left = g.ruleset.passing - view.passed.bit_count()
+            more = ngettext("Pass {n} more card to {name}:", "Pass {n} more cards to {name}:", left)
             second.append(
-                f"Pass {left} more card{'s' if left != 1 else ''} to {s.names[s.pass_target()]}: ",
-                style="bold yellow",
+                more.format(n=left, name=s.names[s.pass_target()]) + " ", style="bold yellow"
             )
         elif view.led_suit != NO_SUIT:
             follow = suit_label(g.deck, view.led_suit)
-            second.append(f"Your turn: follow {follow} if you can.", style="bold yellow")
+            turn = _("Your turn: follow {suit} if you can.").format(suit=follow)
+            second.append(turn, style="bold yellow")
         else:
-            second.append("Your lead.", style="bold yellow")
-        second.append("  ←→ Enter, click, or type a card", style="yellow")
+            second.append(_("Your lead."), style="bold yellow")
+        second.append("  " + _("←→ Enter, click, or type a card"), style="yellow")
     else:
-        second.append(f"{s.names[g.to_move]} to play…", style="dim")
+        second.append(_("{name} to play…").format(name=s.names[g.to_move]), style="dim")
     first.truncate(width, overflow="ellipsis")
     second.truncate(width, overflow="ellipsis")
     return Text("\n").join([first, second])

@@ -11,7 +11,9 @@ bots, undo, hints, and saving to or resuming from a record file.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -29,27 +31,48 @@ from salad.formats.records import (
     record_from_game,
     write_records,
 )
+from salad.locale import N_, _, ngettext
+from salad.locale import cards as shown
 from salad.moves import Move
 from salad.ruleset import Ruleset
 from salad.tui.words import current_hand, narrate, penalties_text, result_lines
 from salad.view import Phase, View
 
-HUMAN_NAME = "You"
+HUMAN_NAME = N_("You")
+"""The human's name at the table (in the current language where shown)."""
+
+REFUSALS = {
+    "not-held": N_("you do not hold that card"),
+    "not-declarable": N_("you may only declare a Wild high"),
+    "not-passable": N_("you can only pass a card you hold and have not chosen"),
+    "must-pick-trump": N_("you must pick a trump suit"),
+    "not-a-move": N_("you cannot make that move now"),
+}
+"""The engine's reasons (:data:`salad.errors.REASONS`) said to the player."""
 
 
-_PERSON = (
-    ("does not hold", "do not hold"),
-    ("it holds and has not chosen", "you hold and have not chosen"),
-    ("has ", "have "),
+def illegal_reason(exc: IllegalMoveError, led: str = "") -> str:
+    """The engine's reason said to the player: ``you must follow hearts`` (``led``: the led
+    suit's name, for that reason)."""
+    if exc.reason == "must-follow" and led:
+        return _("you must follow {suit}").format(suit=led.lower())
+    if exc.reason in REFUSALS:
+        return _(REFUSALS[exc.reason])
+    return _("you cannot make that move now")
+
+
+HINT_REASONS = (
+    (re.compile(r"saves about (\d+) points? over (.+)"), "saves"),
+    (re.compile(r"scores about (\d+) points? more than (.+)"), "scores"),
+    (re.compile(r"about as good as (.+)"), "same"),
 )
-
-
-def illegal_reason(exc: IllegalMoveError) -> str:
-    """The engine's reason said to the player: ``you must follow hearts``."""
-    why = exc.why
-    for old, new in _PERSON:
-        why = why.replace(old, new)
-    return "you " + why
+FIXED_HINTS = (
+    N_("it is your only choice"),
+    N_("pass your most dangerous cards"),
+    N_("any of your choices does the same"),
+)
+"""The hint bot's reasons (:func:`salad.bots.assist.hint_reason`), said in the current
+language."""
 
 
 def check_save_path(path: Path) -> Path:
@@ -57,11 +80,13 @@ def check_save_path(path: Path) -> Path:
     writable, or the path a folder itself (``--save`` is checked when the game starts)."""
     folder = path.parent
     if path.is_dir():
-        raise SaladError(f"save: {path} is a folder, not a file")
+        raise SaladError(_("save: {path} is a folder, not a file").format(path=path))
     if not folder.is_dir():
-        raise SaladError(f"save: {path}: the folder {folder} does not exist")
+        raise SaladError(
+            _("save: {path}: the folder {folder} does not exist").format(path=path, folder=folder)
+        )
     if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise SaladError(f"save: {path}: not writable")
+        raise SaladError(_("save: {path}: not writable").format(path=path))
     return path
 
 
@@ -86,7 +111,7 @@ class Session:
     ) -> None:
         n = game.players
         if not 0 <= seat < n:
-            raise SaladError(f"seat: {seat} is not a seat of a {n}-player game (0 to {n - 1})")
+            raise SaladError(seat_error(seat, n))
         self.game = game
         self.seat = seat
         self.bot_names = list(bot_names)
@@ -118,9 +143,7 @@ class Session:
         if save_path is not None:
             check_save_path(save_path)
         if not 0 <= seat < players:
-            raise SaladError(
-                f"seat: {seat} is not a seat of a {players}-player game (0 to {players - 1})"
-            )
+            raise SaladError(seat_error(seat, players))
         game = Game(ruleset, players, seed=seed)
         bot_names = seat_bots(bots, players, seat)
         return cls(game, seat, bot_names, default_names(bot_names, seat), move_time, save_path)
@@ -154,7 +177,7 @@ class Session:
         if seat is None:
             seat = next((s for s, e in enumerate(entries) if not e.get("bot")), 0)
         if not 0 <= seat < n:
-            raise SaladError(f"seat: {seat} is not a seat of a {n}-player game (0 to {n - 1})")
+            raise SaladError(seat_error(seat, n))
         if bots is not None:
             bot_names = seat_bots(bots, n, seat)
         else:
@@ -166,14 +189,18 @@ class Session:
                 if s != seat:
                     bot_factory(name)
                     if reference_only(name):
-                        raise SaladError(f"bots: {name} sees every hand; it plays only in the lab")
+                        raise SaladError(
+                            _("bots: {name} sees every hand; it plays only in the lab").format(
+                                name=name
+                            )
+                        )
         names = [str(e.get("name") or f"Seat {s}") for s, e in enumerate(entries)]
         defaults = default_names(bot_names, seat)
         for s in range(n):
             if s != seat and (bots is not None or not entries[s].get("bot")):
                 names[s] = defaults[s]  # a new bot in this seat
         if entries[seat].get("bot"):
-            names[seat] = HUMAN_NAME
+            names[seat] = _(HUMAN_NAME)
         return cls(game, seat, bot_names, names, move_time, save_path or path)
 
     # -- state ---------------------------------------------------------------------------------
@@ -199,7 +226,9 @@ class Session:
     def round_line(self, width: int = 0) -> str:
         g = self.game
         hand = current_hand(g)
-        head = f"Hand {hand.index + 1} of {len(g.rules.hands)}: {hand.round.name}"
+        head = _("Hand {number} of {total}: {round}").format(
+            number=hand.index + 1, total=len(g.rules.hands), round=_(hand.round.name)
+        )
         room = max(width - len(head) - 3, 1) if width else 0
         return f"{head} — {penalties_text(hand, room)}"
 
@@ -214,10 +243,21 @@ class Session:
     # -- moves ---------------------------------------------------------------------------------
     def parse(self, text: str) -> Move:
         """A typed move of the human, checked: ``MoveRefused`` names the reason."""
-        g = self.game
-        move = g.parse_move(text)
+        move = self.parse_typed(text)
         self.check(move)
         return move
+
+    def parse_typed(self, text: str) -> Move:
+        """A move typed in the current language (``DP`` in French), unchecked; a one-line
+        :class:`~salad.errors.CardParseError` in the current language names ``text``."""
+        g = self.game
+        seat = g.to_move
+        among = None
+        if seat >= 0:
+            among = g.hands[seat]
+            if g.phase == Phase.PASS:
+                among &= ~g.passed[seat]
+        return shown.to_move(g.deck, text, trump=g.phase == Phase.TRUMP, among=among)
 
     def check(self, move: Move) -> None:
         """Raise ``MoveRefused`` with a reason for people unless ``move`` is legal now."""
@@ -228,10 +268,12 @@ class Session:
         try:
             trial.play(move)
         except IllegalMoveError as exc:
-            raise MoveRefused(illegal_reason(exc)) from None
+            led = g.view(self.seat).led_suit
+            suit = _(g.deck.suits[led].name) if led >= 0 else ""
+            raise MoveRefused(illegal_reason(exc, suit)) from None
         except SaladError as exc:
             raise MoveRefused(str(exc)) from None
-        raise MoveRefused("that move is not possible now")
+        raise MoveRefused(_("that move is not possible now"))
 
     def play(self, move: Move | str) -> list[tuple[object, ...]]:
         """Play for the seat to move; the new log entries."""
@@ -253,6 +295,35 @@ class Session:
     def hint_bot_name(self) -> str:
         return HINT_BOT
 
+    def hint_reason(self, found: Hint) -> str:
+        """The reason of a hint in the current language."""
+        why = found.reason
+        if why in FIXED_HINTS:
+            return _(why)
+        deck = self.deck
+        for pattern, kind in HINT_REASONS:
+            match = pattern.fullmatch(why)
+            if not match:
+                continue
+            other = match.groups()[-1]
+            with contextlib.suppress(SaladError):
+                other = shown.move_label(deck, self.game.parse_move(other.split(" ")[0]))
+            if kind == "same":
+                return _("about as good as {card}").format(card=other)
+            n = int(match.group(1))
+            if kind == "saves":
+                text = ngettext(
+                    "saves about {n} point over {card}", "saves about {n} points over {card}", n
+                )
+            else:
+                text = ngettext(
+                    "scores about {n} point more than {card}",
+                    "scores about {n} points more than {card}",
+                    n,
+                )
+            return text.format(n=n, card=other)
+        return why
+
     # -- words -------------------------------------------------------------------------------
     def narrate(self, entries: Sequence[tuple[object, ...]], symbols: bool) -> list[str]:
         """New log entries in sentences for the human (:func:`salad.tui.words.narrate`)."""
@@ -269,8 +340,8 @@ class Session:
         """Take back the human's last move and every bot move after it; how many moves."""
         moves = takeback_count(self.game.log, self.seat)
         if not moves:
-            raise SaladError("undo: you have not made a move yet")
-        for _ in range(moves):
+            raise SaladError(_("undo: you have not made a move yet"))
+        for _move in range(moves):
             self.game.undo()
         return moves
 
@@ -292,7 +363,7 @@ class Session:
     def save(self, path: Path | None = None) -> Path:
         target = path or self.save_path
         if target is None:
-            raise SaladError("save: no file given (e.g. save game.json)")
+            raise SaladError(_("save: no file given (e.g. save game.json)"))
         write_records(target, [self.record()])
         self.save_path = target
         return target
@@ -307,13 +378,17 @@ def seat_bots(spec: str, players: int, seat: int) -> list[str]:
         names *= others
     if len(names) != others:
         raise SaladError(
-            f"bots: {len(names)} bots named for the {others} other seats "
-            "(give one name for all, or one per seat)"
+            _(
+                "bots: {count} bots named for the {others} other seats "
+                "(give one name for all, or one per seat)"
+            ).format(count=len(names), others=others)
         )
     for name in dict.fromkeys(names):
         bot_factory(name)
         if reference_only(name):
-            raise SaladError(f"bots: {name} sees every hand; it plays only in the lab")
+            raise SaladError(
+                _("bots: {name} sees every hand; it plays only in the lab").format(name=name)
+            )
     out = list(names)
     out.insert(seat, "")
     return out
@@ -321,6 +396,13 @@ def seat_bots(spec: str, players: int, seat: int) -> list[str]:
 
 def default_names(bot_names: Sequence[str], seat: int) -> list[str]:
     return [
-        HUMAN_NAME if s == seat else f"{name.replace('-', ' ').title()} {s}"
+        _(HUMAN_NAME) if s == seat else f"{name.replace('-', ' ').title()} {s}"
         for s, name in enumerate(bot_names)
     ]
+
+
+def seat_error(seat: int, players: int) -> str:
+    """``seat`` is not a seat of a game of ``players``."""
+    return _("seat: {seat} is not a seat of a {players}-player game (0 to {last})").format(
+        seat=seat, players=players, last=players - 1
+    )

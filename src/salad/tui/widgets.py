@@ -3,16 +3,83 @@ it (through the screen, which knows the state), so a widget holds no game logic.
 
 from __future__ import annotations
 
+import dataclasses
+import types
 from collections.abc import Callable
+from typing import Any
 
 from rich.text import Text
 from textual import events
 from textual.app import RenderResult
+from textual.binding import Binding
 from textual.geometry import Size
 from textual.widget import Widget
 
 from salad.cards import Card
+from salad.locale import _, current, pgettext, using
 from salad.tui.render import Span
+
+
+class Speaking:
+    """A Textual node (put first among its bases) whose keys' descriptions (``N_("Help")`` in
+    its ``BINDINGS``) show in the language current when it is made.
+
+    Textual reads ``BINDINGS`` when a class is made, so a node is made of a subclass of its class
+    (one per language and keys moved, made once) whose ``BINDINGS`` are its own and its bases',
+    translated, with the keys :meth:`moved_keys` names moved."""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        moved = tuple(sorted(cls.moved_keys(*args, **kwargs).items()))
+        return super().__new__(speaking(cls, current().code, moved))
+
+    @classmethod
+    def moved_keys(cls, *args: Any, **kwargs: Any) -> dict[str, str]:
+        """The keys to bind elsewhere for a node made with these arguments: none."""
+        return {}
+
+
+def described(label: str) -> str:
+    """A key's label in the current language: its words as a key's (``NP_("key", ...)``),
+    else as anywhere."""
+    if not label:
+        return label
+    as_key = pgettext("key", label)
+    return as_key if as_key != label else _(label)
+
+
+SPOKEN: dict[tuple[type[Any], str, tuple[tuple[str, str], ...]], type[Any]] = {}
+"""The subclasses :func:`speaking` made, by class, language and keys moved."""
+
+
+def speaking(cls: type[Any], code: str, moved: tuple[tuple[str, str], ...]) -> type[Any]:
+    """``cls`` with its keys described in the language ``code`` and ``moved`` (key, new key):
+    a subclass with every binding of its bases and its own (those given as :class:`Binding`),
+    inheriting none (a moved key is not kept under its old one too)."""
+    if getattr(cls, "speaks", None) == (code, moved):
+        return cls
+    if (cls, code, moved) in SPOKEN:
+        return SPOKEN[cls, code, moved]
+    keys = dict(moved)
+    merged: dict[str, list[Any]] = {}  # as Textual merges: a base's key replaces an earlier one's
+    with using(code):
+        for base in reversed(cls.__mro__):
+            own: dict[str, list[Any]] = {}
+            for b in base.__dict__.get("BINDINGS", []):
+                if isinstance(b, Binding):
+                    b = dataclasses.replace(
+                        b, key=keys.get(b.key, b.key), description=described(b.description)
+                    )
+                    own.setdefault(b.key, []).append(b)
+                else:
+                    own.setdefault(str(b[0]), []).append(b)
+            merged.update(own)
+    bindings = [b for group in merged.values() for b in group]
+    namespace = {"BINDINGS": bindings, "speaks": (code, moved), "__module__": cls.__module__}
+    made: type[Any] = types.new_class(
+        cls.__name__, (cls,), {"inherit_bindings": False}, lambda ns: ns.update(namespace)
+    )
+    SPOKEN[cls, code, moved] = made
+    return made
 
 
 class InfoBar(Widget):

@@ -28,19 +28,27 @@ from salad.events import (
     TrumpChosen,
     typed,
 )
-from salad.moves import Move, card_of, move_label
+from salad.locale import _, pgettext
+from salad.locale import cards as shown
+from salad.moves import Move, card_of
 from salad.ruleset import CompiledHand, CompiledPenalty, Kind
 from salad.scoring import HandBreakdown, hand_breakdowns
 
 
 def penalty_text(p: CompiledPenalty, compact: bool = False) -> str:
     """One penalty in a few words, e.g. ``Hearts 10 each`` or ``King of Spades 100``."""
-    name = p.penalty.name
+    name = _(p.penalty.name)
+    if compact:
+        return _("{name} {points}").format(name=name, points=p.points)
     if p.kind == Kind.TOKEN:
-        return f"{name} {p.points}" if compact else f"{name} {p.points} to its holder"
-    if p.kind == Kind.TRICK or (p.kind == Kind.CARDS and p.mask.bit_count() > 1):
-        return f"{name} {p.points}" if compact else f"{name} {p.points} each"
-    return f"{name} {p.points}"
+        return _("{name} {points} to its holder").format(name=name, points=p.points)
+    if p.kind == Kind.TRICK:
+        # TRANSLATORS: points per trick won: "Tricks 10 each"
+        return pgettext("per trick", "{name} {points} each").format(name=name, points=p.points)
+    if p.kind == Kind.CARDS and p.mask.bit_count() > 1:
+        # TRANSLATORS: points per card taken: "Hearts 10 each"
+        return pgettext("per card", "{name} {points} each").format(name=name, points=p.points)
+    return _("{name} {points}").format(name=name, points=p.points)
 
 
 def penalties_text(hand: CompiledHand, width: int = 0) -> str:
@@ -48,7 +56,7 @@ def penalties_text(hand: CompiledHand, width: int = 0) -> str:
     text = " · ".join(penalty_text(p) for p in hand.penalties)
     if width and len(text) > width:
         text = " · ".join(penalty_text(p, compact=True) for p in hand.penalties)
-    return text or "no penalties"
+    return text or _("no penalties")
 
 
 def current_hand(game: Game) -> CompiledHand:
@@ -61,38 +69,48 @@ def token_name(game: Game, hand: int = -1) -> str:
     """The name of the token penalty of hand ``hand`` (default: the one being played;
     ``token`` if it has none)."""
     compiled = current_hand(game) if hand < 0 else game.rules.hands[hand]
-    return next((p.penalty.name for p in compiled.penalties if p.kind == Kind.TOKEN), "token")
+    return next((_(p.penalty.name) for p in compiled.penalties if p.kind == Kind.TOKEN), _("token"))
 
 
 def card_label(deck: Deck, card: Card, symbols: bool = True) -> str:
-    return deck.symbol(card) if symbols else deck.format(card)
+    """A card in the current language: ``Q♠`` (``D♠``), or as typed (``QS``, ``DP``)."""
+    return shown.short(deck, card) if symbols else shown.typed(deck, card)
 
 
 def suit_label(deck: Deck, suit: int, symbols: bool = True) -> str:
-    s = deck.suits[suit]
-    return f"{s.symbol} {s.name}" if symbols else s.name
+    return shown.suit_label(deck, suit, symbols)
+
+
+def move_label(deck: Deck, move: Move, symbols: bool = True) -> str:
+    """A move in the current language (:func:`salad.locale.cards.move_label`)."""
+    return shown.move_label(deck, move, symbols)
 
 
 def accepted_codes(deck: Deck) -> frozenset[str]:
-    """Every way of typing a card of ``deck``, upper case (``QS``, ``10H``, ``Q♠``, ``W``)."""
-    out: set[str] = set()
-    for card, code in enumerate(deck.codes):
-        out.add(code.upper())
-        suit = deck.suit_of[card]
-        if suit == NO_SUIT:
-            out.add(deck.symbol(card).upper())
-            continue
-        rank = deck.spec.ranks[deck.rank_of[card]]
-        s = deck.suits[suit]
-        for r in (rank.letter, *rank.aliases):
-            for letter in (s.letter, s.symbol):
-                out.add((r + letter).upper())
-    return frozenset(out)
+    """Every way of typing a card of ``deck`` in the current language, upper case (``QS``,
+    ``10H``, ``Q♠``, ``W``; ``DP``, ``10C``, ``D♠`` in French)."""
+    return shown.accepted(deck)
+
+
+def free_key(key: str, deck: Deck) -> str:
+    """``key``, or ``ctrl+key`` where the letter starts a card in the current language (``r``
+    for the rules is ``R``, a King, in French: the rules move to Ctrl+R)."""
+    if len(key) == 1 and key.upper() in {code[0] for code in accepted_codes(deck)}:
+        return f"ctrl+{key}"
+    return key
 
 
 def card_examples(deck: Deck) -> tuple[str, str]:
-    """Two cards of ``deck`` as a player types them (:meth:`salad.cards.Deck.examples`)."""
-    return deck.examples()
+    """Two cards of ``deck`` as a player types them in the current language."""
+    return shown.examples(deck)
+
+
+def either(words: Sequence[str]) -> str:
+    """Words joined by "or" in the current language."""
+    text = words[0] if words else ""
+    for word in words[1:]:
+        text = _("{first} or {second}").format(first=text, second=word)
+    return text
 
 
 def wild_names(deck: Deck, among: CardMask | None = None) -> list[str]:
@@ -106,12 +124,12 @@ def wild_names(deck: Deck, among: CardMask | None = None) -> list[str]:
         ):
             continue
         if deck.always_mask >> card & 1:
-            how = "wins any trick it is in"
+            how = _("wins any trick it is in")
         elif deck.declare_mask >> card & 1:
-            how = "played high or low"
+            how = _("played high or low")
         else:
-            how = "loses to every card"
-        out.append(f"{w.symbol}: {w.name} ({how})")
+            how = _("loses to every card")
+        out.append(_("{symbol}: {name} ({how})").format(symbol=w.symbol, name=_(w.name), how=how))
     return out
 
 
@@ -121,11 +139,11 @@ def cards_in_words(deck: Deck, mask: CardMask) -> str:
     for i, suit_mask in enumerate(deck.suit_masks):
         live = suit_mask & deck.in_play
         if live and mask & live == live:
-            parts.append(deck.suits[i].name)
+            parts.append(_(deck.suits[i].name))
             mask &= ~suit_mask
-    whole = f"one of the {' or '.join(parts)}" if parts else ""
-    cards = [deck.name(c) for c in cards_of(mask)]
-    return " or ".join([whole, *cards] if whole else cards) or "no card"
+    whole = _("one of the {suits}").format(suits=either(parts)) if parts else ""
+    cards = [shown.name(deck, c) for c in cards_of(mask)]
+    return either([whole, *cards] if whole else cards) or _("no card")
 
 
 def token_names(game: Game) -> list[str]:
@@ -136,10 +154,10 @@ def token_names(game: Game) -> list[str]:
         for p in hand.penalties:
             if p.kind == Kind.TOKEN and p.mask:
                 what = cards_in_words(game.deck, p.mask)
-                out[p.penalty.id] = (
-                    f"{p.penalty.name}: {p.points} to its holder at the end of the hand; "
-                    f"winning a trick holding {what} takes it"
-                )
+                out[p.penalty.id] = _(
+                    "{name}: {points} to its holder at the end of the hand; "
+                    "winning a trick holding {what} takes it"
+                ).format(name=_(p.penalty.name), points=p.points, what=what)
     return list(out.values())
 
 
@@ -242,9 +260,9 @@ def hand_end(game: Game, index: int) -> HandEnd:
 def breakdown_rows(game: Game, b: HandBreakdown) -> list[tuple[str, tuple[int, ...]]]:
     """A hand's points as rows: (penalty name, points per seat), then the moon's if shot."""
     hand = game.rules.hands[b.hand]
-    rows = [(p.penalty.name, row) for p, row in zip(hand.penalties, b.by_penalty, strict=True)]
+    rows = [(_(p.penalty.name), row) for p, row in zip(hand.penalties, b.by_penalty, strict=True)]
     if b.moon >= 0:
-        rows.append(("Moon", b.moon_points))
+        rows.append((_("Moon"), b.moon_points))
     return rows
 
 
@@ -254,8 +272,13 @@ def breakdown_lines(game: Game, names: Sequence[str], b: HandBreakdown) -> list[
     out = []
     for seat, name in enumerate(names):
         parts = [f"{what} {row[seat]}" for what, row in rows if row[seat]]
-        detail = f" ({', '.join(parts)})" if parts else ""
-        out.append(f"  {name}: {b.points[seat]}{detail}.")
+        if parts:
+            line = _("{name}: {points} ({detail}).").format(
+                name=name, points=b.points[seat], detail=", ".join(parts)
+            )
+        else:
+            line = _("{name}: {points}.").format(name=name, points=b.points[seat])
+        out.append("  " + line)
     return out
 
 
@@ -291,49 +314,70 @@ def narrate(
         e = typed(entry)
         if isinstance(e, Play):
             trick_moves.append(e.move)
-            out.append(f"{names[e.seat]}: {move_label(deck, e.move, symbols)}")
+            out.append(
+                _("{name}: {card}").format(
+                    name=names[e.seat], card=move_label(deck, e.move, symbols)
+                )
+            )
         elif isinstance(e, TrickWon):
             hand = e.hand
             cost = trick_cost(g, e.hand, trick_moves, e.trick == deck.cards_each - 1)
-            what = f" (+{cost})" if cost else " (no points)"
-            taker = "take" if e.winner == you else "takes"
-            out.append(f"{names[e.winner]} {taker} trick {e.trick + 1}{what}.")
+            out.append(trick_taken(names[e.winner], e.winner == you, e.trick + 1, cost))
             trick_moves = []
         elif isinstance(e, TokenTaken):
             if e.seat != holder:
-                verb = "hold" if e.seat == you else "holds"
-                out.append(f"{names[e.seat]} now {verb} the {token_name(g, hand)}.")
+                if e.seat == you:
+                    text = _("{name} now hold the {token}.")
+                else:
+                    text = _("{name} now holds the {token}.")
+                out.append(text.format(name=names[e.seat], token=token_name(g, hand)))
             holder = e.seat
         elif isinstance(e, PassChosen):
             if e.seat == you:
-                out.append(f"You pass {card_label(deck, e.card, symbols)}.")
+                out.append(_("You pass {card}.").format(card=card_label(deck, e.card, symbols)))
         elif isinstance(e, PassesExchanged):
             received = g.view(you).received
             got = " ".join(card_label(deck, c, symbols) for c in cards_of(received))
-            out.append(f"Cards passed. You received {got}." if got else "Cards passed.")
+            out.append(
+                _("Cards passed. You received {cards}.").format(cards=got)
+                if got
+                else _("Cards passed.")
+            )
         elif isinstance(e, TrumpChosen):
             if e.suit == NO_SUIT:
                 continue
-            by = f" (chosen by {names[e.seat]})" if e.seat >= 0 else ""
-            out.append(f"Trump: {suit_label(deck, e.suit, symbols)}{by}.")
+            trump = suit_label(deck, e.suit, symbols)
+            if e.seat >= 0:
+                out.append(
+                    _("Trump: {suit} (chosen by {name}).").format(suit=trump, name=names[e.seat])
+                )
+            else:
+                out.append(_("Trump: {suit}.").format(suit=trump))
         elif isinstance(e, HandScored):
-            name = g.rules.hands[e.hand].round.name
+            name = _(g.rules.hands[e.hand].round.name)
             scores = ", ".join(f"{names[s]} {p}" for s, p in enumerate(e.points))
-            out.append(f"Hand {e.hand + 1} ({name}) is over: {scores}.")
+            out.append(
+                _("Hand {number} ({round}) is over: {scores}.").format(
+                    number=e.hand + 1, round=name, scores=scores
+                )
+            )
             if e.moon >= 0:
-                out.append(f"{names[e.moon]} shot the moon!")
+                out.append(_("{name} shot the moon!").format(name=names[e.moon]))
             out.extend(breakdown_lines(g, names, hand_breakdowns(g.rules, g.log)[e.hand]))
             holder = -1
         elif isinstance(e, Deal):
             holder = -1
             dealt = g.rules.hands[e.hand]
-            verb = "deal" if e.dealer == you else "deals"
-            out.append(
-                f"Hand {e.hand + 1} of {len(g.rules.hands)}: {dealt.round.name} "
-                f"({penalties_text(dealt)}). {names[e.dealer]} {verb}."
+            deals = _("{name} deal.") if e.dealer == you else _("{name} deals.")
+            head = _("Hand {number} of {total}: {round} ({penalties}).").format(
+                number=e.hand + 1,
+                total=len(g.rules.hands),
+                round=_(dealt.round.name),
+                penalties=penalties_text(dealt),
             )
+            out.append(f"{head} {deals.format(name=names[e.dealer])}")
         elif isinstance(e, GameOver):
-            out.append("The game is over.")
+            out.append(_("The game is over."))
     return out
 
 
@@ -342,13 +386,39 @@ def result_lines(game: Game, names: Sequence[str], you: int) -> list[str]:
     g = game
     places = g.standings()
     order = sorted(range(g.players), key=lambda s: (places[s], s))
-    lines = [f"{places[s]}. {names[s]}: {g.totals[s]}" for s in order]
+    lines = [
+        _("{place}. {name}: {total}").format(place=places[s], name=names[s], total=g.totals[s])
+        for s in order
+    ]
     winners = g.winners()
-    how = "highest" if g.ruleset.highest_wins else "lowest"
+    high = g.ruleset.highest_wins
     if winners == [you]:
-        lines.append(f"You win with the {how} total!")
+        lines.append(
+            _("You win with the highest total!") if high else _("You win with the lowest total!")
+        )
     elif len(winners) == 1:
-        lines.append(f"{names[winners[0]]} wins with the {how} total.")
+        text = (
+            _("{name} wins with the highest total.")
+            if high
+            else _("{name} wins with the lowest total.")
+        )
+        lines.append(text.format(name=names[winners[0]]))
     else:
-        lines.append(f"Shared first place: {', '.join(names[s] for s in winners)}.")
+        lines.append(
+            _("Shared first place: {names}.").format(names=", ".join(names[s] for s in winners))
+        )
     return lines
+
+
+def trick_taken(name: str, you: bool, number: int, cost: int) -> str:
+    """``Bot 2 takes trick 3 (+10).``, or told to you."""
+    if you:
+        if cost:
+            text = _("{name} take trick {number} (+{cost}).")
+        else:
+            text = _("{name} take trick {number} (no points).")
+    elif cost:
+        text = _("{name} takes trick {number} (+{cost}).")
+    else:
+        text = _("{name} takes trick {number} (no points).")
+    return text.format(name=name, number=number, cost=cost)

@@ -10,6 +10,7 @@ from typing import Any
 
 from salad.errors import RecordError
 from salad.formats.records.schema import FORMAT, Record, show
+from salad.locale import _
 
 __all__ = ["dump_record", "load_records", "write_records"]
 
@@ -30,40 +31,51 @@ def load_records(path: str | os.PathLike[str]) -> list[Record]:
     try:
         text = Path(path).read_text(encoding="utf-8-sig")
     except FileNotFoundError:
-        raise RecordError(f"{name}: no such file") from None
+        raise RecordError(_("{file}: no such file").format(file=name)) from None
     except UnicodeDecodeError:
-        raise RecordError(f"{name}: not UTF-8 text") from None
+        raise RecordError(_("{file}: not UTF-8 text").format(file=name)) from None
     except OSError as exc:
-        raise RecordError(f"{name}: cannot read ({exc.strerror or exc})") from None
+        raise RecordError(
+            _("{file}: cannot read ({reason})").format(file=name, reason=exc.strerror or exc)
+        ) from None
     if not text.strip():
         if name.endswith(".jsonl"):
             return []
-        raise RecordError(f"{name}: empty file, no records")
+        raise RecordError(_("{file}: empty file, no records").format(file=name))
     if not name.endswith(".jsonl"):
         try:
             doc = _loads(text, name)
         except json.JSONDecodeError as exc:
             if len(text.strip().splitlines()) < 2 or not _first_line_is_object(text):
-                raise RecordError(
-                    f"{name}, line {exc.lineno}: not valid JSON: {exc.msg} (column {exc.colno})"
-                ) from None
+                raise RecordError(_bad_json(_line(name, exc.lineno), exc)) from None
         else:
             docs = doc if isinstance(doc, list) else [doc]
             for i, item in enumerate(docs):
-                _check_loaded(item, f"{name}" + (f", record {i + 1}" if len(docs) > 1 else ""))
+                where = (
+                    _("{file}, record {n}").format(file=name, n=i + 1) if len(docs) > 1 else name
+                )
+                _check_loaded(item, where)
             return docs
     records: list[Record] = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            item = _loads(line, f"{name}, line {number}")
+            item = _loads(line, _line(name, number))
         except json.JSONDecodeError as exc:
-            raise RecordError(
-                f"{name}, line {number}: not valid JSON: {exc.msg} (column {exc.colno})"
-            ) from None
-        records.append(_check_loaded(item, f"{name}, line {number}"))
+            raise RecordError(_bad_json(_line(name, number), exc)) from None
+        records.append(_check_loaded(item, _line(name, number)))
     return records
+
+
+def _line(name: str, number: int) -> str:
+    return _("{file}, line {n}").format(file=name, n=number)
+
+
+def _bad_json(where: str, exc: json.JSONDecodeError) -> str:
+    return _("{where}: not valid JSON: {problem} (column {column})").format(
+        where=where, problem=exc.msg, column=exc.colno
+    )
 
 
 def _loads(text: str, where: str) -> Any:
@@ -71,7 +83,7 @@ def _loads(text: str, where: str) -> Any:
     try:
         return json.loads(text)
     except RecursionError:
-        raise RecordError(f"{where}: nested too deeply to read") from None
+        raise RecordError(_("{where}: nested too deeply to read").format(where=where)) from None
 
 
 def _first_line_is_object(text: str) -> bool:
@@ -84,9 +96,17 @@ def _first_line_is_object(text: str) -> bool:
 
 def _check_loaded(item: Any, where: str) -> Record:
     if not isinstance(item, dict):
-        raise RecordError(f"{where}: a record must be a JSON object, not {type(item).__name__}")
+        raise RecordError(
+            _("{where}: a record must be a JSON object, not {type}").format(
+                where=where, type=type(item).__name__
+            )
+        )
     if item.get("format") != FORMAT:
-        raise RecordError(f"{where}: format is {show(item.get('format'))}, not {FORMAT!r}")
+        raise RecordError(
+            _("{where}: format is {given}, not {format!r}").format(
+                where=where, given=show(item.get("format")), format=FORMAT
+            )
+        )
     return item
 
 
@@ -99,12 +119,16 @@ def write_records(path: str | os.PathLike[str], records: Sequence[Record]) -> No
         text = _pretty(records[0]) + "\n"
     else:
         raise RecordError(
-            f"{name}: {len(records)} records need a .jsonl file (one record per line)"
+            _("{file}: {n} records need a .jsonl file (one record per line)").format(
+                file=name, n=len(records)
+            )
         )
     try:
         Path(path).write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise RecordError(f"{name}: cannot write ({exc.strerror or exc})") from None
+        raise RecordError(
+            _("{file}: cannot write ({reason})").format(file=name, reason=exc.strerror or exc)
+        ) from None
 
 
 def _pretty(value: Any, indent: int = 0, column: int = 0, width: int = 100) -> str:

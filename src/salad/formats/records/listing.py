@@ -9,8 +9,10 @@ from typing import Any
 
 from salad.cards import Deck
 from salad.errors import CardParseError, RecordError, SaladError
+from salad.formats.describe import card_text, cards_text
 from salad.formats.records.replay import verify_record
 from salad.formats.records.schema import Record
+from salad.locale import _, ngettext
 from salad.moves import format_move, parse_move
 from salad.ruleset import Ruleset
 from salad.settings import from_ref
@@ -27,7 +29,7 @@ def format_record(record: Record, symbols: bool = True) -> str:
         return _Listing(record, symbols).text()
     except (LookupError, TypeError, ValueError, ArithmeticError, AttributeError):
         verify_record(record)  # names the problem
-        raise RecordError("record: cannot be listed") from None
+        raise RecordError(_("record: cannot be listed")) from None
 
 
 class _Listing:
@@ -37,7 +39,9 @@ class _Listing:
         self.rec = record
         self.symbols = symbols
         players = self.rec["players"]
-        self.names = [str(p.get("name", f"Seat {s}")) for s, p in enumerate(players)]
+        self.names = [
+            str(p.get("name", _("Seat {seat}").format(seat=s))) for s, p in enumerate(players)
+        ]
         self.n = len(players)
         self.ruleset: Ruleset | None = None
         self.deck: Deck | None = None
@@ -49,10 +53,12 @@ class _Listing:
 
     def card(self, code: str) -> str:
         deck = self.deck
-        if not self.symbols or deck is None:
+        if deck is None:
             return code
+        if not self.symbols:
+            return card_text(deck.spec, code)
         try:
-            return format_move(deck, parse_move(deck, code), symbols=True)
+            return card_text(deck.spec, format_move(deck, parse_move(deck, code), symbols=True))
         except CardParseError:
             return code
 
@@ -62,7 +68,8 @@ class _Listing:
             return "-"
         if self.deck is not None:
             try:
-                return self.deck.format_mask(self.deck.parse_many(codes), self.symbols)
+                shown = self.deck.format_mask(self.deck.parse_many(codes), self.symbols)
+                return cards_text(self.deck.spec, shown)
             except CardParseError:
                 pass
         return " ".join(self.card(c) for c in codes)
@@ -70,7 +77,7 @@ class _Listing:
     def seat(self, seat: Any) -> str:
         if isinstance(seat, int) and 0 <= seat < self.n:
             return self.names[seat]
-        return f"seat {seat}"
+        return _("seat {seat}").format(seat=seat)
 
     def scores(self, values: list[int]) -> str:
         return ", ".join(f"{self.names[s]} {v}" for s, v in enumerate(values))
@@ -78,24 +85,29 @@ class _Listing:
     def text(self) -> str:
         rec = self.rec
         rules = rec["ruleset"]
-        title = self.ruleset.title if self.ruleset else str(rules["preset"])
-        out = [f"{title} (preset {rules['preset']}), {self.n} players"]
+        title = _(self.ruleset.title) if self.ruleset else str(rules["preset"])
+        out = [
+            _("{title} (preset {preset}), {n} players").format(
+                title=title, preset=rules["preset"], n=self.n
+            )
+        ]
         if rules.get("settings"):
-            out.append("Settings: " + json.dumps(rules["settings"], ensure_ascii=False))
+            settings = json.dumps(rules["settings"], ensure_ascii=False)
+            out.append(_("Settings: {settings}").format(settings=settings))
         seats = []
         for s, p in enumerate(rec["players"]):
             extra = ", ".join(f"{k} {v}" for k, v in p.items() if k != "name")
             seats.append(f"{s} {self.names[s]}" + (f" ({extra})" if extra else ""))
-        out.append("Players: " + "; ".join(seats))
+        out.append(_("Players: {seats}").format(seats="; ".join(seats)))
         if rec.get("seed") is not None:
-            out.append(f"Seed: {rec['seed']}")
-        line = f"First dealer: {self.seat(rec['first_dealer'])}"
+            out.append(_("Seed: {seed}").format(seed=rec["seed"]))
+        line = _("First dealer: {name}").format(name=self.seat(rec["first_dealer"]))
         if rec.get("draw"):
             draws = [
                 ", ".join(f"{self.seat(seat)} {self.card(code)}" for seat, code in rnd)
                 for rnd in rec["draw"]
             ]
-            line += " (drew " + "; tie, drew again: ".join(draws) + ")"
+            line += " " + _("(drew {cards})").format(cards=_("; tie, drew again: ").join(draws))
         out.append(line)
         totals = [0] * self.n
         width = max(len(name) for name in self.names) if self.names else 0
@@ -103,11 +115,16 @@ class _Listing:
         for hand in rec["hands"]:
             out.append("")
             out.append(
-                f"Hand {hand['number']} of {count}: {hand['round']}, "
-                f"dealer {self.seat(hand['dealer'])}"
+                _("Hand {n} of {count}: {round}, dealer {name}").format(
+                    n=hand["number"],
+                    count=count,
+                    round=_(hand["round"]),
+                    name=self.seat(hand["dealer"]),
+                )
             )
             if hand.get("removed"):
-                out.append("  Removed: " + " ".join(self.card(c) for c in hand["removed"]))
+                removed = " ".join(self.card(c) for c in hand["removed"])
+                out.append("  " + _("Removed: {cards}").format(cards=removed))
             for s, codes in enumerate(hand["deal"]):
                 out.append(f"  {self.seat(s):<{width}}  {self.cards(codes)}")
             if hand.get("trump"):
@@ -116,45 +133,58 @@ class _Listing:
                     with contextlib.suppress(CardParseError):
                         trump = self.deck.suits[self.deck.parse_suit(trump)].symbol
                 by = hand.get("trump_seat")
-                out.append(
-                    f"  Trump: {trump}" + (f", picked by {self.seat(by)}" if by is not None else "")
-                )
-            if hand.get("passes") is not None:
-                out.append(
-                    "  Passes: "
-                    + "; ".join(
-                        f"{self.seat(s)} {self.cards(codes)}"
-                        for s, codes in enumerate(hand["passes"])
+                if by is not None:
+                    trump_line = _("Trump: {suit}, picked by {name}").format(
+                        suit=trump, name=self.seat(by)
                     )
+                else:
+                    trump_line = _("Trump: {suit}").format(suit=trump)
+                out.append("  " + trump_line)
+            if hand.get("passes") is not None:
+                passes = "; ".join(
+                    f"{self.seat(s)} {self.cards(codes)}" for s, codes in enumerate(hand["passes"])
                 )
+                out.append("  " + _("Passes: {passes}").format(passes=passes))
             tricks = list(hand["tricks"])
             for t, trick in enumerate(tricks):
                 out.append(
-                    f"  Trick {t + 1:>2}: {self.trick(trick)}, won by {self.seat(trick['winner'])}"
+                    "  "
+                    + _("Trick {n}: {trick}, won by {name}").format(
+                        n=f"{t + 1:>2}", trick=self.trick(trick), name=self.seat(trick["winner"])
+                    )
                 )
             if hand.get("current") is not None:
                 out.append(
-                    f"  Trick {len(tricks) + 1:>2}: {self.trick(hand['current'])} (in progress)"
+                    "  "
+                    + _("Trick {n}: {trick} (in progress)").format(
+                        n=f"{len(tricks) + 1:>2}", trick=self.trick(hand["current"])
+                    )
                 )
             if hand.get("points") is not None:
                 points = list(hand["points"])
-                line = "  Points: " + self.scores(points)
+                line = "  " + _("Points: {scores}").format(scores=self.scores(points))
                 if hand.get("moon") is not None:
-                    line += f" ({self.seat(hand['moon'])} shot the moon)"
+                    line += " " + _("({name} shot the moon)").format(name=self.seat(hand["moon"]))
                 out.append(line)
                 totals = [a + b for a, b in zip(totals, points, strict=True)]
-                out.append("  Totals: " + self.scores(totals))
+                out.append("  " + _("Totals: {scores}").format(scores=self.scores(totals)))
         out.append("")
         winners = list(rec.get("winners") or [])
         if winners:
-            out.append("Final totals: " + self.scores(list(rec["totals"])))
-            word = "Winner" if len(winners) == 1 else "Winners (tied)"
-            out.append(f"{word}: " + ", ".join(self.seat(w) for w in winners))
+            out.append(_("Final totals: {scores}").format(scores=self.scores(list(rec["totals"]))))
+            names = ", ".join(self.seat(w) for w in winners)
+            if len(winners) == 1:
+                out.append(_("Winner: {names}").format(names=names))
+            else:
+                out.append(_("Winners (tied): {names}").format(names=names))
         else:
             played = sum(1 for h in rec["hands"] if h.get("points") is not None)
             out.append(
-                f"Not finished: {played} of {count} hands played; "
-                "totals so far: " + self.scores(list(rec["totals"]))
+                ngettext(
+                    "Not finished: {played} of {count} hand played; totals so far: {scores}",
+                    "Not finished: {played} of {count} hands played; totals so far: {scores}",
+                    count,
+                ).format(played=played, count=count, scores=self.scores(list(rec["totals"])))
             )
         return "\n".join(out)
 
@@ -164,4 +194,6 @@ class _Listing:
             f"{self.seat((leader + i) % self.n)} {self.card(code)}"
             for i, code in enumerate(trick["cards"])
         )
-        return f"{self.seat(leader)} leads: {plays}" if plays else f"{self.seat(leader)} leads"
+        if plays:
+            return _("{name} leads: {plays}").format(name=self.seat(leader), plays=plays)
+        return _("{name} leads").format(name=self.seat(leader))

@@ -20,6 +20,7 @@ from typing import Any
 from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
 
+from salad.locale import N_, _
 from salad.server.cluster.link import BEAT, FORGOTTEN, LEASE_MS, Link, channel
 from salad.server.errors import ActionError
 from salad.server.store import StoreTimeout
@@ -32,7 +33,7 @@ AWAY = 1012
 """The close code of a websocket whose table moved to another node: reconnect (the balancer
 or the node it reaches sends the client to the table's new holder)."""
 
-MOVED = "this table moves to another server: reconnect"
+MOVED = N_("this table moves to another server: reconnect")
 NODE_HEADER = "salad-node"  # names the node holding a table on its answers
 
 ADOPT_EVERY = 2
@@ -128,7 +129,7 @@ class Cluster:
                     break
         except RedisError as exc:
             raise self._no_redis(exc) from None
-        raise ActionError("the table is changing servers: retry", 503)
+        raise ActionError(_("the table is changing servers: retry"), 503)
 
     async def _must_exist(self, table_id: str) -> None:
         """Raise the 404 of a table that is not in the database, before a table no node holds
@@ -137,16 +138,16 @@ class Cluster:
             found = await self.manager.storage.table_exists(table_id)
         except (SQLAlchemyError, StoreTimeout) as exc:
             log.warning("cluster: the database did not answer a look-up: %s", exc)
-            raise ActionError("the database does not answer: retry", 503) from None
+            raise ActionError(_("the database does not answer: retry"), 503) from None
         if not found:
-            raise ActionError(f"no table {table_id!r}", 404)
+            raise ActionError(_("no table {table}").format(table=repr(table_id)), 404)
 
     @staticmethod
     def _no_redis(exc: RedisError) -> ActionError:
         log.warning(
             "cluster: Redis did not answer a request's look-up: %s: %s", type(exc).__name__, exc
         )
-        return ActionError("the cluster's Redis does not answer: retry", 503)
+        return ActionError(_("the cluster's Redis does not answer: retry"), 503)
 
     async def _outlast(self, table_id: str, owner: str) -> bool:
         """Wait (at most a lease's life) until ``owner`` no longer holds the table; the
@@ -233,7 +234,7 @@ class Cluster:
         for task in self._tasks:
             task.cancel()
         if self._tasks:
-            _, pending = await asyncio.wait(self._tasks, timeout=STOP_WAIT)
+            _done, pending = await asyncio.wait(self._tasks, timeout=STOP_WAIT)
             if pending:
                 names = ", ".join(sorted(t.get_coro().__qualname__ for t in pending))  # type: ignore[union-attr]
                 log.warning("cluster: stopping, %s did not end in %g s", names, STOP_WAIT)

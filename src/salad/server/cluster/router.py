@@ -21,6 +21,7 @@ from urllib.parse import parse_qsl, urlencode
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from salad.locale import _
 from salad.server.cluster.names import MAX_HOPS, MOVED_TO, REDIRECT
 from salad.server.cluster.node import Cluster
 from salad.server.errors import ActionError
@@ -81,7 +82,7 @@ class ClusterRouter:
         if any(k == "node" for k, _ in query):
             hops += 1  # it named a node that does not hold the table (or no longer does)
         if hops > MAX_HOPS:
-            raise ActionError("the table is changing servers: retry", 503)
+            raise ActionError(_("the table is changing servers: retry"), 503)
         message = f"{MOVED_TO}{holder}: reconnect there"
         if scope["type"] == "websocket":
             await refuse(receive, send, message, REDIRECT, f"node={holder}")

@@ -18,6 +18,8 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
+from salad.locale import LANGUAGES as SPOKEN
+from salad.locale import from_accept_language
 from salad.server.store.players import PlayerRow, PlayerStore
 
 COOKIE = "salad_player"
@@ -29,7 +31,8 @@ SALT = "salad.player"
 COLOURS = ("#c0392b", "#d35400", "#b7950b", "#1e8449", "#117a65", "#1f618d", "#6c3483", "#884ea0")
 """The colours a new player is given one of at random (they may choose any ``#rrggbb``)."""
 
-LANGUAGES = ("en", "fr")
+LANGUAGES = tuple(SPOKEN)
+"""The languages a player may choose (the codes of :data:`salad.locale.LANGUAGES`)."""
 
 
 class PlayerPart(Protocol):
@@ -55,6 +58,8 @@ class Identities:
     secret: str
     parts: list[PlayerPart] = field(default_factory=list)
     """The site's parts that hold something about players (see :class:`PlayerPart`)."""
+    languages: dict[str, tuple[float, str | None]] = field(default_factory=dict)
+    """Each player's stored language as last read, and when (:mod:`salad.server.speech`)."""
 
     def __post_init__(self) -> None:
         self.signer = URLSafeSerializer(self.secret, salt=SALT)
@@ -62,8 +67,10 @@ class Identities:
     def player_id(self, conn: HTTPConnection) -> str | None:
         """The player id a request's cookie names, if its signature holds."""
         cookie = conn.cookies.get(COOKIE)
-        if not cookie:
-            return None
+        return self.read(cookie) if cookie else None
+
+    def read(self, cookie: str) -> str | None:
+        """The player id a cookie's value names, if its signature holds."""
         try:
             value = self.signer.loads(cookie)
         except BadSignature:
@@ -87,7 +94,7 @@ class Identities:
                 id=secrets.token_urlsafe(16),
                 name=None,
                 colour=random.choice(COLOURS),
-                language=language_of(conn.headers.get("accept-language", "")),
+                language=from_accept_language(conn.headers.get("accept-language", "")),
             )
             await self.players.create_player(row)
         self.set_cookie(conn, response, row.id)
@@ -103,16 +110,3 @@ class Identities:
             secure=conn.url.scheme in ("https", "wss"),
             path="/",
         )
-
-
-def language_of(accept: str) -> str:
-    """The first of :data:`LANGUAGES` an ``Accept-Language`` header names, else English.
-
-    >>> language_of("fr-CA,fr;q=0.9,en;q=0.8"), language_of("de"), language_of("")
-    ('fr', 'en', 'en')
-    """
-    for part in accept.split(","):
-        code = part.split(";")[0].strip().lower()[:2]
-        if code in LANGUAGES:
-            return code
-    return "en"

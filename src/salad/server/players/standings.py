@@ -19,6 +19,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from salad.errors import SaladError
+from salad.locale import _
 from salad.scoring import standings
 from salad.server.store.groups import GroupGame, MemberRow, SheetRow
 from salad.settings import from_ref
@@ -160,7 +161,7 @@ def standings_of(
     lines: dict[str, dict[str, Any]] = {
         m.player_id: {
             "player": m.player_id,
-            "name": m.name or "(no name)",
+            "name": m.name or _("(no name)"),
             "former": gone,
             "games": 0,
             "online": 0,

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from salad.locale import N_
 from salad.presets import SKIP_THE_SALAD
 from salad.ruleset import CompiledRules, Ruleset
 from salad.scoring import hand_breakdowns, standings
@@ -38,7 +39,7 @@ BOT_DEFAULT = (MU, 1.0)
 PROVISIONAL = 10
 """Rated games of a family before a rating is no longer provisional."""
 
-MOON_NAME = "Shooting the moon"
+MOON_NAME = N_("Shooting the moon")
 """The moon's name among the penalties a profile counts."""
 
 MIN_GAMES = 3

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from salad.errors import SaladError
+from salad.locale import _
 from salad.presets import PRESETS
 from salad.server.ratings.model import FAMILY_TITLES, PROVISIONAL, interval
 from salad.server.store.players import PlayerRow
@@ -89,7 +90,7 @@ def penalties(stats: list[StatRow]) -> list[dict[str, Any]]:
     return [
         {
             "round": s.key,
-            "name": round_name(s.note or "", s.key),
+            "name": _(round_name(s.note or "", s.key)),  # the ruleset's words: in the catalog
             "hands": s.n,
             "taken": s.hits,
             "share": round(s.hits / s.n, 3),
@@ -109,7 +110,7 @@ def penalty_kinds(stats: list[StatRow]) -> list[dict[str, Any]]:
     return [
         {
             "penalty": s.key,
-            "name": s.note or s.key,
+            "name": _(s.note or s.key),  # a ruleset's words or the moon's: in the catalog
             "hands": s.n,
             "taken": s.hits,
             "share": round(s.hits / s.n, 3),
@@ -124,11 +125,11 @@ def counts(stats: list[StatRow]) -> list[dict[str, Any]]:
     found = []
     for s in stats:
         if s.kind == "played":
-            family, _, players = s.key.rpartition("/")
+            family, _sep, players = s.key.rpartition("/")
             found.append(
                 {
                     "family": family,
-                    "title": FAMILY_TITLES.get(family, family),
+                    "title": _(FAMILY_TITLES.get(family, family)),
                     "players": int(players),
                     "games": s.n,
                 }

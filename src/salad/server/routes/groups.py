@@ -18,6 +18,7 @@ from fastapi.responses import Response
 from pydantic import AfterValidator, BaseModel, Field
 
 from salad.errors import SaladError
+from salad.locale import _
 from salad.server import schemas as s
 from salad.server.errors import ActionError
 from salad.server.incoming import StrictIn, tidy_line
@@ -193,13 +194,16 @@ async def check_member(
     store = group_store(request)
     group = await store.group(group_id)
     if group is None:
-        raise ActionError(f"group {group_id!r}: no such group", 403)
+        raise ActionError(_("group {group}: no such group").format(group=repr(group_id)), 403)
     if not is_member(await store.members(group_id), player_id):
         if making:
-            raise ActionError(f"group: you are not a member of the group {group.name!r}", 403)
+            said = _("group: you are not a member of the group {name}")
+            raise ActionError(said.format(name=repr(group.name)), 403)
         raise ActionError(
-            f"this table is for the members of the group {group.name!r}: "
-            "join the group with its invite link first",
+            _(
+                "this table is for the members of the group {name}: "
+                "join the group with its invite link first"
+            ).format(name=repr(group.name)),
             403,
         )
 
@@ -210,10 +214,10 @@ async def member_group(
     """The group and its members, if ``me`` is one of them (else 404 or 403)."""
     group = await store.group(group_id)
     if group is None:
-        raise ActionError(f"no group {group_id!r}", 404)
+        raise ActionError(_("no group {group}").format(group=repr(group_id)), 404)
     members = await store.members(group_id)
     if not is_member(members, me):
-        raise ActionError("only the group's members see it: join with its invite link", 403)
+        raise ActionError(_("only the group's members see it: join with its invite link"), 403)
     return group, members
 
 
@@ -240,7 +244,9 @@ def group_out(group: GroupRow, members: list[MemberRow], me: str) -> dict[str, A
 
 async def check_room(store: GroupStore, player_id: str) -> None:
     if len(await store.groups_of(player_id)) >= GROUPS_MAX:
-        raise ActionError(f"you are in {GROUPS_MAX} groups already, the most a player may be in")
+        raise ActionError(
+            _("you are in {n} groups already, the most a player may be in").format(n=GROUPS_MAX)
+        )
 
 
 @router.post("/api/groups", response_model=GroupOut, dependencies=changes)
@@ -280,7 +286,8 @@ async def invited(request: Request, store: GroupStore, group_id: str, code: str)
     group = await store.group(group_id)
     if group is None or not secrets.compare_digest(group.code.encode(), code.encode()):
         raise ActionError(
-            "this invite link is wrong or was replaced: ask the group's owner for a new one", 404
+            _("this invite link is wrong or was replaced: ask the group's owner for a new one"),
+            404,
         )
     return group
 
@@ -310,7 +317,9 @@ async def join_group(
     members = await store.members(group_id)
     if not is_member(members, me.id):
         if len(members) >= MEMBERS_MAX:
-            raise ActionError(f"the group has {MEMBERS_MAX} members, the most it may have")
+            raise ActionError(
+                _("the group has {n} members, the most it may have").format(n=MEMBERS_MAX)
+            )
         await check_room(store, me.id)
         await store.add_member(group_id, me.id)
         members = await store.members(group_id)
@@ -322,7 +331,7 @@ async def new_code(group_id: str, me: Me, store: Groups) -> dict[str, Any]:
     """A new invite link (owner only): the old one no longer works."""
     group, members = await member_group(store, group_id, me.id)
     if group.owner_id != me.id:
-        raise ActionError("only the group's owner makes a new invite link", 403)
+        raise ActionError(_("only the group's owner makes a new invite link"), 403)
     group.code = secrets.token_urlsafe(CODE_BYTES)
     await store.set_group(group_id, code=group.code, owner_id=group.owner_id)
     return group_out(group, members, me.id)
@@ -336,9 +345,11 @@ async def remove_member(group_id: str, player_id: str, me: Me, store: Groups) ->
     passes the group to its oldest member; the last to leave deletes it."""
     group, members = await member_group(store, group_id, me.id)
     if player_id != me.id and group.owner_id != me.id:
-        raise ActionError("only the group's owner removes members (a member may leave)", 403)
+        raise ActionError(_("only the group's owner removes members (a member may leave)"), 403)
     if not is_member(members, player_id):
-        raise ActionError(f"{player_id!r} is not a member of the group", 404)
+        raise ActionError(
+            _("{player} is not a member of the group").format(player=repr(player_id)), 404
+        )
     await leave_group(store, group, player_id)
     left = await store.members(group_id)
     return group_out(group, left, me.id)
@@ -356,16 +367,17 @@ async def attach_sheet(
         group = await invited(request, store, group_id, body.code)
         members = await store.members(group_id)
     elif me is None:
-        raise ActionError("no player: open the site once, or send the invite code", 401)
+        raise ActionError(_("no player: open the site once, or send the invite code"), 401)
     else:
         group, members = await member_group(store, group_id, me.id)
     sheet = read_sheet(body.sheet)
     if len(sheet.to_json()) > MAX_TEXT:
-        raise ActionError(f"sheet: at most {MAX_TEXT} characters as saved")
+        raise ActionError(_("sheet: at most {n} characters as saved").format(n=MAX_TEXT))
     if not sheet.is_over():
         raise ActionError(
-            f"sheet: only a finished sheet counts ({len(sheet.entries)} of "
-            f"{sheet.hand_count} hands entered)"
+            _("sheet: only a finished sheet counts ({n} of {total} hands entered)").format(
+                n=len(sheet.entries), total=sheet.hand_count
+            )
         )
     seats = seat_members(sheet, body.members, members)
     try:
@@ -376,7 +388,7 @@ async def attach_sheet(
         datetime.now(UTC) if day is None else datetime(day.year, day.month, day.day, 12, tzinfo=UTC)
     )
     if len(await store.sheets(group_id, 0.0, float("inf"))) >= SHEETS_MAX:
-        raise ActionError(f"the group holds {SHEETS_MAX} sheets, the most it may")
+        raise ActionError(_("the group holds {n} sheets, the most it may").format(n=SHEETS_MAX))
     row = SheetRow(
         id=secrets.token_urlsafe(6),
         group_id=group.id,
@@ -403,16 +415,22 @@ def seat_members(
     if given is not None:
         unknown = [n for n in given if n not in sheet.names]
         if unknown:
-            raise ActionError(f"members: {unknown[0]!r} is not a name of the sheet")
+            raise ActionError(
+                _("members: {name} is not a name of the sheet").format(name=repr(unknown[0]))
+            )
         seats = [given.get(n) for n in sheet.names]
         for name, player in zip(sheet.names, seats, strict=True):
             if player is not None and player not in ids:
-                raise ActionError(f"members: {name!r}: {player!r} is not a member of the group")
+                raise ActionError(
+                    _("members: {name}: {player} is not a member of the group").format(
+                        name=repr(name), player=repr(player)
+                    )
+                )
     else:
         seats = [by_name.get(name_key(n)) for n in sheet.names]
     taken = [p for p in seats if p is not None]
     if len(taken) != len(set(taken)):
-        raise ActionError("members: one member is given for two names of the sheet")
+        raise ActionError(_("members: one member is given for two names of the sheet"))
     return seats
 
 

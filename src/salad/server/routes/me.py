@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, Field
 
+from salad.locale import _
 from salad.server import schemas as s
 from salad.server.errors import ActionError
 from salad.server.incoming import StrictIn
@@ -46,14 +47,19 @@ def same_origin(request: Request) -> None:
     (with the cookie's ``SameSite=Lax``, the defence against cross-site requests)."""
     origin = foreign_origin(request.headers)
     if origin is not None:
-        raise ActionError(f"a request from another site ({origin}) cannot change a player", 403)
+        raise ActionError(
+            _("a request from another site ({origin}) cannot change a player").format(
+                origin=origin
+            ),
+            403,
+        )
 
 
 async def signed_in(request: Request, ids: Ids) -> PlayerRow:
     """The request's player, or 401."""
     row = await ids.current(request)
     if row is None:
-        raise ActionError("no player: open the site once to be given one", 401)
+        raise ActionError(_("no player: open the site once to be given one"), 401)
     return row
 
 
@@ -89,13 +95,18 @@ async def change_me(body: MeIn, me: Me, ids: Ids) -> dict[str, Any]:
     name = body.name if "name" in body.model_fields_set else me.name
     colour = body.colour if body.colour is not None else me.colour
     if not COLOUR.fullmatch(colour):
-        raise ActionError(f"colour: must be #rrggbb, not {colour!r}")
+        raise ActionError(_("colour: must be #rrggbb, not {colour}").format(colour=repr(colour)))
     language = body.language if body.language is not None else me.language
     if language not in LANGUAGES:
-        raise ActionError(f"language: must be one of {', '.join(LANGUAGES)}, not {language!r}")
+        raise ActionError(
+            _("language: must be one of {known}, not {language}").format(
+                known=", ".join(LANGUAGES), language=repr(language)
+            )
+        )
     try:
         await ids.players.update_player(me.id, name=name, colour=colour, language=language)
     except NameTaken as exc:
-        raise ActionError(f"name: {exc}", 409) from None
+        raise ActionError(_("name: {why}").format(why=exc), 409) from None
     me.name, me.colour, me.language = name, colour, language
+    ids.languages.pop(me.id, None)  # its next request speaks the new one
     return me_out(me)

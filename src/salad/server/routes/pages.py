@@ -14,6 +14,12 @@ current file and ``no-cache``: never cached under a name that is not its content
 The pages are revalidated on every visit (``no-cache`` and an ``ETag``: a repeat visit gets 304
 and an empty body) and answer HEAD. Files are read and hashed once, when the app is made:
 restart the server after editing the client.
+
+Each page is a Jinja template written once per language (:mod:`salad.locale`): its words
+through the language's catalog, ``<html lang>`` its tag, and before its scripts the browser's
+catalog of that language (``/i18n/fr/table.js``, versioned like a static file), which ``js/i18n.js``
+reads. A page's language is the one its ``?lang=`` names, else the ``salad_lang`` cookie the
+switch sets, else the browser's ``Accept-Language``.
 """
 
 from __future__ import annotations
@@ -25,12 +31,23 @@ from functools import partial
 from pathlib import Path, PurePath
 from urllib.parse import urljoin
 
-from fastapi import APIRouter, FastAPI, Request
+from fastapi import APIRouter, FastAPI, HTTPException, Request
 from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
+from jinja2 import Environment, FileSystemLoader
 from starlette.datastructures import Headers, QueryParams
 from starlette.staticfiles import NotModifiedResponse
 from starlette.types import Scope
+
+from salad.locale import (
+    LANGUAGES,
+    PSEUDO,
+    SOURCE,
+    Language,
+    browser_catalog,
+    from_accept_language,
+)
+from salad.locale import translations as catalog_of
 
 STATIC_DIR = Path(__file__).resolve().parent.parent.parent / "web" / "static"
 
@@ -60,6 +77,18 @@ STATIC_URL = re.compile(r'(?<=\s)(src|href)="/static/([^"?#]+)"')
 
 MODULE_SCRIPT = '<script type="module"'
 
+PAGE_MODULE = re.compile(r'<script type="module" src="/static/([^"?#]+)(?:\?[^"]*)?"')
+"""A page's module script: the file it loads (its URL versioned or not)."""
+
+MODULE_IMPORT = re.compile(r"""(?:\bfrom|\bimport)\s*\(?\s*["'](\.{1,2}/[^"']+\.js)["']""")
+"""A module's import of another (``from "./dom.js"``, ``import("./x.js")``), relative."""
+
+LANGUAGE_COOKIE = "salad_lang"
+"""The language the switch chose (``js/i18n.js`` sets it; a code of :data:`LANGUAGES`)."""
+
+SPOKEN = {**LANGUAGES, PSEUDO.code: PSEUDO}
+"""Every language a page is written in: the offered ones and the pseudo-locale."""
+
 CSS_URL = re.compile(r"""url\(\s*(["']?)([^"')\s]+)\1\s*\)""")
 """A stylesheet's reference to a file: ``url(../fonts/a.woff2)``, quoted or not."""
 
@@ -77,6 +106,8 @@ class Assets(StaticFiles):
 
     def __init__(self, directory: Path) -> None:
         super().__init__(directory=directory, check_dir=False)
+        self.root = directory
+        """Where the client's files are."""
         files = sorted(directory.rglob("*")) if directory.is_dir() else []
         self.versions = {
             path.relative_to(directory).as_posix(): version(path.read_bytes())
@@ -93,10 +124,17 @@ class Assets(StaticFiles):
             if served != text:
                 self.stylesheets[name] = served.encode()
                 self.versions[name] = version(self.stylesheets[name])
+        self.writers = {code: writer(directory, lang) for code, lang in SPOKEN.items()}
+        """Each language's Jinja environment: the pages' templates through its catalog."""
+        self.catalogs: dict[tuple[str, str], tuple[bytes, str]] = {}
+        """Each page's browser catalog in each language but the source's, as served (a
+        script): the words of the modules the page loads, and its version."""
         self.pages = {
-            name: self.page(directory / f"{name}.html", title) for name, title in PAGES.items()
+            (name, code): self.page(directory / f"{name}.html", title, lang)
+            for name, title in PAGES.items()
+            for code, lang in SPOKEN.items()
         }
-        """Each page's HTML as served, and its ETag."""
+        """Each page's HTML in each language as served, and its ETag."""
 
     def url(self, name: str) -> str:
         """The versioned URL of the file ``name`` (``js/table.js``)."""
@@ -118,23 +156,57 @@ class Assets(StaticFiles):
         }
         return json.dumps({"imports": modules}, indent=1)
 
-    def versioned(self, html: str) -> str:
-        """A page with its static files' URLs versioned and the import map before its first
-        module script (a map must come before the modules it maps)."""
+    def modules(self, html: str) -> frozenset[str]:
+        """The ES modules a page loads: its module scripts and what they import, all the way
+        down (``web/static/js/table.js``...: the catalogs' locations)."""
+        todo = [found for found in PAGE_MODULE.findall(html) if found in self.versions]
+        seen: set[str] = set()
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            text = (self.root / name).read_text(encoding="utf-8")
+            for imported in MODULE_IMPORT.findall(text):
+                target = urljoin(f"/static/{name}", imported).removeprefix("/static/")
+                if target in self.versions:
+                    todo.append(target)
+        return frozenset(f"web/static/{name}" for name in seen)
+
+    def catalog(self, page: str, html: str, lang: Language) -> str:
+        """The ``<script>`` of ``page``'s browser catalog in ``lang`` (none in the source
+        language: ``js/i18n.js`` then shows the words as written), made on the first ask."""
+        if lang == SOURCE:
+            return ""
+        if (page, lang.code) not in self.catalogs:
+            words = browser_catalog(lang.code, self.modules(html))
+            data = json.dumps(words, ensure_ascii=False, sort_keys=True)
+            body = f"globalThis.SALAD_CATALOG = {data};\n".encode()
+            self.catalogs[page, lang.code] = body, version(body)
+        current = self.catalogs[page, lang.code][1]
+        return f'<script src="/i18n/{lang.code}/{page}.js?v={current}"></script>\n'
+
+    def versioned(self, html: str, lang: Language, page: str) -> str:
+        """A page with its static files' URLs versioned, and before its first module script
+        its catalog in its language and the import map (a map must come before the modules
+        it maps)."""
         html = STATIC_URL.sub(
             lambda m: f'{m[1]}="{self.url(m[2])}"' if m[2] in self.versions else m[0], html
         )
         first = html.find(MODULE_SCRIPT)
         if first < 0:
             return html
+        catalog = self.catalog(page, html, lang)
         importmap = f'<script type="importmap">\n{self.import_map()}\n</script>\n'
-        return html[:first] + importmap + html[first:]
+        return html[:first] + catalog + importmap + html[first:]
 
-    def page(self, path: Path, title: str) -> tuple[bytes, str]:
-        """The page at ``path``, or a placeholder while the client is not installed, as
-        served: its HTML and its ETag."""
+    def page(self, path: Path, title: str, lang: Language) -> tuple[bytes, str]:
+        """The page at ``path`` in ``lang``, or a placeholder while the client is not
+        installed, as served: its HTML and its ETag."""
         if path.is_file():
-            html = self.versioned(path.read_text(encoding="utf-8"))
+            page = self.writers[lang.code].get_template(path.name)
+            written = page.render(lang=lang, languages=list(LANGUAGES.values()))
+            html = self.versioned(written, lang, path.stem)
         else:
             html = (
                 f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title></head>"
@@ -158,6 +230,12 @@ class Assets(StaticFiles):
         asked = QueryParams(scope["query_string"]).get("v")
         fresh = asked is not None and asked == current
         response.headers["cache-control"] = IMMUTABLE if fresh else REVALIDATE
+        if fresh and response.status_code == 200:
+            # Never asked again: what a revalidation would need is bytes for nothing (about
+            # 90 a file, 2 KB of the table page's first visit).
+            for header in ("etag", "last-modified"):
+                if header in response.headers:
+                    del response.headers[header]
         return response
 
     def remembered(self, body: bytes, media_type: str, etag: str, asked: Headers) -> Response:
@@ -168,12 +246,55 @@ class Assets(StaticFiles):
         return response
 
 
+def writer(directory: Path, lang: Language) -> Environment:
+    """The Jinja environment that writes the pages of ``directory`` in ``lang``: their
+    ``{% trans %}`` and ``_()`` through its catalog; a page has ``lang`` (its
+    :class:`~salad.locale.Language`) and ``languages`` (the switch's,
+    ``{% include "parts/language.html" %}``)."""
+    env = Environment(
+        loader=FileSystemLoader(directory), extensions=["jinja2.ext.i18n"], autoescape=True
+    )
+    env.install_gettext_translations(catalog_of(lang.code), newstyle=True)  # type: ignore[attr-defined]
+    env.policies["ext.i18n.trimmed"] = True  # as the catalog's extraction reads them (tool.py)
+    return env
+
+
+def page_language(request: Request) -> Language:
+    """The language a page is asked in: ``?lang=``, else the switch's cookie, else the
+    browser's ``Accept-Language`` (English when none is offered)."""
+    for asked in (request.query_params.get("lang"), request.cookies.get(LANGUAGE_COOKIE)):
+        if asked in SPOKEN:
+            return SPOKEN[asked]
+    return LANGUAGES[from_accept_language(request.headers.get("accept-language", ""))]
+
+
 async def page(name: str, request: Request) -> Response:
-    """A page of the web client (or its placeholder), revalidated on every visit."""
+    """A page of the web client (or its placeholder) in its language, revalidated on every
+    visit."""
     assets: Assets = request.app.state.assets
-    body, etag = assets.pages[name]
+    lang = page_language(request)
+    body, etag = assets.pages[name, lang.code]
     response = assets.remembered(body, "text/html", etag, request.headers)
     response.headers["cache-control"] = REVALIDATE
+    response.headers["content-language"] = lang.tag
+    response.headers["vary"] = "Accept-Language, Cookie"
+    return response
+
+
+@router.get("/i18n/{code}/{page}.js", include_in_schema=False)
+async def catalog(code: str, page: str, request: Request) -> Response:
+    """A page's browser catalog in a language (a script), cached for a year under its
+    version."""
+    assets: Assets = request.app.state.assets
+    if (page, code) not in assets.catalogs:
+        known = sorted({c for _p, c in assets.catalogs})
+        raise HTTPException(
+            404, f"no catalog of the page {page!r} in {code!r} (languages: {', '.join(known)})"
+        )
+    body, current = assets.catalogs[page, code]
+    response = assets.remembered(body, "text/javascript", f'"{current}"', request.headers)
+    fresh = request.query_params.get("v") == current
+    response.headers["cache-control"] = IMMUTABLE if fresh else REVALIDATE
     return response
 
 

@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Path, Query, Request
 from pydantic import BaseModel, Field
 
+from salad.locale import _
 from salad.server import schemas as s
 from salad.server.errors import ActionError
 from salad.server.players.identity import Identities
@@ -177,9 +178,9 @@ async def get_profile(
     identities: Identities = request.app.state.identities
     player = await identities.players.player(who) or await identities.players.player_named(who)
     if player is None:
-        raise ActionError(f"no player {who!r}", 404)
+        raise ActionError(_("no player {who}").format(who=repr(who)), 404)
     if player.deleted_at is not None:
-        raise ActionError("deleted player", 404)
+        raise ActionError(_("deleted player"), 404)
     rows = await ratings_of(request).store.profile_rows(player.id, (page - 1) * PAGE, PAGE, HISTORY)
     return profile(player, rows, page)
 
@@ -201,7 +202,11 @@ async def get_leaderboard(
     """A family's ratings, best ordinal (mu - 3 sigma) first, of the players with enough
     rated games (all-time, or this week)."""
     if family not in FAMILIES:
-        raise ActionError(f"family: must be one of {', '.join(FAMILIES)}, not {family!r}")
+        raise ActionError(
+            _("family: must be one of {known}, not {family}").format(
+                known=", ".join(FAMILIES), family=repr(family)
+            )
+        )
     week = week_start(time.time()) if period == "week" else None
     offset = (page - 1) * BOARD_PAGE
     board = await ratings_of(request).store.board(family, week, min_games, offset, BOARD_PAGE)

@@ -16,6 +16,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
 from salad.errors import SaladError
+from salad.locale import _
 from salad.server.errors import ActionError
 from salad.server.incoming import StrictIn
 from salad.server.info import deck_info, round_marks
@@ -100,10 +101,10 @@ def read_sheet(data: Any, text: str | None = None) -> ScoreSheet:
     try:
         sheet = ScoreSheet.from_json(text) if text is not None else ScoreSheet.from_dict(data)
     except SaladError as exc:
-        raise ActionError(f"sheet: {exc}") from None
+        raise ActionError(_("sheet: {why}").format(why=exc)) from None
     problems = printable(sheet.names)
     if problems:
-        raise ActionError(f"sheet: players: {problems[0]}")
+        raise ActionError(_("sheet: players: {why}").format(why=problems[0]))
     return sheet
 
 
@@ -153,7 +154,7 @@ async def load_sheet(body: LoadIn) -> Any:
     if body.text is not None:
         return sheet_answer(read_sheet(None, body.text))
     if body.sheet is None:
-        raise ActionError("sheet: give the sheet (sheet) or the text of its file (text)")
+        raise ActionError(_("sheet: give the sheet (sheet) or the text of its file (text)"))
     return sheet_answer(read_sheet(body.sheet))
 
 
@@ -165,12 +166,16 @@ async def check_hand(body: EntryIn) -> Any:
     index = sheet.next_hand if body.index is None else body.index
     if sheet.is_over() and not 0 <= index < sheet.hand_count:
         raise ActionError(
-            f"index: {index} is not a hand of this game (0 to {sheet.hand_count - 1})"
+            _("index: {index} is not a hand of this game (0 to {last})").format(
+                index=index, last=sheet.hand_count - 1
+            )
         )
     if not 0 <= index <= sheet.next_hand:
         raise ActionError(
-            f"index: {index} is neither an entered hand nor the next one "
-            f"(0 to {sheet.next_hand}: hand 1 to hand {sheet.next_hand + 1})"
+            _(
+                "index: {index} is neither an entered hand nor the next one "
+                "(0 to {last}: hand 1 to hand {hand})"
+            ).format(index=index, last=sheet.next_hand, hand=sheet.next_hand + 1)
         )
     return sheet_answer(sheet, sheet.check(body.entry, index))
 
@@ -181,8 +186,10 @@ async def enter_hand(body: EntryIn) -> Any:
     sheet = read_sheet(body.sheet)
     if body.index is not None and body.index != sheet.next_hand:
         raise ActionError(
-            f"index: the next hand is hand {sheet.next_hand + 1} (index {sheet.next_hand}); "
-            "correct an earlier hand with /api/sheets/correct"
+            _(
+                "index: the next hand is hand {hand} (index {index}); "
+                "correct an earlier hand with /api/sheets/correct"
+            ).format(hand=sheet.next_hand + 1, index=sheet.next_hand)
         )
     sheet.enter(body.entry)
     return sheet_answer(sheet)

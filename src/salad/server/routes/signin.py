@@ -14,6 +14,7 @@ from fastapi import APIRouter, Depends, FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
+from salad.locale import N_, _
 from salad.server import schemas as s
 from salad.server.errors import ActionError
 from salad.server.incoming import StrictIn
@@ -31,10 +32,10 @@ from salad.server.store.signins import (
 from salad.server.tables import TableManager
 
 REFUSED = {
-    "unknown": "this sign-in code is not known: check it, or make a new one",
-    "used": "this sign-in code was used already: make a new one on the other device",
-    "expired": "this sign-in code has expired: make a new one on the other device",
-    "revoked": "this sign-in code was revoked: make a new one on the other device",
+    "unknown": N_("this sign-in code is not known: check it, or make a new one"),
+    "used": N_("this sign-in code was used already: make a new one on the other device"),
+    "expired": N_("this sign-in code has expired: make a new one on the other device"),
+    "revoked": N_("this sign-in code was revoked: make a new one on the other device"),
 }
 
 
@@ -127,7 +128,9 @@ async def make_link(request: Request, me: Me) -> dict[str, Any]:
     now = time.time()
     mine = await store.signins(me.id)
     if sum(r.state(now) == "open" for r in mine) >= MOST_OPEN:
-        raise ActionError(f"at most {MOST_OPEN} open sign-in codes: revoke one first", 409)
+        raise ActionError(
+            _("at most {n} open sign-in codes: revoke one first").format(n=MOST_OPEN), 409
+        )
     code = new_code()
     row = SigninRow(
         id=secrets.token_urlsafe(9),
@@ -151,7 +154,7 @@ async def my_links(request: Request, me: Me) -> list[dict[str, Any]]:
 async def revoke_link(link_id: str, request: Request, me: Me) -> Response:
     """Revoke one of this player's open sign-in codes."""
     if not await signins(request).revoke_signin(me.id, link_id):
-        raise ActionError(f"no open sign-in code {link_id!r} of yours", 404)
+        raise ActionError(_("no open sign-in code {code} of yours").format(code=repr(link_id)), 404)
     return Response(status_code=204)
 
 
@@ -161,13 +164,13 @@ async def sign_in(body: SigninIn, request: Request, response: Response, ids: Ids
     await request.app.state.rates.check_address("signins", request)
     typed = normal(body.code)
     if typed is None:
-        raise ActionError("code: a sign-in code is 8 letters and digits, such as K7QM-2XPA")
+        raise ActionError(_("code: a sign-in code is 8 letters and digits, such as K7QM-2XPA"))
     found = await signins(request).use_signin(code_hash(typed), time.time())
     if found in REFUSED:
-        raise ActionError(REFUSED[found])
+        raise ActionError(_(REFUSED[found]))
     row = await ids.players.player(found)
     if row is None or row.deleted_at is not None:
-        raise ActionError(REFUSED["revoked"])
+        raise ActionError(_(REFUSED["revoked"]))
     ids.set_cookie(request, response, row.id)
     return me_out(row)
 
@@ -206,6 +209,7 @@ async def delete_me(request: Request, me: Me, ids: Ids) -> Response:
         await part.forget(me.id)
     played: SqlPlayed = request.app.state.played
     await played.anonymise(me.id)
+    ids.languages.pop(me.id, None)
     response = Response(status_code=204)
     response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
     return response

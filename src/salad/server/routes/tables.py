@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Query, Request, Response
 
+from salad.locale import _
 from salad.server import schemas as s
 from salad.server.errors import ActionError
 from salad.server.info import options
@@ -103,9 +104,9 @@ def bearer(header: str | None) -> str | None:
     """The token of an ``Authorization: Bearer TOKEN`` header (None without one)."""
     if not header:
         return None
-    scheme, _, value = header.partition(" ")
+    scheme, _sep, value = header.partition(" ")
     if scheme.lower() != "bearer" or not value.strip():
-        raise ActionError("Authorization: must be 'Bearer TOKEN'", 401)
+        raise ActionError(_("Authorization: must be 'Bearer TOKEN'"), 401)
     return value.strip()
 
 
@@ -169,11 +170,15 @@ async def create_table(
     seats: list[tuple[str, str | None]]
     if body.seats is not None:
         if not body.seats:
-            raise ActionError("seats: must list every seat, the host's (seat 0) first")
+            raise ActionError(_("seats: must list every seat, the host's (seat 0) first"))
         if body.players is not None and body.players != len(body.seats):
-            raise ActionError(f"seats: {len(body.seats)} seats listed for players = {body.players}")
+            raise ActionError(
+                _("seats: {n} seats listed for players = {players}").format(
+                    n=len(body.seats), players=body.players
+                )
+            )
         if body.seats[0].kind != "human":
-            raise ActionError("seats[0]: seat 0 is the host's own seat (kind human)")
+            raise ActionError(_("seats[0]: seat 0 is the host's own seat (kind human)"))
         player_count(rs, len(body.seats))
         seats = [
             (BOT, check_bot(spec.bot, f"seats[{i}].bot")) if spec.kind == "bot" else (OPEN, None)

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 
 from salad.bots.assist import Hint, hint, takeback_count
 from salad.bots.seeds import bot_seed
+from salad.locale import N_, _, ngettext
 from salad.moves import format_move
 from salad.server.errors import ActionError
 from salad.server.messages import HintOut, UndoneOut
@@ -34,28 +36,73 @@ the bot pool with hints."""
 def check_alone(table: Table, seat: int, what: str) -> None:
     """Refuse ``what`` unless ``seat`` is a human's and every other seat is a bot's."""
     if seat == SPECTATOR:
-        raise ActionError(f"{what}: spectators cannot ask for that", 403)
+        raise ActionError(_("{what}: spectators cannot ask for that").format(what=what), 403)
     if any(s.kind != BOT for i, s in enumerate(table.seats) if i != seat):
-        raise ActionError(f"{what}: only at a table where every other seat is a bot", 409)
+        said = _("{what}: only at a table where every other seat is a bot")
+        raise ActionError(said.format(what=what), 409)
     if table.status != PLAYING or table.game is None:
-        state = "over" if table.status == OVER else "not started"
-        raise ActionError(f"{what}: the game is {state}", 409)
+        if table.status == OVER:
+            said = _("{what}: the game is over")
+        else:
+            said = _("{what}: the game has not started")
+        raise ActionError(said.format(what=what), 409)
+
+
+_REASONS = {
+    "it is your only choice": N_("it is your only choice"),
+    "pass your most dangerous cards": N_("pass your most dangerous cards"),
+    "any of your choices does the same": N_("any of your choices does the same"),
+}
+"""The hints' reasons said in words alone (:func:`salad.bots.assist.hint_reason`)."""
+
+_COMPARED = re.compile(
+    r"(?:(?P<as>about as good as )|(?P<verb>scores|saves) about (?P<n>\d+) points? "
+    r"(?:more than|over) )(?P<label>.+)"
+)
+"""A hint's reason that compares its move with the next best one."""
+
+
+def hint_words(reason: str) -> str:
+    """A hint's reason (:func:`salad.bots.assist.hint_reason`, in English: the bots' floor
+    has no catalog) in the connection's language.
+
+    >>> hint_words("saves about 3 points over A♣")
+    'saves about 3 points over A♣'
+    """
+    if reason in _REASONS:
+        return _(_REASONS[reason])
+    found = _COMPARED.fullmatch(reason)
+    if found is None:
+        return reason
+    label = found["label"]
+    if found["as"]:
+        return _("about as good as {card}").format(card=label)
+    n = int(found["n"])
+    if found["verb"] == "scores":
+        said = ngettext(
+            "scores about {n} point more than {card}", "scores about {n} points more than {card}", n
+        )
+    else:
+        said = ngettext(
+            "saves about {n} point over {card}", "saves about {n} points over {card}", n
+        )
+    return said.format(n=n, card=label)
 
 
 def ask_hint(table: Table, conn: Conn, turns: Turns) -> None:
     """Check a hint may be given now (ActionError if not), then think it out in the bot pool
     while the connection goes on (its answer, ``hint`` or ``error``, comes when it is ready)."""
     seat = conn.seat
-    check_alone(table, seat, "hint")
+    check_alone(table, seat, _("hint"))
     game = table.game
     assert game is not None
     view, choices = game.view(seat), table.choices()
     if choices is not None and game.to_move != seat and choices.needed(game, seat):
         view = choice_view(view, choices.shown(game, seat)[1])  # passing before its turn
     elif game.to_move != seat or not game.legal_moves():
-        raise ActionError("hint: it is not your turn", 409)
+        raise ActionError(_("hint: it is not your turn"), 409)
     if table.id in _thinking:
-        raise ActionError("hint: the expert is still thinking about the last one", 409)
+        raise ActionError(_("hint: the expert is still thinking about the last one"), 409)
     _thinking.add(table.id)
     turns.spawn(think(table, conn, view, table.moves, turns))
 
@@ -70,12 +117,13 @@ async def think(table: Table, conn: Conn, view: View, moves: int, turns: Turns) 
         found: Hint = await asyncio.wait_for(turns.in_pool(hint, view, seed), BOT_TIMEOUT)
     except Exception:
         log.exception("table %s: a hint failed", table.id)
-        conn.push(error_message("hint: the expert could not think of one; try again"))
+        conn.push(error_message(_("hint: the expert could not think of one; try again")))
         return
     finally:
         _thinking.discard(table.id)
     move = format_move(view.deck, found.move)
-    answer = HintOut(type="hint", move=move, reason=found.reason, bot=found.bot, moves=moves)
+    reason = hint_words(found.reason)
+    answer = HintOut(type="hint", move=move, reason=reason, bot=found.bot, moves=moves)
     conn.push(answer.model_dump_json())
 
 
@@ -83,16 +131,16 @@ async def undo(table: Table, conn: Conn, store: Registry, turns: Turns) -> None:
     """Take back ``conn``'s seat's last move and every bot move after it, stored first."""
     async with table.lock:
         seat = conn.seat
-        check_alone(table, seat, "undo")
+        check_alone(table, seat, _("undo"))
         if conn.closed or conn not in table.seats[seat].conns:
-            raise ActionError(f"undo: seat {seat + 1} is no longer yours", 409)
+            raise ActionError(_("undo: seat {seat} is no longer yours").format(seat=seat + 1), 409)
         game = table.game
         assert game is not None
         count = takeback_count(game.log, seat)
         if not count:
-            raise ActionError("undo: you have not made a move in this game yet", 409)
+            raise ActionError(_("undo: you have not made a move in this game yet"), 409)
         after = game.copy()
-        for _ in range(count):
+        for _taken in range(count):
             after.undo()
         keep = table.moves - count
         players = [dict(p) for p in table.game_players]
@@ -103,7 +151,7 @@ async def undo(table: Table, conn: Conn, store: Registry, turns: Turns) -> None:
             raise
         except BaseException:
             log.exception("table %s: an undo could not be stored", table.id)
-            raise ActionError("undo: the server could not store it; try again", 503) from None
+            raise ActionError(_("undo: the server could not store it; try again"), 503) from None
         table.game = after
         table.passes = None  # the choices held were made from the game as it was
         table.moves = keep

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from websockets.exceptions import ConnectionClosed
 
+from salad.locale import N_, _, current, using
 from salad.server.soon import Soon
 from salad.server.tables.wire import STATE_PREFIX, TrickKey, error_message
 
@@ -75,6 +76,7 @@ class Conn:
         "on_kick",
         "writes",
         "held",
+        "lang",
     )
 
     def __init__(self, ws: Socket, seat: int, writes: TurnWrites | None = None) -> None:
@@ -82,6 +84,9 @@ class Conn:
         self.seat = seat
         self.writes = writes
         self.held: list[str] = []
+        self.lang = current().code
+        """The language of the connection (made in its handshake's: :mod:`salad.server.speech`):
+        what another task says to it alone, a close, is said in it."""
         """The messages pushed in this turn of the event loop, not written yet (``writes``)."""
         self.version = -1
         """The version of the table's lobby this connection was last sent."""
@@ -148,7 +153,7 @@ class Conn:
 
     def _check_behind(self) -> None:
         if len(self.outbox) >= OUTBOX_LIMIT or self.size > OUTBOX_BYTES:
-            self.kick(BEHIND, "too far behind; reconnect", drop=True)
+            self.kick(BEHIND, N_("too far behind; reconnect"), drop=True)
 
     def _push_state(self, text: str) -> None:
         """Queue a state in place of the one waiting, if any. ``text`` was built for what
@@ -171,9 +176,13 @@ class Conn:
             self.task = asyncio.get_running_loop().create_task(self.drain())
 
     def kick(self, code: int, message: str, *, drop: bool = False) -> None:
-        """Send one error message, then close (``drop``: without what was not sent yet)."""
+        """Send one error message, then close (``drop``: without what was not sent yet).
+        ``message`` is said in the connection's language: a message of the catalog (marked
+        ``N_``) is translated, one said already (in this connection's task) stays."""
         if self.closed:
             return
+        with using(self.lang):
+            message = _(message)
         if drop:
             self._drop()
         self.release()  # what was pushed before the error goes before it

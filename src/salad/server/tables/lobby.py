@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from salad.engine import Game
+from salad.locale import N_, _, ngettext
 from salad.ruleset import Ruleset
 from salad.server.errors import ActionError
 from salad.server.store import SeatRow, TableRow, hash_token
@@ -135,16 +136,17 @@ class Lobby:
         table = await self.registry.get(table_id)
         async with table.lock:
             if not token:
-                raise ActionError("missing token: send Authorization: Bearer TOKEN", 401)
+                raise ActionError(_("missing token: send Authorization: Bearer TOKEN"), 401)
             seat = table.seat_of_token(token)
             if seat is None:
-                raise ActionError(f"wrong token for table {table.id}", 401)
+                raise ActionError(_("wrong token for table {table}").format(table=table.id), 401)
             if seat != 0:
-                raise ActionError("only the host (seat 0) may do that", 403)
+                raise ActionError(_("only the host (seat 0) may do that"), 403)
             if guest is not None and not 0 < guest < table.players:
                 if guest == 0:
-                    raise ActionError("seat 0 is the host's own seat", 409)
-                raise ActionError(f"seat: {guest} is not a seat of this {table.players}-seat table")
+                    raise ActionError(_("seat 0 is the host's own seat"), 409)
+                said = _("seat: {seat} is not a seat of this {n}-seat table")
+                raise ActionError(said.format(seat=guest, n=table.players))
             yield table
 
     async def _save_seats(
@@ -174,16 +176,20 @@ class Lobby:
         table = await self.registry.get(table_id)
         async with table.lock:
             if table.status == TableStatus.OVER:
-                raise ActionError("the game is over; the host may start a rematch", 409)
+                raise ActionError(_("the game is over; the host may start a rematch"), 409)
             if seat is None:
                 free = [i for i, s in enumerate(table.seats) if s.kind == OPEN]
                 if not free:
-                    raise ActionError(f"table {table_id} has no open seat", 409)
+                    raise ActionError(
+                        _("table {table} has no open seat").format(table=table_id), 409
+                    )
                 seat = free[0]
             elif not 0 <= seat < table.players:
-                raise ActionError(f"seat: {seat} is not a seat of this {table.players}-seat table")
+                said = _("seat: {seat} is not a seat of this {n}-seat table")
+                raise ActionError(said.format(seat=seat, n=table.players))
             elif table.seats[seat].kind != OPEN:
-                raise ActionError(f"seat {seat} ({table.seat_name(seat)}'s) is taken", 409)
+                said = _("seat {seat} ({name}'s) is taken")
+                raise ActionError(said.format(seat=seat, name=table.seat_name(seat)), 409)
             token = new_token()
             seats = [s.copy() for s in table.seats]
             seats[seat] = Seat(HUMAN, name, None, hash_token(token), player)
@@ -198,7 +204,7 @@ class Lobby:
         """The host makes ``seat`` a bot's or (in the lobby) an open one; its holder is told."""
         async with self._as_host(table_id, token, seat) as table:
             if table.status != TableStatus.LOBBY and kind == OPEN:
-                raise ActionError("a seat can only be opened before the game starts", 409)
+                raise ActionError(_("a seat can only be opened before the game starts"), 409)
             seats = [s.copy() for s in table.seats]
             old = seats[seat]
             if kind == BOT:
@@ -206,7 +212,7 @@ class Lobby:
                 seats[seat] = Seat(BOT, bot_display_name(name, seat), name)
             else:
                 seats[seat] = Seat(OPEN)
-            await self._save_seats(table, seats, old, "the host gave your seat to someone else")
+            await self._save_seats(table, seats, old, N_("the host gave your seat to someone else"))
             self.turns.schedule(table)
             return table
 
@@ -214,20 +220,21 @@ class Lobby:
         """The host removes ``seat`` before the game starts; its holder is told."""
         async with self._as_host(table_id, token, seat) as table:
             if table.status != TableStatus.LOBBY:
-                raise ActionError("seats can only be removed before the game starts", 409)
+                raise ActionError(_("seats can only be removed before the game starts"), 409)
             rs = table.ruleset
             if table.players - 1 < rs.min_players:
-                raise ActionError(f"{rs.title} needs at least {rs.min_players} players", 409)
+                said = _("{rules} needs at least {n} players")
+                raise ActionError(said.format(rules=_(rs.title), n=rs.min_players), 409)
             seats = [s.copy() for s in table.seats]
             old = seats.pop(seat)
-            await self._save_seats(table, seats, old, "the host removed your seat")
+            await self._save_seats(table, seats, old, N_("the host removed your seat"))
             return table
 
     async def start(self, table_id: str, token: str | None) -> Table:
         """The host starts the first game."""
         async with self._as_host(table_id, token) as table:
             if table.status != TableStatus.LOBBY:
-                raise ActionError(f"the game has already started (it is {table.status})", 409)
+                raise ActionError(_("the game has already started"), 409)
             await self.start_game(table)
             return table
 
@@ -235,7 +242,7 @@ class Lobby:
         """The host starts the next game once one is over."""
         async with self._as_host(table_id, token) as table:
             if table.status != TableStatus.OVER:
-                raise ActionError("a rematch needs a finished game", 409)
+                raise ActionError(_("a rematch needs a finished game"), 409)
             table.game_number += 1
             try:
                 await self.start_game(table)
@@ -250,7 +257,12 @@ class Lobby:
         open_seats = [i for i, s in enumerate(table.seats) if s.kind == OPEN]
         if open_seats:
             listed = ", ".join(str(i + 1) for i in open_seats)  # people count seats from 1
-            raise ActionError(f"seat(s) {listed} are still open: fill them or remove them", 409)
+            said = ngettext(
+                "seat {seats} is still open: fill it or remove it",
+                "seats {seats} are still open: fill them or remove them",
+                len(open_seats),
+            )
+            raise ActionError(said.format(seats=listed), 409)
         table.ruleset.check_players(table.players)
         seed, practice = game_seed(table)
         players: list[dict[str, Any]] = [

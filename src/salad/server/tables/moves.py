@@ -10,6 +10,7 @@ from sqlalchemy.exc import IntegrityError
 from salad.cards import cards_of
 from salad.engine import Game
 from salad.errors import CardParseError, IllegalMoveError
+from salad.locale import _
 from salad.moves import Move, format_move, parse_move
 from salad.server.errors import ActionError
 from salad.server.store import MoveRow, StaleCopy, StoreTimeout
@@ -42,36 +43,45 @@ class MovePlayer:
         only if ``conn`` still holds the seat once the lock is taken.
         """
         if seat == SPECTATOR:
-            raise ActionError("spectators cannot play")
+            raise ActionError(_("spectators cannot play"))
         shown = text if len(text) <= MOVE_TEXT_LIMIT else text[:MOVE_TEXT_LIMIT] + "..."
         if len(text) > MOVE_TEXT_LIMIT or not text.isprintable():
-            raise ActionError(f"You cannot play {shown!r}: it is not a card or choice")
+            raise ActionError(
+                _("You cannot play {move}: it is not a card or choice").format(move=repr(shown))
+            )
         async with table.lock:
             if conn is not None:
                 seat = conn.seat
                 if conn.closed or seat >= table.players or conn not in table.seats[seat].conns:
-                    raise ActionError("this seat is no longer yours", 409)
+                    raise ActionError(_("this seat is no longer yours"), 409)
             game = table.game
             if table.status == TableStatus.LOBBY or game is None:
-                raise ActionError("the game has not started yet", 409)
+                raise ActionError(_("the game has not started yet"), 409)
             if table.status == TableStatus.OVER:
-                raise ActionError("the game is over", 409)
+                raise ActionError(_("the game is over"), 409)
             if table.waiting():
-                raise ActionError("the next hand starts once everyone has pressed Next hand", 409)
+                raise ActionError(
+                    _("the next hand starts once everyone has pressed Next hand"), 409
+                )
             if seat >= table.players:
-                raise ActionError(f"there is no seat {seat + 1} at this table")
+                raise ActionError(_("there is no seat {seat} at this table").format(seat=seat + 1))
             choices = table.choices()
             if choices is not None:  # every seat chooses at once, its turn come or not
                 self.hold_pass(table, choices, seat, text, shown)
                 return
             if game.to_move != seat:
-                verb = "pass" if game.phase == Phase.PASS else "play"
                 name = table.seat_name(game.to_move)
-                raise ActionError(f"Wait for {name} to {verb}: it is {name}'s turn", 409)
+                if game.phase == Phase.PASS:
+                    said = _("Wait for {name} to pass: it is {name}'s turn")
+                else:
+                    said = _("Wait for {name} to play: it is {name}'s turn")
+                raise ActionError(said.format(name=name), 409)
             try:
                 move = table.read_move(seat, text)
             except CardParseError as exc:
-                raise ActionError(f"You cannot play {shown!r}: {exc}") from None
+                raise ActionError(
+                    _("You cannot play {move}: {why}").format(move=repr(shown), why=exc)
+                ) from None
             await self.accept(table, seat, move, "human")
 
     def hold_pass(self, table: Table, choices: Choices, seat: int, text: str, shown: str) -> None:
@@ -81,17 +91,21 @@ class MovePlayer:
         assert game is not None
         free = choices.free(game, seat)
         if not free:
-            raise ActionError("You have chosen your cards to pass: wait for the others", 409)
+            raise ActionError(_("You have chosen your cards to pass: wait for the others"), 409)
         codes = table.json_codes()
         move = next((m for m in cards_of(free) if codes.text(m) == text), None)
         if move is None:
             try:
                 move = parse_move(game.deck, text, among=free)
             except CardParseError as exc:
-                raise ActionError(f"You cannot pass {shown!r}: {exc}") from None
+                raise ActionError(
+                    _("You cannot pass {move}: {why}").format(move=repr(shown), why=exc)
+                ) from None
         if not 0 <= move < game.deck.size or not free >> move & 1:
-            why = "you can only pass a card you hold and have not chosen yet"
-            raise ActionError(f"You cannot pass {shown!r}: {why}", 409)
+            why = _("you can only pass a card you hold and have not chosen yet")
+            raise ActionError(
+                _("You cannot pass {move}: {why}").format(move=repr(shown), why=why), 409
+            )
         choices.held.setdefault(seat, []).append(move)
         self.turns.schedule(table)
         table.broadcast()
@@ -123,10 +137,10 @@ class MovePlayer:
             registry.stale(table, f"move {seq}")
         except StoreTimeout as exc:  # the database froze or was cut off: one line, no trace
             log.warning("table %s: move %d could not be stored: %s", table.id, seq, exc)
-            raise ActionError("the server could not store that move; try again", 503) from None
+            raise ActionError(_("the server could not store that move; try again"), 503) from None
         except BaseException:
             log.exception("table %s: move %d could not be stored", table.id, seq)
-            raise ActionError("the server could not store that move; try again", 503) from None
+            raise ActionError(_("the server could not store that move; try again"), 503) from None
         if after is None:
             game.play(move)  # legal: checked above, and nothing ran in between
             after = game

@@ -6,6 +6,7 @@ from typing import Any
 
 from salad.engine import Game
 from salad.formats.records import record_from_game
+from salad.locale import _
 from salad.server.errors import ActionError
 from salad.server.tables.registry import Registry
 from salad.server.tables.table import TableStatus
@@ -29,7 +30,9 @@ class Reads:
                 "status": r.status,
                 "totals": live[1] if live and live[0] == r.game_number else r.totals,
                 "winners": r.winners or [],
-                "players": [p.get("name") or f"Seat {i}" for i, p in enumerate(r.players)],
+                "players": [
+                    p.get("name") or _("Seat {n}").format(n=i) for i, p in enumerate(r.players)
+                ],
                 "started_at": r.started_at,
                 "finished_at": r.finished_at,
             }
@@ -42,17 +45,17 @@ class Reads:
         table = await self.registry.get(table_id)
         n = table.game_number if number is None else number
         if not 1 <= n <= table.game_number:
-            raise ActionError(f"table {table_id} has no game {n}", 404)
+            raise ActionError(_("table {table} has no game {n}").format(table=table_id, n=n), 404)
         if n == table.game_number:
             if table.status == TableStatus.LOBBY:
-                raise ActionError(f"game {n} has not started yet", 409)
+                raise ActionError(_("game {n} has not started yet").format(n=n), 409)
             if table.status == TableStatus.PLAYING or table.game is None:
-                raise ActionError(f"game {n} is still being played", 409)
+                raise ActionError(_("game {n} is still being played").format(n=n), 409)
             return record_from_game(table.game, table.game_players)
         storage = self.registry.storage
         row = await storage.game(table_id, n)
         if row is None:
-            raise ActionError(f"table {table_id} has no game {n}", 404)
+            raise ActionError(_("table {table} has no game {n}").format(table=table_id, n=n), 404)
         moves = await storage.moves(table_id, n)
         game = Game(table.ruleset, len(row.players), seed=row.seed)
         for m in moves:

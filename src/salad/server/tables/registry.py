@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, NoReturn, TypeVar
 
 from salad.engine import Game
+from salad.locale import N_, _
 from salad.server.errors import ActionError
 from salad.server.store import StaleCopy, TableStore
 from salad.server.tables.hand_end import restore_presses
@@ -129,9 +130,12 @@ class Registry:
             self.touch(table_id)
             return table
         if not TABLE_ID.fullmatch(table_id):
-            raise ActionError(f"no table {table_id!r}", 404)
+            raise ActionError(_("no table {table}").format(table=repr(table_id)), 404)
         if not self.placement.owns(table_id):  # a cluster node routes requests to its node
-            raise ActionError(f"table {table_id!r} is served by another server: retry", 503)
+            raise ActionError(
+                _("table {table} is served by another server: retry").format(table=repr(table_id)),
+                503,
+            )
         loading = self._loading.get(table_id)
         if loading is None:
             # One load per table, however many requests ask for it meanwhile.
@@ -140,7 +144,7 @@ class Registry:
             loading.add_done_callback(lambda _: self._loading.pop(table_id, None))
         table = await asyncio.shield(loading)
         if table is None:
-            raise ActionError(f"no table {table_id!r}", 404)
+            raise ActionError(_("no table {table}").format(table=repr(table_id)), 404)
         return table
 
     async def _load(self, table_id: str) -> Table | None:
@@ -243,12 +247,12 @@ class Registry:
         """Refuse (503) a change of a table this server may no longer hold, and let it go."""
         if not await self.placement.sure(table.id):
             log.warning("table %s: not sure this server still holds it; letting go", table.id)
-            self.let_go(table.id, "this table moved to another server: reconnect")
-            raise ActionError("this table moved to another server: reconnect", 503)
+            self.let_go(table.id, N_("this table moved to another server: reconnect"))
+            raise ActionError(_("this table moved to another server: reconnect"), 503)
 
     def stale(self, table: Table, what: str) -> NoReturn:
         """Another server loaded this table since this copy was (while this one was cut off or
         frozen): let go of the copy (the next request loads the table) and refuse the change."""
         log.warning("table %s: %s refused, another server played it; reloading", table.id, what)
-        self.let_go(table.id, "this table was played elsewhere meanwhile: reconnect")
-        raise ActionError("the table changed meanwhile: reload it and try again", 409)
+        self.let_go(table.id, N_("this table was played elsewhere meanwhile: reconnect"))
+        raise ActionError(_("the table changed meanwhile: reload it and try again"), 409)

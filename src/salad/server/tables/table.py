@@ -12,6 +12,7 @@ from typing import Any
 
 from salad.engine import Game
 from salad.events import DEAL, END, SCORE, TRUMP
+from salad.locale import current, using
 from salad.moves import Move, parse_move
 from salad.ruleset import Kind, Ruleset
 from salad.server.info import deck_info, hands_info, toppings_of
@@ -151,12 +152,13 @@ class Table:
         self.timer: asyncio.TimerHandle | None = None
         self.deadline: float | None = None
         self.turn_start = 0.0
-        self._lobby_json: str | None = None
+        self._lobby_json: dict[str, str] = {}
+        """The lobby's JSON in each language asked for (its words: the hands' penalties)."""
         self.version = 0
         """Of the lobby: a connection that has seen this version is not sent it again."""
         self.tricks_cache = TricksCache()
         self.codes: JsonCodes | None = None
-        self._drawing: tuple[int, dict[str, Any], list[dict[str, Any]]] | None = None
+        self._drawing: tuple[int, str, dict[str, Any], list[dict[str, Any]]] | None = None
         self.hand_end: HandEnd | None = None
         self.passes: Choices | None = None
         """The choices of the pass phase under way made before their turn (:mod:`.passing`):
@@ -191,15 +193,17 @@ class Table:
 
     def changed(self) -> None:
         """Something in the lobby changed: rebuild its JSON next time, and send it again."""
-        self._lobby_json = None
+        self._lobby_json = {}
         self.version += 1
 
     def lobby(self) -> dict[str, Any]:
-        """The lobby: seats, status and what a client needs to draw the table."""
+        """The lobby: seats, status and what a client needs to draw the table, its words in
+        the current language."""
         n = self.players
-        if self._drawing is None or self._drawing[0] != n:
-            self._drawing = (n, deck_info(self.ruleset, n), hands_info(self.ruleset, n))
-        _, deck, hands = self._drawing
+        lang = current().code
+        if self._drawing is None or self._drawing[:2] != (n, lang):
+            self._drawing = (n, lang, deck_info(self.ruleset, n), hands_info(self.ruleset, n))
+        _n, _lang, deck, hands = self._drawing
         rs = self.ruleset
         return {
             "table_id": self.id,
@@ -238,10 +242,15 @@ class Table:
             "group": None if self.group is None else {"id": self.group, "name": self.group_name},
         }
 
-    def lobby_json(self) -> str:
-        if self._lobby_json is None:
-            self._lobby_json = dumps(self.lobby())
-        return self._lobby_json
+    def lobby_json(self, lang: str | None = None) -> str:
+        """The lobby's JSON in ``lang`` (by default the current language), made once a
+        version."""
+        lang = current().code if lang is None else lang
+        made = self._lobby_json.get(lang)
+        if made is None:
+            with using(lang):
+                made = self._lobby_json[lang] = dumps(self.lobby())
+        return made
 
     def read_move(self, seat: int, text: str) -> Move:
         """The move ``text`` names for ``seat`` (the seat to move): a legal move written exactly
@@ -334,7 +343,7 @@ class Table:
             game_number=self.game_number,
             moves=self.moves,
             deadline=self.deadline,
-            lobby_json=self.lobby_json(),
+            lobby_json=self.lobby_json,
             version=self.version,
             cache=self.tricks_cache,
             codes=self.json_codes() if self.game is not None else None,

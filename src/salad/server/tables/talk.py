@@ -21,6 +21,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from salad.locale import _
 from salad.server.errors import ActionError
 from salad.server.incoming import ChatIn, ChatSettingsIn
 from salad.server.messages import ChatLogOut, ChatOut, ChatSettingsOut
@@ -85,16 +86,18 @@ class Talk:
         seat = conn.seat
         if seat == SPECTATOR and not room.spectators:
             raise ActionError(
-                "chat: spectators may read the chat; only the host can let them write", 403
+                _("chat: spectators may read the chat; only the host can let them write"), 403
             )
         if (message.text is None) == (message.emote is None):
-            raise ActionError('chat: send either "text" or "emote"')
+            raise ActionError(_('chat: send either "text" or "emote"'))
         key = f"{table.id}:{seat}" if seat != SPECTATOR else f"{table.id}:spectator:{id(conn)}"
         wait = await self.rates.take("chat", key)  # in Redis on a cluster: it follows the table
         if wait > 0:
             rate = self.rates.rates["chat"]
             raise ActionError(
-                f"chat: too many messages (at most {rate}): wait {max(1, math.ceil(wait))} s",
+                _("chat: too many messages (at most {rate}): wait {seconds} s").format(
+                    rate=rate, seconds=max(1, math.ceil(wait))
+                ),
                 429,
             )
         own = None if seat == SPECTATOR else table.seats[seat].name or f"Seat {seat + 1}"
@@ -111,7 +114,9 @@ class Talk:
 
     async def settings(self, table: Table, conn: Conn, message: ChatSettingsIn) -> None:
         if conn.seat != 0:
-            raise ActionError("chat_settings: only the host (seat 0) may change who can chat", 403)
+            raise ActionError(
+                _("chat_settings: only the host (seat 0) may change who can chat"), 403
+            )
         room = self.rooms.setdefault(table.id, Room())
         said = ChatSettingsOut(type="chat_settings", spectators=message.spectators)
         text = said.model_dump_json()

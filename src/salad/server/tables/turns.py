@@ -19,6 +19,7 @@ from salad.bots.catalog import reference_only
 from salad.bots.decide import RANDOM, choose_move, exit_with_parent
 from salad.bots.seeds import bot_seed
 from salad.engine import Game
+from salad.locale import _
 from salad.moves import Move
 from salad.server.errors import ActionError
 from salad.server.info import available_bots
@@ -56,9 +57,17 @@ def check_bot(value: str | None, what: str = "bot") -> str:
         return default_bot()
     name, bots = value.strip().lower(), available_bots()
     if reference_only(value):  # every table has a human: its host
-        raise ActionError(f"{what}: {name} sees every hand; it plays only in the lab")
+        raise ActionError(
+            _("{what}: {name} sees every hand; it plays only in the lab").format(
+                what=what, name=name
+            )
+        )
     if name not in bots:
-        raise ActionError(f"{what}: unknown bot {value!r} (known: {', '.join(bots)})")
+        raise ActionError(
+            _("{what}: unknown bot {bot} (known: {known})").format(
+                what=what, bot=repr(value), known=", ".join(bots)
+            )
+        )
     return name
 
 
@@ -99,7 +108,7 @@ class Turns:
         for task in tasks:
             task.cancel()
         if tasks:
-            _, left = await asyncio.wait(tasks, timeout=STOP_WAIT)
+            _done, left = await asyncio.wait(tasks, timeout=STOP_WAIT)
             if left:
                 said = "%d bot turn(s) still running %g s after the stop"
                 log.warning(said, len(left), STOP_WAIT)

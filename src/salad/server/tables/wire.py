@@ -23,6 +23,7 @@ from salad.cards import NO_SUIT, CardMask, Deck, cards_of
 from salad.engine import Game
 from salad.errors import IllegalMoveError
 from salad.events import PLAY, TRICK
+from salad.locale import N_, _
 from salad.moves import Move, format_move, move_label
 from salad.scoring import MOON, hand_breakdown, standings
 from salad.server.tables.passing import Choices
@@ -46,12 +47,12 @@ def error_message(message: str) -> str:
 
 
 _WHY = {
-    "not-held": "you do not hold it",
-    "not-passable": "you can only pass a card you hold and have not chosen yet",
-    "must-pick-trump": "pick a trump suit first",
-    "not-declarable": "only a Wild can be played high",
-    "no-move-now": "there is no move to make now",
-    "not-a-move": "that is not a card or choice of this deck",
+    "not-held": N_("you do not hold it"),
+    "not-passable": N_("you can only pass a card you hold and have not chosen yet"),
+    "must-pick-trump": N_("pick a trump suit first"),
+    "not-declarable": N_("only a Wild can be played high"),
+    "no-move-now": N_("there is no move to make now"),
+    "not-a-move": N_("that is not a card or choice of this deck"),
 }
 """What each :data:`salad.errors.REASONS` code means, said to the player who tried."""
 
@@ -62,10 +63,12 @@ def illegal_words(game: Game, move: Move, exc: IllegalMoveError) -> str:
     try:
         label = move_label(game.deck, move)
     except (IndexError, ValueError):
-        label = exc.move or "that"
+        label = exc.move or _("that")
     if exc.reason == "must-follow" and game.led != NO_SUIT:
-        return f"You cannot play {label}: you must follow {game.deck.suits[game.led].name}"
-    return f"You cannot play {label}: {_WHY.get(exc.reason, 'it is not allowed now')}"
+        suit = _(game.deck.suits[game.led].name)  # the ruleset's words: in the catalog
+        return _("You cannot play {card}: you must follow {suit}").format(card=label, suit=suit)
+    why = _(_WHY[exc.reason]) if exc.reason in _WHY else _("it is not allowed now")
+    return _("You cannot play {move}: {why}").format(move=label, why=why)
 
 
 def dumps(value: Any) -> str:
@@ -277,6 +280,7 @@ class Receiver(Protocol):
     """The version of the lobby it was last sent."""
     tricks: tuple[int, TrickKey | None] | None
     """The (game, trick) whose trick parts it was last sent."""
+    # and, if it has one, ``lang``: the language of the lobby it is sent (its words)
 
 
 def state_messages(
@@ -285,7 +289,7 @@ def state_messages(
     game_number: int,
     moves: int,
     deadline: float | None,
-    lobby_json: str,
+    lobby_json: str | Callable[[str], str],
     version: int,
     cache: TricksCache,
     codes: JsonCodes | None,
@@ -296,6 +300,8 @@ def state_messages(
     (``table``) if it has this ``version`` of it and the kept trick parts if it has them for
     this trick; the parts every seat shares are built once. ``hand_end``: the JSON of the
     summary the table shows (:class:`~salad.server.tables.table.HandEnd`), or None.
+    ``lobby_json``: the lobby's JSON, or the function giving it in a language (a
+    connection's ``lang``: the lobby holds words).
     ``choices``: the pass phase is played at once (:mod:`~.passing`): each state says what
     its seat may choose now and has chosen, and who is still choosing (``passing``)."""
     public = ""
@@ -317,7 +323,7 @@ def state_messages(
         key = (game_number, cache.key)
     shown = "null" if deadline is None else repr(float(deadline))
     tail = f',"deadline":{shown},"moves":{moves:d},"hand_end":{hand_end or "null"}'
-    lobby = ',"table":' + lobby_json
+    lobbies: dict[str, str] = {}
     per_seat: dict[tuple[int, bool], str] = {}
 
     def message(conn: Receiver) -> str:
@@ -340,6 +346,11 @@ def state_messages(
         if conn.version == version:
             return text + "}"
         conn.version = version
+        lang = getattr(conn, "lang", "en")
+        lobby = lobbies.get(lang)
+        if lobby is None:
+            made = lobby_json if isinstance(lobby_json, str) else lobby_json(lang)
+            lobby = lobbies[lang] = ',"table":' + made
         return text + lobby + "}"
 
     return message

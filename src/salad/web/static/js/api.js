@@ -1,6 +1,8 @@
 // @ts-check
 // REST calls, the websocket, and what the browser remembers (tokens, name, preferences).
 
+import { t } from "./i18n.js";
+
 export class ApiError extends Error {
   /** @param {string} message @param {number} status */
   constructor(message, status) {
@@ -34,7 +36,7 @@ export async function api(method, path, body, token) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (err) {
-    throw new ApiError(`cannot reach the server (${errorText(err)})`, 0);
+    throw new ApiError(t("cannot reach the server ({error})", { error: errorText(err) }), 0);
   }
   let data = null;
   const text = await response.text();
@@ -259,7 +261,7 @@ export class Socket {
       }
       if (FINAL.includes(event.code)) {
         this.closed = true;
-        this.onEnd(event.code, this.lastError || event.reason || "the server closed the connection");
+        this.onEnd(event.code, this.lastError || event.reason || t("the server closed the connection"));
         return;
       }
       // BEHIND: the server dropped a connection that fell behind; a new one gets the latest

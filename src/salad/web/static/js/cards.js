@@ -4,6 +4,7 @@
 // a trailing "+" is a wild declared high.
 
 import { html, trusted } from "./dom.js";
+import { lang, t } from "./i18n.js";
 
 /** @typedef {import("./messages.js").Suit} Suit */
 /** @typedef {import("./messages.js").Rank} Rank */
@@ -65,6 +66,16 @@ const ART = /** @type {Record<string, string>} */ ({
     '<path d="M34 30h32M32 44h36M33 58h34M37 72h26M44 12v68M56 12v68" stroke="#e67700" stroke-width="2" fill="none"/>' +
     '<path d="M50 96C30 86 22 66 26 40c6 18 14 34 24 42M50 96c20-10 28-30 24-56-6 18-14 34-24 42" fill="#51cf66" stroke="#2b8a3e" stroke-width="3" stroke-linejoin="round"/>',
 });
+
+// A French screen reads and writes its cards in French (docs/fr/glossaire.md, "Saisie des
+// cartes"): the faces show V D R for Jack Queen King, cards are typed with the French ranks
+// and the suit letters T K C P. Codes stay English in the data (records, the protocol): the
+// French letters are only what the screen shows and reads.
+const FRENCH = lang.toLowerCase().startsWith("fr");
+/** @type {Record<string, string>} */
+const FR_RANKS = { J: "V", Q: "D", K: "R" };
+/** @type {Record<string, string>} */
+const FR_SUITS = { "♣": "T", "♦": "K", "♥": "C", "♠": "P" };
 
 /** @type {Record<string, string>} */
 const TWO_COLOUR = { "♠": "#1b1b1f", "♣": "#1b1b1f", "♥": "#c8102e", "♦": "#c8102e" };
@@ -132,6 +143,30 @@ export function setFourColour(on) {
 }
 export function isFourColour() {
   return fourColour;
+}
+
+/**
+ * A card's name: "Queen of Spades" ("Dame de pique"). The four French suits have a sentence
+ * each (French names a card by its suit in the singular); any other suit (Skip the Salad's
+ * vegetables) is named by the ruleset.
+ * @param {string} rank the rank's name, translated
+ * @param {Suit} suit
+ */
+function cardName(rank, suit) {
+  switch (suit.symbol) {
+    case "♣":
+      return t("{rank} of Clubs", { rank });
+    case "♦":
+      return t("{rank} of Diamonds", { rank });
+    case "♥":
+      return t("{rank} of Hearts", { rank });
+    case "♠":
+      return t("{rank} of Spades", { rank });
+  }
+  // the ruleset's words: in the catalog
+  const name = t("{rank} of {suit}", { rank, suit: t(suit.name) });
+  // French elides "de" before a vowel: "Roi d'Oignons".
+  return FRENCH ? name.replace(/\bde (?=[AEIOUYÉÈaeiouyéè])/, "d'") : name;
 }
 
 export class Deck {
@@ -205,9 +240,15 @@ export class Deck {
     return [...codes].sort((a, b) => this.order(a) - this.order(b));
   }
 
-  /** The rank on a card's face: "10", "Q", "A". @param {Rank} rank */
+  /** The rank on a card's face: "10", "Q", "A" ("D" on a French screen). @param {Rank} rank */
   rankLabel(rank) {
-    return rank.label || rank.letter;
+    const label = rank.label || rank.letter;
+    return (FRENCH && FR_RANKS[label.toUpperCase()]) || label;
+  }
+
+  /** The letter a player types for a suit: "S" ("P" on a French screen for the pique). @param {Suit} suit */
+  suitLetter(suit) {
+    return (FRENCH && FR_SUITS[suit.symbol]) || suit.letter;
   }
 
   /**
@@ -216,7 +257,8 @@ export class Deck {
    * @param {Rank} rank
    */
   rankText(rank) {
-    return rank.text || this.rankLabel(rank);
+    // the ruleset's words: in the catalog
+    return rank.text ? t("{label} ({name})", { label: this.rankLabel(rank), name: t(rank.name) }) : this.rankLabel(rank);
   }
 
   /** Short text such as "Q♠" or "W ▲". @param {string} code */
@@ -230,17 +272,43 @@ export class Deck {
   /** Words such as "Queen of Spades" or "Wild, high". @param {string} code */
   name(code) {
     const c = this.parse(code);
-    if (c.wild) return c.wild.name + (c.wild.declare ? (c.high ? ", high" : ", low") : "");
+    if (c.wild) {
+      const wild = t(c.wild.name); // the ruleset's words: in the catalog
+      if (!c.wild.declare) return wild;
+      return c.high ? t("{wild}, high", { wild }) : t("{wild}, low", { wild });
+    }
     if (!c.suit || !c.rank) return code;
-    return `${c.rank.name} of ${c.suit.name}`;
+    return cardName(t(c.rank.name), c.suit); // the ruleset's words: in the catalog
   }
 
-  /** The strings a player may type for a card: its code and its face label with the suit. @param {string} code */
+  /** The card's name without a Wild's high or low: "Queen of Spades", "Wild". @param {string} code */
+  plainName(code) {
+    const c = this.parse(code);
+    return c.wild ? t(c.wild.name) : this.name(code); // the ruleset's words: in the catalog
+  }
+
+  /**
+   * The card's name inside a sentence: French writes it in lower case there ("Kim joue : dame
+   * de pique", "roi d'Oignons"; docs/fr/glossaire.md), English as it is.
+   * @param {string} code
+   */
+  nameInText(code) {
+    const name = this.name(code);
+    const c = this.parse(code);
+    // Skip the Salad's special cards keep their capital ("l'Assassin"): a rank the server
+    // explains (`text`), and a Wild.
+    if (!FRENCH || c.wild || (c.rank && c.rank.text)) return name;
+    return name.charAt(0).toLowerCase() + name.slice(1);
+  }
+
+  /** The strings a player may type for a card: its code and its face label with the suit's
+   * letter or symbol (on a French screen, the French letters and not the code). @param {string} code */
   typings(code) {
     const c = this.parse(code);
-    const out = new Set([c.base.toUpperCase()]);
+    // A French screen reads French codes only: "AC" is the ace of hearts there, not of clubs.
+    const out = new Set(FRENCH && !c.wild ? [] : [c.base.toUpperCase()]);
     if (c.suit && c.rank) {
-      out.add((this.rankLabel(c.rank) + c.suit.letter).toUpperCase());
+      out.add((this.rankLabel(c.rank) + this.suitLetter(c.suit)).toUpperCase());
       out.add((this.rankLabel(c.rank) + c.suit.symbol).toUpperCase());
     } else if (c.wild) {
       out.add(c.wild.symbol.toUpperCase());
@@ -333,14 +401,16 @@ export function cardSVG(deck, code, { inHand = false } = {}) {
   if (c.wild) {
     const id = `wg${gradientId++}`;
     const sym = c.wild.symbol;
+    const wildName = t(c.wild.name); // the ruleset's words: in the catalog
     const badged = c.wild.declare && !inHand;
     // With the high/low badge below, the disc sits higher and smaller, clear of the name.
     const [cy, r] = badged ? [61, 26] : [68, 30];
     const big = Math.round((sym.length <= 1 ? 58 : sym.length <= 2 ? 40 : 26) * (r / 30));
+    const declared = c.high ? t("▲ HIGH") : t("▼ LOW");
     const badge =
       badged
       ? html`<g><rect x="17" y="104" width="66" height="20" rx="10" fill="#fff" opacity=".92"/><text x="50" y="118" text-anchor="middle" font-size="13" font-weight="700" fill="#5f3dc4">${
-          c.high ? "▲ HIGH" : "▼ LOW"
+          declared
         }</text></g>`
       : "";
     return html`<svg viewBox="0 0 100 140" class="card-svg" ${named}>
@@ -352,8 +422,8 @@ export function cardSVG(deck, code, { inHand = false } = {}) {
 <text x="50" y="${cy + 1}" font-size="${big}" font-weight="900" text-anchor="middle" dominant-baseline="central" fill="#5f3dc4">${sym}</text>
 <text x="50" y="${badged ? 99 : 120}" font-size="${Math.min(
       11,
-      130 / Math.max(1, c.wild.name.length),
-    ).toFixed(1)}" font-weight="700" text-anchor="middle" fill="#fff">${c.wild.name.toUpperCase()}</text>
+      130 / Math.max(1, wildName.length),
+    ).toFixed(1)}" font-weight="700" text-anchor="middle" fill="#fff">${wildName.toUpperCase()}</text>
 ${badge}</svg>`;
   }
   if (!c.suit || !c.rank) {

@@ -3,6 +3,17 @@
 // given (the `html` tagged template), put markup in place, and show a toast.
 
 /**
+ * `message` in the page's language, as i18n.js's `t` (`make i18n` finds it the same way):
+ * looked up here in the page's catalog, so that this module needs no page (Node runs it in
+ * tests/test_web_markup.py) and i18n.js needs one.
+ * @param {string} message
+ */
+function t(message) {
+  const found = /** @type {any} */ (globalThis).SALAD_CATALOG?.messages?.[message];
+  return typeof found === "string" && found ? found : message;
+}
+
+/**
  * Markup that is safe to put in the page: built by `html` (its values escaped) or marked
  * trusted with `trusted` (markup written in this code, such as an SVG drawing).
  */
@@ -227,7 +238,7 @@ export function toast(message, kind = "error") {
   const close = document.createElement("button");
   close.className = "toast-close";
   close.type = "button";
-  close.setAttribute("aria-label", "Dismiss");
+  close.setAttribute("aria-label", t("Dismiss"));
   close.textContent = "×";
   close.onclick = () => item.remove();
   item.appendChild(close);

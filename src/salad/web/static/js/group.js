@@ -5,6 +5,7 @@
 
 import { api, errorText, store } from "./api.js";
 import { $, html, join, setHTML, toast } from "./dom.js";
+import { date, number, t, tn } from "./i18n.js";
 import { SEAT_COLOURS } from "./scores.js";
 import { loadPrefs, mountLogo } from "./ui.js";
 
@@ -90,17 +91,18 @@ async function start() {
 function renderGroup() {
   if (!group) return;
   const g = group;
-  document.title = `Salad — ${g.name}`;
+  document.title = t("Salad — {group}", { group: g.name });
   $("g-name").textContent = g.name;
-  $("g-note").textContent = `${g.members.length} member${g.members.length === 1 ? "" : "s"}`;
+  $("g-note").textContent = tn("{n} member", "{n} members", g.members.length);
   setHTML(
     $("members"),
     join(g.members.map((m) => {
-      const label = m.player === me ? "Leave" : "Remove";
+      const label = m.player === me ? t("Leave") : t("Remove");
+      const named = m.player === me ? t("Leave {name}", { name: m.name || "" }) : t("Remove {name}", { name: m.name || "" });
       const can = m.player === me || g.you_own;
-      return html`<li><span>${m.name || "(no name yet)"}${m.owner ? html`<span class="g-tag">owner</span>` : ""}${
-        m.player === me ? html`<span class="g-tag">you</span>` : ""
-      }</span>${can ? html`<button class="btn btn-small btn-ghost" type="button" data-remove="${m.player}" aria-label="${label} ${m.name || ""}">${label}</button>` : ""}</li>`;
+      return html`<li><span>${m.name || t("(no name yet)")}${m.owner ? html`<span class="g-tag">${t("owner")}</span>` : ""}${
+        m.player === me ? html`<span class="g-tag">${t("you")}</span>` : ""
+      }</span>${can ? html`<button class="btn btn-small btn-ghost" type="button" data-remove="${m.player}" aria-label="${named.trim()}">${label}</button>` : ""}</li>`;
     })),
   );
   for (const button of $("members").querySelectorAll("button[data-remove]")) {
@@ -114,7 +116,7 @@ function renderGroup() {
 async function remove(player) {
   if (!group) return;
   const leaving = player === me;
-  if (!confirm(leaving ? `Leave ${group.name}?` : "Remove this member from the group?")) return;
+  if (!confirm(leaving ? t("Leave {group}?", { group: group.name }) : t("Remove this member from the group?"))) return;
   try {
     const after = await api("DELETE", `${base}/members/${encodeURIComponent(player)}`);
     if (leaving) {
@@ -132,7 +134,7 @@ async function copyInvite() {
   const input = $("invite-url", HTMLInputElement);
   try {
     await navigator.clipboard.writeText(input.value);
-    toast("Invite link copied", "info");
+    toast(t("Invite link copied"), "info");
   } catch {
     input.select(); // the browser would not copy: selected for the person to copy
   }
@@ -142,7 +144,7 @@ async function newCode() {
   try {
     group = await api("POST", `${base}/code`);
     renderGroup();
-    toast("A new invite link: the old one no longer works", "info");
+    toast(t("A new invite link: the old one no longer works"), "info");
   } catch (err) {
     toast(errorText(err));
   }
@@ -158,7 +160,8 @@ async function mountPlay() {
     return;
   }
   const rules = $("t-rules", HTMLSelectElement);
-  setHTML(rules, join(presets.map((p) => html`<option value="${p.name}">${p.title}</option>`)));
+  // the ruleset's words: in the catalog
+  setHTML(rules, join(presets.map((p) => html`<option value="${p.name}">${t(p.title)}</option>`)));
   rules.addEventListener("change", fillPlayers);
   fillPlayers();
 }
@@ -180,7 +183,7 @@ async function newTable(e) {
   const players = Number($("t-players", HTMLSelectElement).value) || 4;
   const seats = [{ kind: "human" }, ...Array.from({ length: players - 1 }, () => ({ kind: "open" }))];
   const body = {
-    name: myName || store.name() || "Host",
+    name: myName || store.name() || t("Host"),
     rules: $("t-rules", HTMLSelectElement).value || undefined,
     seats,
     group: groupId,
@@ -229,7 +232,7 @@ async function loadStandings(first = false) {
     const years = table.season.years.map((y) => html`<option value="${y}">${y}</option>`);
     setHTML(
       $("season", HTMLSelectElement),
-      html`${years}<option value="all">All time</option><option value="range">From … to …</option>`,
+      html`${years}<option value="all">${t("All time")}</option><option value="range">${t("From … to …")}</option>`,
     );
     $("season", HTMLSelectElement).value = table.season.label;
   }
@@ -240,22 +243,30 @@ async function loadStandings(first = false) {
 }
 
 /** @param {number | null} value */
-const cell = (value) => (value === null ? "–" : String(value));
+const cell = (value) => (value === null ? "–" : number(value));
 
 /** @param {Standings} table */
 function renderTable(table) {
   const rows = table.players.map(
     (p, i) =>
       html`<tr class="${p.player === me ? "you" : ""}"><td>${p.games ? i + 1 : ""}</td><td>${p.name}${
-        p.former ? html` <small class="g-former">(former member)</small>` : ""
-      }</td><td>${p.games}</td><td>${p.online}</td><td>${p.sheets}</td><td>${cell(
+        p.former ? html` <small class="g-former">${t("(former member)")}</small>` : ""
+      }</td><td>${number(p.games)}</td><td>${number(p.online)}</td><td>${number(p.sheets)}</td><td>${cell(
         p.points_per_game,
-      )}</td><td>${p.wins}</td><td>${cell(p.mean_place)}</td></tr>`,
+      )}</td><td>${number(p.wins)}</td><td>${cell(p.mean_place)}</td></tr>`,
   );
+  const titles = {
+    online: t("Online games"),
+    sheets: t("Score sheets"),
+    points: t("Points per game"),
+    place: t("Mean place"),
+  };
   setHTML(
     $("standings"),
-    html`<table class="g-table" id="standings-table"><caption class="visually-hidden">Standings, ${table.season.label}</caption>
-<thead><tr><th scope="col">#</th><th scope="col">Name</th><th scope="col">Games</th><th scope="col" title="Online games">Online</th><th scope="col" title="Score sheets">Sheets</th><th scope="col" title="Points per game">Pts/game</th><th scope="col">Wins</th><th scope="col" title="Mean place">Mean place</th></tr></thead>
+    html`<table class="g-table" id="standings-table"><caption class="visually-hidden">${t("Standings, {season}", {
+      season: table.season.label === "all" ? t("All time") : table.season.label,
+    })}</caption>
+<thead><tr><th scope="col">#</th><th scope="col">${t("Name")}</th><th scope="col">${t("Games")}</th><th scope="col" title="${titles.online}">${t("Online")}</th><th scope="col" title="${titles.sheets}">${t("Sheets")}</th><th scope="col" title="${titles.points}">${t("Pts/game")}</th><th scope="col">${t("Wins")}</th><th scope="col" title="${titles.place}">${t("Mean place")}</th></tr></thead>
 <tbody>${rows}</tbody></table>`,
   );
 }
@@ -267,7 +278,7 @@ function renderChart(table) {
   const box = $("g-chart");
   box.className = "g-chart";
   if (!labels.length) {
-    setHTML(box, html`<p class="hint">No game counted in this season yet.</p>`);
+    setHTML(box, html`<p class="hint">${t("No game counted in this season yet.")}</p>`);
     return;
   }
   const W = Math.round(Math.max(300, Math.min(640, box.clientWidth || 640))); // SVG units: about a pixel each
@@ -304,17 +315,27 @@ function renderChart(table) {
     const d = drawn.map((p, i) => `${i ? "L" : "M"}${p[0].toFixed(1)} ${p[1].toFixed(1)}`).join(" ");
     return html`<path d="${d}" fill="none" stroke="${colour}" stroke-width="2.4" stroke-linejoin="round"><title>${s.name}</title></path>${drawn.map(
       (p) =>
-        html`<circle cx="${p[0].toFixed(1)}" cy="${p[1].toFixed(1)}" r="3" fill="${colour}"><title>${s.name}: ${p[2]}</title></circle>`,
+        html`<circle cx="${p[0].toFixed(1)}" cy="${p[1].toFixed(1)}" r="3" fill="${colour}"><title>${t("{name}: {points}", {
+          name: s.name,
+          points: number(p[2]),
+        })}</title></circle>`,
     )}`;
   });
   const legend = series.map((s, k) => {
     const last = s.points_per_game[s.points_per_game.length - 1];
     return html`<span><span class="swatch" style="background:${SEAT_COLOURS[k % SEAT_COLOURS.length]}"></span>${s.name} <b>${cell(last)}</b></span>`;
   });
+  const label = t("Points per game after each game of the season");
   setHTML(
     box,
-    html`<figure class="chart"><svg viewBox="0 0 ${W} ${H}" role="img" aria-label="Points per game after each game of the season">${grid}${lines}</svg><figcaption class="g-legend">${legend}</figcaption></figure>`,
+    html`<figure class="chart"><svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${label}">${grid}${lines}</svg><figcaption class="g-legend">${legend}</figcaption></figure>`,
   );
+}
+
+/** A day (`2026-03-14`) as the page's language writes it. @param {string} iso */
+function day(iso) {
+  const [y, m, d] = iso.split("-").map(Number);
+  return y && m && d ? date(new Date(y, m - 1, d)) : iso;
 }
 
 /** @param {Standings} table */
@@ -324,13 +345,19 @@ function renderGames(table) {
     $("g-games"),
     games.length
       ? join(games.map((g) => {
-          const seats = g.seats.map((s) => `${s.name} ${s.total}`).join(", ");
+          const seats = g.seats.map((s) => `${s.name} ${number(s.total)}`).join(", ");
           const tag =
-            g.kind === "online" ? html`<span class="g-tag">online</span>` : html`<span class="g-tag sheet">score sheet</span>`;
-          const link = g.url ? html` <a href="${g.url}">replay</a>` : "";
-          return html`<li data-kind="${g.kind}"><span class="g-day">${g.day}</span>${tag} ${g.rules}: ${seats}${link}</li>`;
+            g.kind === "online"
+              ? html`<span class="g-tag">${t("online")}</span>`
+              : html`<span class="g-tag sheet">${t("score sheet")}</span>`;
+          const link = g.url ? html` <a href="${g.url}">${t("replay")}</a>` : "";
+          // the ruleset's words (a preset's title): in the catalog
+          return html`<li data-kind="${g.kind}"><span class="g-day">${day(g.day)}</span>${tag} ${t("{rules}: {seats}", {
+            rules: t(g.rules),
+            seats,
+          })}${link}</li>`;
         }))
-      : html`<li class="hint">None yet.</li>`,
+      : html`<li class="hint">${t("None yet.")}</li>`,
   );
 }
 

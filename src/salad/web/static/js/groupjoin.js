@@ -4,6 +4,7 @@
 
 import { api, errorText, store } from "./api.js";
 import { $, toast } from "./dom.js";
+import { t, tn } from "./i18n.js";
 import { loadPrefs, mountLogo } from "./ui.js";
 
 const parts = location.pathname.split("/").filter(Boolean);
@@ -25,9 +26,14 @@ async function start() {
       location.replace(page);
       return;
     }
-    $("gj-title").textContent = `Join ${invite.name}`;
+    $("gj-title").textContent = t("Join {group}", { group: invite.name });
     const n = invite.members;
-    $("gj-info").textContent = `You are invited to ${invite.name} (${n} member${n === 1 ? "" : "s"}): its tables, its score sheets and its standings.`;
+    $("gj-info").textContent = tn(
+      "You are invited to {group} ({n} member): its tables, its score sheets and its standings.",
+      "You are invited to {group} ({n} members): its tables, its score sheets and its standings.",
+      n,
+      { group: invite.name },
+    );
   } catch (err) {
     $("gj-info").textContent = errorText(err);
     return;

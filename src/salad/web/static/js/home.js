@@ -4,7 +4,9 @@
 import { api, errorText, store } from "./api.js";
 import { backSVG, setFourColour } from "./cards.js";
 import { $, all, first, html, setHTML, toast } from "./dom.js";
+import { t, tn } from "./i18n.js";
 import { me, offerName } from "./me.js";
+import { levelName } from "./players.js";
 import { rulesForm } from "./rulesform.js";
 import { keepPace, keptPace, paceOptions } from "./table/motion.js";
 import { loadPrefs, mountLogo, wireDialogs } from "./ui.js";
@@ -24,7 +26,10 @@ let offered = null;
  * @typedef {{rules?: string, players?: number, bot?: string}} QuickChoice
  */
 const QUICK_KEY = "quickplay";
-const rules = rulesForm("c", { players: "Seats", onChange: renderSeats, presetWithFile: true });
+
+/** The paces in words (the values sent stay the codes). */
+const PACE_WORDS = /** @type {Record<string, string>} */ ({ slow: t("slow"), normal: t("normal"), fast: t("fast") });
+const rules = rulesForm("c", { players: t("Seats"), onChange: renderSeats, presetWithFile: true });
 
 function renderFan() {
   const fan = $("hero-fan");
@@ -46,19 +51,20 @@ function renderSeats() {
   }));
   const offered = bots.length ? bots : ["random"];
   /** @type {Html[]} */
-  const rows = [html`<div class="seat-row"><b>Seat 1</b><span>You (host)</span><span></span></div>`];
+  const rows = [html`<div class="seat-row"><b>${t("Seat {n}", { n: 1 })}</b><span>${t("You (host)")}</span><span></span></div>`];
   for (let i = 1; i < n; i++) {
     const prev = old[i] || {};
     const kind = prev.kind || (i === 1 ? "open" : "bot");
     const quick = /** @type {HTMLSelectElement | null} */ (document.getElementById("quick-bot"));
     const level = quick && offered.includes(quick.value) ? quick.value : null; // the quick play's level
     const bot = prev.bot || level || offered[Math.min(1, offered.length - 1)];
-    rows.push(html`<div class="seat-row"><b>Seat ${i + 1}</b>
-<select data-kind aria-label="Seat ${i + 1}"><option value="open" ${kind === "open" ? "selected" : ""}>Open seat</option><option value="bot" ${
-      kind === "bot" ? "selected" : ""
-    }>Bot</option></select>
-<select data-bot aria-label="Bot level for seat ${i + 1}" ${kind === "bot" ? "" : "hidden"}>${offered.map(
-      (b) => html`<option value="${b}" ${b === bot ? "selected" : ""}>${b}</option>`,
+    const levelLabel = t("Bot level for seat {n}", { n: i + 1 });
+    rows.push(html`<div class="seat-row"><b>${t("Seat {n}", { n: i + 1 })}</b>
+<select data-kind aria-label="${t("Seat {n}", { n: i + 1 })}"><option value="open" ${kind === "open" ? "selected" : ""}>${t(
+      "Open seat",
+    )}</option><option value="bot" ${kind === "bot" ? "selected" : ""}>${t("Bot")}</option></select>
+<select data-bot aria-label="${levelLabel}" ${kind === "bot" ? "" : "hidden"}>${offered.map(
+      (b) => html`<option value="${b}" ${b === bot ? "selected" : ""}>${levelName(b)}</option>`,
     )}</select></div>`);
   }
   setHTML(box, html`${rows}`);
@@ -92,7 +98,8 @@ async function asPlayer(name) {
 async function quickPlay(e) {
   e.preventDefault();
   const btn = $("btn-quick", HTMLButtonElement);
-  const name = currentName($("quick-name", HTMLInputElement)) || "You";
+  const typed = currentName($("quick-name", HTMLInputElement));
+  const name = typed || t("You");
   btn.disabled = true;
   /** @type {Record<string, unknown>} */
   const body = { name };
@@ -104,7 +111,7 @@ async function quickPlay(e) {
   body.pace = chosenPace("quick-pace");
   if ($("quick-rated", HTMLInputElement).checked) body.rated = true;
   try {
-    await asPlayer(name === "You" ? "" : name);
+    await asPlayer(typed);
     const r = await api("POST", "/api/quickplay", body);
     goToTable(r.table_id, r.token);
   } catch (err) {
@@ -118,7 +125,7 @@ async function createTable(e) {
   e.preventDefault();
   const name = currentName($("c-name", HTMLInputElement));
   if (!name) {
-    toast("Please give your display name.");
+    toast(t("Please give your display name."));
     $("c-name").focus();
     return;
   }
@@ -157,14 +164,17 @@ async function createTable(e) {
 function mountPace() {
   const chosen = keptPace();
   const quick = document.createElement("label");
-  setHTML(quick, html`Pace <select id="quick-pace">${paceOptions(chosen)}</select>`);
+  setHTML(quick, html`${t("Pace")} <select id="quick-pace">${paceOptions(chosen)}</select>`);
   $("quick-choices").append(quick);
   const field = document.createElement("div");
   field.className = "field";
   setHTML(
     field,
-    html`<label for="c-pace">Pace <small>(bots' speed, pause after a trick)</small></label><select id="c-pace">${paceOptions(chosen)}</select>`,
+    html`<label for="c-pace">${t("Pace")} <small>${t("(bots' speed, pause after a trick)")}</small></label><select id="c-pace">${paceOptions(chosen)}</select>`,
   );
+  for (const option of [...quick.querySelectorAll("option"), ...field.querySelectorAll("option")]) {
+    if (option instanceof HTMLOptionElement) option.textContent = PACE_WORDS[option.value] ?? option.value;
+  }
   const takeover = $("c-takeover").closest(".field");
   if (takeover) takeover.after(field);
   for (const id of ["quick-pace", "c-pace"]) {
@@ -202,10 +212,10 @@ function mountQuickChoices(options) {
   const botSelect = $("quick-bot", HTMLSelectElement);
   const presets = options.presets;
   const rules = presets.some((p) => p.name === kept.rules) ? kept.rules : presets[0]?.name;
-  setHTML(rulesSelect, html`${presets.map((p) => html`<option value="${p.name}" ${p.name === rules ? "selected" : ""}>${p.title}</option>`)}`);
+  setHTML(rulesSelect, html`${presets.map((p) => html`<option value="${p.name}" ${p.name === rules ? "selected" : ""}>${t(p.title)}</option>`)}`);
   const levels = options.bots && options.bots.length ? options.bots : ["random"];
   const bot = kept.bot && levels.includes(kept.bot) ? kept.bot : levels.includes("basic") ? "basic" : levels[0];
-  setHTML(botSelect, html`${levels.map((b) => html`<option value="${b}" ${b === bot ? "selected" : ""}>${b}</option>`)}`);
+  setHTML(botSelect, html`${levels.map((b) => html`<option value="${b}" ${b === bot ? "selected" : ""}>${levelName(b)}</option>`)}`);
   /** @param {number | undefined} want */
   const fillPlayers = (want) => {
     const p = presets.find((x) => x.name === rulesSelect.value) || presets[0];
@@ -219,7 +229,13 @@ function mountQuickChoices(options) {
   const hint = () => {
     const c = quickChoice();
     const p = presets.find((x) => x.name === c.rules);
-    $("quick-hint").textContent = `One click: you and ${(c.players || 2) - 1} ${c.bot} bots, a game of ${p ? p.title : c.rules}.`;
+    // the ruleset's words (a preset's title): in the catalog
+    $("quick-hint").textContent = tn(
+      "One click: you and {n} {level} bot, a game of {rules}.",
+      "One click: you and {n} {level} bots, a game of {rules}.",
+      (c.players || 2) - 1,
+      { level: levelName(c.bot || ""), rules: p ? t(p.title) : c.rules },
+    );
     const q = new URLSearchParams({ preset: String(c.rules), players: String(c.players) });
     $("link-howto", HTMLAnchorElement).href = `/howto?${q}`;
   };
@@ -265,7 +281,7 @@ async function start() {
   try {
     options = await api("GET", "/api/options");
   } catch (err) {
-    toast(`Cannot load the options: ${errorText(err)}`);
+    toast(t("Cannot load the options: {error}", { error: errorText(err) }));
     return;
   }
   bots = options.bots || [];

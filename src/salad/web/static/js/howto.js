@@ -1,11 +1,13 @@
 // @ts-check
 // How to play (/howto?preset=...&players=..., or /table/{id}/howto for a table's own rules):
-// every word comes from the server (GET /api/howto, GET /api/tables/{id}/howto), which reads
-// the ruleset; this page only lays it out and draws the example trick's cards.
+// every word of the rules comes from the server (GET /api/howto, GET /api/tables/{id}/howto,
+// asked in the page's language), which reads the ruleset; this page only lays it out and draws
+// the example trick's cards.
 
 import { api, errorText } from "./api.js";
 import { Deck, cardSVG } from "./cards.js";
 import { $, html, setHTML } from "./dom.js";
+import { code, number, t, tn } from "./i18n.js";
 import { loadPrefs, mountLogo } from "./ui.js";
 
 /** @typedef {import("./types.js").Options} Options */
@@ -25,7 +27,7 @@ import { loadPrefs, mountLogo } from "./ui.js";
  * @property {{players: number, text: string}[]} removals
  * @property {string[]} play
  * @property {{number: number, name: string, total: number, penalties: {name: string, points: number, text: string}[]}[]} hands
- * @property {{name: string, title: string, text: string}[]} toppings
+ * @property {{name: string, title: string, shown: string, text: string}[]} toppings the title in English (data) and as shown
  * @property {{hand: number, round: string, cards: {code: string, name: string}[], lines: {penalty: string, points: number, why: string}[], total: number, text: string} | null} example
  */
 
@@ -39,29 +41,31 @@ function sentence(text) {
 
 /** @param {HowTo} h */
 function render(h) {
-  document.title = `How to play ${h.title} — Salad`;
-  $("howto-title").textContent = `How to play ${h.title}`;
-  $("howto-objective").textContent = `${h.players} players. ${h.objective}`;
+  // the ruleset's words (its title): in the catalog
+  document.title = t("How to play {rules} — Salad", { rules: t(h.title) });
+  $("howto-title").textContent = t("How to play {rules}", { rules: t(h.title) });
+  $("howto-objective").textContent = tn("{n} player. {objective}", "{n} players. {objective}", h.players, { objective: h.objective });
   $("howto-deck").textContent = sentence(h.deck.text);
   setHTML(
     $("howto-removals"),
     html`${h.removals.map(
-      (r) => html`<li class="${r.players === h.players ? "current" : ""}">${r.text}${r.players === h.players ? " (this game)" : ""}</li>`,
+      (r) => html`<li class="${r.players === h.players ? "current" : ""}">${r.players === h.players ? t("{text} (this game)", { text: r.text }) : r.text}</li>`,
     )}`,
   );
   setHTML($("howto-play"), html`${h.play.map((p) => html`<li>${p}</li>`)}`);
   setHTML(
     $("howto-hands"),
     html`${h.hands.map(
-      (hand) => html`<li><b>${hand.name}</b>
+      // the ruleset's words (a round's name): in the catalog
+      (hand) => html`<li><b>${t(hand.name)}</b>
 <ul>${hand.penalties.map((p) => html`<li>${sentence(p.text)}</li>`)}</ul>
-<small class="hint">${hand.total} points in all are handed out in this hand.</small></li>`,
+<small class="hint">${tn("{n} point in all is handed out in this hand.", "{n} points in all are handed out in this hand.", hand.total)}</small></li>`,
     )}`,
   );
   $("howto-toppings-box").hidden = !h.toppings.length;
   setHTML(
     $("howto-toppings"),
-    html`${h.toppings.map((t) => html`<li><b>${t.title}</b>: ${t.text}</li>`)}`,
+    html`${h.toppings.map((top) => html`<li><b>${top.shown}</b>${t(": {text}", { text: top.text })}</li>`)}`,
   );
   const ex = h.example;
   $("howto-example-box").hidden = !ex;
@@ -74,19 +78,22 @@ function render(h) {
     $("howto-example").textContent = ex.text;
     setHTML(
       $("howto-lines"),
-      html`<caption>What the last trick costs its winner</caption>
-<tbody>${ex.lines.map((l) => html`<tr><th scope="row">${l.penalty}</th><td>${l.why}</td><td class="num">${l.points}</td></tr>`)}
-<tr class="total"><th scope="row">In all</th><td></td><td class="num">${ex.total}</td></tr></tbody>`,
+      // the ruleset's words (a penalty's name): in the catalog
+      html`<caption>${t("What the last trick costs its winner")}</caption>
+<tbody>${ex.lines.map((l) => html`<tr><th scope="row">${t(l.penalty)}</th><td>${l.why}</td><td class="num">${number(l.points)}</td></tr>`)}
+<tr class="total"><th scope="row">${t("In all")}</th><td></td><td class="num">${number(ex.total)}</td></tr></tbody>`,
     );
   }
 }
 
-/** @param {string} path */
+/** The rules asked in the page's language. @param {string} path */
 async function load(path) {
+  const url = new URL(path, location.origin);
+  url.searchParams.set("lang", code);
   try {
-    render(await api("GET", path));
+    render(await api("GET", `${url.pathname}${url.search}`));
   } catch (err) {
-    $("howto-objective").textContent = `Cannot load the rules: ${errorText(err)}`;
+    $("howto-objective").textContent = t("Cannot load the rules: {error}", { error: errorText(err) });
   }
 }
 
@@ -100,7 +107,7 @@ async function mountChoices(shown) {
   const wanted = params.get("preset") || shown?.preset || options.presets[0]?.name || "";
   setHTML(
     presetSelect,
-    html`${options.presets.map((p) => html`<option value="${p.name}" ${p.name === wanted ? "selected" : ""}>${p.title}</option>`)}`,
+    html`${options.presets.map((p) => html`<option value="${p.name}" ${p.name === wanted ? "selected" : ""}>${t(p.title)}</option>`)}`,
   );
   const fillPlayers = () => {
     const p = options.presets.find((x) => x.name === presetSelect.value) || options.presets[0];
@@ -133,7 +140,7 @@ async function start() {
     $("howto-choose").hidden = true;
     const back = $("howto-back", HTMLAnchorElement);
     back.href = `/table/${enc}`;
-    back.textContent = "Back to the table";
+    back.textContent = t("Back to the table");
     await load(`/api/tables/${enc}/howto`);
     return;
   }

@@ -3,6 +3,7 @@
 
 import { api, errorText, store, tableIdFromPath } from "./api.js";
 import { $, html, setHTML, toast } from "./dom.js";
+import { t, tn } from "./i18n.js";
 import { me, offerName } from "./me.js";
 import { loadPrefs, mountLogo } from "./ui.js";
 
@@ -35,31 +36,35 @@ async function start() {
     const host = lobby.seats.find((s) => s.seat === lobby.host) || lobby.seats[lobby.host] || {};
     const joinButton = $("btn-join", HTMLButtonElement);
     const open = lobby.seats.filter((s) => s.kind === "open").length;
-    $("join-title").textContent = `Join ${lobby.title || "the table"}`;
+    $("join-title").textContent = lobby.title ? t("Join {title}", { title: t(lobby.title) }) : t("Join the table"); // the ruleset's words: in the catalog
     if (lobby.status !== "lobby") {
-      setHTML($("join-info"), html`This game has already started: you can watch it.`);
+      $("join-info").textContent = t("This game has already started: you can watch it.");
       joinButton.disabled = true;
     } else if (!open) {
-      setHTML($("join-info"), html`Every seat is taken: you can watch.`);
+      $("join-info").textContent = t("Every seat is taken: you can watch.");
       joinButton.disabled = true;
     } else if (lobby.group && !(await isMember(lobby.group.id))) {
       // Said before the player tries: only the group's members take its seats.
-      const group = lobby.group.name || "a group";
+      const group = lobby.group.name || t("a group");
+      const [before, after = ""] = t(
+        "This table is for the members of {group} only: join the group with its invite link first. You can watch.",
+      ).split("{group}");
       setHTML(
         $("join-info"),
-        html`This table is for the members of <a href="/g/${encodeURIComponent(lobby.group.id)}"
-            id="join-group">${group}</a> only: join the group with its invite link first. You can
-          watch.`,
+        html`${before}<a href="/g/${encodeURIComponent(lobby.group.id)}" id="join-group">${group}</a>${after}`,
       );
       joinButton.disabled = true;
     } else {
-      const of = lobby.group ? ` (members of ${lobby.group.name || "the group"} only)` : "";
-      setHTML(
-        $("join-info"),
-        html`${("name" in host && host.name) || "The host"} invites you: ${open} open seat${
-          open > 1 ? "s" : ""
-        } of ${lobby.seats.length}${of}.`,
-      );
+      const who = ("name" in host && host.name) || t("The host");
+      const params = { host: who, total: lobby.seats.length, group: lobby.group?.name || t("the group") };
+      $("join-info").textContent = lobby.group
+        ? tn(
+            "{host} invites you: {n} open seat of {total} (members of {group} only).",
+            "{host} invites you: {n} open seats of {total} (members of {group} only).",
+            open,
+            params,
+          )
+        : tn("{host} invites you: {n} open seat of {total}.", "{host} invites you: {n} open seats of {total}.", open, params);
     }
   } catch (err) {
     $("join-info").textContent = errorText(err);
@@ -83,7 +88,7 @@ async function join(e) {
   e.preventDefault();
   const name = $("j-name", HTMLInputElement).value.trim();
   if (!name) {
-    toast("Please give a display name.");
+    toast(t("Please give a display name."));
     return;
   }
   store.setName(name);

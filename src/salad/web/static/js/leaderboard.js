@@ -4,6 +4,7 @@
 
 import { api, errorText } from "./api.js";
 import { $, html, setHTML } from "./dom.js";
+import { number, t, tn } from "./i18n.js";
 import { pager, playerLink, ratingText } from "./players.js";
 import { mountLogo } from "./ui.js";
 
@@ -34,20 +35,36 @@ function href(change) {
 
 /** @param {Board} b */
 function render(b) {
-  document.title = `Leaderboard: ${b.title} — Salad`;
-  $("b-title").textContent = `Leaderboard: ${b.title}`;
+  // the ruleset's words (a family's title): in the catalog
+  document.title = t("Leaderboard: {rules} — Salad", { rules: t(b.title) });
+  $("b-title").textContent = t("Leaderboard: {rules}", { rules: t(b.title) });
   const family = $("b-family", HTMLSelectElement);
-  setHTML(family, html`${b.families.map((f) => html`<option value="${f.family}" ${f.family === b.family ? "selected" : ""}>${f.title}</option>`)}`);
+  setHTML(family, html`${b.families.map((f) => html`<option value="${f.family}" ${f.family === b.family ? "selected" : ""}>${t(f.title)}</option>`)}`);
   $("b-period", HTMLSelectElement).value = b.period;
-  const when = b.period === "week" ? "this week" : "in all";
+  const week = b.period === "week";
+  const games = week
+    ? tn("at least {n} rated game this week", "at least {n} rated games this week", b.min_games)
+    : tn("at least {n} rated game in all", "at least {n} rated games in all", b.min_games);
   $("b-summary").textContent = b.total
-    ? `${b.total} player${b.total === 1 ? "" : "s"} with at least ${b.min_games} rated game${b.min_games === 1 ? "" : "s"} ${when}. The rating shown is mu − 3 sigma (a cautious estimate); in brackets, mu ± sigma.`
-    : `No player has ${b.min_games} rated games ${when} yet.`;
+    ? tn(
+        "{n} player with {games}. The rating shown is mu − 3 sigma (a cautious estimate); in brackets, mu ± sigma.",
+        "{n} players with {games}. The rating shown is mu − 3 sigma (a cautious estimate); in brackets, mu ± sigma.",
+        b.total,
+        { games },
+      )
+    : week
+      ? tn("No player has {n} rated game this week yet.", "No player has {n} rated games this week yet.", b.min_games)
+      : tn("No player has {n} rated game in all yet.", "No player has {n} rated games in all yet.", b.min_games);
   setHTML(
     $("b-rows"),
     b.rows.length
-      ? html`<thead><tr><th scope="col" class="num">#</th><th scope="col">Player</th><th scope="col">Rating</th><th scope="col" class="num">Games</th></tr></thead>
-<tbody>${b.rows.map((r) => html`<tr><td class="num">${r.rank}</td><td>${playerLink(r.name, r.id)}</td><td>${ratingText(r.rating)}</td><td class="num">${r.games}</td></tr>`)}</tbody>`
+      ? html`<thead><tr><th scope="col" class="num">#</th><th scope="col">${t("Player")}</th><th scope="col">${t("Rating")}</th><th scope="col" class="num">${t("Games")}</th></tr></thead>
+<tbody>${b.rows.map(
+          (r) =>
+            html`<tr><td class="num">${number(r.rank)}</td><td>${playerLink(r.name, r.id)}</td><td>${ratingText(r.rating)}</td><td class="num">${number(
+              r.games,
+            )}</td></tr>`,
+        )}</tbody>`
       : html``,
   );
   setHTML($("b-pager"), pager(b.page, b.pages, (page) => href({ page: String(page) })));
@@ -63,7 +80,7 @@ async function main() {
   try {
     render(await api("GET", `/api/leaderboard?${params}`));
   } catch (err) {
-    $("b-summary").textContent = `Cannot load the leaderboard: ${errorText(err)}`;
+    $("b-summary").textContent = t("Cannot load the leaderboard: {error}", { error: errorText(err) });
   }
 }
 

@@ -3,6 +3,7 @@
 
 import { api, errorText } from "./api.js";
 import { $, html, join, setHTML, toast } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** @typedef {{id: string, name: string, url: string, you_own: boolean}} GroupBrief */
 
@@ -30,7 +31,7 @@ async function makeGroup(e) {
   e.preventDefault();
   const name = $("group-name", HTMLInputElement).value.trim();
   if (!name) {
-    toast("Please give the group a name.");
+    toast(t("Please give the group a name."));
     return;
   }
   try {

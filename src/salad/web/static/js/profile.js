@@ -5,7 +5,8 @@
 
 import { api, errorText } from "./api.js";
 import { $, html, join, setHTML } from "./dom.js";
-import { day, pager, ratingText } from "./players.js";
+import { number, t, tn } from "./i18n.js";
+import { day, levelName, one, pager, ratingText } from "./players.js";
 import { mountLogo } from "./ui.js";
 
 /** @typedef {import("./players.js").Rating} Rating */
@@ -35,7 +36,7 @@ const page = Number(new URLSearchParams(location.search).get("page")) || 1;
 /** A mean and its 95% interval, if there is one. @param {number | null} mean @param {Interval} interval */
 function meanText(mean, interval) {
   if (mean === null) return "–";
-  return interval ? `${mean.toFixed(1)} (${interval[0].toFixed(1)} to ${interval[1].toFixed(1)})` : mean.toFixed(1);
+  return interval ? t("{mean} ({low} to {high})", { mean: one(mean), low: one(interval[0]), high: one(interval[1]) }) : one(mean);
 }
 
 const CHART_H = 220;
@@ -68,71 +69,115 @@ function chart(points, title, CHART_W) {
     [...points].reverse().map((p, j) => `L${x(n - 1 - j).toFixed(1)},${y(p.mu - p.sigma).toFixed(1)}`).join("") +
     "Z";
   const ticks = [0, 1, 2, 3, 4].map((k) => lo + k * step);
-  return html`<figure class="p-figure"><figcaption>${title}: the rating after each rated game</figcaption>
-<svg viewBox="0 0 ${CHART_W} ${CHART_H}" role="img" aria-label="${title} rating over ${n} rated games">
-${join(ticks.map((v) => html`<line class="c-grid" x1="${PAD.left}" x2="${CHART_W - PAD.right}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}"/><text class="c-label" x="${PAD.left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${v.toFixed(0)}</text>`))}
+  const label = tn("{rules} rating over {n} rated game", "{rules} rating over {n} rated games", n, { rules: title });
+  return html`<figure class="p-figure"><figcaption>${t("{rules}: the rating after each rated game", { rules: title })}</figcaption>
+<svg viewBox="0 0 ${CHART_W} ${CHART_H}" role="img" aria-label="${label}">
+${join(ticks.map((v) => html`<line class="c-grid" x1="${PAD.left}" x2="${CHART_W - PAD.right}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}"/><text class="c-label" x="${PAD.left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${number(Math.round(v))}</text>`))}
 <path class="c-band" d="${band}"/>
 <path class="c-ordinal" d="${line((p) => p.ordinal)}"/>
 <path class="c-mu" d="${line((p) => p.mu)}"/>
-${join(points.map((p, i) => html`<circle class="c-dot" cx="${x(i).toFixed(1)}" cy="${y(p.mu).toFixed(1)}" r="3"><title>Game ${i + 1}: ${p.mu.toFixed(1)} ± ${p.sigma.toFixed(1)}</title></circle>`))}
-<text class="c-label" x="${PAD.left + w / 2}" y="${CHART_H - 6}" text-anchor="middle">Rated games (${n})</text>
+${join(points.map((p, i) => html`<circle class="c-dot" cx="${x(i).toFixed(1)}" cy="${y(p.mu).toFixed(1)}" r="3"><title>${t("Game {n}: {mu} ± {sigma}", { n: i + 1, mu: one(p.mu), sigma: one(p.sigma) })}</title></circle>`))}
+<text class="c-label" x="${PAD.left + w / 2}" y="${CHART_H - 6}" text-anchor="middle">${t("Rated games ({n})", { n: number(n) })}</text>
 </svg>
-<p class="c-legend"><span class="k-mu"></span>mu <span class="k-band"></span>± sigma <span class="k-ordinal"></span>mu − 3 sigma</p></figure>`;
+<p class="c-legend"><span class="k-mu"></span>${t("mu")} <span class="k-band"></span>${t("± sigma")} <span class="k-ordinal"></span>${t("mu − 3 sigma")}</p></figure>`;
+}
+
+/** A share (0 to 1) as a whole percentage. @param {number} share */
+function percent(share) {
+  return number(Math.round(share * 100) / 100, { style: "percent" });
 }
 
 /** @param {Profile} p */
 function render(p) {
-  const name = p.name || "Unnamed player";
-  document.title = `${name} — Salad`;
+  const name = p.name || t("Unnamed player");
+  document.title = t("{name} — Salad", { name });
   setHTML($("p-name"), html`<span class="p-dot" style="background:${/^#[0-9a-fA-F]{6}$/.test(p.colour) ? p.colour : "#888"}"></span>${name}`);
   $("p-summary").textContent = p.games
-    ? `${p.games} finished game${p.games === 1 ? "" : "s"}. A rating is provisional until ${p.provisional_games} rated games.`
-    : "No finished game yet.";
+    ? tn("{n} finished game.", "{n} finished games.", p.games) +
+      " " +
+      tn("A rating is provisional until {n} rated game.", "A rating is provisional until {n} rated games.", p.provisional_games)
+    : t("No finished game yet.");
   setHTML(
     $("p-ratings"),
     p.ratings.length
-      ? html`${p.ratings.map((r) => html`<div class="p-rating"><span class="hint">${r.title}</span> ${ratingText(r)} <small class="hint">${r.games} rated game${r.games === 1 ? "" : "s"}</small></div>`)}`
-      : html`<p class="hint">No rated game yet: a game with another player, or a rated table against the bots, is rated.</p>`,
+      ? html`${p.ratings.map(
+          (r) =>
+            html`<div class="p-rating"><span class="hint">${t(r.title)}</span> ${ratingText(r)} <small class="hint">${tn(
+              "{n} rated game",
+              "{n} rated games",
+              r.games,
+            )}</small></div>`,
+        )}`
+      : html`<p class="hint">${t("No rated game yet: a game with another player, or a rated table against the bots, is rated.")}</p>`,
   );
   setHTML(
     $("p-chart"),
     html`${p.ratings.map((r) => {
       const points = p.history.filter((h) => h.family === r.family);
-      return points.length ? chart(points, r.title, Math.max(280, $("p-chart").clientWidth)) : "";
+      return points.length ? chart(points, t(r.title), Math.max(280, $("p-chart").clientWidth)) : "";
     })}`,
   );
   const games = p.finished.games;
   setHTML(
     $("p-games"),
     games.length
-      ? html`<thead><tr><th scope="col">Date</th><th scope="col">Rules</th><th scope="col" class="num wide">Players</th><th scope="col" class="num">Place</th><th scope="col" class="num">Points</th><th scope="col">Game</th></tr></thead>
-<tbody>${games.map((g) => html`<tr><td>${day(g.finished_at)}</td><td>${g.title}${g.rated ? html` <span class="r-tag">rated</span>` : ""}${g.left ? html` <span class="r-tag r-left">left</span>` : ""}</td><td class="num wide">${g.players}</td><td class="num">${g.place}</td><td class="num">${g.points}</td><td class="p-links"><a href="${g.replay}">Replay</a> <a href="${g.review}">Review</a></td></tr>`)}</tbody>`
+      ? html`<thead><tr><th scope="col">${t("Date")}</th><th scope="col">${t("Rules")}</th><th scope="col" class="num wide">${t(
+          "Players",
+        )}</th><th scope="col" class="num">${t("Place")}</th><th scope="col" class="num">${t("Points")}</th><th scope="col">${t("Game")}</th></tr></thead>
+<tbody>${games.map(
+          (g) =>
+            html`<tr><td>${day(g.finished_at)}</td><td>${t(g.title)}${g.rated ? html` <span class="r-tag">${t("rated")}</span>` : ""}${
+              g.left ? html` <span class="r-tag r-left">${t("left")}</span>` : ""
+            }</td><td class="num wide">${number(g.players)}</td><td class="num">${number(g.place)}</td><td class="num">${number(
+              g.points,
+            )}</td><td class="p-links"><a href="${g.replay}">${t("Replay")}</a> <a href="${g.review}">${t("Review")}</a></td></tr>`,
+        )}</tbody>`
       : html``,
   );
   setHTML($("p-pager"), pager(p.finished.page, p.finished.pages, (n) => `?page=${n}`));
   setHTML(
     $("p-played"),
-    html`<thead><tr><th scope="col">Rules</th><th scope="col" class="num">Players</th><th scope="col" class="num">Games</th></tr></thead>
-<tbody>${p.by_ruleset.map((c) => html`<tr><td>${c.title}</td><td class="num">${c.players}</td><td class="num">${c.games}</td></tr>`)}</tbody>`,
+    html`<thead><tr><th scope="col">${t("Rules")}</th><th scope="col" class="num">${t("Players")}</th><th scope="col" class="num">${t("Games")}</th></tr></thead>
+<tbody>${p.by_ruleset.map(
+      (c) => html`<tr><td>${t(c.title)}</td><td class="num">${number(c.players)}</td><td class="num">${number(c.games)}</td></tr>`,
+    )}</tbody>`,
   );
   setHTML(
     $("p-bots"),
-    html`<thead><tr><th scope="col">Bot</th><th scope="col" class="num">Games</th><th scope="col" class="num">Wins</th><th scope="col">Points a game (95%)</th><th scope="col">Points a hand (95%)</th></tr></thead>
-<tbody>${p.against_bots.map((b) => html`<tr><td>${b.bot}</td><td class="num">${b.games}</td><td class="num">${b.wins}</td><td>${meanText(b.mean_game, b.mean_game_interval)}</td><td>${meanText(b.mean_hand, b.mean_hand_interval)}</td></tr>`)}</tbody>`,
+    html`<thead><tr><th scope="col">${t("Bot")}</th><th scope="col" class="num">${t("Games")}</th><th scope="col" class="num">${t(
+      "Wins",
+    )}</th><th scope="col">${t("Points a game (95%)")}</th><th scope="col">${t("Points a hand (95%)")}</th></tr></thead>
+<tbody>${p.against_bots.map((b) => html`<tr><td>${levelName(b.bot)}</td><td class="num">${number(b.games)}</td><td class="num">${number(b.wins)}</td><td>${meanText(b.mean_game, b.mean_game_interval)}</td><td>${meanText(b.mean_hand, b.mean_hand_interval)}</td></tr>`)}</tbody>`,
   );
   setHTML(
     $("p-kinds"),
-    html`<thead><tr><th scope="col">Penalty</th><th scope="col" class="num">In play</th><th scope="col" class="num">Taken</th><th scope="col" class="num">Points</th></tr></thead>
+    html`<thead><tr><th scope="col">${t("Penalty")}</th><th scope="col" class="num">${t("In play")}</th><th scope="col" class="num">${t(
+      "Taken",
+    )}</th><th scope="col" class="num">${t("Points")}</th></tr></thead>
 <tbody>${
       p.penalty_kinds.length
-        ? p.penalty_kinds.map((x) => html`<tr><td>${x.name}</td><td class="num">${x.hands}</td><td class="num">${x.taken} (${Math.round(x.share * 100)}%)</td><td class="num">${x.points}</td></tr>`)
-        : html`<tr><td colspan="4">None counted yet.</td></tr>`
+        ? p.penalty_kinds.map(
+            // the ruleset's words (a penalty's name): in the catalog
+            (x) =>
+              html`<tr><td>${t(x.name)}</td><td class="num">${number(x.hands)}</td><td class="num">${number(x.taken)} (${percent(
+                x.share,
+              )})</td><td class="num">${number(x.points)}</td></tr>`,
+          )
+        : html`<tr><td colspan="4">${t("None counted yet.")}</td></tr>`
     }</tbody>`,
   );
   setHTML(
     $("p-penalties"),
-    html`<thead><tr><th scope="col">Hand</th><th scope="col" class="num">Played</th><th scope="col" class="num">Took points</th><th scope="col" class="num">Mean points</th></tr></thead>
-<tbody>${p.penalties.map((x) => html`<tr><td>${x.name}</td><td class="num">${x.hands}</td><td class="num">${x.taken} (${Math.round(x.share * 100)}%)</td><td class="num">${x.mean.toFixed(1)}</td></tr>`)}</tbody>`,
+    html`<thead><tr><th scope="col">${t("Hand")}</th><th scope="col" class="num">${t("Played")}</th><th scope="col" class="num">${t(
+      "Took points",
+    )}</th><th scope="col" class="num">${t("Mean points")}</th></tr></thead>
+<tbody>${p.penalties.map(
+      // the ruleset's words (a round's name): in the catalog
+      (x) =>
+        html`<tr><td>${t(x.name)}</td><td class="num">${number(x.hands)}</td><td class="num">${number(x.taken)} (${percent(
+          x.share,
+        )})</td><td class="num">${one(x.mean)}</td></tr>`,
+    )}</tbody>`,
   );
 }
 

@@ -6,7 +6,8 @@
 import { api, errorText, tableIdFromPath } from "./api.js";
 import { cardSVG, Deck, suitIcon } from "./cards.js";
 import { $, html, setHTML, toast } from "./dom.js";
-import { SEAT_COLOURS, sheetTable, totalsChart } from "./scores.js";
+import { t, tn } from "./i18n.js";
+import { points, SEAT_COLOURS, sheetTable, totalsChart } from "./scores.js";
 import { clampPlates, loadPrefs, mountLogo, trickPlace, wireDialogs } from "./ui.js";
 
 /** @typedef {import("./types.js").GameRecord} GameRecord */
@@ -35,7 +36,7 @@ const R = {
 };
 
 function names() {
-  return R.record.players.map((p, i) => p.name || `Seat ${i + 1}`);
+  return R.record.players.map((p, i) => p.name || t("Seat {n}", { n: i + 1 }));
 }
 
 /** The cards each seat passed in a hand, when there was passing. @param {RecordHand} hand */
@@ -115,7 +116,8 @@ function handText(cards) {
       runs.push(html`<span class="suit-run" style="color:${R.deck.suitColour(k)}">${suitIcon(R.deck, k, 13)} ${ranks}</span>`);
     }
   }
-  return runs.length ? html`${runs}` : html`<span class="hint">no cards</span>`;
+  const none = t("no cards");
+  return runs.length ? html`${runs}` : html`<span class="hint">${none}</span>`;
 }
 
 /**
@@ -162,15 +164,20 @@ function render() {
   const complete = Boolean(trick && step.c === trick.cards.length);
   const done = handDone(step);
   $("r-slider", HTMLInputElement).value = String(R.at);
+  const handNo = t("Hand {number}/{count}", { number: hand.number, count: rec.hands.length });
+  const roundName = t(hand.round); // the ruleset's words: in the catalog
+  const where = trick
+    ? t("trick {number} of {count}", { number: step.k + 1, count: tricksN })
+    : step.pass
+      ? t("the passes")
+      : t("the deal");
   setHTML(
     $("round-line"),
-    html`<span class="hand-no">Hand ${hand.number}/${rec.hands.length}</span><span class="round-name">${
-      hand.round
-    }</span><span class="penalty">${trick ? `trick ${step.k + 1} of ${tricksN}` : step.pass ? "the passes" : "the deal"}</span>`,
+    html`<span class="hand-no">${handNo}</span><span class="round-name">${roundName}</span><span class="penalty">${where}</span>`,
   );
   /** @type {number[]} */
   const won = Array(n).fill(0);
-  if (step.k >= 0) hand.tricks.slice(0, complete ? step.k + 1 : step.k).forEach((t) => (won[t.winner] += 1));
+  if (step.k >= 0) hand.tricks.slice(0, complete ? step.k + 1 : step.k).forEach((tr) => (won[tr.winner] += 1));
   const remaining = cardsAt(hand, step.k, step.c);
   // A phone: no room for the hands on the plates; they go in a list under the felt.
   const phone = window.innerWidth < 640 || window.innerHeight < 500;
@@ -186,11 +193,14 @@ function render() {
     if (atEnd() && rec.winners && rec.winners.includes(i)) cls.push("winner");
     const cards = handText(remaining[i]);
     listed.push(html`<li><span class="dot" style="background:${SEAT_COLOURS[i % SEAT_COLOURS.length]}"></span><b>${nm[i]}</b> ${cards}</li>`);
-    const pts = lastTrick && hand.points ? html`<span class="pen ${hand.points[i] ? "" : "zero"}">+${hand.points[i]}</span>` : "";
-    const dealer = hand.dealer === i ? html`<span class="chip chip-dealer">dealer</span>` : "";
+    const pts =
+      lastTrick && hand.points ? html`<span class="pen ${hand.points[i] ? "" : "zero"}">+${points(hand.points[i])}</span>` : "";
+    const dealerWord = t("dealer");
+    const dealer = hand.dealer === i ? html`<span class="chip chip-dealer">${dealerWord}</span>` : "";
+    const tricksWon = tn("{n} trick", "{n} tricks", won[i]);
     seats.push(html`<div class="${cls.join(" ")}" style="left:${p.x}%;top:${p.y}%;max-width:${phone ? 7.5 : 16}rem"><div class="name"><span class="dot" style="display:inline-block;width:9px;height:9px;border-radius:50%;background:${
       SEAT_COLOURS[i % SEAT_COLOURS.length]
-    }"></span>${nm[i]}</div><div class="info">${pts}<span>tricks ${won[i]}</span></div><div class="flags">${dealer}</div>${
+    }"></span>${nm[i]}</div><div class="info">${pts}<span>${tricksWon}</span></div><div class="flags">${dealer}</div>${
       phone ? "" : html`<div class="replay-hands">${cards}</div>`
     }</div>`);
   }
@@ -206,10 +216,11 @@ function render() {
     trick.cards.slice(0, step.c).forEach((code, j) => {
       const seat = (trick.leader + j) % n;
       const place = trickPlace(seatAngle(seat, n), j, n, portrait());
+      const who = j === 0 ? t("{name} · led", { name: nm[seat] }) : nm[seat];
       trickCards.push(
         html`<div class="trick-card ${place.cls} ${complete && seat === trick.winner ? "won" : ""}" data-card="${code}" style="${
           place.style
-        }">${cardSVG(R.deck, code)}<span class="who">${nm[seat]}${j === 0 ? " · led" : ""}</span></div>`,
+        }">${cardSVG(R.deck, code)}<span class="who">${who}</span></div>`,
       );
     });
   }
@@ -217,7 +228,8 @@ function render() {
   let center = html``;
   const passes = passesOf(hand);
   if (step.pass && passes) {
-    center = html`<div class="panel replay-passes" id="replay-passes"><h2>The passes</h2>${passes.map(
+    const title = t("The passes");
+    center = html`<div class="panel replay-passes" id="replay-passes"><h2>${title}</h2>${passes.map(
       (cards, i) => html`<div class="replay-pass"><span class="who">${nm[i]} → ${nm[passTarget(i, n)]}</span><span class="replay-pass-cards">${cards.map(
         (code) => html`<span class="replay-pass-card" data-card="${code}">${cardSVG(R.deck, code)}</span>`,
       )}</span></div>`,
@@ -226,12 +238,12 @@ function render() {
     const extra = [];
     if (hand.trump) {
       const s = R.deck.suits.find((x) => x.letter === hand.trump);
-      extra.push(`trump ${s ? s.name : hand.trump}`);
+      extra.push(t("trump {suit}", { suit: s ? t(s.name) : hand.trump })); // the ruleset's words: in the catalog
     }
-    if (passes) extra.push("cards are passed next");
-    center = html`<div class="center-note">Hand ${hand.number}: ${hand.round} — ${nm[hand.dealer]} deals${
-      extra.length ? ` · ${extra.join(" · ")}` : ""
-    }</div>`;
+    if (passes) extra.push(t("cards are passed next"));
+    // the ruleset's words: in the catalog
+    const note = t("Hand {number}: {round} — {name} deals", { number: hand.number, round: t(hand.round), name: nm[hand.dealer] });
+    center = html`<div class="center-note">${note}${extra.length ? ` · ${extra.join(" · ")}` : ""}</div>`;
   }
   setHTML($("center"), center);
   // The end of a hand goes below the felt, never over the trick that ends it.
@@ -239,14 +251,16 @@ function render() {
   end.hidden = !(lastTrick && hand.points);
   if (lastTrick && hand.points) {
     const pts = hand.points;
-    end.textContent = `End of hand ${hand.number}: ${pts.map((p, i) => `${nm[i]} ${p}`).join(" · ")}`;
+    const scores = pts.map((p, i) => `${nm[i]} ${points(p)}`).join(" · ");
+    end.textContent = t("End of hand {number}: {scores}", { number: hand.number, scores });
   }
-  let status = `The deal of hand ${hand.number}`;
-  if (step.pass) status = `Hand ${hand.number}: the cards passed`;
-  else if (trick && complete) status = `${nm[trick.leader]} led · ${nm[trick.winner]} took the trick`;
+  let status = t("The deal of hand {number}", { number: hand.number });
+  if (step.pass) status = t("Hand {number}: the cards passed", { number: hand.number });
+  else if (trick && complete) status = t("{leader} led · {winner} took the trick", { leader: nm[trick.leader], winner: nm[trick.winner] });
   else if (trick) {
     const seat = (trick.leader + step.c - 1) % n;
-    status = `${nm[seat]} ${step.c === 1 ? "leads" : "plays"} the ${R.deck.name(trick.cards[step.c - 1])}`;
+    const params = { name: nm[seat], card: R.deck.name(trick.cards[step.c - 1]) };
+    status = step.c === 1 ? t("{name} leads the {card}", params) : t("{name} plays the {card}", params);
   }
   $("status").textContent = status;
   renderScores(step);
@@ -284,12 +298,19 @@ function renderScores(step) {
   const won = R.record.winners || [];
   const winners = won.map((i) => names()[i]).join(", ");
   // The final result only at the last step: a replay keeps its ending to itself.
+  const words = {
+    final: t("Final"),
+    winners: won.length > 1 ? t("Winners:") : t("Winner:"),
+    unfinished: t("Unfinished game"),
+    totals: t("Totals: {totals}", { totals: R.record.totals.map((total, i) => `${names()[i]} ${points(total)}`).join(" · ") }),
+    sheet: t("Score sheet"),
+  };
   const final = atEnd()
-    ? html`<div class="panel" id="replay-final"><h2>Final</h2><p>${
-        winners ? html`Winner${won.length > 1 ? "s" : ""}: <b>${winners}</b>` : "Unfinished game"
-      }</p><p class="hint">Totals: ${R.record.totals.map((t, i) => `${names()[i]} ${t}`).join(" · ")}</p></div>`
+    ? html`<div class="panel" id="replay-final"><h2>${words.final}</h2><p>${
+        winners ? html`${words.winners} <b>${winners}</b>` : words.unfinished
+      }</p><p class="hint">${words.totals}</p></div>`
     : "";
-  setHTML($("side"), html`<div class="panel"><h2>Score sheet</h2>${scoresHTML(step)}</div>${final}`);
+  setHTML($("side"), html`<div class="panel"><h2>${words.sheet}</h2>${scoresHTML(step)}</div>${final}`);
   if ($("dlg-scores", HTMLDialogElement).open) setHTML($("scores-body"), scoresHTML(step));
 }
 
@@ -335,14 +356,16 @@ async function start() {
     R.lobby = lobby;
     R.deck = new Deck(lobby.deck);
   } catch (err) {
+    const words = { title: t("No replay"), back: t("Back to the table") };
     setHTML(
       $("center"),
-      html`<div class="panel"><h2>No replay</h2><p>${errorText(err)}</p><a class="btn btn-primary" href="/table/${enc}">Back to the table</a></div>`,
+      html`<div class="panel"><h2>${words.title}</h2><p>${errorText(err)}</p><a class="btn btn-primary" href="/table/${enc}">${words.back}</a></div>`,
     );
     toast(errorText(err));
     return;
   }
-  document.title = `Salad — replay of ${(R.lobby && R.lobby.title) || "a game"}`;
+  document.title =
+    R.lobby && R.lobby.title ? t("Salad — replay of {title}", { title: R.lobby.title }) : t("Salad — replay of a game");
   R.steps = buildSteps();
   const slider = $("r-slider", HTMLInputElement);
   slider.max = String(Math.max(0, R.steps.length - 1));

@@ -4,6 +4,7 @@
 // all offered as GET /api/options describes them.
 
 import { $ as byId, all, html, setHTML } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** @typedef {import("./types.js").Options} Options */
 /** @typedef {import("./types.js").Preset} Preset */
@@ -14,9 +15,12 @@ import { $ as byId, all, html, setHTML } from "./dom.js";
  * @param {string} playersLabel
  */
 function markup(prefix, playersLabel) {
+  const [fileBefore, fileAfter = ""] = t(
+    "House rules written down as a text file (TOML): the rules it starts from, then what you change, one setting a line (for example {example}). Whoever wrote your house rules can give you one.",
+  ).split("{example}");
   return html`<div class="row">
   <div class="field">
-    <label for="${prefix}-preset">Rules</label>
+    <label for="${prefix}-preset">${t("Rules")}</label>
     <select id="${prefix}-preset"></select>
   </div>
   <div class="field" style="flex: 0 1 110px">
@@ -25,21 +29,33 @@ function markup(prefix, playersLabel) {
   </div>
 </div>
 <div class="field">
-  <label for="${prefix}-file">Or a rules file</label>
+  <label for="${prefix}-file">${t("Or a rules file")}</label>
   <input type="file" id="${prefix}-file" accept=".toml,text/plain" aria-describedby="${prefix}-file-what" />
   <small id="${prefix}-file-note"></small>
-  <small id="${prefix}-file-what">House rules written down as a text file (TOML): the rules it starts from, then what you change, one setting a line (for example <code>jokers = 2</code>). Whoever wrote your house rules can give you one.</small>
+  <small id="${prefix}-file-what">${fileBefore}<code>jokers = 2</code>${fileAfter}</small>
 </div>
 <fieldset id="${prefix}-toppings-box" hidden>
-  <legend>Toppings</legend>
+  <legend>${t("Toppings")}</legend>
   <div class="toppings" id="${prefix}-toppings"></div>
 </fieldset>
 <fieldset id="${prefix}-swaps-box" hidden>
-  <legend>Swap rounds</legend>
-  <p class="hint">A hand's round may be replaced by another of these rules' rounds:</p>
+  <legend>${t("Swap rounds")}</legend>
+  <p class="hint">${t("A hand's round may be replaced by another of these rules' rounds:")}</p>
   <ul class="hint" id="${prefix}-swap-notes"></ul>
   <div id="${prefix}-swaps"></div>
 </fieldset>`;
+}
+
+/**
+ * One hand's swap choice: keep its round, or one of the swap-in rounds `opts`.
+ * @param {number} n the hand's number
+ * @param {string} name its round's name
+ * @param {import("./dom.js").Html[]} opts
+ */
+function swapRow(n, name, opts) {
+  const label = t("Replace hand {n} ({name})", { n, name });
+  const keep = t("keep");
+  return html`<div class="swap-row"><span>${n}. ${name}</span><select data-swap="${n}" aria-label="${label}"><option value="">${keep}</option>${opts}</select></div>`;
 }
 
 /**
@@ -59,7 +75,7 @@ function markup(prefix, playersLabel) {
  * @param {string} prefix
  * @param {{players?: string, onChange?: () => void, presetWithFile?: boolean}} [options]
  */
-export function rulesForm(prefix, { players = "Players", onChange = () => {}, presetWithFile = false } = {}) {
+export function rulesForm(prefix, { players = t("Players"), onChange = () => {}, presetWithFile = false } = {}) {
   /**
    * The control `name` of this form.
    * @template {Element} T
@@ -101,10 +117,11 @@ export function rulesForm(prefix, { players = "Players", onChange = () => {}, pr
     setHTML(
       $("toppings"),
       html`${tops.map(
-        (t) =>
-          html`<label class="check"><input type="checkbox" name="topping" value="${t.name}" ${
-            ticked.has(t.name) ? "checked" : ""
-          }> <span>${t.text || t.name}</span></label>`,
+        (top) =>
+          // the ruleset's words: in the catalog
+          html`<label class="check"><input type="checkbox" name="topping" value="${top.name}" ${
+            ticked.has(top.name) ? "checked" : ""
+          }> <span>${top.text ? t(top.text) : top.name}</span></label>`,
       )}`,
     );
     // Swaps: for each hand of the preset, a swap-in round may replace it.
@@ -114,16 +131,15 @@ export function rulesForm(prefix, { players = "Players", onChange = () => {}, pr
     const texts = (chosen && options.swap_text && options.swap_text[chosen.name]) || {};
     setHTML(
       $("swap-notes"),
-      html`${swaps.map((s) => html`<li><b>${s.name}</b>${texts[s.id] ? `: ${texts[s.id]}` : ""}</li>`)}`,
+      // the ruleset's words (round names): in the catalog
+      html`${swaps.map((s) => html`<li><b>${t(s.name)}</b>${texts[s.id] ? t(": {text}", { text: t(texts[s.id]) }) : ""}</li>`)}`,
     );
     setHTML(
       $("swaps"),
       html`${slots.map((h, i) => {
         if (h.swappable === false) return "";
-        const opts = swaps.map((s) => html`<option value="${s.id}" title="${texts[s.id] || ""}">${s.name}</option>`);
-        return html`<div class="swap-row"><span>${i + 1}. ${h.name}</span><select data-swap="${i + 1}" aria-label="Replace hand ${
-          i + 1
-        } (${h.name})"><option value="">keep</option>${opts}</select></div>`;
+        const opts = swaps.map((s) => html`<option value="${s.id}" title="${texts[s.id] || ""}">${t(s.name)}</option>`);
+        return swapRow(i + 1, t(h.name), opts);
       })}`,
     );
     onChange();
@@ -136,14 +152,14 @@ export function rulesForm(prefix, { players = "Players", onChange = () => {}, pr
     const file = files && files[0];
     rulesText = file ? await file.text() : null;
     control("preset", HTMLSelectElement).disabled = rulesText !== null;
-    $("file-note").textContent = file ? `Using ${file.name} instead of a preset.` : "";
+    $("file-note").textContent = file ? t("Using {file} instead of a preset.", { file: file.name }) : "";
     render();
   });
 
   /** @param {Options} answer */
   function setOptions(answer) {
     options = answer;
-    setHTML($("preset"), html`${options.presets.map((p) => html`<option value="${p.name}">${p.title || p.name}</option>`)}`);
+    setHTML($("preset"), html`${options.presets.map((p) => html`<option value="${p.name}">${p.title ? t(p.title) : p.name}</option>`)}`);
     const first = options.presets[0];
     if (first) control("players", HTMLInputElement).value = String(first.default_players);
     render();

@@ -3,6 +3,7 @@
 
 import { hasArt, suitIcon } from "./cards.js";
 import { html } from "./dom.js";
+import { number, t } from "./i18n.js";
 
 /** @typedef {import("./dom.js").Html} Html */
 /** @typedef {import("./cards.js").Deck} Deck */
@@ -27,6 +28,15 @@ import { html } from "./dom.js";
  * @property {number} [you]
  * @property {number} dot
  */
+
+/**
+ * Points as the page's language writes them, without grouping ("1120", as a score sheet does;
+ * "-5" with the language's minus sign).
+ * @param {number} n
+ */
+export function points(n) {
+  return number(n, { useGrouping: false });
+}
 
 export const SEAT_COLOURS = [
   "#e8590c",
@@ -89,10 +99,11 @@ export function markHTML(deck, mark, size = 16) {
  * @returns {Html}
  */
 export function roundHTML(deck, round, marks, size = 16) {
+  const name = t(round); // the ruleset's words: in the catalog
   const shown = (marks || []).filter((m) => drawn(deck, m));
-  if (!shown.length) return html`${round}`;
+  if (!shown.length) return html`${name}`;
   // A no-break space: the drawing stays on the line of the name's last word.
-  return html`${round}\u00a0${shown.map((m) => markHTML(deck, m, size))}`;
+  return html`${name}\u00a0${shown.map((m) => markHTML(deck, m, size))}`;
 }
 
 /**
@@ -150,9 +161,9 @@ export function sheetTable({ names, rows, current, running, totals, winners, you
     const isCurrent = r.number === current && !r.points;
     let cells;
     if (r.points) {
-      cells = r.points.map((p) => html`<td>${p}</td>`);
+      cells = r.points.map((p) => html`<td>${points(p)}</td>`);
     } else if (isCurrent && running) {
-      cells = running.map((p) => html`<td class="running">${p || "·"}</td>`);
+      cells = running.map((p) => html`<td class="running">${p ? points(p) : "·"}</td>`);
     } else {
       cells = names.map(() => html`<td></td>`);
     }
@@ -164,9 +175,10 @@ export function sheetTable({ names, rows, current, running, totals, winners, you
       14,
     )}</th>${cells}</tr>`;
   });
-  const foot = totals.map((t, i) => html`<td class="${winners && winners.includes(i) ? "win" : ""}">${t}</td>`);
-  return html`<div class="sheet-wrap"><table class="sheet${names.length > 4 ? " many" : ""}${names.length > 6 ? " lots" : ""}"><thead><tr><th scope="col">Hand</th>${head}</tr></thead>
-<tbody>${body}</tbody><tfoot><tr><th scope="row">Total</th>${foot}</tr></tfoot></table></div>`;
+  const words = { hand: t("Hand"), total: t("Total") };
+  const foot = totals.map((total, i) => html`<td class="${winners && winners.includes(i) ? "win" : ""}">${points(total)}</td>`);
+  return html`<div class="sheet-wrap"><table class="sheet${names.length > 4 ? " many" : ""}${names.length > 6 ? " lots" : ""}"><thead><tr><th scope="col">${words.hand}</th>${head}</tr></thead>
+<tbody>${body}</tbody><tfoot><tr><th scope="row">${words.total}</th>${foot}</tr></tfoot></table></div>`;
 }
 
 /**
@@ -241,31 +253,32 @@ export function lineChart(series, { hands, size, label, you = -1, start = "0", l
   const grid = [];
   for (let v = lo; v <= hi + 1e-9; v += step) {
     grid.push(html`<line x1="${left}" x2="${W - right}" y1="${y(v)}" y2="${y(v)}" class="grid"/>`);
-    grid.push(html`<text x="${left - 6}" y="${y(v) + 4}" class="axis" text-anchor="end">${Math.round(v)}</text>`);
+    grid.push(html`<text x="${left - 6}" y="${y(v) + 4}" class="axis" text-anchor="end">${points(Math.round(v))}</text>`);
   }
   for (let i = 0; i <= count; i++) {
-    grid.push(html`<text x="${x(i)}" y="${H - size.ticks}" class="axis" text-anchor="middle">${i === 0 ? start : i}</text>`);
+    grid.push(html`<text x="${x(i)}" y="${H - size.ticks}" class="axis" text-anchor="middle">${i === 0 ? start : points(i)}</text>`);
   }
   /** @type {Html[]} */
   const lines = [];
-  series.forEach(({ name, points }, s) => {
+  series.forEach(({ name, points: values }, s) => {
     const colour = SEAT_COLOURS[s % SEAT_COLOURS.length];
-    const d = points.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)} ${y(v).toFixed(1)}`).join(" ");
+    const d = values.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)} ${y(v).toFixed(1)}`).join(" ");
     const width = s === you ? size.you : size.line;
     lines.push(
       html`<path class="line" data-seat="${s}" d="${d}" fill="none" stroke="${colour}" stroke-width="${width}" stroke-linejoin="round" stroke-linecap="round"><title>${name}</title></path>`,
     );
-    points.forEach((v, i) => {
+    values.forEach((v, i) => {
       if (!i) return;
-      const title = labels ? html`<title>${`${name} after ${labels[i]}: ${v}`}</title>` : "";
+      const text = labels ? t("{name} after {label}: {total}", { name, label: labels[i], total: points(v) }) : "";
+      const title = labels ? html`<title>${text}</title>` : "";
       lines.push(html`<circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="${size.dot}" fill="${colour}">${title}</circle>`);
     });
   });
   const legend = series.map(
-    ({ name, points }, s) =>
+    ({ name, points: values }, s) =>
       html`<span class="legend-item"><span class="swatch" style="background:${
         SEAT_COLOURS[s % SEAT_COLOURS.length]
-      }"></span>${name} <b>${points[points.length - 1]}</b></span>`,
+      }"></span>${name} <b>${points(values[values.length - 1])}</b></span>`,
   );
   return html`<figure class="chart"><svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${label}">${grid}${lines}</svg>
 <figcaption class="legend">${legend}</figcaption></figure>`;
@@ -277,7 +290,7 @@ export function lineChart(series, { hands, size, label, you = -1, start = "0", l
  */
 export function totalsChart({ names, pointsByHand, hands, you }) {
   const series = runningTotals(pointsByHand, names.length).map((points, s) => ({ name: names[s], points }));
-  return lineChart(series, { hands, size: SMALL, label: "Running totals by hand", you });
+  return lineChart(series, { hands, size: SMALL, label: t("Running totals by hand"), you });
 }
 
 /**
@@ -296,13 +309,13 @@ export function markScroll(root) {
     if (scrolls && !hint) {
       hint = document.createElement("p");
       hint.className = "sheet-more";
-      hint.textContent = "More columns to the right: swipe or scroll the sheet sideways →";
+      hint.textContent = t("More columns to the right: swipe or scroll the sheet sideways →");
       wrap.after(hint);
     } else if (!scrolls && hint) hint.remove();
     if (scrolls) {
       wrap.tabIndex = 0; // the keyboard can scroll it too
       wrap.setAttribute("role", "region");
-      wrap.setAttribute("aria-label", "The sheet (scrolls sideways)");
+      wrap.setAttribute("aria-label", t("The sheet (scrolls sideways)"));
     }
   }
 }

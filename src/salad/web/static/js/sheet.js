@@ -8,8 +8,9 @@
 import { api, ApiError, errorText } from "./api.js";
 import { Deck } from "./cards.js";
 import { $, all, first, html, setHTML, toast } from "./dom.js";
+import { t, tn } from "./i18n.js";
 import { rulesForm } from "./rulesform.js";
-import { lineChart, markedText, markedWords, markScroll, roundHTML, SEAT_COLOURS } from "./scores.js";
+import { lineChart, markedText, markedWords, markScroll, points, roundHTML, SEAT_COLOURS } from "./scores.js";
 import { loadPrefs, mountLogo, trophy } from "./ui.js";
 
 /** @typedef {import("./dom.js").Html} Html */
@@ -153,7 +154,7 @@ function fileStem() {
 /** @param {string[]} names */
 function nameList(names) {
   if (names.length <= 1) return names.join("");
-  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  return t("{names} and {last}", { names: names.slice(0, -1).join(", "), last: names[names.length - 1] });
 }
 
 /** @param {number[]} seats */
@@ -163,12 +164,12 @@ function who(seats) {
 
 /** Places as the model gives them, with "=" when a place is shared. @param {number[]} standings */
 function placeLabels(standings) {
-  return standings.map((p) => `${p}${standings.filter((q) => q === p).length > 1 ? "=" : ""}`);
+  return standings.map((p) => `${points(p)}${standings.filter((q) => q === p).length > 1 ? "=" : ""}`);
 }
 
 /** @param {Field} field */
 function cost(field) {
-  return field.per_player ? `${field.points} each` : `${field.points}`;
+  return field.per_player ? t("{points} each", { points: points(field.points) }) : points(field.points);
 }
 
 /** @param {HTMLElement} box @param {string[]} problems @param {string} intro */
@@ -195,9 +196,11 @@ function renderNames(names) {
   /** @type {Html[]} */
   const rows = [];
   for (let i = 0; i < n; i++) {
-    rows.push(html`<div class="name-row"><label for="s-name-${i}">${i + 1}</label><input type="text" id="s-name-${i}" maxlength="24" autocomplete="off" placeholder="Player ${
-      i + 1
-    }" value="${old[i] || ""}" aria-label="Name of player ${i + 1}" /></div>`);
+    const placeholder = t("Player {n}", { n: i + 1 });
+    const label = t("Name of player {n}", { n: i + 1 });
+    rows.push(html`<div class="name-row"><label for="s-name-${i}">${i + 1}</label><input type="text" id="s-name-${i}" maxlength="24" autocomplete="off" placeholder="${placeholder}" value="${
+      old[i] || ""
+    }" aria-label="${label}" /></div>`);
   }
   setHTML(box, html`${rows}`);
   for (const input of all(box, "input")) input.addEventListener("input", renderDealer);
@@ -205,15 +208,16 @@ function renderNames(names) {
 }
 
 function setupNames() {
-  return all($("s-names"), "input", HTMLInputElement).map((input, i) => input.value.trim() || `Player ${i + 1}`);
+  return all($("s-names"), "input", HTMLInputElement).map((input, i) => input.value.trim() || t("Player {n}", { n: i + 1 }));
 }
 
 function renderDealer() {
   const select = $("s-dealer", HTMLSelectElement);
   const was = select.value;
+  const none = t("(not noted)");
   setHTML(
     select,
-    html`<option value="">(not noted)</option>${setupNames().map(
+    html`<option value="">${none}</option>${setupNames().map(
       (n, i) => html`<option value="${i}" ${String(i) === was ? "selected" : ""}>${n}</option>`,
     )}`,
   );
@@ -250,7 +254,7 @@ async function startSheet(e) {
     showProblems($("setup-problems"), [], "");
     focusEntry();
   } catch (err) {
-    showProblems($("setup-problems"), splitProblems(err), "The sheet cannot start:");
+    showProblems($("setup-problems"), splitProblems(err), t("The sheet cannot start:"));
   } finally {
     btn.disabled = false;
   }
@@ -278,7 +282,7 @@ async function call(path, body) {
       body: JSON.stringify(body),
     });
   } catch (err) {
-    throw new ApiError(`cannot reach the server (${errorText(err)})`, 0);
+    throw new ApiError(t("cannot reach the server ({error})", { error: errorText(err) }), 0);
   }
   const type = response.headers.get("content-type") || "";
   if (response.ok) return type.includes("json") ? response.json() : response.text();
@@ -314,20 +318,19 @@ function renderEntry() {
   /** @type {Record<string, unknown>} */
   const old = editing !== null ? summary.hands[index].took : prefill || {};
   const drawnRound = roundHTML(deck(), round, roundMarks(index), 20);
-  setHTML(
-    $("entry-title"),
+  const heading =
     editing !== null
-      ? html`Correcting hand ${index + 1}: ${drawnRound}`
-      : html`Hand ${index + 1} of ${summary.hand_count}: ${drawnRound}`,
-  );
+      ? t("Correcting hand {number}:", { number: index + 1 })
+      : t("Hand {number} of {count}:", { number: index + 1, count: summary.hand_count });
+  setHTML($("entry-title"), html`${heading} ${drawnRound}`);
   const info = [];
   const next = summary.next;
   if (editing === null && next) {
-    if (next.dealer !== null) info.push(`${summary.players[next.dealer]} deals.`);
-    if (next.trump_picker !== null) info.push(`${summary.players[next.trump_picker]} picks the trump.`);
-    if (next.moon) info.push("A moon can be shot in this hand.");
+    if (next.dealer !== null) info.push(t("{name} deals.", { name: summary.players[next.dealer] }));
+    if (next.trump_picker !== null) info.push(t("{name} picks the trump.", { name: summary.players[next.trump_picker] }));
+    if (next.moon) info.push(t("A moon can be shot in this hand."));
   }
-  if (editing !== null) info.push("Everything after this hand is recomputed.");
+  if (editing !== null) info.push(t("Everything after this hand is recomputed."));
   $("entry-info").textContent = info.join(" ");
   $("entry-info").hidden = !info.length;
   const names = summary.players;
@@ -360,15 +363,11 @@ function renderEntry() {
 <legend>${markedText(deck(), f.label, f.mark, 18)} <span class="cost">${cost(f)}</span></legend>
 <p class="hint" id="${qid}">${markedText(deck(), f.question, f.mark, 15)}</p>${body}</fieldset>`;
   });
-  setHTML(
-    $("entry-fields"),
-    fields.length
-      ? html`${questions}`
-      : html`<p class="hint">Nothing to enter for this hand: no penalty card is in play.</p>`,
-  );
+  const nothing = t("Nothing to enter for this hand: no penalty card is in play.");
+  setHTML($("entry-fields"), fields.length ? html`${questions}` : html`<p class="hint">${nothing}</p>`);
   tally(fields);
   $("entry-fields").oninput = () => tally(fields);
-  $("btn-enter").textContent = editing !== null ? "Save the correction" : "Enter the hand";
+  $("btn-enter").textContent = editing !== null ? t("Save the correction") : t("Enter the hand");
   $("btn-cancel-fix").hidden = editing === null;
   $("entry-hint").hidden = !fields.some((f) => f.per_player);
 }
@@ -382,10 +381,14 @@ function tally(fields) {
     if (!(line instanceof HTMLElement)) continue;
     const inputs = all($("entry-fields"), "input", HTMLInputElement).filter((i) => i.dataset.field === f.id);
     const sum = inputs.reduce((n, i) => n + (/^\s*\d+\s*$/.test(i.value) ? Number(i.value) : 0), 0);
-    const what = `${sum} of ${f.total} ${f.label.toLowerCase()}`;
+    const what = { sum: points(sum), total: points(f.total), what: f.label.toLowerCase(), left: points(Math.abs(f.total - sum)) };
     const left = f.total - sum;
     line.textContent =
-      left === 0 ? `${what}: it adds up ✓` : left > 0 ? `${what} entered: ${left} to go` : `${what}: ${-left} too many`;
+      left === 0
+        ? t("{sum} of {total} {what}: it adds up ✓", what)
+        : left > 0
+          ? t("{sum} of {total} {what} entered: {left} to go", what)
+          : t("{sum} of {total} {what}: {left} too many", what);
     line.dataset.state = left === 0 ? "ok" : left > 0 ? "short" : "over";
   }
 }
@@ -400,8 +403,8 @@ function collectEntry() {
     const inputs = all($("entry-fields"), "input", HTMLInputElement).filter((i) => i.dataset.field === f.id);
     if (f.per_player) {
       const texts = inputs.map((i) => i.value.trim());
-      if (texts.every((t) => t === "")) continue;
-      entry[f.id] = texts.map((t) => (t === "" ? 0 : /^[+-]?\d+$/.test(t) ? Number(t) : t));
+      if (texts.every((text) => text === "")) continue;
+      entry[f.id] = texts.map((text) => (text === "" ? 0 : /^[+-]?\d+$/.test(text) ? Number(text) : text));
     } else {
       const picked = inputs.find((i) => i.checked);
       if (picked) entry[f.id] = Number(picked.dataset.seat);
@@ -423,7 +426,7 @@ async function submitEntry(e) {
   try {
     const checked = await call("/api/sheets/check", { sheet, entry, index });
     if (checked.problems.length) {
-      showProblems($("problems"), checked.problems, `Hand ${index + 1} does not add up, so it was not entered:`);
+      showProblems($("problems"), checked.problems, t("Hand {number} does not add up, so it was not entered:", { number: index + 1 }));
       return;
     }
     const fixing = editing;
@@ -435,11 +438,11 @@ async function submitEntry(e) {
     prefill = null;
     showProblems($("problems"), [], "");
     adopt(answer);
-    note(fixing === null ? `Hand ${index + 1} entered.` : `Hand ${index + 1} corrected.`);
+    note(fixing === null ? t("Hand {number} entered.", { number: index + 1 }) : t("Hand {number} corrected.", { number: index + 1 }));
     focusEntry();
   } catch (err) {
     if (err instanceof ApiError && err.problems) {
-      showProblems($("problems"), err.problems, `Hand ${index + 1} was not entered:`);
+      showProblems($("problems"), err.problems, t("Hand {number} was not entered:", { number: index + 1 }));
     } else toast(errorText(err));
   } finally {
     btn.disabled = false;
@@ -485,7 +488,7 @@ async function undo() {
     prefill = last.took; // the undone answers, ready to change and enter again
     showProblems($("problems"), [], "");
     adopt(answer);
-    note(`Hand ${last.number} taken back: its answers are in the form.`);
+    note(t("Hand {number} taken back: its answers are in the form.", { number: last.number }));
   } catch (err) {
     toast(errorText(err));
   }
@@ -498,7 +501,11 @@ function renderSheet() {
   const { summary } = current;
   const names = summary.players;
   const n = names.length;
-  $("sheet-rules").textContent = `${summary.title} · ${summary.highest_wins ? "highest" : "lowest"} total wins`;
+  // the ruleset's words: in the catalog
+  const title = t(summary.title);
+  $("sheet-rules").textContent = summary.highest_wins
+    ? t("{title} · highest total wins", { title })
+    : t("{title} · lowest total wins", { title });
   const head = names.map(
     (name, s) =>
       html`<th scope="col" title="${name}"><span class="dot" style="background:${
@@ -519,48 +526,65 @@ function renderSheet() {
     }
     const cells = hand.points.map((p, s) => {
       const lead = hand.leaders.includes(s) ? " lead" : "";
-      const moon = hand.moon === s ? html` <span class="moon" title="${names[s]} shot the moon">☾</span>` : "";
-      return html`<td><span class="pts">${p}${moon}</span><span class="run${lead}" title="Total after hand ${i + 1}">${
-        hand.running[s]
-      }</span></td>`;
+      const shot = t("{name} shot the moon", { name: names[s] });
+      const moon = hand.moon === s ? html` <span class="moon" title="${shot}">☾</span>` : "";
+      const after = t("Total after hand {number}", { number: i + 1 });
+      return html`<td><span class="pts">${points(p)}${moon}</span><span class="run${lead}" title="${after}">${points(
+        hand.running[s],
+      )}</span></td>`;
     });
-    const ok = hand.expected === null ? "moon" : hand.sum === hand.expected ? "✓" : `≠ ${hand.expected}`;
+    const ok = hand.expected === null ? t("moon") : hand.sum === hand.expected ? "✓" : `≠ ${points(hand.expected)}`;
     const cls = editing === i ? "fixing" : "done";
-    body.push(html`<tr class="${cls}" data-hand="${i + 1}"><th scope="row" title="${round}"><span class="num">${i + 1}</span> ${roundHTML(
+    const handsOut =
+      hand.expected === null
+        ? t("The hand hands out no fixed sum (a moon was shot)")
+        : t("The hand hands out {sum}", { sum: points(hand.expected) });
+    const fixLabel = t("Fix hand {number} ({round})", { number: i + 1, round: t(round) }); // the ruleset's words
+    const fix = t("Fix");
+    body.push(html`<tr class="${cls}" data-hand="${i + 1}"><th scope="row" title="${t(round)}"><span class="num">${i + 1}</span> ${roundHTML(
       deck(),
       round,
       roundMarks(i),
       14,
     )}</th>${cells}
-<td class="sum" title="The hand hands out ${hand.expected === null ? "no fixed sum (a moon was shot)" : hand.expected}">${
-      hand.sum
-    } <small>${ok}</small></td><td class="fix"><button class="btn btn-small btn-fix" type="button" data-fix="${i}" aria-label="Fix hand ${
-      i + 1
-    } (${round})">Fix</button></td></tr>`);
+<td class="sum" title="${handsOut}">${points(hand.sum)} <small>${ok}</small></td><td class="fix"><button class="btn btn-small btn-fix" type="button" data-fix="${i}" aria-label="${fixLabel}"><span class="fix-word">${fix}</span><svg class="fix-icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M4 17.2V20h2.8l8.3-8.3-2.8-2.8zm13.7-7.6a1 1 0 0 0 0-1.4l-1.9-1.9a1 1 0 0 0-1.4 0l-1.5 1.5 2.8 2.8z" fill="currentColor"/></svg></button></td></tr>`);
   }
   const best = summary.over ? summary.winners : summary.leaders;
-  const totals = summary.totals.map((t, s) => html`<td class="${best.includes(s) ? "win" : ""}">${t}</td>`);
+  const totals = summary.totals.map((total, s) => html`<td class="${best.includes(s) ? "win" : ""}">${points(total)}</td>`);
   const places = summary.hands.length ? placeLabels(summary.standings) : names.map(() => "");
   const placeCells = places.map((p) => html`<td>${p}</td>`);
+  const words = {
+    caption: t("Points by hand; the small number is the total after the hand"),
+    hand: t("Hand"),
+    sum: t("Sum"),
+    correct: t("Correct"),
+    total: t("Total"),
+    place: t("Place"),
+  };
   setHTML($("sheet-table"), html`<div class="sheet-wrap"><table class="sheet score-sheet${n > 5 ? " many" : ""}">
-<caption class="visually-hidden">Points by hand; the small number is the total after the hand</caption>
-<thead><tr><th scope="col" class="hand-col">Hand</th>${head}<th scope="col" class="sum">Sum</th><th scope="col"><span class="visually-hidden">Correct</span></th></tr></thead>
+<caption class="visually-hidden">${words.caption}</caption>
+<thead><tr><th scope="col" class="hand-col">${words.hand}</th>${head}<th scope="col" class="sum">${words.sum}</th><th scope="col"><span class="visually-hidden">${words.correct}</span></th></tr></thead>
 <tbody>${body}</tbody>
-<tfoot><tr class="totals"><th scope="row">Total</th>${totals}<td class="sum">${summary.total}</td><td></td></tr>
-<tr class="places"><th scope="row">Place</th>${placeCells}<td class="sum"></td><td></td></tr></tfoot></table></div>`);
+<tfoot><tr class="totals"><th scope="row">${words.total}</th>${totals}<td class="sum">${points(summary.total)}</td><td></td></tr>
+<tr class="places"><th scope="row">${words.place}</th>${placeCells}<td class="sum"></td><td></td></tr></tfoot></table></div>`);
   for (const b of all($("sheet-table"), "[data-fix]")) {
     b.addEventListener("click", () => startCorrection(Number(b.dataset.fix)));
   }
   markScroll($("sheet-table"));
   const entered = summary.hands.length;
   let line;
-  if (!entered) line = "No hand entered yet.";
+  if (!entered) line = t("No hand entered yet.");
   else if (summary.over) {
     const w = summary.winners;
-    line = `${who(w)} ${w.length > 1 ? "share the win" : "wins"} with ${summary.totals[w[0]]}.`;
+    const params = { names: who(w), total: points(summary.totals[w[0]]) };
+    line = w.length > 1 ? t("{names} share the win with {total}.", params) : t("{names} wins with {total}.", params);
   } else {
     const l = summary.leaders;
-    line = `After hand ${entered}: ${who(l)} ${l.length > 1 ? "lead" : "leads"} with ${summary.totals[l[0]]}.`;
+    const params = { number: entered, names: who(l), total: points(summary.totals[l[0]]) };
+    line =
+      l.length > 1
+        ? t("After hand {number}: {names} lead with {total}.", params)
+        : t("After hand {number}: {names} leads with {total}.", params);
   }
   $("leader").textContent = line;
   $("btn-undo", HTMLButtonElement).disabled = !entered;
@@ -578,17 +602,23 @@ function renderFinal() {
       (s) =>
         html`<li class="${summary.winners.includes(s) ? "win" : ""}"><span><b class="place">${places[s]}</b> ${
           summary.players[s]
-        }</span><span>${summary.totals[s]}</span></li>`,
+        }</span><span>${points(summary.totals[s])}</span></li>`,
     )}`,
   );
   const n = summary.players.length;
   let text;
+  const params = { total: points(summary.total), checksum: points(summary.checksum ?? 0) };
   if (summary.checksum === null) {
-    text = `Game total ${summary.total}. A moon was shot, so the checksum does not apply.`;
+    text = t("Game total {total}. A moon was shot, so the checksum does not apply.", params);
   } else if (summary.total === summary.checksum) {
-    text = `Game total ${summary.total}, the checksum for ${n} players: ok.`;
+    text = tn("Game total {total}, the checksum for {n} player: ok.", "Game total {total}, the checksum for {n} players: ok.", n, params);
   } else {
-    text = `Game total ${summary.total}, but the checksum for ${n} players is ${summary.checksum}.`;
+    text = tn(
+      "Game total {total}, but the checksum for {n} player is {checksum}.",
+      "Game total {total}, but the checksum for {n} players is {checksum}.",
+      n,
+      params,
+    );
   }
   $("checksum").textContent = text;
 }
@@ -634,8 +664,8 @@ function drawChart() {
     lineChart(chart.series, {
       hands,
       size: chartSize(box.clientWidth),
-      label: "Running totals after each hand",
-      start: "Start",
+      label: t("Running totals after each hand"),
+      start: t("Start"),
       labels: chart.labels,
     }),
   );
@@ -652,7 +682,7 @@ async function openFile() {
     prefill = null;
     showProblems($("problems"), [], "");
     adopt(answer);
-    note(`Opened ${file.name}.`);
+    note(t("Opened {file}.", { file: file.name }));
   } catch (err) {
     toast(`${file.name}: ${errorText(err)}`);
   }
@@ -696,7 +726,7 @@ async function start() {
   try {
     options = await api("GET", "/api/options");
   } catch (err) {
-    toast(`Cannot load the rules on offer: ${errorText(err)}`);
+    toast(t("Cannot load the rules on offer: {error}", { error: errorText(err) }));
   }
   rules.setOptions(options);
   const stored = saved();
@@ -704,7 +734,7 @@ async function start() {
     try {
       current = await call("/api/sheets/load", { sheet: stored });
     } catch (err) {
-      toast(`The sheet kept in this browser cannot be read: ${errorText(err)}`);
+      toast(t("The sheet kept in this browser cannot be read: {error}", { error: errorText(err) }));
     }
   }
   render();

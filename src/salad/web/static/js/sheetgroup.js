@@ -5,6 +5,7 @@
 
 import { api, errorText } from "./api.js";
 import { $, html, join, setHTML, toast } from "./dom.js";
+import { t } from "./i18n.js";
 
 const STORE_KEY = "salad.scoresheet"; // where the sheet page keeps its sheet (js/sheet.js)
 
@@ -66,10 +67,12 @@ async function chooseGroup() {
 function renderNames() {
   const rows = sheetNames().map((name, i) => {
     const same = members.find((m) => (m.name || "").toLocaleLowerCase() === name.toLocaleLowerCase());
+    const noName = t("(no name)");
+    const guest = t("a guest");
     const options = members.map(
-      (m) => html`<option value="${m.player}" ${same === m ? "selected" : ""}>${m.name || "(no name)"}</option>`,
+      (m) => html`<option value="${m.player}" ${same === m ? "selected" : ""}>${m.name || noName}</option>`,
     );
-    return html`<label for="attach-seat-${i}">${name}</label><select id="attach-seat-${i}" data-name="${name}"><option value="">a guest</option>${join(options)}</select>`;
+    return html`<label for="attach-seat-${i}">${name}</label><select id="attach-seat-${i}" data-name="${name}"><option value="">${guest}</option>${join(options)}</select>`;
   });
   setHTML($("attach-names"), join(rows));
 }
@@ -90,7 +93,10 @@ async function attach(e) {
     await api("POST", `/api/groups/${encodeURIComponent(id)}/sheets`, body);
     const done = $("attach-done");
     const url = `/g/${encodeURIComponent(id)}`;
-    setHTML(done, html`Attached: it counts in the <a href="${url}">group's standings</a>.`);
+    // The link's words go in the sentence's place: "{standings}" in the translated sentence.
+    const [before, after = ""] = t("Attached: it counts in the {standings}.").split("{standings}");
+    const standings = t("group's standings");
+    setHTML(done, html`${before}<a href="${url}">${standings}</a>${after}`);
     done.hidden = false;
   } catch (err) {
     toast(errorText(err));

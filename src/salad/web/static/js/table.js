@@ -8,6 +8,7 @@
 
 import { api, errorText, NO_TABLE, Socket, store } from "./api.js";
 import { $, html, setHTML, toast } from "./dom.js";
+import { t } from "./i18n.js";
 import { me } from "./me.js";
 import { initAssist } from "./table/assist.js";
 import { initChat } from "./table/chat.js";
@@ -24,7 +25,7 @@ function start() {
   mountLogo($("logo"));
   wireDialogs();
   if (!S.tableId) {
-    toast("No table in this address.");
+    toast(t("No table in this address."));
     return;
   }
   if (!S.watching) {
@@ -71,7 +72,7 @@ function openTable() {
   $("btn-games").onclick = () =>
     import("./table/games.js").then(
       (games) => games.openGames(),
-      () => toast("The games list could not be loaded: check the connection."),
+      () => toast(t("The games list could not be loaded: check the connection.")),
     );
   wireKeyboard();
   initChat(); // table talk (table/chat.js)
@@ -109,7 +110,7 @@ function showFatal(message) {
   noTable();
   setHTML(
     $("center"),
-    html`<div class="panel" role="alert"><h2>Cannot open this table</h2><p>${message}</p><a class="btn btn-primary" href="/">Home</a></div>`,
+    html`<div class="panel" role="alert"><h2>${t("Cannot open this table")}</h2><p>${message}</p><a class="btn btn-primary" href="/">${t("Home")}</a></div>`,
   );
 }
 

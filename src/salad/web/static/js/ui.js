@@ -4,6 +4,7 @@
 import { store } from "./api.js";
 import { setFourColour } from "./cards.js";
 import { all, html, setHTML, trusted } from "./dom.js";
+import { t } from "./i18n.js";
 import { me } from "./me.js";
 
 export const LOGO_SVG = trusted(`<svg viewBox="0 0 64 64" aria-hidden="true"><path d="M5 30h54c0 15-12 27-27 27S5 45 5 30z" fill="#fffaf0"/><path d="M5 30h54" stroke="#e9e2cf" stroke-width="3"/><circle cx="21" cy="23" r="10" fill="#40c057"/><circle cx="27" cy="17" r="7" fill="#69db7c"/><circle cx="41" cy="21" r="9" fill="#e03131"/><circle cx="38" cy="18" r="2.4" fill="#ff8787"/><circle cx="32" cy="27" r="7" fill="#f76707"/><path d="M17 40h30" stroke="#e9e2cf" stroke-width="3" stroke-linecap="round"/></svg>`);
@@ -18,7 +19,8 @@ export function trophy(cls) {
 /** The logo (with its name) in `el`, if the page has one. @param {HTMLElement | null} el */
 export function mountLogo(el, withText = true) {
   if (!el) return;
-  setHTML(el, html`${LOGO_SVG}${withText ? html`<span>Salad</span>` : ""}`);
+  const brand = t("Salad");
+  setHTML(el, html`${LOGO_SVG}${withText ? html`<span>${brand}</span>` : ""}`);
 }
 
 /** Wire every `[data-close]` button of the page's dialogs; a click on the backdrop closes too. */

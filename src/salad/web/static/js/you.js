@@ -6,6 +6,7 @@
 
 import { api, errorText } from "./api.js";
 import { $, html, setHTML, toast } from "./dom.js";
+import { chooseLanguage, code as pageLanguage, date, t } from "./i18n.js";
 import { me, meChanged } from "./me.js";
 
 /** @typedef {import("./me.js").Me} Me */
@@ -17,6 +18,9 @@ import { me, meChanged } from "./me.js";
 const COLOURS = ["#c0392b", "#d35400", "#b7950b", "#1e8449", "#117a65", "#1f618d", "#6c3483", "#884ea0"];
 
 const SIGNIN_PATH = /^\/signin\/([^/]+)\/?$/;
+
+/** Kept for the page written in the identity's language: a sign-in happened (its name). */
+const SIGNED_IN = "salad.signedIn";
 
 /** @type {(name: string) => void} */
 let onName = () => {};
@@ -31,7 +35,8 @@ export async function mountYou(named) {
     e.preventDefault();
     change({ name: $("you-name", HTMLInputElement).value.trim() || null });
   });
-  $("you-language", HTMLSelectElement).onchange = () => change({ language: $("you-language", HTMLSelectElement).value });
+  // The panel's language and the page's switch are one choice (i18n.js keeps both).
+  $("you-language", HTMLSelectElement).onchange = () => void chooseLanguage($("you-language", HTMLSelectElement).value);
   $("you-make").onclick = makeLink;
   $("you-signin").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -45,11 +50,21 @@ export async function mountYou(named) {
   const path = location.pathname.match(SIGNIN_PATH);
   if (path) {
     history.replaceState(null, "", "/");
-    await signIn(decodeURIComponent(path[1]));
+    if (await signIn(decodeURIComponent(path[1]))) return; // the page is written anew
   }
   show(await me());
+  const before = sessionStorage.getItem(SIGNED_IN);
+  if (before !== null) {
+    sessionStorage.removeItem(SIGNED_IN);
+    signedIn(before || null);
+  }
   deletedNote();
   listTables();
+}
+
+/** A swatch's name. @param {string} colour */
+function colourLabel(colour) {
+  return t("Colour {colour}", { colour });
 }
 
 /** The panel for this player. @param {Me | null} player */
@@ -58,13 +73,15 @@ function show(player) {
   panel.hidden = !player;
   if (!player) return;
   $("you-name", HTMLInputElement).value = player.name || "";
-  $("you-language", HTMLSelectElement).value = player.language;
+  const language = $("you-language", HTMLSelectElement);
+  // The page's language where the panel offers it (the pseudo-locale is not offered).
+  language.value = [...language.options].some((o) => o.value === pageLanguage) ? pageLanguage : player.language;
   panel.style.setProperty("--you", player.colour);
   setHTML(
     $("you-colours"),
     html`${COLOURS.map(
       (c) =>
-        html`<button type="button" class="swatch" style="--swatch:${c}" data-colour="${c}" aria-label="Colour ${c}" aria-pressed="${
+        html`<button type="button" class="swatch" style="--swatch:${c}" data-colour="${c}" aria-label="${colourLabel(c)}" aria-pressed="${
           c === player.colour.toLowerCase() ? "true" : "false"
         }"></button>`,
     )}`,
@@ -81,7 +98,7 @@ async function change(body) {
     const now = await api("PATCH", "/api/me", body);
     meChanged(now);
     show(now);
-    if ("name" in body) status(now.name ? `Saved: you are ${now.name}.` : "Saved: no name.");
+    if ("name" in body) status(now.name ? t("Saved: you are {name}.", { name: now.name }) : t("Saved: no name."));
   } catch (err) {
     toast(errorText(err));
   }
@@ -97,7 +114,7 @@ function status(text) {
 
 /** @param {number} seconds since the epoch */
 function clock(seconds) {
-  return new Date(seconds * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return date(seconds * 1000, { hour: "2-digit", minute: "2-digit" });
 }
 
 async function makeLink() {
@@ -106,12 +123,13 @@ async function makeLink() {
     /** @type {NewLink} */
     const made = await api("POST", "/api/me/links");
     const link = new URL(made.url, location.origin).href;
+    const linkLabel = t("Sign-in link");
     setHTML(
       box,
       html`<p class="you-code" id="you-code-made">${made.code}</p>
-<p class="you-link"><input type="text" readonly value="${link}" aria-label="Sign-in link" id="you-link-made" />
-<button class="btn btn-small" type="button" id="you-copy">Copy</button></p>
-<p class="hint">Type the code on the other device (home page, "Have a code?") or open the link there. It works once, until ${clock(made.expires_at)}.</p>`,
+<p class="you-link"><input type="text" readonly value="${link}" aria-label="${linkLabel}" id="you-link-made" />
+<button class="btn btn-small" type="button" id="you-copy">${t("Copy")}</button></p>
+<p class="hint">${t('Type the code on the other device (home page, "Have a code?") or open the link there. It works once, until {time}.', { time: clock(made.expires_at) })}</p>`,
     );
     box.hidden = false;
     $("you-copy").onclick = () => copy(link);
@@ -125,7 +143,7 @@ async function makeLink() {
 async function copy(text) {
   try {
     await navigator.clipboard.writeText(text);
-    toast("Link copied.", "info");
+    toast(t("Link copied."), "info");
   } catch {
     $("you-link-made", HTMLInputElement).select(); // the browser refused: selected, to copy by hand
   }
@@ -143,8 +161,9 @@ async function listLinks() {
   setHTML(
     $("you-links"),
     html`${links.slice(0, 6).map(
-      (l) => html`<li><span>Made ${clock(l.created_at)}</span> <span class="you-state you-${l.state}">${
-l.state === "open" ? `open until ${clock(l.expires_at)}` : l.state}</span>${l.state === "open" ? html` <button class="btn btn-small btn-ghost" type="button" data-revoke="${l.id}">Revoke</button>` : ""}</li>`,
+      (l) => html`<li><span>${t("Made {time}", { time: clock(l.created_at) })}</span> <span class="you-state you-${l.state}">${linkState(l)}</span>${
+        l.state === "open" ? html` <button class="btn btn-small btn-ghost" type="button" data-revoke="${l.id}">${t("Revoke")}</button>` : ""
+      }</li>`,
     )}`,
   );
   for (const b of $("you-links").querySelectorAll("button")) {
@@ -160,19 +179,45 @@ l.state === "open" ? `open until ${clock(l.expires_at)}` : l.state}</span>${l.st
   }
 }
 
-/** Sign this browser in with a code. @param {string} code */
+/** What the page says once signed in. @param {string | null} name */
+function signedIn(name) {
+  status(name ? t("Signed in: this browser is {name} now.", { name }) : t("Signed in: this browser is you now."));
+}
+
+/** A sign-in link's state in words. @param {Link} l */
+function linkState(l) {
+  if (l.state === "open") return t("open until {time}", { time: clock(l.expires_at) });
+  if (l.state === "used") return t("used");
+  if (l.state === "expired") return t("expired");
+  if (l.state === "revoked") return t("revoked");
+  return l.state;
+}
+
+/**
+ * Sign this browser in with a code; true if the page is being written again in the identity's
+ * language.
+ * @param {string} code
+ * @returns {Promise<boolean>}
+ */
 async function signIn(code) {
   try {
     /** @type {Me} */
     const now = await api("POST", "/api/signin", { code });
     meChanged(now);
     show(now);
-    status(`Signed in: this browser is ${now.name || "you"} now.`);
+    // The identity remembers its language: the page switches to it (and says so once there).
+    if (now.language && now.language !== pageLanguage) {
+      sessionStorage.setItem(SIGNED_IN, now.name || "");
+      await chooseLanguage(now.language);
+      return true;
+    }
+    signedIn(now.name);
     $("you-code", HTMLInputElement).value = "";
     listTables();
   } catch (err) {
-    status(`Not signed in: ${errorText(err)}`);
+    status(t("Not signed in: {error}", { error: errorText(err) }));
   }
+  return false;
 }
 
 async function listTables() {
@@ -187,8 +232,12 @@ async function listTables() {
   setHTML(
     $("you-table-list"),
     html`${tables.map(
-      (t) => html`<li><span>${t.name || "You"}, seat ${t.seat + 1}, ${t.status === "lobby" ? "in the lobby" : `game ${t.game_number}`}</span>
-<a class="btn btn-small btn-primary" href="${t.url}">Rejoin</a></li>`,
+      (m) => html`<li><span>${
+        m.status === "lobby"
+          ? t("{name}, seat {seat}, in the lobby", { name: m.name || t("You"), seat: m.seat + 1 })
+          : t("{name}, seat {seat}, game {game}", { name: m.name || t("You"), seat: m.seat + 1, game: m.game_number })
+      }</span>
+<a class="btn btn-small btn-primary" href="${m.url}">${t("Rejoin")}</a></li>`,
     )}`,
   );
 }
@@ -209,5 +258,5 @@ async function deleteMe() {
 function deletedNote() {
   if (new URLSearchParams(location.search).get("deleted") !== "1") return;
   history.replaceState(null, "", "/");
-  status("Deleted: the site holds nothing about you now. This browser is a new player.");
+  status(t("Deleted: the site holds nothing about you now. This browser is a new player."));
 }

@@ -4,6 +4,7 @@
 // (#announce), from the difference between two states.
 
 import { $ } from "../dom.js";
+import { number, t } from "../i18n.js";
 import { key, S, seatName } from "./state.js";
 
 /** @typedef {import("../messages.js").CompleteView} View */
@@ -12,7 +13,8 @@ import { key, S, seatName } from "./state.js";
 
 /** @param {number} seat @param {string} code */
 function played(seat, code) {
-  return `${seat === S.you ? "You play" : `${seatName(seat)} plays`} ${S.deck.name(code)}`;
+  const card = S.deck.nameInText(code);
+  return seat === S.you ? t("You play {card}", { card }) : t("{name} plays {card}", { name: seatName(seat), card });
 }
 
 /**
@@ -32,15 +34,15 @@ export function announceChanges(before, lastBefore, endBefore) {
   const last = S.lastTrick;
   if (last && key(last) !== key(lastBefore)) {
     for (const [s, c] of last.cards) if (!seen.has(`${s}:${c}`)) lines.push(played(s, c));
-    lines.push(`${last.winner === S.you ? "You take" : `${seatName(last.winner)} takes`} the trick`);
+    lines.push(last.winner === S.you ? t("You take the trick") : t("{name} takes the trick", { name: seatName(last.winner) }));
     for (const [s, c] of v.trick) lines.push(played(s, c));
   } else {
     for (const [s, c] of v.trick) if (!seen.has(`${s}:${c}`)) lines.push(played(s, c));
   }
   const end = S.handEnd;
   if (end && (!endBefore || endBefore.hand !== end.hand)) {
-    const points = end.points.map((p, i) => `${seatName(i)} ${p}`).join(", ");
-    lines.push(`Hand ${end.hand} is over. Points: ${points}`);
+    const points = end.points.map((p, i) => `${seatName(i)} ${number(p)}`).join(", ");
+    lines.push(t("Hand {hand} is over. Points: {points}", { hand: end.hand, points }));
   }
   if (lines.length) $("announce").textContent = `${lines.join(". ")}.`;
 }

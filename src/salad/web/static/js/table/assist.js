@@ -5,6 +5,7 @@
 // back your last move and the bots' moves after it. Elsewhere both buttons are hidden.
 
 import { html, maybe, setHTML, toast, trusted } from "../dom.js";
+import { t, tn } from "../i18n.js";
 import { myTurn, S, seatName } from "./state.js";
 
 /** @typedef {import("../messages.js").Hint} HintAnswer */
@@ -45,8 +46,8 @@ BUTTONS.className = "assist-buttons";
 export function initAssist() {
   if (BUTTONS.childElementCount) return;
   for (const [id, icon, label, title, action] of /** @type {const} */ ([
-    ["btn-hint", HINT_ICON, "Hint", "A hint: the expert bot's card, and why", askHint],
-    ["btn-undo", UNDO_ICON, "Undo", "Take back your last move (and the bots' moves after it)", askUndo],
+    ["btn-hint", HINT_ICON, t("Hint"), t("A hint: the expert bot's card, and why"), askHint],
+    ["btn-undo", UNDO_ICON, t("Undo"), t("Take back your last move (and the bots' moves after it)"), askUndo],
   ])) {
     const b = document.createElement("button");
     b.className = "assist-btn";
@@ -68,19 +69,19 @@ export function initAssist() {
 
 function askHint() {
   if (!myTurn()) {
-    toast("A hint is for your turn.");
+    toast(t("A hint is for your turn."));
     return;
   }
   if (A.asking) return;
   if (S.socket && S.socket.send({ type: "hint" })) {
     A.asking = true;
     afterRender();
-  } else toast("Not connected to the server.");
+  } else toast(t("Not connected to the server."));
 }
 
 function askUndo() {
   A.hint = null;
-  if (!S.socket || !S.socket.send({ type: "undo" })) toast("Not connected to the server.");
+  if (!S.socket || !S.socket.send({ type: "undo" })) toast(t("Not connected to the server."));
 }
 
 /**
@@ -97,8 +98,11 @@ export function onAssistMessage(msg) {
   if (msg.type === "undone") {
     A.hint = null;
     const n = Number(msg.count) || 0;
-    const who = msg.seat === S.you ? "You" : seatName(Number(msg.seat));
-    toast(`${who} took back ${n} move${n === 1 ? "" : "s"}.`, "info");
+    const words =
+      msg.seat === S.you
+        ? tn("You took back {n} move.", "You took back {n} moves.", n)
+        : tn("{name} took back {n} move.", "{name} took back {n} moves.", n, { name: seatName(Number(msg.seat)) });
+    toast(words, "info");
     return true;
   }
   if (msg.type === "error") A.asking = false;
@@ -137,7 +141,7 @@ export function afterRender() {
   if (ok && BUTTONS.parentElement !== status) status.appendChild(BUTTONS);
   else if (!ok && BUTTONS.parentElement) BUTTONS.remove();
   const old = status.querySelector(".hint-why");
-  const words = hint ? `Hint: play ${hintLabel(hint.move, card)} — ${hint.reason}` : "";
+  const words = hint ? hintWords(hint, card) : "";
   if (old && old.textContent === words) return;
   if (old) old.remove();
   if (!words) return;
@@ -147,14 +151,17 @@ export function afterRender() {
   status.appendChild(why);
 }
 
-/** @param {string} move @param {string} card */
-function hintLabel(move, card) {
-  if (move.startsWith("trump:")) return `pick ${suitName(move.slice(6))}`;
-  return `${S.deck.name(card).replace(/, (high|low)$/, "")}${move.endsWith("+") ? " (high)" : ""}`;
+/** The status line's words for a hint. @param {HintAnswer} hint @param {string} card */
+function hintWords(hint, card) {
+  const { move, reason } = hint;
+  if (move.startsWith("trump:")) return t("Hint: pick {suit} — {reason}", { suit: suitName(move.slice(6)), reason });
+  const name = S.deck.parse(card).wild ? S.deck.plainName(card) : S.deck.nameInText(card);
+  if (move.endsWith("+")) return t("Hint: play {card} (high) — {reason}", { card: name, reason });
+  return t("Hint: play {card} — {reason}", { card: name, reason });
 }
 
 /** @param {string} letter */
 function suitName(letter) {
   const s = S.deck.suits.find((x) => x.letter === letter);
-  return s ? s.name : letter;
+  return s ? t(s.name) : letter; // the ruleset's words: in the catalog
 }

@@ -6,19 +6,21 @@
 
 import { store } from "../api.js";
 import { $, html, maybe, setHTML, toast, trusted } from "../dom.js";
+import { t, tn } from "../i18n.js";
 import { isHost, nameYou, S } from "./state.js";
 
 /** @typedef {import("../messages.js").ChatLine} ChatLine a chat line as the server sends it */
 
-/** The quick reactions (the server's EMOTES) and their words; emotes.js draws them. */
-export const EMOTES = /** @type {const} */ ([
-  ["nice", "Nice"],
-  ["haha", "Haha"],
-  ["wow", "Wow"],
-  ["ouch", "Ouch"],
-  ["gg", "Well played"],
-  ["oops", "Oops"],
-]);
+/** The quick reactions (the server's EMOTES) and their words in the page's language;
+ * emotes.js draws them. */
+export const EMOTES = [
+  ["nice", t("Nice")],
+  ["haha", t("Haha")],
+  ["wow", t("Wow")],
+  ["ouch", t("Ouch")],
+  ["gg", t("Well played")],
+  ["oops", t("Oops")],
+];
 
 /** @type {(name: string) => string} */
 let picture = () => "";
@@ -73,7 +75,7 @@ export function initChat() {
     b.className = "tool";
     b.id = "btn-chat";
     b.type = "button";
-    b.title = "Table talk";
+    b.title = t("Table talk");
     b.setAttribute("aria-pressed", "false");
     b.setAttribute("aria-controls", "chat-panel");
     tools.prepend(b);
@@ -83,7 +85,7 @@ export function initChat() {
   panel.id = "chat-panel";
   panel.className = "chat-panel";
   panel.hidden = true;
-  panel.setAttribute("aria-label", "Table talk");
+  panel.setAttribute("aria-label", t("Table talk"));
   document.body.appendChild(panel);
   // Keys typed here are the chat's, not the table's (keyboard.js types cards); Esc closes.
   panel.addEventListener("keydown", (e) => {
@@ -118,9 +120,10 @@ function drawButton() {
   const b = maybe("btn-chat");
   if (!b) return;
   b.setAttribute("aria-pressed", String(T.open));
-  const badge =
-    T.unread && !T.muted ? html`<span class="chat-unread" aria-label="${T.unread} new">${T.unread}</span>` : "";
-  setHTML(b, html`${CHAT_ICON}<span class="label">Chat</span>${badge}`);
+  const unread = tn("{n} new", "{n} new", T.unread);
+  const badge = T.unread && !T.muted ? html`<span class="chat-unread" aria-label="${unread}">${T.unread}</span>` : "";
+  const label = t("Chat");
+  setHTML(b, html`${CHAT_ICON}<span class="label">${label}</span>${badge}`);
 }
 
 /** May this page write in the chat? */
@@ -137,31 +140,46 @@ function drawPanel() {
   const before = maybe("chat-input", HTMLInputElement);
   const typing = before ? before.value : "";
   const focused = before !== null && document.activeElement === before;
+  // The panel's words, outside the markup (make i18n reads no call inside a template).
+  const W = {
+    muted: t("The chat is muted on this page."),
+    empty: t("No messages yet."),
+    title: t("Table talk"),
+    mute: T.muted ? t("Unmute") : t("Mute"),
+    close: t("Close the chat"),
+    placeholder: t("Say something…"),
+    message: t("Chat message"),
+    send: t("Send"),
+    readOnly: t("Spectators can read the chat; the host may let them write."),
+    spectators: t("Spectators may chat"),
+  };
+  /** @param {ChatLine} l */
+  const speaker = (l) => t("{name}:", { name: nameYou(l.seat, l.name) });
   const log = T.muted
-    ? html`<p class="chat-muted-note">The chat is muted on this page.</p>`
+    ? html`<p class="chat-muted-note">${W.muted}</p>`
     : T.lines.length
       ? html`${T.lines.map(
           (l) =>
-            html`<li class="${l.emote ? "emote" : ""}"><b>${nameYou(l.seat, l.name)}:</b> <span>${saidHTML(l)}</span></li>`,
+            html`<li class="${l.emote ? "emote" : ""}"><b>${speaker(l)}</b> <span>${saidHTML(l)}</span></li>`,
         )}`
-      : html`<li class="chat-empty">No messages yet.</li>`;
+      : html`<li class="chat-empty">${W.empty}</li>`;
   setHTML(
     panel,
-    html`<div class="chat-head"><h2>Table talk</h2>
-<button type="button" class="chat-mute" id="chat-mute" aria-pressed="${String(T.muted)}">${T.muted ? "Unmute" : "Mute"}</button>
-<button type="button" class="close" id="chat-close" aria-label="Close the chat">×</button></div>
+    html`<div class="chat-head"><h2>${W.title}</h2>
+<button type="button" class="chat-mute" id="chat-mute" aria-pressed="${String(T.muted)}">${W.mute}</button>
+<button type="button" class="close" id="chat-close" aria-label="${W.close}">×</button></div>
 ${T.muted ? log : html`<ul class="chat-log" id="chat-log" aria-live="polite">${log}</ul>`}
 ${
   write
     ? html`<div class="chat-emotes">${EMOTES.map(
         ([name, label]) => html`<button type="button" data-emote="${name}">${trusted(picture(name))} ${label}</button>`,
       )}</div>
-<form class="chat-form" id="chat-form"><input id="chat-input" type="text" maxlength="${LIMIT}" autocomplete="off" placeholder="Say something…" aria-label="Chat message" /><button type="submit" class="btn btn-primary">Send</button></form>`
-    : html`<p class="chat-note">Spectators can read the chat; the host may let them write.</p>`
+<form class="chat-form" id="chat-form"><input id="chat-input" type="text" maxlength="${LIMIT}" autocomplete="off" placeholder="${W.placeholder}" aria-label="${W.message}" /><button type="submit" class="btn btn-primary">${W.send}</button></form>`
+    : html`<p class="chat-note">${W.readOnly}</p>`
 }
 ${
   host
-    ? html`<label class="check chat-spec"><input type="checkbox" id="chat-spectators" ${T.spectators ? "checked" : ""} /> Spectators may chat</label>`
+    ? html`<label class="check chat-spec"><input type="checkbox" id="chat-spectators" ${T.spectators ? "checked" : ""} /> ${W.spectators}</label>`
     : ""
 }`,
   );
@@ -187,7 +205,7 @@ ${
       const text = input.value.trim();
       if (!text) return;
       if (text.length > LIMIT) {
-        toast(`A chat message is at most ${LIMIT} characters.`);
+        toast(tn("A chat message is at most {n} character.", "A chat message is at most {n} characters.", LIMIT));
         return;
       }
       if (sendChat({ text })) input.value = "";
@@ -202,7 +220,7 @@ ${
 /** @param {object} msg */
 function send(msg) {
   if (!S.socket || !S.socket.send(msg)) {
-    toast("Not connected to the server: the message was not sent.");
+    toast(t("Not connected to the server: the message was not sent."));
     return false;
   }
   return true;
@@ -252,11 +270,14 @@ function bubble(line) {
   el.dataset.seat = String(line.seat);
   const below = p.top + p.height / 2 < f.top + f.height / 2;
   el.classList.add(below ? "below" : "above");
-  const x = Math.min(Math.max(p.left + p.width / 2 - f.left, 70), f.width - 70);
-  el.style.left = `${x}px`;
+  el.style.left = "0px"; // measured there (below), then moved
   el.style.top = `${below ? p.bottom - f.top + 6 : p.top - f.top - 6}px`;
   setHTML(el, saidHTML(line));
-  el.title = `${line.name}: ${said(line)}`;
+  el.title = t("{name}: {text}", { name: line.name, text: said(line) });
   felt.appendChild(el);
+  // Centred on the plate, but whole inside the felt however long its words (a language's).
+  const half = Math.min(el.offsetWidth / 2 + 4, f.width / 2);
+  const x = Math.min(Math.max(p.left + p.width / 2 - f.left, half), f.width - half);
+  el.style.left = `${x}px`;
   setTimeout(() => el.remove(), BUBBLE_MS);
 }

@@ -7,6 +7,7 @@
 
 import { api, errorText } from "../api.js";
 import { $, html, setHTML } from "../dom.js";
+import { date, t } from "../i18n.js";
 import { listNames, nameYou, S, seatName, table } from "./state.js";
 
 /** @typedef {import("../dom.js").Html} Html */
@@ -26,16 +27,16 @@ import { listNames, nameYou, S, seatName, table } from "./state.js";
 function when(seconds) {
   const at = new Date(seconds * 1000);
   const today = new Date().toDateString() === at.toDateString();
-  const time = at.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
-  return today ? `today ${time}` : `${at.toLocaleDateString(undefined, { dateStyle: "medium" })} ${time}`;
+  const time = date(at, { hour: "2-digit", minute: "2-digit" });
+  return today ? t("today {time}", { time }) : t("{date} {time}", { date: date(at, { dateStyle: "medium" }), time });
 }
 
 /** @param {GameItem} g */
 function whenLine(g) {
   if (!g.started_at) return "";
-  if (g.status !== "over" || !g.finished_at) return `started ${when(g.started_at)}`;
+  if (g.status !== "over" || !g.finished_at) return t("started {when}", { when: when(g.started_at) });
   const minutes = Math.max(1, Math.round((g.finished_at - g.started_at) / 60));
-  return `${when(g.finished_at)} · ${minutes} min`;
+  return t("{when} · {n} min", { when: when(g.finished_at), n: minutes });
 }
 
 /** A seat's name in a game (the game's own list, as it was dealt), "(you)" for this seat.
@@ -47,23 +48,25 @@ function who(g, i) {
 
 /** Who won, in words. @param {GameItem} g */
 function result(g) {
-  if (g.status !== "over") return "In progress";
+  if (g.status !== "over") return t("In progress");
   const names = g.winners.map((i) => who(g, i));
-  if (!names.length) return "Over";
-  if (g.winners.includes(S.you)) return g.winners.length > 1 ? "You shared the win" : "You won";
-  return `${listNames(names)} ${g.winners.length > 1 ? "shared the win" : "won"}`;
+  if (!names.length) return t("Over");
+  if (g.winners.includes(S.you)) return g.winners.length > 1 ? t("You shared the win") : t("You won");
+  if (g.winners.length > 1) return t("{names} shared the win", { names: listNames(names) });
+  return t("{name} won", { name: names[0] });
 }
 
 /** The totals, best first, the winners marked. @param {GameItem} g */
 function totals(g) {
-  const t = g.totals || [];
+  const sums = g.totals || [];
   const high = Boolean(table().highest_wins);
-  const order = t.map((_, i) => i).sort((a, b) => (high ? t[b] - t[a] : t[a] - t[b]));
+  const order = sums.map((_, i) => i).sort((a, b) => (high ? sums[b] - sums[a] : sums[a] - sums[b]));
   const items = order.map(
     (i) =>
-      html`<li class="${g.winners.includes(i) ? "win" : ""} ${i === S.you ? "me" : ""}"><span>${who(g, i)}</span> <b>${String(t[i])}</b></li>`,
+      html`<li class="${g.winners.includes(i) ? "win" : ""} ${i === S.you ? "me" : ""}"><span>${who(g, i)}</span> <b>${String(sums[i])}</b></li>`,
   );
-  const label = g.status === "over" ? `Totals of game ${g.game_number}` : `Totals so far in game ${g.game_number}`;
+  const n = g.game_number;
+  const label = g.status === "over" ? t("Totals of game {n}", { n }) : t("Totals so far in game {n}", { n });
   return html`<ol class="games-totals" aria-label="${label}">${items}</ol>`;
 }
 
@@ -75,19 +78,21 @@ function gameHTML(g) {
   const over = g.status === "over";
   const actions = over
     ? html`<div class="games-actions">
-<a class="btn btn-small" href="/replay/${id}?game=${n}" data-replay>Replay</a>
-${S.you >= 0 ? html`<a class="btn btn-small games-review" href="/replay/${id}?game=${n}&review=${S.you}" data-review>Review</a>` : ""}
-<a class="btn btn-small" href="/api/tables/${id}/record?game=${n}" download="salad-${S.tableId}-game${n}.json" data-download>Download record</a></div>`
-    : html`<p class="hint">Replay and review when it is over.</p>`;
+<a class="btn btn-small" href="/replay/${id}?game=${n}" data-replay>${t("Replay")}</a>
+${S.you >= 0 ? html`<a class="btn btn-small games-review" href="/replay/${id}?game=${n}&review=${S.you}" data-review>${t("Review")}</a>` : ""}
+<a class="btn btn-small" href="/api/tables/${id}/record?game=${n}" download="salad-${S.tableId}-game${n}.json" data-download>${t(
+        "Download record",
+      )}</a></div>`
+    : html`<p class="hint">${t("Replay and review when it is over.")}</p>`;
   return html`<li class="games-item ${over ? "games-over" : "games-playing"}" data-game="${n}" data-status="${g.status}">
-<h3>Game ${String(n)} <span class="games-result">${result(g)}</span></h3>
+<h3>${t("Game {n}", { n })} <span class="games-result">${result(g)}</span></h3>
 ${whenLine(g) ? html`<p class="hint games-when">${whenLine(g)}</p>` : ""}
 ${totals(g)}${actions}</li>`;
 }
 
 /** The list, newest game first. @param {GameItem[]} games */
 export function gamesHTML(games) {
-  if (!games.length) return html`<p class="hint">No game has been dealt at this table yet.</p>`;
+  if (!games.length) return html`<p class="hint">${t("No game has been dealt at this table yet.")}</p>`;
   const items = [...games].reverse().map(gameHTML);
   return html`<ol class="games-list" id="games-list">${items}</ol>`;
 }
@@ -95,7 +100,7 @@ export function gamesHTML(games) {
 /** The Games dialog, opened by the top bar's Games button (js/table.js). */
 export async function openGames() {
   const body = $("games-body");
-  setHTML(body, html`<p class="hint">Loading…</p>`);
+  setHTML(body, html`<p class="hint">${t("Loading…")}</p>`);
   $("dlg-games", HTMLDialogElement).showModal();
   try {
     /** @type {GameItem[]} */

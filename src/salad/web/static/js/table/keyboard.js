@@ -1,8 +1,10 @@
 // @ts-check
-// The table page's keys: ← → move between the cards of the hand, typing a card ("QS", "10♥")
-// finds it and Enter plays it, Esc clears what was typed and puts a held Wild back.
+// The table page's keys: ← → move between the cards of the hand, typing a card ("QS", "10♥";
+// on a French screen "DP", "10C": cards.js's Deck.typings) finds it and Enter plays it, Esc
+// clears what was typed and puts a held Wild back.
 
 import { $, all, toast } from "../dom.js";
+import { t } from "../i18n.js";
 import { playCard } from "./pickers.js";
 import { renderStatus } from "./render.js";
 import { redraw, S } from "./state.js";
@@ -40,7 +42,7 @@ export function wireKeyboard() {
       S.typed = "";
       if (match) playCard(String(match.dataset.code));
       else {
-        toast("No card in your hand matches what you typed.");
+        toast(t("No card in your hand matches what you typed."));
         renderStatus();
       }
       return;

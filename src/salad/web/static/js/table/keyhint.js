@@ -4,6 +4,7 @@
 // when the settings open, so the table's first load does not carry it.
 
 import { html, maybe, setHTML } from "../dom.js";
+import { t } from "../i18n.js";
 import { S } from "./state.js";
 
 export function keyHint() {
@@ -12,9 +13,34 @@ export function keyHint() {
   const suit = d.suits.at(-1);
   const el = maybe("key-example");
   if (!el || !rank || !suit) return;
-  const suits = d.suits.map((s) => `${s.letter} ${s.name}`).join(", ");
-  setHTML(
-    el,
-    html`, such as <kbd>${d.rankLabel(rank) + suit.letter}</kbd> for the ${d.name(rank.letter + suit.letter)} (suits: ${suits}),`,
-  );
+  const suits = d.suits.map((s) => suitKey(d.suitLetter(s), s)).join(", ");
+  // TRANSLATORS: the middle of the settings' keyboard hint "... or type a card (its rank, then
+  // its suit's letter), such as AS for the Ace of Spades (suits: ...), then Enter."; {example}
+  // is the card to type, {card} its name, {suits} each suit's letter and name.
+  const words = t(", such as {example} for the {card} (suits: {suits}),", {
+    card: d.nameInText(rank.letter + suit.letter),
+    suits,
+  });
+  const [before, after = ""] = words.split("{example}");
+  setHTML(el, html`${before}<kbd>${d.rankLabel(rank) + d.suitLetter(suit)}</kbd>${after}`);
+}
+
+/**
+ * A suit's letter and name, as the hint lists them: "S Spades" ("P pique" in French, where a
+ * suit is named in the singular); any other suit (Skip the Salad's) by the ruleset's name.
+ * @param {string} letter
+ * @param {import("../messages.js").Suit} suit
+ */
+function suitKey(letter, suit) {
+  switch (suit.symbol) {
+    case "♣":
+      return t("{letter} Clubs", { letter });
+    case "♦":
+      return t("{letter} Diamonds", { letter });
+    case "♥":
+      return t("{letter} Hearts", { letter });
+    case "♠":
+      return t("{letter} Spades", { letter });
+  }
+  return `${letter} ${t(suit.name)}`; // the ruleset's words: in the catalog
 }

@@ -6,6 +6,7 @@
 
 import { store } from "../api.js";
 import { all, html } from "../dom.js";
+import { t } from "../i18n.js";
 
 /** @typedef {import("../messages.js").Lobby["pace"]} Pace */
 
@@ -23,9 +24,14 @@ export function keepPace(pace) {
   if (PACES.some((p) => p === pace)) store.setPref("pace", pace);
 }
 
+/** A pace in the page's language. @param {Pace} pace */
+export function paceName(pace) {
+  return { slow: t("slow"), normal: t("normal"), fast: t("fast") }[pace];
+}
+
 /** The pace's `<option>`s, `chosen` selected. @param {string} chosen */
 export function paceOptions(chosen) {
-  return PACES.map((p) => html`<option value="${p}" ${p === chosen ? "selected" : ""}>${p}</option>`);
+  return PACES.map((p) => html`<option value="${p}" ${p === chosen ? "selected" : ""}>${paceName(p)}</option>`);
 }
 
 const SWEEP_MS = 300;

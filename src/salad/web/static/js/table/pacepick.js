@@ -5,18 +5,29 @@
 // not carry it.
 
 import { html, maybe, setHTML } from "../dom.js";
-import { keepPace, paceOptions } from "./motion.js";
+import { t } from "../i18n.js";
+import { keepPace, PACES } from "./motion.js";
 import { isHost, rest, S, table } from "./state.js";
 
 /** @typedef {import("../messages.js").Lobby} Lobby */
 
-const WORDS = "bots' speed and pause after a trick";
-
 /** The pace as a line: the host's select `id`, the others' words. @param {boolean} host @param {string} id */
 export function paceLine(host, id) {
   const pace = table().pace || "normal";
-  if (!host) return html`Pace: ${pace} (${WORDS})`;
-  return html`<label>Pace <select id="${id}">${paceOptions(pace)}</select></label> ${WORDS}`;
+  const words = t("bots' speed and pause after a trick");
+  if (!host) return html`${t("Pace: {pace} ({words})", { pace: paceName(pace), words })}`;
+  return html`<label>${t("Pace")} <select id="${id}">${paceOptions(pace)}</select></label> ${words}`;
+}
+
+/** The select's options, each pace by its name. @param {string} chosen */
+function paceOptions(chosen) {
+  return PACES.map((p) => html`<option value="${p}" ${p === chosen ? "selected" : ""}>${paceName(p)}</option>`);
+}
+
+/** A pace's name in the page's language (the server's are codes). @param {string} pace */
+function paceName(pace) {
+  const names = { slow: t("slow"), normal: t("normal"), fast: t("fast") };
+  return /** @type {Record<string, string>} */ (names)[pace] ?? pace;
 }
 
 /**

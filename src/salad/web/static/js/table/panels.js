@@ -5,6 +5,7 @@
 import { api, store } from "../api.js";
 import { cardSVG, isFourColour, setFourColour, suitIcon } from "../cards.js";
 import { $, html, join, maybe, setHTML } from "../dom.js";
+import { t, tn } from "../i18n.js";
 import { sheetTable, totalsChart } from "../scores.js";
 import { chime, soundOn } from "./motion.js";
 import { gameWinners, players, redraw, S, seatName, table, waitingNext } from "./state.js";
@@ -42,17 +43,18 @@ export function rulesWords() {
 
 /** The score sheet and the chart of running totals. */
 export function scoresHTML() {
-  const t = table();
+  const tb = table();
   const v = S.view;
   const n = players();
   const names = Array.from({ length: n }, (_, i) => seatName(i));
   const points = v ? v.hand_points : [];
+  // the rounds' names are the ruleset's words: in the catalog
   /** @type {import("../scores.js").SheetRow[]} */
-  const hands = (t.hands || []).map((h) => ({ number: h.number, round: h.round, points: null, marks: h.marks }));
+  const hands = (tb.hands || []).map((h) => ({ number: h.number, round: t(h.round), points: null, marks: h.marks }));
   points.forEach((p, i) => {
     const r = S.handRounds[i];
     if (hands[i]) hands[i].points = p;
-    else hands.push({ number: i + 1, round: r ? r.round : `Hand ${i + 1}`, points: p });
+    else hands.push({ number: i + 1, round: r ? t(r.round) : t("Hand {n}", { n: i + 1 }), points: p });
   });
   const current = v && v.phase !== "over" && !waitingNext() ? v.hand : 0; // not the next hand's
   const totals = v ? v.totals : names.map(() => 0);
@@ -60,8 +62,8 @@ export function scoresHTML() {
   const running = v ? v.running : null;
   const sheet = sheetTable({ names, rows: hands, current, running, totals, winners, you: S.you, deck: S.deck });
   const chart = totalsChart({ names, pointsByHand: points, hands: hands.length, you: S.you });
-  const goal = t.highest_wins ? "Highest total wins." : "Lowest total wins.";
-  return html`${sheet}<p class="hint">${goal} Running penalties of this hand in the highlighted row.</p>${chart}`;
+  const goal = tb.highest_wins ? t("Highest total wins.") : t("Lowest total wins.");
+  return html`${sheet}<p class="hint">${goal} ${t("Running penalties of this hand in the highlighted row.")}</p>${chart}`;
 }
 
 /** The toppings in play, each by name with what it does (the server's words, from the
@@ -70,15 +72,43 @@ export function toppingsHTML() {
   const list = (S.table && S.table.topping_text) || [];
   if (!list.length) return html``;
   const items = list.map((text) => {
-    const at = text.indexOf(": ");
-    return at < 0 ? html`<li>${text}</li>` : html`<li><b>${text.slice(0, at)}</b>: ${text.slice(at + 2)}</li>`;
+    const [name, words] = toppingParts(text);
+    return words ? html`<li><b>${name}</b>${t(": ")}${words}</li>` : html`<li>${name}</li>`;
   });
-  return html`<div class="panel toppings" id="toppings"><h2>Toppings in play</h2><ul class="penalty-list">${items}</ul></div>`;
+  return html`<div class="panel toppings" id="toppings"><h2>${t("Toppings in play")}</h2><ul class="penalty-list">${items}</ul></div>`;
+}
+
+/**
+ * A topping's line ("Name: what it does", the server's) as its name and its words, in the
+ * page's language: the whole line is in the catalog (the toppings' texts), and the translation
+ * keeps the same form.
+ * @param {string} text
+ * @returns {[string, string]}
+ */
+export function toppingParts(text) {
+  const line = t(text); // the toppings' texts: in the catalog
+  const at = line.indexOf(":");
+  if (at < 0) return [line, ""];
+  return [line.slice(0, at).trim(), line.slice(at + 1).trim()];
+}
+
+/**
+ * A penalty as the server says it ("Name: words ... points") with its name in the page's
+ * language (the penalties' names are the ruleset's words: in the catalog); the words after it
+ * are the server's.
+ * @param {string} text
+ */
+export function penaltyText(text) {
+  const at = text.indexOf(": ");
+  if (at < 0) return t(text);
+  return t("{name}: {words}", { name: t(text.slice(0, at)), words: text.slice(at + 2) });
 }
 
 /** What the numbers on a seat's plate mean. */
 export function legendHTML() {
-  return html`<p class="hint plate-legend" id="plate-legend"><b>On each plate:</b> +N points this hand · Σ total so far · <span class="cards-key" aria-hidden="true">▮</span> cards in hand</p>`;
+  return html`<p class="hint plate-legend" id="plate-legend"><b>${t("On each plate:")}</b> ${t("+N points this hand")} · ${t(
+    "Σ total so far",
+  )} · <span class="cards-key" aria-hidden="true">▮</span> ${t("cards in hand")}</p>`;
 }
 
 /** The penalties of every hand of the game (a topping's), when it has more than one. */
@@ -92,46 +122,52 @@ export function everyHand() {
  * once, above them, not under each. */
 export function rulesHTML() {
   const common = everyHand();
+  // the rounds' names are the ruleset's words: in the catalog
   const hands = (table().hands || []).map(
     (h) =>
-      html`<li><b>${h.round}</b>${h.total !== undefined ? html` <span class="hint">(${h.total} in all)</span>` : ""}<br><span class="hint">${(
-        h.penalties || []
-      )
+      html`<li><b>${t(h.round)}</b>${
+        h.total !== undefined && h.total !== null ? html` <span class="hint">(${t("{n} in all", { n: h.total })})</span>` : ""
+      }<br><span class="hint">${(h.penalties || [])
         .filter((p) => !common.includes(p))
+        .map(penaltyText)
         .join(" · ")}</span></li>`,
   );
-  const every = common.length ? html`<p class="hint every-hand"><b>Every hand:</b> ${common.join(" · ")}</p>` : "";
+  const every = common.length
+    ? html`<p class="hint every-hand"><b>${t("Every hand:")}</b> ${common.map(penaltyText).join(" · ")}</p>`
+    : "";
   return html`${every}<ol class="penalty-list">${hands}</ol>`;
 }
 
 /** The rules dialog: the deck, who wins, and the hands. */
 function fullRulesHTML() {
-  const t = table();
+  const tb = table();
   const d = S.deck;
-  const suits = join(d.suits.map((s, i) => html`${suitIcon(d, i, 16)} ${s.name}`), ", ");
+  // the suits' and wilds' names and the title are the ruleset's words: in the catalog
+  const suits = join(d.suits.map((s, i) => html`${suitIcon(d, i, 16)} ${t(s.name)}`), ", ");
   const ranks = d.ranks.map((r) => d.rankText(r)).join(" ");
-  const wilds = d.wilds.map((w) => `${w.name} (${w.symbol})`).join(", ");
-  const tops = (t.topping_text || []).length ? toppingsHTML() : "";
-  return html`<p><b>${t.title || t.rules || ""}</b>${t.rated ? html` <span class="rated-tag">Rated</span>` : ""} · ${players()} players · ${
-    t.highest_wins ? "highest" : "lowest"
-  } total wins.</p>
-<p>Suits: ${suits}<br>Ranks, low to high: ${ranks}${wilds ? html`<br>Wild cards: ${wilds}` : ""}</p>${tops}${legendHTML()}
-<p class="hint">Follow the led suit if you can; the highest card of the led suit wins the trick and leads the next.</p>
+  const wilds = d.wilds.map((w) => `${t(w.name)} (${w.symbol})`).join(", ");
+  const tops = (tb.topping_text || []).length ? toppingsHTML() : "";
+  const goal = tb.highest_wins
+    ? tn("{n} players · highest total wins.", "{n} players · highest total wins.", players())
+    : tn("{n} players · lowest total wins.", "{n} players · lowest total wins.", players());
+  return html`<p><b>${tb.title ? t(tb.title) : tb.rules || ""}</b>${tb.rated ? html` <span class="rated-tag">${t("Rated")}</span>` : ""} · ${goal}</p>
+<p>${t("Suits:")} ${suits}<br>${t("Ranks, low to high:")} ${ranks}${wilds ? html`<br>${t("Wild cards:")} ${wilds}` : ""}</p>${tops}${legendHTML()}
+<p class="hint">${t("Follow the led suit if you can; the highest card of the led suit wins the trick and leads the next.")}</p>
 ${rulesHTML()}`;
 }
 
 /** The last finished trick, its winner's card marked. */
 export function lastTrickHTML() {
   const lt = S.lastTrick;
-  if (!lt) return html`<p class="hint">No trick has been finished yet.</p>`;
+  if (!lt) return html`<p class="hint">${t("No trick has been finished yet.")}</p>`;
   const figs = lt.cards.map(
     ([seat, code]) =>
       html`<figure class="${seat === lt.winner ? "won" : ""}" data-card="${code}">${cardSVG(
         S.deck,
         code,
-      )}<figcaption>${seatName(seat)}${seat === lt.leader ? " · led" : ""}</figcaption></figure>`,
+      )}<figcaption>${seat === lt.leader ? t("{name} · led", { name: seatName(seat) }) : seatName(seat)}</figcaption></figure>`,
   );
-  return html`<div class="last-trick">${figs}</div><p style="text-align:center"><b>${seatName(lt.winner)}</b> took it.</p>`;
+  return html`<div class="last-trick">${figs}</div><p style="text-align:center">${t("{name} took it.", { name: seatName(lt.winner) })}</p>`;
 }
 
 /** Redraw the dialogs that are open (after a state). */
@@ -195,7 +231,7 @@ export function wireTools() {
     const id = encodeURIComponent(S.tableId);
     setHTML(
       $("settings-links"),
-      html`<a href="/watch/${id}" target="_blank" rel="noopener">Watch link</a> · <a href="/">Home</a>`,
+      html`<a href="/watch/${id}" target="_blank" rel="noopener">${t("Watch link")}</a> · <a href="/">${t("Home")}</a>`,
     );
     $("dlg-settings", HTMLDialogElement).showModal();
     import("./pacepick.js").then((m) => m.pacePick()); // the table's pace, the host's to change

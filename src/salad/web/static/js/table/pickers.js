@@ -4,6 +4,7 @@
 
 import { suitIcon } from "../cards.js";
 import { $, all, first, html, setHTML, toast } from "../dom.js";
+import { t, tn } from "../i18n.js";
 import { rememberPlayed } from "./motion.js";
 import { rulesWords } from "./panels.js";
 import { send, sendPlay } from "./protocol.js";
@@ -12,7 +13,6 @@ import {
   myTurn,
   passDirection,
   passNeeded,
-  plural,
   redraw,
   S,
   seatName,
@@ -30,7 +30,7 @@ export function playCard(code, el) {
   if (!v || S.watching) return;
   if (v.phase === "pass") {
     if (!myTurn()) {
-      toast(`Wait for your turn to pass (${seatName(v.to_move)} is choosing).`);
+      toast(t("Wait for your turn to pass ({name} is choosing).", { name: seatName(v.to_move) }));
       return;
     }
     choosePass(code, el);
@@ -62,8 +62,8 @@ export function playCard(code, el) {
 export function whyNot(code) {
   const v = S.view;
   if (!v || v.phase !== "play") return "";
-  if (waitingNext()) return "The next hand starts once everyone has pressed Next hand.";
-  if (v.to_move !== S.you) return `Wait for ${seatName(v.to_move)} to play.`;
+  if (waitingNext()) return t("The next hand starts once everyone has pressed Next hand.");
+  if (v.to_move !== S.you) return t("Wait for {name} to play.", { name: seatName(v.to_move) });
   if (v.legal.includes(code) || v.legal.includes(`${code}+`)) return "";
   const ledIndex = v.led_suit ? S.deck.suits.findIndex((x) => x.letter === v.led_suit) : -1;
   const led = ledIndex >= 0 ? S.deck.suits[ledIndex] : null;
@@ -71,8 +71,9 @@ export function whyNot(code) {
     const info = S.deck.parse(c);
     return !info.wild && info.suitIndex === ledIndex;
   });
-  if (led && holdsLed) return `You must follow ${led.name}: play one of your ${led.name}.`;
-  return "You cannot play that card now.";
+  // the suit's name is the ruleset's words: in the catalog
+  if (led && holdsLed) return t("You must follow {suit}: play one of your {suit}.", { suit: t(led.name) });
+  return t("You cannot play that card now.");
 }
 
 /**
@@ -87,7 +88,7 @@ function choosePass(code, el) {
   const unchoose = el ? el.classList.contains("selected") && chosen > 0 : chosen > 0 && chosen >= free;
   if (unchoose) sel.splice(sel.lastIndexOf(code), 1);
   else if (chosen >= free) {
-    toast(free ? "Every copy of that card you still hold is chosen." : "You already pass that card.");
+    toast(free ? t("Every copy of that card you still hold is chosen.") : t("You already pass that card."));
     return;
   } else {
     const need = passNeeded();
@@ -117,32 +118,48 @@ export function passPicker(box) {
     const dir = passDirection();
     const chosen = [...S.passSel].map(passShort).join(" ");
     const ready = need ? S.passSel.length === need : S.passSel.length > 0;
-    const head = need ? `Pass ${plural(need, "card")}` : "Choose the cards to pass";
+    const head = passHead(need, dir);
+    const count = S.passSel.length;
     setHTML(
       box,
-      html`<div class="panel"><h2>${head}${dir ? ` to the ${dir}` : ""}</h2><p class="hint">Tap the cards to pass, then confirm. ${
-        chosen ? html`Chosen: <b>${chosen}</b>` : ""
-      }</p><div class="choice"><button class="btn btn-primary" id="btn-pass" ${
-        ready ? "" : "disabled"
-      }>Pass ${S.passSel.length ? `${S.passSel.length} ` : ""}card${S.passSel.length === 1 ? "" : "s"}</button></div></div>`,
+      html`<div class="panel"><h2>${head}</h2><p class="hint">${t("Tap the cards to pass, then confirm.")} ${
+        chosen ? html`${t("Chosen:")} <b>${chosen}</b>` : ""
+      }</p><div class="choice"><button class="btn btn-primary" id="btn-pass" ${ready ? "" : "disabled"}>${
+        count ? tn("Pass {n} card", "Pass {n} cards", count) : t("Pass cards")
+      }</button></div></div>`,
     );
     $("btn-pass").onclick = sendPasses;
   } else if (S.watching) {
-    setHTML(box, html`<div class="center-note">The players are choosing cards to pass…</div>`);
+    setHTML(box, html`<div class="center-note">${t("The players are choosing cards to pass…")}</div>`);
   } else {
     const passed = v.passed.map(passShort).join(" ");
     setHTML(
       box,
-      html`<div class="center-note">${passed ? `You pass ${passed}. ` : ""}Waiting for ${seatName(v.to_move)} to pass…</div>`,
+      html`<div class="center-note">${passed ? `${t("You pass {cards}.", { cards: passed })} ` : ""}${t("Waiting for {name} to pass…", {
+        name: seatName(v.to_move),
+      })}</div>`,
     );
   }
+}
+
+/**
+ * The pass panel's heading: how many cards (any number: "the cards"), and to whom.
+ * @param {number} need @param {string} dir "left", "right", "across" or ""
+ */
+function passHead(need, dir) {
+  if (dir === "left") return need ? tn("Pass {n} card to the left", "Pass {n} cards to the left", need) : t("Choose the cards to pass to the left");
+  if (dir === "right")
+    return need ? tn("Pass {n} card to the right", "Pass {n} cards to the right", need) : t("Choose the cards to pass to the right");
+  if (dir === "across")
+    return need ? tn("Pass {n} card across", "Pass {n} cards across", need) : t("Choose the cards to pass across");
+  return need ? tn("Pass {n} card", "Pass {n} cards", need) : t("Choose the cards to pass");
 }
 
 /** The trump phase: the seat to choose gets a button per suit, the others wait. @param {HTMLElement} box */
 export function trumpPicker(box) {
   const v = view();
   if (!myTurn()) {
-    setHTML(box, html`<div class="center-note">${seatName(v.to_move)} is choosing the trump suit…</div>`);
+    setHTML(box, html`<div class="center-note">${t("{name} is choosing the trump suit…", { name: seatName(v.to_move) })}</div>`);
     return;
   }
   const buttons = v.legal
@@ -151,25 +168,33 @@ export function trumpPicker(box) {
       const letter = m.slice(6);
       const idx = S.deck.suits.findIndex((s) => s.letter === letter);
       const suit = S.deck.suits[idx];
-      return html`<button class="btn" data-trump="${m}">${suitIcon(S.deck, idx, 22)} ${suit ? suit.name : letter}</button>`;
+      // the suit's name is the ruleset's words: in the catalog
+      return html`<button class="btn" data-trump="${m}">${suitIcon(S.deck, idx, 22)} ${suit ? t(suit.name) : letter}</button>`;
     });
   const chooser = rulesWords()?.trump_chooser;
   const you = chooser ? chooser.you.charAt(0).toUpperCase() + chooser.you.slice(1) : "";
   const why = chooser ? html`<p class="trump-why" id="trump-why">${you}: ${chooser.why}.</p>` : "";
   setHTML(
     box,
-    html`<div class="panel"><h2>Pick the trump suit</h2>${why}<p class="hint">A trump beats any card of another suit; players still follow the led suit.</p><div class="choice">${buttons}</div></div>`,
+    html`<div class="panel"><h2>${t("Pick the trump suit")}</h2>${why}<p class="hint">${t(
+      "A trump beats any card of another suit; players still follow the led suit.",
+    )}</p><div class="choice">${buttons}</div></div>`,
   );
   for (const b of all(box, "[data-trump]")) b.onclick = () => send(String(b.dataset.trump));
 }
 
 /** A Wild held (S.pendingWild): play it high or low, or put it back. @param {HTMLElement} box */
 export function wildPicker(box) {
-  const name = S.deck.name(String(S.pendingWild)).replace(/, (high|low)$/, "");
+  // a Wild's name is the ruleset's words: in the catalog
+  const name = t(S.deck.name(String(S.pendingWild)).replace(/, (high|low)$/, ""));
   setHTML(
     box,
-    html`<div class="panel"><h2>Play the ${name}</h2><p class="hint">High beats every card of the led suit; low loses to them.</p><div class="choice">
-<button class="btn btn-accent" data-wild="high">▲ High</button><button class="btn" data-wild="low">▼ Low</button><button class="btn btn-ghost" data-wild="cancel">Cancel</button></div></div>`,
+    html`<div class="panel"><h2>${t("Play the {card}", { card: name })}</h2><p class="hint">${t(
+      "High beats every card of the led suit; low loses to them.",
+    )}</p><div class="choice">
+<button class="btn btn-accent" data-wild="high">▲ ${t("High")}</button><button class="btn" data-wild="low">▼ ${t("Low")}</button><button class="btn btn-ghost" data-wild="cancel">${t(
+      "Cancel",
+    )}</button></div></div>`,
   );
   for (const b of all(box, "[data-wild]")) {
     b.onclick = () => {

@@ -5,6 +5,7 @@
 import { store } from "../api.js";
 import { Deck } from "../cards.js";
 import { $, toast } from "../dom.js";
+import { t } from "../i18n.js";
 import { KEPT, VIEW_KEPT } from "../messages.js";
 import { announceChanges } from "./announce.js";
 import { onAssistMessage } from "./assist.js";
@@ -63,7 +64,7 @@ export function onMessage(msg) {
   if (msg.type === "state") onState(complete(msg));
   else if (msg.type === "error") {
     releaseAwait();
-    toast(msg.message || "error");
+    toast(msg.message || t("Error"));
   }
 }
 
@@ -144,7 +145,7 @@ export function releaseAwait() {
 /** Send a move; false (and a toast) when not connected. @param {string} move */
 export function send(move) {
   if (!S.socket || !S.socket.send({ type: "play", move })) {
-    toast("Not connected to the server: the move was not sent.");
+    toast(t("Not connected to the server: the move was not sent."));
     return false;
   }
   if (S.holdTimer) endHold();
@@ -154,7 +155,7 @@ export function send(move) {
 /** This seat has seen the hand's summary: Next hand. */
 export function sendNext() {
   if (!S.handEnd || !S.socket || !S.socket.send({ type: "next" })) {
-    toast("Not connected to the server: try again in a moment.");
+    toast(t("Not connected to the server: try again in a moment."));
     return;
   }
   S.nextSent = S.handEnd.hand;

@@ -4,9 +4,19 @@
 
 import { cardSVG, suitIcon } from "../cards.js";
 import { $, all, html, setHTML, toast, trusted, updateHTML } from "../dom.js";
+import { t, tn } from "../i18n.js";
 import { SEAT_COLOURS, shortName } from "../scores.js";
 import { clampPlates, trickPlace } from "../ui.js";
-import { everyHand, legendHTML, refreshDialogs, rulesHTML, scoresHTML, toppingsHTML } from "./panels.js";
+import {
+  everyHand,
+  legendHTML,
+  penaltyText,
+  refreshDialogs,
+  rulesHTML,
+  scoresHTML,
+  toppingParts,
+  toppingsHTML,
+} from "./panels.js";
 import { passPicker, playCard, trumpPicker, wildPicker } from "./pickers.js";
 import {
   countOf,
@@ -48,7 +58,9 @@ export function render() {
   watchFelt();
   document.body.classList.toggle("in-lobby", S.table.status === "lobby");
   document.body.dataset.seats = String(players()); // styles for many seats (salad.css)
-  document.title = `${S.table.title || "Salad"} — ${S.watching ? "watching" : "table"}`;
+  // the title is the ruleset's words: in the catalog
+  const title = S.table.title ? t(S.table.title) : t("Salad");
+  document.title = S.watching ? t("{title} — watching", { title }) : t("{title} — table", { title });
   renderTopbar();
   // What sets the felt's height first (the status line, the hand, the toppings strip): the
   // plates and the trick are placed in the felt as it will be.
@@ -80,38 +92,43 @@ function watchFelt() {
 function renderTopbar() {
   const line = $("round-line");
   const v = S.view;
-  const t = table();
-  if (!v || t.status === "lobby") {
+  const tb = table();
+  if (!v || tb.status === "lobby") {
     setHTML(
       line,
-      html`<span class="round-name">${t.title || "Salad"}</span><span class="penalty">${
-        S.watching ? "watching" : "waiting for players"
+      html`<span class="round-name">${tb.title ? t(tb.title) : t("Salad")}</span><span class="penalty">${
+        S.watching ? t("watching") : t("waiting for players")
       }</span>`,
     );
     return;
   }
   const info = handInfo();
-  const total = (t.hands && t.hands.length) || "?";
-  const pen = info ? info.penalties.join(" · ") : "";
+  const total = (tb.hands && tb.hands.length) || "?";
+  const pen = info ? info.penalties.map(penaltyText).join(" · ") : "";
   const rule = info ? ruleText(info.penalties) : "";
   let trump = html``;
   const ended = waitingNext();
   if (v.trump && !ended) {
     const idx = S.deck.suits.findIndex((s) => s.letter === v.trump);
-    trump = html`<span class="trump" title="Trump">${suitIcon(S.deck, idx, 14)} ${
-      S.deck.suits[idx] ? S.deck.suits[idx].name : v.trump
+    // the suit's name is the ruleset's words: in the catalog
+    const word = t("Trump");
+    trump = html`<span class="trump" title="${word}">${suitIcon(S.deck, idx, 14)} ${
+      S.deck.suits[idx] ? t(S.deck.suits[idx].name) : v.trump
     }</span>`;
   }
   // "Hand" goes unseen on a phone, for the round's name (salad.css); while a hand's summary is
   // up, the hand just played.
   const hand =
-    v.phase === "over" ? html`Game over` : html`<span class="hand-word">Hand </span>${String(shownHand())}/${String(total)}`;
-  const round = ended && info ? info.round : v.round;
+    v.phase === "over"
+      ? html`${t("Game over")}`
+      : html`<span class="hand-word">${t("Hand")} </span>${String(shownHand())}/${String(total)}`;
+  // the round's name is the ruleset's words: in the catalog
+  const round = t(ended && info ? info.round : v.round);
   setHTML(
     line,
     html`<span class="hand-no">${hand}</span><span class="round-name">${round}</span>${trump}<span class="penalty">${rule}</span>`,
   );
-  line.title = `${round}: ${pen}`;
+  line.title = t("{name}: {words}", { name: round, words: pen });
 }
 
 /**
@@ -121,15 +138,16 @@ function renderTopbar() {
  * @param {string[]} penalties "Name: words ... points"
  */
 function ruleText(penalties) {
-  if (window.innerWidth >= 640) return penalties.join(" · ");
+  if (window.innerWidth >= 640) return penalties.map(penaltyText).join(" · ");
   const common = everyHand();
   const own = penalties.filter((p) => !common.includes(p));
-  const full = own.join(" · ");
+  const full = own.map(penaltyText).join(" · ");
   if (full.length <= 64) return full;
   return own
     .map((p) => {
       const m = p.match(/^([^:]+):.*?(\d+)\D*$/);
-      return m ? `${m[1]} ${m[2]}` : p;
+      // the penalty's name is the ruleset's words: in the catalog
+      return m ? t("{name} {points}", { name: t(m[1]), points: m[2] }) : penaltyText(p);
     })
     .join(" · ");
 }
@@ -185,10 +203,10 @@ function seatPos(i, rx, ry) {
 
 function renderSeats() {
   const box = $("seats");
-  const t = table();
+  const tb = table();
   const v = S.view;
   const n = players();
-  if (t.status === "lobby" || !v) {
+  if (tb.status === "lobby" || !v) {
     box.innerHTML = "";
     return;
   }
@@ -197,7 +215,7 @@ function renderSeats() {
   /** @type {Html[]} */
   const plates = [];
   for (let i = 0; i < n; i++) {
-    const seat = t.seats[i] || {};
+    const seat = tb.seats[i] || {};
     // A phone held upright: the plates out at the felt's rim, the trick's room between them.
     const p = seatPos(i, phone ? 44 : 41, phone ? (portrait() ? 48 : 40) : 41);
     if (topRow() && seatOrder(i)) p.y = 0; // up against the top (clampPlates)
@@ -209,13 +227,23 @@ function renderSeats() {
     const running = (waitingNext() && S.handEnd ? S.handEnd.points[i] : v.running[i]) || 0;
     const bump = S.prevRunning && S.prevRunning[i] !== undefined && S.prevRunning[i] < running;
     const flags = [];
-    if (v.dealer === i && !waitingNext()) flags.push(html`<span class="chip chip-dealer" title="Dealer">dealer</span>`);
-    if (seat.kind === "bot") flags.push(html`<span class="chip chip-bot" title="A bot${seat.bot ? `: ${seat.bot}` : ""}">bot</span>`);
-    if (seat.kind === "human" && seat.connected === false) flags.push(html`<span class="chip chip-away">away</span>`);
-    if (seat.takeover) flags.push(html`<span class="chip chip-bot" title="A bot plays until this player is back">bot playing</span>`);
+    if (v.dealer === i && !waitingNext()) {
+      const dealer = t("Dealer");
+      flags.push(html`<span class="chip chip-dealer" title="${dealer}">${t("dealer")}</span>`);
+    }
+    if (seat.kind === "bot") {
+      const what = seat.bot ? t("A bot: {level}", { level: seat.bot }) : t("A bot");
+      flags.push(html`<span class="chip chip-bot" title="${what}">${t("bot")}</span>`);
+    }
+    if (seat.kind === "human" && seat.connected === false) flags.push(html`<span class="chip chip-away">${t("away")}</span>`);
+    if (seat.takeover) {
+      const why = t("A bot plays until this player is back");
+      flags.push(html`<span class="chip chip-bot" title="${why}">${t("bot playing")}</span>`);
+    }
     if (v.token === i) {
-      const token = t.marker || "the token";
-      flags.push(html`<span class="chip chip-token" title="Holds ${token}" aria-label="Holds ${token}">${TOMATO}</span>`);
+      // the token's name is the ruleset's words: in the catalog
+      const holds = tb.marker ? t("Holds {token}", { token: t(tb.marker) }) : t("Holds the token");
+      flags.push(html`<span class="chip chip-token" title="${holds}" aria-label="${holds}">${TOMATO}</span>`);
     }
     if (S.deadline && v.to_move === i && v.phase !== "over") flags.push(html`<span class="chip chip-timer" data-timer></span>`);
     const size = (!waitingNext() && v.hand_sizes[i]) || 0;
@@ -223,15 +251,23 @@ function renderSeats() {
       i === S.you
         ? ""
         : html`<div class="mini-backs" aria-hidden="true">${Array.from({ length: Math.min(size, 13) }, () => html`<span></span>`)}</div>`;
+    const words = {
+      points: t("Points this hand"),
+      pointsSaid: tn("{n} point this hand", "{n} points this hand", running),
+      total: t("Total so far"),
+      totalSaid: t("total {n}", { n: v.totals[i] || 0 }),
+      cards: t("Cards in hand"),
+      cardsSaid: tn("{n} card in hand", "{n} cards in hand", size),
+    };
     plates.push(html`<div class="${cls.join(" ")}" data-seat="${i}" style="left:${p.x}%;top:${p.y}%">
 <div class="name"><span class="dot" style="display:inline-block;width:9px;height:9px;border-radius:50%;background:${
       SEAT_COLOURS[i % SEAT_COLOURS.length]
     }"></span>${nameYou(i)}</div>
-<div class="info"><span class="pen ${running ? "" : "zero"} ${bump ? "bump" : ""}" title="Points this hand" aria-label="${
-      running
-    } points this hand">${running ? `+${running}` : "0"}</span><span title="Total so far" aria-label="total ${
+<div class="info"><span class="pen ${running ? "" : "zero"} ${bump ? "bump" : ""}" title="${words.points}" aria-label="${
+      words.pointsSaid
+    }">${running ? `+${running}` : "0"}</span><span title="${words.total}" aria-label="${words.totalSaid}">Σ ${
       v.totals[i] || 0
-    }">Σ ${v.totals[i] || 0}</span><span title="Cards in hand" aria-label="${size} cards in hand">${CARDS_ICON}${size}</span></div>
+    }</span><span title="${words.cards}" aria-label="${words.cardsSaid}">${CARDS_ICON}${size}</span></div>
 <div class="flags">${flags}</div>${backs}</div>`);
   }
   setHTML(box, html`${plates}`);
@@ -241,6 +277,13 @@ function renderSeats() {
   S.prevRunning = waitingNext() && S.handEnd ? [...S.handEnd.points] : [...v.running];
 }
 
+/** A trick card's layer: each above the one played before it, and every one under the centre's
+ * panels (.center, z-index 8: a hand's summary over the last trick of seven or eight seats).
+ * @param {number} order */
+function cardLayer(order) {
+  return Math.min(3 + order, 7);
+}
+
 /** On a wide felt the trick lies in a row, one place per seat in playing order from the
  * viewer's; the names go above and below in turn, so that each has room.
  * @param {number} seat @param {number} order */
@@ -248,7 +291,7 @@ function trickRow(seat, order) {
   const n = players();
   const slot = seatOrder(seat) - (n - 1) / 2;
   return {
-    style: `left:calc(50% + ${slot.toFixed(2)} * (var(--trick-w) + 8px));top:50%;z-index:${3 + order}`,
+    style: `left:calc(50% + ${slot.toFixed(2)} * (var(--trick-w) + 8px));top:50%;z-index:${cardLayer(order)}`,
     cls: seatOrder(seat) % 2 ? "label-top" : "",
   };
 }
@@ -264,7 +307,7 @@ function trickRing(seat, order, rx, ry, sides) {
   return {
     style: `left:calc(50% + ${(Math.cos(a) * rx).toFixed(3)} * var(--trick-w));top:calc(50% + ${(
       Math.sin(a) * ry
-    ).toFixed(3)} * var(--trick-w));z-index:${3 + order}`,
+    ).toFixed(3)} * var(--trick-w));z-index:${cardLayer(order)}`,
     cls: side || (Math.sin(a) < -0.2 ? "label-top" : ""),
   };
 }
@@ -330,7 +373,7 @@ function renderTrick() {
       const led = order === 0;
       return html`<div class="trick-card ${fresh} ${place.cls} ${seat === winner ? "won" : ""} ${led ? "leader" : ""}" data-seat="${seat}" data-card="${code}" style="${
         place.style
-      }">${cardSVG(S.deck, code)}${led ? html`<b class="led-mark" title="${seatName(seat)} led this trick">led</b>` : ""}<span class="who" title="${seatName(seat)}">${
+      }">${cardSVG(S.deck, code)}${led ? ledMark(seat) : ""}<span class="who" title="${seatName(seat)}">${
         // Seven or eight (five or six narrower than a laptop, any number on a felt too short
         // for names on two lines): the names short, as the score sheet's heads ("BB8"); in
         // full on hover.
@@ -339,6 +382,12 @@ function renderTrick() {
     })}`,
   );
   flyIn(box, S.you);
+}
+
+/** The mark on the card that led the trick. @param {number} seat */
+function ledMark(seat) {
+  const ledBy = t("{name} led this trick", { name: seatName(seat) });
+  return html`<b class="led-mark" title="${ledBy}">${t("led")}</b>`;
 }
 
 /**
@@ -352,10 +401,12 @@ export function renderEnded() {
   box.classList.add("fill");
   box.classList.remove("summary", "low");
   const id = encodeURIComponent(S.tableId || "");
-  const watch = ended.table && !S.watching ? html`<a class="btn" href="/watch/${id}">Watch this table</a>` : html``;
+  const watch = ended.table && !S.watching ? html`<a class="btn" href="/watch/${id}">${t("Watch this table")}</a>` : html``;
   setHTML(
     box,
-    html`<div class="panel ended" role="alert"><h2>You are no longer connected to this table</h2><p>${ended.reason}</p><div class="row">${watch}<a class="btn btn-primary" href="/">Home</a></div></div>`,
+    html`<div class="panel ended" role="alert"><h2>${t("You are no longer connected to this table")}</h2><p>${
+      ended.reason
+    }</p><div class="row">${watch}<a class="btn btn-primary" href="/">${t("Home")}</a></div></div>`,
   );
 }
 
@@ -375,7 +426,7 @@ function lobbyModule() {
       },
       () => {
         lobbyAsked = false;
-        toast("This page could not load all its parts: reload it.");
+        toast(t("This page could not load all its parts: reload it."));
       },
     );
   }
@@ -389,15 +440,15 @@ function renderCenter() {
   }
   const box = $("center");
   const v = S.view;
-  const t = table();
+  const tb = table();
   box.classList.toggle("low", Boolean(S.pendingWild) && !S.holdTrick && Boolean(v) && v?.phase === "play");
   box.classList.toggle(
     "fill",
-    t.status === "lobby" || (Boolean(v) && (v?.phase === "over" || waitingNext()) && !S.holdTrick),
+    tb.status === "lobby" || (Boolean(v) && (v?.phase === "over" || waitingNext()) && !S.holdTrick),
   );
   box.classList.remove("summary");
-  const ready = t.status === "lobby" || v?.phase === "over" ? lobbyModule() : null;
-  if (t.status === "lobby") {
+  const ready = tb.status === "lobby" || v?.phase === "over" ? lobbyModule() : null;
+  if (tb.status === "lobby") {
     if (ready) {
       setHTML(box, ready.lobbyHTML());
       ready.wireLobby(box);
@@ -405,7 +456,7 @@ function renderCenter() {
     return;
   }
   if (!v) {
-    setHTML(box, html`<div class="center-note">Waiting for the game…</div>`);
+    setHTML(box, html`<div class="center-note">${t("Waiting for the game…")}</div>`);
     return;
   }
   if (S.holdTrick) {
@@ -438,8 +489,12 @@ function renderCenter() {
     return;
   }
   if (v.phase === "play" && v.trick.length === 0 && v.tricks.length === 0) {
-    const who = v.to_move === S.you ? "You lead" : `${seatName(v.to_move)} leads`;
-    setHTML(box, html`<div class="center-note">${v.round} — ${who}</div>`);
+    // the round's name is the ruleset's words: in the catalog
+    const note =
+      v.to_move === S.you
+        ? t("{round} — You lead", { round: t(v.round) })
+        : t("{round} — {name} leads", { round: t(v.round), name: seatName(v.to_move) });
+    setHTML(box, html`<div class="center-note">${note}</div>`);
     return;
   }
   box.innerHTML = "";
@@ -449,59 +504,64 @@ function renderCenter() {
 export function renderStatus() {
   const el = $("status");
   const v = S.view;
-  const t = table();
+  const tb = table();
   el.classList.remove("your-turn");
   if (S.ended) {
-    el.textContent = "Disconnected";
+    el.textContent = t("Disconnected");
     return;
   }
-  if (t.status === "lobby" || !v) {
-    el.textContent = S.watching ? "Watching — the game has not started yet" : "";
+  if (tb.status === "lobby" || !v) {
+    el.textContent = S.watching ? t("Watching — the game has not started yet") : "";
     return;
   }
   let text;
   if (S.holdTrick) {
     const w = S.holdTrick.winner;
-    text = `${w === S.you ? "You take" : `${seatName(w)} takes`} the trick`;
+    text = w === S.you ? t("You take the trick") : t("{name} takes the trick", { name: seatName(w) });
   } else if (waitingNext() && S.handEnd) {
     const others = S.handEnd.waiting.filter((s) => s !== S.you).map(seatName);
+    const hand = S.handEnd.hand;
     text = mustPressNext()
-      ? `Hand ${S.handEnd.hand} is over — press Next hand when you are ready`
-      : `Hand ${S.handEnd.hand} is over — waiting for ${listNames(others) || "the others"}`;
+      ? t("Hand {hand} is over — press Next hand when you are ready", { hand })
+      : t("Hand {hand} is over — waiting for {names}", { hand, names: listNames(others) || t("the others") });
   } else if (v.phase === "over") {
     const w = gameWinners().map(seatName);
-    text = `Game over — ${w.length > 1 ? "winners" : "winner"}: ${listNames(w)}`;
+    text = w.length > 1 ? t("Game over — winners: {names}", { names: listNames(w) }) : t("Game over — winner: {name}", { name: w[0] ?? "" });
   } else if (S.watching) {
-    text = `Watching — ${seatName(v.to_move)} to ${phaseVerb(v.phase)}`;
+    text = watchingText(v.phase, seatName(v.to_move));
   } else if (!S.connected) {
-    text = "Reconnecting to the server…";
+    text = t("Reconnecting to the server…");
   } else if (myTurn()) {
     el.classList.add("your-turn");
     if (v.phase === "play") {
       const s = v.led_suit ? S.deck.suits.find((x) => x.letter === v.led_suit) : null;
-      text = s ? `Your turn — ${s.name} led` : v.trick.length ? "Your turn" : "Your lead";
-    } else if (v.phase === "pass") text = "Your turn: choose the cards to pass";
-    else text = "Your turn: pick the trump suit";
+      // the suit's name is the ruleset's words: in the catalog
+      text = s ? t("Your turn — {suit} led", { suit: t(s.name) }) : v.trick.length ? t("Your turn") : t("Your lead");
+    } else if (v.phase === "pass") text = t("Your turn: choose the cards to pass");
+    else text = t("Your turn: pick the trump suit");
   } else {
-    text = `Waiting for ${seatName(v.to_move)}…`;
+    text = t("Waiting for {name}…", { name: seatName(v.to_move) });
   }
-  const typed = S.typed ? html`<span class="typed" title="What you typed">${S.typed}</span>` : "";
+  const typedWord = t("What you typed");
+  const typed = S.typed ? html`<span class="typed" title="${typedWord}">${S.typed}</span>` : "";
   setHTML(el, html`<span data-status>${text}</span><span data-timer-mine></span>${typed}`);
   tick(); // the countdowns (here and on the seats, drawn before) get their number at once
 }
 
-/** @param {string} phase */
-function phaseVerb(phase) {
-  return phase === "pass" ? "pass" : phase === "trump" ? "pick trump" : "play";
+/** A spectator's status line: who is to do what. @param {string} phase @param {string} name */
+function watchingText(phase, name) {
+  if (phase === "pass") return t("Watching — {name} to pass", { name });
+  if (phase === "trump") return t("Watching — {name} to pick trump", { name });
+  return t("Watching — {name} to play", { name });
 }
 
 /** The countdowns of the turn timer (every 250 ms). */
 export function tick() {
   if (!S.deadline || !S.view) return;
   const left = Math.max(0, Math.ceil(S.deadline - Date.now() / 1000));
-  for (const el of all(document, "[data-timer]")) el.textContent = `${left} s`;
+  for (const el of all(document, "[data-timer]")) el.textContent = t("{n} s", { n: left });
   const mine = document.querySelector("[data-timer-mine]");
-  if (mine) mine.textContent = myTurn() ? ` (${left} s left)` : "";
+  if (mine) mine.textContent = myTurn() ? ` ${t("({n} s left)", { n: left })}` : "";
 }
 
 function renderHand() {
@@ -515,7 +575,7 @@ function renderHand() {
   }
   box.hidden = false;
   if (waitingNext()) {
-    setHTML(box, html`<span class="hand-empty">Your cards for the next hand come with Next hand</span>`);
+    setHTML(box, html`<span class="hand-empty">${t("Your cards for the next hand come with Next hand")}</span>`);
     return;
   }
   const cards = S.deck.sort(v.cards);
@@ -526,7 +586,7 @@ function renderHand() {
     return;
   }
   if (!cards.length) {
-    setHTML(box, html`<span class="hand-empty">${v.phase === "over" ? "" : "No cards in hand"}</span>`);
+    setHTML(box, html`<span class="hand-empty">${v.phase === "over" ? "" : t("No cards in hand")}</span>`);
     return;
   }
   const turn = myTurn();
@@ -535,6 +595,7 @@ function renderHand() {
     for (const m of v.legal) legal.add(m.endsWith("+") ? m.slice(0, -1) : m);
   }
   const received = v.tricks.length === 0 && v.trick.length <= players() ? v.received : [];
+  const newWord = t("new"); // the mark of a card just received in the pass (salad.css)
   const active = document.activeElement;
   const focused = active instanceof HTMLElement && active.closest("#hand") ? active : null;
   const focusCode = focused ? focused.dataset.code : undefined;
@@ -561,9 +622,9 @@ function renderHand() {
       else if (v.phase === "pass" && copy < countOf(v.passed, code)) cls.push("passed");
       if (copy < countOf(received, code)) cls.push("received");
       const label = S.deck.name(code).replace(/, (high|low)$/, "");
-      const note = cls.includes("passed") ? " (passed)" : legal.has(code) ? " (playable)" : "";
+      const note = cls.includes("passed") ? ` ${t("(passed)")}` : legal.has(code) ? ` ${t("(playable)")}` : "";
       // The name in the button's text (not an aria-label over a face that shows the rank).
-      return html`<button type="button" class="${cls.join(" ")}" data-code="${code}" title="${label}${note}"><span class="visually-hidden">${label}${note}</span>${cardSVG(S.deck, code, { inHand: true })}</button>`;
+      return html`<button type="button" class="${cls.join(" ")}" data-code="${code}" data-new="${newWord}" title="${label}${note}"><span class="visually-hidden">${label}${note}</span>${cardSVG(S.deck, code, { inHand: true })}</button>`;
     })}`,
   );
   if (replaced) for (const b of all(box, ".card")) b.onclick = () => playCard(String(b.dataset.code), b);
@@ -655,9 +716,9 @@ function renderToppingsStrip() {
   strip.hidden = !list.length || table().status === "lobby";
   renderToppingsChip(list, strip.hidden);
   if (strip.hidden) return;
-  const names = list.map((text) => text.split(": ")[0]);
-  strip.textContent = `Toppings: ${names.join(" · ")}`;
-  strip.title = list.join("\n");
+  const names = list.map((text) => toppingParts(text)[0]);
+  strip.textContent = t("Toppings: {names}", { names: names.join(" · ") });
+  strip.title = list.map((text) => toppingParts(text).join(t(": "))).join("\n");
   strip.onclick = () => $("round-line").click();
 }
 
@@ -670,15 +731,13 @@ function renderToppingsChip(list, hidden) {
   const chip = $("toppings-chip");
   chip.hidden = hidden;
   if (hidden) return;
-  const names = list.map((text) => text.split(": ")[0]);
+  const parts = list.map(toppingParts);
+  const names = parts.map(([name]) => name);
   setHTML(chip, html`<span class="chip-key" aria-hidden="true">+</span>${names.join(" · ")}`);
-  chip.title = list.join("\n");
-  chip.setAttribute("aria-label", `Toppings in play: ${names.join(", ")}`);
-  const items = list.map((text) => {
-    const at = text.indexOf(": ");
-    return at < 0 ? html`<li>${text}</li>` : html`<li><b>${text.slice(0, at)}</b>: ${text.slice(at + 2)}</li>`;
-  });
-  setHTML($("toppings-pop"), html`<h2>Toppings in play</h2><ul>${items}</ul>`);
+  chip.title = parts.map((p) => p.join(t(": "))).join("\n");
+  chip.setAttribute("aria-label", t("Toppings in play: {names}", { names: names.join(", ") }));
+  const items = parts.map(([name, words]) => (words ? html`<li><b>${name}</b>${t(": ")}${words}</li>` : html`<li>${name}</li>`));
+  setHTML($("toppings-pop"), html`<h2>${t("Toppings in play")}</h2><ul>${items}</ul>`);
 }
 
 function renderSide() {
@@ -686,18 +745,18 @@ function renderSide() {
   const side = $("side");
   const v = S.view;
   if (table().status === "lobby" || !v) {
-    setHTML(side, html`<div class="panel"><h2>The rounds</h2>${rulesHTML()}</div>`);
+    setHTML(side, html`<div class="panel"><h2>${t("The rounds")}</h2>${rulesHTML()}</div>`);
     return;
   }
   const info = handInfo();
   const thisHand =
     info && v.phase !== "over"
-      ? html`<div class="panel"><h2>Hand ${shownHand()}: ${info.round}</h2><ul class="penalty-list">${info.penalties.map(
-          (p) => html`<li>${p}</li>`,
+      ? html`<div class="panel"><h2>${t("Hand {hand}: {round}", { hand: shownHand(), round: t(info.round) })}</h2><ul class="penalty-list">${info.penalties.map(
+          (p) => html`<li>${penaltyText(p)}</li>`,
         )}</ul></div>`
       : "";
   setHTML(
     side,
-    html`${thisHand}${toppingsHTML()}<div class="panel"><h2>Score sheet</h2>${scoresHTML()}</div>${legendHTML()}`,
+    html`${thisHand}${toppingsHTML()}<div class="panel"><h2>${t("Score sheet")}</h2>${scoresHTML()}</div>${legendHTML()}`,
   );
 }

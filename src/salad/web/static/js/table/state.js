@@ -6,6 +6,7 @@
 import { api, errorText, tableIdFromPath } from "../api.js";
 import { Deck } from "../cards.js";
 import { toast } from "../dom.js";
+import { t } from "../i18n.js";
 
 /** @typedef {import("../messages.js").Lobby} Table */
 /** @typedef {import("../messages.js").CompleteView} View */
@@ -103,15 +104,15 @@ export function key(x) {
 /** @param {number} i */
 export function seatName(i) {
   const seat = S.table && S.table.seats && S.table.seats[i];
-  if (!seat) return `Seat ${i + 1}`;
-  if (seat.kind === "open") return "Open seat";
-  return seat.name || (seat.bot ? `Bot ${i + 1}` : `Seat ${i + 1}`);
+  if (!seat) return t("Seat {n}", { n: i + 1 });
+  if (seat.kind === "open") return t("Open seat");
+  return seat.name || (seat.bot ? t("Bot {n}", { n: i + 1 }) : t("Seat {n}", { n: i + 1 }));
 }
 
 /** A seat's name, "(you)" after this page's own (not "You (you)"). @param {number} i @param {string} [name] */
 export function nameYou(i, name = seatName(i)) {
   if (i !== S.you || i < 0) return name;
-  return /^you$/i.test(name.trim()) ? "You" : `${name} (you)`;
+  return /^you$/i.test(name.trim()) ? t("You") : t("{name} (you)", { name });
 }
 
 /** @returns {number} */
@@ -171,9 +172,9 @@ export function passNeeded() {
 }
 
 export function passDirection() {
-  const t = S.table;
-  if (!t) return "";
-  return t.pass_direction || "";
+  const tb = S.table;
+  if (!tb) return "";
+  return tb.pass_direction || "";
 }
 
 /** @param {ReadonlyArray<string>} list @param {string} code */
@@ -194,15 +195,10 @@ export function prunePasses() {
   S.passSel = need ? keep.slice(Math.max(0, keep.length - need)) : keep;
 }
 
-/** @param {number} n @param {string} word */
-export function plural(n, word) {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
-
-/** @param {string[]} names */
+/** Names in a sentence: "Ann", "Ann and Bob", "Ann, Bob and Cy". @param {string[]} names */
 export function listNames(names) {
   if (names.length < 2) return names.join("");
-  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  return t("{names} and {last}", { names: names.slice(0, -1).join(", "), last: names[names.length - 1] });
 }
 
 export const tablePath = () => `/api/tables/${encodeURIComponent(S.tableId)}`;

@@ -4,15 +4,29 @@
 // The table waits until every connected player has pressed it (or the turn timer runs out).
 
 import { $, html, maybe } from "../dom.js";
+import { lang, t } from "../i18n.js";
 import { sendNext } from "./protocol.js";
 import { listNames, mustPressNext, nameYou, players, S, seatName, table } from "./state.js";
 
 /** @typedef {import("../messages.js").HandEnd} HandEnd */
 
-/** @param {number} place */
+/** A place as the page's language writes it ("1st", "1re"), by its ordinal rules. @param {number} place */
 function ordinal(place) {
-  const tail = place % 100 >= 11 && place % 100 <= 13 ? "th" : ["th", "st", "nd", "rd"][place % 10] || "th";
-  return `${place}${tail}`;
+  const n = place;
+  switch (new Intl.PluralRules(lang, { type: "ordinal" }).select(place)) {
+    case "one":
+      // TRANSLATORS: a place (rank) ending as 1st, 21st; French has one form for 1 (1re)
+      return t("{n}st", { n });
+    case "two":
+      // TRANSLATORS: a place ending as 2nd, 22nd (French never asks for it)
+      return t("{n}nd", { n });
+    case "few":
+      // TRANSLATORS: a place ending as 3rd, 23rd (French never asks for it)
+      return t("{n}rd", { n });
+    default:
+      // TRANSLATORS: a place ending as 4th, 11th, 2nd in French (2e, 3e)
+      return t("{n}th", { n });
+  }
 }
 
 /** The table of a finished hand: a row per player, a column per penalty. @param {HandEnd} end */
@@ -30,30 +44,40 @@ export function breakdownTable(end) {
     )}</td><td class="pts">${String(end.totals[s])}</td><td class="pts">${ordinal(end.standings[s])}</td></tr>`;
   });
   // Each penalty's cost under its name: a cell's 80 under "No Tricks, 10 each" is 8 tricks.
-  const heads = cols.map((p) => html`<th scope="col">${p.name}${p.each ? html`<small class="each">${String(p.each)} each</small>` : ""}</th>`);
-  return html`<div class="summary-scroll"><table class="sheet summary-table"><caption>Points of hand ${String(
-    end.hand,
-  )}, penalty by penalty</caption><thead><tr><th scope="col">Player</th>${heads}<th scope="col">This hand</th><th scope="col">Total</th><th scope="col">Place</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+  // (The penalties' names are the ruleset's words: in the catalog.)
+  const heads = cols.map(
+    (p) => html`<th scope="col">${t(p.name)}${p.each ? html`<small class="each">${t("{n} each", { n: p.each })}</small>` : ""}</th>`,
+  );
+  return html`<div class="summary-scroll"><table class="sheet summary-table"><caption>${t("Points of hand {hand}, penalty by penalty", {
+    hand: end.hand,
+  })}</caption><thead><tr><th scope="col">${t("Player")}</th>${heads}<th scope="col">${t("This hand")}</th><th scope="col">${t(
+    "Total",
+  )}</th><th scope="col">${t("Place")}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 /** The panel shown while the table waits for Next hand. */
 export function summaryHTML() {
   const end = S.handEnd;
   if (!end) return html``;
-  const t = table();
-  const total = (t.hands && t.hands.length) || 0;
-  const moon = end.moon >= 0 ? html`<p class="moon-line">${seatName(end.moon)} shot the moon!</p>` : "";
+  const tb = table();
+  const total = (tb.hands && tb.hands.length) || 0;
+  const moon = end.moon >= 0 ? html`<p class="moon-line">${t("{name} shot the moon!", { name: seatName(end.moon) })}</p>` : "";
   const others = end.waiting.filter((s) => s !== S.you).map(seatName);
   let action;
   if (mustPressNext()) {
-    action = html`<button type="button" class="btn btn-primary" id="btn-next-hand">Next hand</button>`;
+    action = html`<button type="button" class="btn btn-primary" id="btn-next-hand">${t("Next hand")}</button>`;
   } else {
-    const who = others.length ? listNames(others) : "the others";
-    action = html`<p class="hint" data-waiting>Waiting for ${who} to press Next hand…</p>`;
+    const who = others.length ? listNames(others) : t("the others");
+    action = html`<p class="hint" data-waiting>${t("Waiting for {names} to press Next hand…", { names: who })}</p>`;
   }
   const timer = S.deadline ? html` <span class="chip chip-timer" data-timer></span>` : "";
   return html`<div class="panel hand-summary" id="hand-summary" role="region" aria-labelledby="summary-title">
-<h2 id="summary-title">Hand ${String(end.hand)}${total ? ` of ${total}` : ""}: ${end.round}</h2>
+<h2 id="summary-title">${
+    // the round's name is the ruleset's words: in the catalog
+    total
+      ? t("Hand {hand} of {total}: {round}", { hand: end.hand, total, round: t(end.round) })
+      : t("Hand {hand}: {round}", { hand: end.hand, round: t(end.round) })
+  }</h2>
 ${breakdownTable(end)}${moon}
 <div class="form-actions">${action}${timer}</div></div>`;
 }
