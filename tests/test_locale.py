@@ -119,7 +119,7 @@ def test_a_page_is_written_in_the_language_asked_for(client: Any, path: str) -> 
 def test_every_page_has_the_language_switch(client: Any, page: str) -> None:
     """Every page offers every language (``parts/language.html``), the current one chosen."""
     assets = client.app.state.assets
-    html = assets.pages[page, "fr"][0].decode()
+    html = assets.written(page, LANGUAGES["fr"])[0].decode()
     assert "data-language-switch" in html, f"{page}.html has no language switch"
     for code in LANGUAGES:
         assert f'value="{code}"' in html
@@ -151,7 +151,8 @@ def test_a_page_is_sent_the_words_of_its_own_modules(client: Any) -> None:
     whole = browser_catalog("fr")["messages"]
     table = assets.catalogs["table", "fr"][0].decode()
     home = assets.catalogs["index", "fr"][0].decode()
-    assert "web/static/js/table/chat.js" in assets.modules(assets.pages["table", "fr"][0].decode())
+    table_page = assets.written("table", LANGUAGES["fr"])[0].decode()
+    assert "web/static/js/table/chat.js" in assets.modules(table_page)
     chat = next(m for m in read(TEMPLATE) if any("table/chat.js" in p for p, _ in m.locations))
     assert json.dumps(whole[chat.id], ensure_ascii=False) in table
     assert json.dumps(whole[chat.id], ensure_ascii=False) not in home

@@ -87,7 +87,7 @@ def test_the_hint_reason_says_what_the_move_saves() -> None:
         game.play(game.legal_moves()[0])
     view = game.view(game.to_move)
     found = hint(view, 1, move_time=0.05)
-    assert found.move in view.legal_moves and found.reason
+    assert found.move in view.legal_moves and found.reason(view.deck)
     a, b = view.legal_moves[:2]
     assert hint_reason(view, a, {a: 1.0, b: 1.2}).startswith("about as good as ")
     assert hint_reason(view, a, {a: 1.0, b: 2.0}).startswith("saves about 1 point over ")

@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
+from salad.bots.assist import Hint
+from salad.formats.rules import load_ruleset
 from salad.locale import using
 from salad.server.app import create_app
-from salad.server.tables.assist import hint_words
 from salad.server.tables.connection import Conn
 
 with warnings.catch_warnings():  # starlette's note on which httpx it would like
@@ -133,18 +134,17 @@ def test_a_close_in_the_connection_s_language() -> None:
 
 
 def test_a_hint_s_reason_in_french() -> None:
-    """The bots' reasons (English: their floor has no catalog) are put in the connection's
-    words, the numbers and the card kept."""
+    """A hint's reason is said where it is shown, in the language current there: the server
+    says it in the connection's (salad.bots.assist.Hint.reason)."""
+    deck = load_ruleset("canadian").deck_for(4)
+    ace, ten = deck.parse("AC"), deck.parse("TH")
     with using("fr"):
-        assert hint_words("saves about 3 points over A♣") == (
-            "épargne environ 3 points par rapport à A♣"
-        )
-        assert hint_words("scores about 1 point more than 10♥") == (
+        assert Hint(ten, "saves", ace, 3).reason(deck) == "coûte environ 3 points de moins que A♣"
+        assert Hint(ace, "scores", ten, 1).reason(deck) == (
             "rapporte environ 1 point de plus que 10♥"
         )
-        assert hint_words("it is your only choice") == "c'est ton seul choix"
-        assert hint_words("something new") == "something new"
-    assert hint_words("about as good as Q♠") == "about as good as Q♠"
+        assert Hint(ace, "only").reason(deck) == "c'est ton seul choix"
+    assert Hint(ten, "as-good", deck.parse("QS")).reason(deck) == "about as good as Q♠"
 
 
 def test_a_refusal_in_a_dependency_run_in_a_thread(client: TestClient) -> None:

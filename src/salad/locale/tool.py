@@ -97,6 +97,9 @@ changes only where its strings do (git keeps the dates that matter)."""
 def text(catalog: Catalog) -> bytes:
     """A catalog as its file holds it: by file, without line numbers or changing dates."""
     catalog.creation_date = catalog.revision_date = STAMP
+    for message in catalog:
+        # By file only: a catalog read back from its file (no lines) sorts as one extracted.
+        message.locations = sorted({(path, 0) for path, _line in message.locations})
     out = BytesIO()
     write_po(out, catalog, omit_header=False, include_lineno=False, sort_by_file=True, width=100)
     return out.getvalue()

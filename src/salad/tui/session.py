@@ -11,9 +11,7 @@ bots, undo, hints, and saving to or resuming from a record file.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -31,7 +29,7 @@ from salad.formats.records import (
     record_from_game,
     write_records,
 )
-from salad.locale import N_, _, ngettext
+from salad.locale import N_, _
 from salad.locale import cards as shown
 from salad.moves import Move
 from salad.ruleset import Ruleset
@@ -59,20 +57,6 @@ def illegal_reason(exc: IllegalMoveError, led: str = "") -> str:
     if exc.reason in REFUSALS:
         return _(REFUSALS[exc.reason])
     return _("you cannot make that move now")
-
-
-HINT_REASONS = (
-    (re.compile(r"saves about (\d+) points? over (.+)"), "saves"),
-    (re.compile(r"scores about (\d+) points? more than (.+)"), "scores"),
-    (re.compile(r"about as good as (.+)"), "same"),
-)
-FIXED_HINTS = (
-    N_("it is your only choice"),
-    N_("pass your most dangerous cards"),
-    N_("any of your choices does the same"),
-)
-"""The hint bot's reasons (:func:`salad.bots.assist.hint_reason`), said in the current
-language."""
 
 
 def check_save_path(path: Path) -> Path:
@@ -297,32 +281,7 @@ class Session:
 
     def hint_reason(self, found: Hint) -> str:
         """The reason of a hint in the current language."""
-        why = found.reason
-        if why in FIXED_HINTS:
-            return _(why)
-        deck = self.deck
-        for pattern, kind in HINT_REASONS:
-            match = pattern.fullmatch(why)
-            if not match:
-                continue
-            other = match.groups()[-1]
-            with contextlib.suppress(SaladError):
-                other = shown.move_label(deck, self.game.parse_move(other.split(" ")[0]))
-            if kind == "same":
-                return _("about as good as {card}").format(card=other)
-            n = int(match.group(1))
-            if kind == "saves":
-                text = ngettext(
-                    "saves about {n} point over {card}", "saves about {n} points over {card}", n
-                )
-            else:
-                text = ngettext(
-                    "scores about {n} point more than {card}",
-                    "scores about {n} points more than {card}",
-                    n,
-                )
-            return text.format(n=n, card=other)
-        return why
+        return found.reason(self.deck)
 
     # -- words -------------------------------------------------------------------------------
     def narrate(self, entries: Sequence[tuple[object, ...]], symbols: bool) -> list[str]:

@@ -124,17 +124,22 @@ class Assets(StaticFiles):
             if served != text:
                 self.stylesheets[name] = served.encode()
                 self.versions[name] = version(self.stylesheets[name])
-        self.writers = {code: writer(directory, lang) for code, lang in SPOKEN.items()}
+        self.writers: dict[str, Environment] = {}
         """Each language's Jinja environment: the pages' templates through its catalog."""
         self.catalogs: dict[tuple[str, str], tuple[bytes, str]] = {}
         """Each page's browser catalog in each language but the source's, as served (a
         script): the words of the modules the page loads, and its version."""
-        self.pages = {
-            (name, code): self.page(directory / f"{name}.html", title, lang)
-            for name, title in PAGES.items()
-            for code, lang in SPOKEN.items()
-        }
-        """Each page's HTML in each language as served, and its ETag."""
+        self.pages: dict[tuple[str, str], tuple[bytes, str]] = {}
+        """Each page's HTML in each language as served, and its ETag: written when first
+        asked for (a server starts without writing 33 pages it may never send)."""
+
+    def written(self, name: str, lang: Language) -> tuple[bytes, str]:
+        """The page ``name`` in ``lang`` as served, and its ETag (:meth:`page`, once)."""
+        if (name, lang.code) not in self.pages:
+            if lang.code not in self.writers:
+                self.writers[lang.code] = writer(self.root, lang)
+            self.pages[name, lang.code] = self.page(self.root / f"{name}.html", PAGES[name], lang)
+        return self.pages[name, lang.code]
 
     def url(self, name: str) -> str:
         """The versioned URL of the file ``name`` (``js/table.js``)."""
@@ -273,7 +278,7 @@ async def page(name: str, request: Request) -> Response:
     visit."""
     assets: Assets = request.app.state.assets
     lang = page_language(request)
-    body, etag = assets.pages[name, lang.code]
+    body, etag = assets.written(name, lang)
     response = assets.remembered(body, "text/html", etag, request.headers)
     response.headers["cache-control"] = REVALIDATE
     response.headers["content-language"] = lang.tag
@@ -286,6 +291,8 @@ async def catalog(code: str, page: str, request: Request) -> Response:
     """A page's browser catalog in a language (a script), cached for a year under its
     version."""
     assets: Assets = request.app.state.assets
+    if page in PAGES and code in SPOKEN:
+        assets.written(page, SPOKEN[code])  # its catalog with it (another node wrote the page)
     if (page, code) not in assets.catalogs:
         known = sorted({c for _p, c in assets.catalogs})
         raise HTTPException(

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 
 from salad.bots.assist import Hint, hint, takeback_count
 from salad.bots.seeds import bot_seed
-from salad.locale import N_, _, ngettext
+from salad.locale import _
 from salad.moves import format_move
 from salad.server.errors import ActionError
 from salad.server.messages import HintOut, UndoneOut
@@ -46,47 +45,6 @@ def check_alone(table: Table, seat: int, what: str) -> None:
         else:
             said = _("{what}: the game has not started")
         raise ActionError(said.format(what=what), 409)
-
-
-_REASONS = {
-    "it is your only choice": N_("it is your only choice"),
-    "pass your most dangerous cards": N_("pass your most dangerous cards"),
-    "any of your choices does the same": N_("any of your choices does the same"),
-}
-"""The hints' reasons said in words alone (:func:`salad.bots.assist.hint_reason`)."""
-
-_COMPARED = re.compile(
-    r"(?:(?P<as>about as good as )|(?P<verb>scores|saves) about (?P<n>\d+) points? "
-    r"(?:more than|over) )(?P<label>.+)"
-)
-"""A hint's reason that compares its move with the next best one."""
-
-
-def hint_words(reason: str) -> str:
-    """A hint's reason (:func:`salad.bots.assist.hint_reason`, in English: the bots' floor
-    has no catalog) in the connection's language.
-
-    >>> hint_words("saves about 3 points over A♣")
-    'saves about 3 points over A♣'
-    """
-    if reason in _REASONS:
-        return _(_REASONS[reason])
-    found = _COMPARED.fullmatch(reason)
-    if found is None:
-        return reason
-    label = found["label"]
-    if found["as"]:
-        return _("about as good as {card}").format(card=label)
-    n = int(found["n"])
-    if found["verb"] == "scores":
-        said = ngettext(
-            "scores about {n} point more than {card}", "scores about {n} points more than {card}", n
-        )
-    else:
-        said = ngettext(
-            "saves about {n} point over {card}", "saves about {n} points over {card}", n
-        )
-    return said.format(n=n, card=label)
 
 
 def ask_hint(table: Table, conn: Conn, turns: Turns) -> None:
@@ -122,7 +80,7 @@ async def think(table: Table, conn: Conn, view: View, moves: int, turns: Turns) 
     finally:
         _thinking.discard(table.id)
     move = format_move(view.deck, found.move)
-    reason = hint_words(found.reason)
+    reason = found.reason(view.deck)  # in the connection's language
     answer = HintOut(type="hint", move=move, reason=reason, bot=found.bot, moves=moves)
     conn.push(answer.model_dump_json())
 
