@@ -32,6 +32,7 @@ from salad.server.routes import (
     reviews,
     sheets,
     signin,
+    standings,
     tables,
 )
 from salad.server.sockets import SocketGate, TableSockets
@@ -130,6 +131,7 @@ def create_app(
     app.state.identities = Identities(SqlPlayers(storage), secret or server_secret())
     signin.install(app, storage)  # sign-in codes; the seats' part of a player's export
     groups.install(app, storage)  # its store, its routes, its part of a player's export
+    app.include_router(standings.router)  # a group's season
     install_ratings(app, storage, manager)  # results and ratings as games end (#34)
     add_error_handlers(app)
     for routes in (health, tables, sheets, howto, reviews, me, signin, ratings, pages):

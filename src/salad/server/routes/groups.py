@@ -1,6 +1,6 @@
 """Groups (``/api/groups``, docs/groups.md): a family or a club, made by a player, joined with
 its invite link, its tables (joinable by its members alone), the score sheets of its real-card
-games, and its standings for a season (JSON and CSV).
+games; its standings for a season (JSON and CSV) are :mod:`salad.server.routes.standings`.
 
 Every change a player's cookie authenticates is refused from another site (:func:`same_origin`).
 A group is seen by its members only; the invite landing shows its name to whoever has the code.
@@ -14,7 +14,6 @@ from functools import partial
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, FastAPI, Query, Request
-from fastapi.responses import Response
 from pydantic import AfterValidator, BaseModel, Field
 
 from salad.errors import SaladError
@@ -25,12 +24,7 @@ from salad.server.incoming import StrictIn, tidy_line
 from salad.server.players.groups import GroupsPart, leave_group
 from salad.server.players.identity import Identities
 from salad.server.players.standings import (
-    SEASON_TEXT,
     parse_day,
-    season_of,
-    seated,
-    standings_csv,
-    standings_of,
 )
 from salad.server.routes.me import Me, same_origin
 from salad.server.routes.sheets import MAX_TEXT, read_sheet
@@ -121,24 +115,6 @@ class AttachedOut(BaseModel):
     id: str
     seats: list[dict[str, Any]] = Field(description="Each name of the sheet and its member")
     played_on: str
-
-
-class StandingsOut(BaseModel):
-    group: dict[str, Any]
-    season: dict[str, Any]
-    players: list[dict[str, Any]] = Field(
-        description="Per member, best mean place first: games (online, sheets), points, "
-        "points_per_game, wins, mean_place; former (true: a former member, who left or was "
-        "removed, with games counted this season)"
-    )
-    games: list[dict[str, Any]] = Field(
-        description="Every game counted, oldest first: kind (online or sheet), day, rules, "
-        "seats (name, player, total, place), url (an online game's replay)"
-    )
-    chart: dict[str, Any] = Field(
-        description="labels (the day of each game counted) and series: each member's points "
-        "per game after every game (null before their first)"
-    )
 
 
 RESPONSES = s.refusals(
@@ -432,81 +408,3 @@ def seat_members(
     if len(taken) != len(set(taken)):
         raise ActionError(_("members: one member is given for two names of the sheet"))
     return seats
-
-
-SeasonQ = Annotated[str | None, Query(max_length=8, description=SEASON_TEXT)]
-FromQ = Annotated[
-    str | None, Query(alias="from", max_length=10, description="First day, YYYY-MM-DD")
-]
-ToQ = Annotated[str | None, Query(alias="to", max_length=10, description="Last day, YYYY-MM-DD")]
-
-
-async def former_members(request: Request, ids: set[str]) -> list[MemberRow]:
-    """The players of these ids (who played for the group and are no longer members), as the
-    standings name them; a deleted player is left out."""
-    identities: Identities = request.app.state.identities
-    found = []
-    for player_id in sorted(ids):
-        row = await identities.players.player(player_id)
-        if row is not None and row.deleted_at is None:
-            found.append(MemberRow(player_id, row.name, 0.0))
-    return found
-
-
-async def standings_for(
-    group_id: str,
-    request: Request,
-    me: Me,
-    store: Groups,
-    season: SeasonQ = None,
-    start: FromQ = None,
-    end: ToQ = None,
-) -> dict[str, Any]:
-    """The standings a request asks for (the season from its query), if ``me`` is a member."""
-    group, members = await member_group(store, group_id, me.id)
-    try:
-        chosen = season_of(season, start, end)
-    except SaladError as exc:
-        raise ActionError(str(exc)) from None
-    games = await store.games(group_id, chosen.since, chosen.until)
-    sheets = await store.sheets(group_id, chosen.since, chosen.until)
-    former = await former_members(request, seated(games, sheets) - {m.player_id for m in members})
-    table = standings_of(members, games, sheets, former)
-    first_year = datetime.fromtimestamp(group.created_at, UTC).year
-    years = range(datetime.now(UTC).year, first_year - 1, -1)
-    return {
-        "group": {"id": group.id, "name": group.name},
-        "season": {
-            "label": chosen.label,
-            "from": chosen.first,
-            "to": chosen.last,
-            "years": [str(y) for y in years],
-        },
-        **table,
-    }
-
-
-Standings = Annotated[dict[str, Any], Depends(standings_for)]
-
-
-@router.get("/api/groups/{group_id}/standings", response_model=StandingsOut)
-async def get_standings(table: Standings) -> dict[str, Any]:
-    """The group's standings for a season: per member, games (online and sheets), points per
-    game, wins and mean place; every game counted; the chart over time."""
-    return table
-
-
-@router.get(
-    "/api/groups/{group_id}/standings.csv",
-    response_class=Response,
-    responses={200: {"content": {"text/csv": {}}, "description": "The standings as CSV"}},
-)
-async def get_standings_csv(table: Standings) -> Response:
-    """The standings' table as CSV: the same figures as the group's page."""
-    group_id = table["group"]["id"]
-    name = f"salad-{group_id}-{table['season']['from']}-{table['season']['to']}.csv"
-    return Response(
-        standings_csv(table),
-        media_type="text/csv",
-        headers={"content-disposition": f'attachment; filename="{name}"'},
-    )

@@ -12,15 +12,29 @@ import { api } from "./api.js";
 /** @type {Promise<Me | null> | null} */
 let asked = null;
 
+/** @type {() => void} */
+let signInDone = () => {};
+/** On a sign-in link (/signin/CODE), the page's sign-in comes first: asked before it ends, the
+ * server would make this browser a new player whose cookie could land after the sign-in's. */
+const signingIn = location.pathname.startsWith("/signin/")
+  ? new Promise((done) => (signInDone = () => done(undefined)))
+  : Promise.resolve();
+
 /** The player (null: the server could not be asked), asked once a page. @returns {Promise<Me | null>} */
 export function me() {
-  if (!asked) asked = api("GET", "/api/me").catch(() => null);
+  if (!asked) asked = signingIn.then(() => api("GET", "/api/me")).catch(() => null);
   return asked;
 }
 
 /** The player changed (signed in as another, renamed): `me()` answers this from now on. @param {Me | null} now */
 export function meChanged(now) {
   asked = Promise.resolve(now);
+  signInDone();
+}
+
+/** The page's sign-in is over, whether it signed in or not: `me()` may ask the server. */
+export function signInOver() {
+  signInDone();
 }
 
 /**

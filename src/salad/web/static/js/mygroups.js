@@ -4,6 +4,7 @@
 import { api, errorText } from "./api.js";
 import { $, html, join, setHTML, toast } from "./dom.js";
 import { t } from "./i18n.js";
+import { me } from "./me.js";
 
 /** @typedef {{id: string, name: string, url: string, you_own: boolean}} GroupBrief */
 
@@ -12,7 +13,7 @@ async function start() {
   /** @type {GroupBrief[]} */
   let groups;
   try {
-    await api("GET", "/api/me");
+    if (!(await me())) return; // the player first (after a sign-in link's sign-in): the groups are theirs
     groups = await api("GET", "/api/groups");
   } catch {
     return; // no groups shown: the rest of the page works without them

@@ -36,7 +36,7 @@ export function wireDialogs() {
 export function loadPrefs() {
   setFourColour(store.pref("fourColour", false));
   // The player this browser is, made on its first visit (a sign-in link's page signs in first).
-  if (!location.pathname.startsWith("/signin/")) me();
+  me();
 }
 
 /** Keep the seat plates of a felt inside it (a plate is centred on its seat's point). @param {HTMLElement} container */

@@ -7,7 +7,7 @@
 import { api, errorText } from "./api.js";
 import { $, html, setHTML, toast } from "./dom.js";
 import { chooseLanguage, code as pageLanguage, date, t } from "./i18n.js";
-import { me, meChanged } from "./me.js";
+import { me, meChanged, signInOver } from "./me.js";
 
 /** @typedef {import("./me.js").Me} Me */
 /** @typedef {{id: string, created_at: number, expires_at: number, state: string}} Link */
@@ -216,6 +216,7 @@ async function signIn(code) {
     listTables();
   } catch (err) {
     status(t("Not signed in: {error}", { error: errorText(err) }));
+    signInOver();
   }
   return false;
 }
