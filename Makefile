@@ -112,10 +112,10 @@ node_modules/.stamp: package.json package-lock.json
 # SALAD_TEST_POSTGRES_URL): those that can share the machine on $(WORKERS) pytest-xdist workers
 # (the server tests mostly wait on the processes they start, so more workers than cores pay;
 # loadgroup keeps each browser module on one worker, tests/conftest.py), then those marked
-# serial, which measure wall or CPU time, alone (reading only the modules that hold them). A
-# third argument is a command run beside the first pass (its output held back until that pass
-# ends, and finished before the second starts); a fourth, pytest arguments of both passes. Any
-# of them failing fails the target.
+# serial, which measure wall or CPU time, without other tests (reading only the modules that
+# hold them). A third argument is a command run beside the second pass, on the core those tests
+# leave idle (its output held back until both end); a fourth, pytest arguments of both passes.
+# Any of them failing fails the target.
 # SELECT: a marker expression more, e.g. SELECT="not slow" (not with -m in ARGS, which would
 # replace the passes' own); ARGS: more pytest arguments, e.g. ARGS="-x tests/server";
 # WORKERS=0: no workers.
@@ -124,18 +124,19 @@ PYTEST  := $(VENV)/bin/pytest
 BESIDE  := $(VENV)/beside.log
 define two_passes
 HYPOTHESIS_PROFILE=$(2) scripts/postgres.sh sh -c '\
-  { $(or $(3),true); } >$(BESIDE) 2>&1 & beside=$$!; \
   $(PYTEST) -n $(WORKERS) --dist loadgroup -m "$(SELECTED)$(1)not serial" $(4) $(ARGS); parallel=$$?; \
-  wait $$beside; besides=$$?; cat $(BESIDE); rm -f $(BESIDE); \
+  { $(or $(3),true); } >$(BESIDE) 2>&1 & beside=$$!; \
   $(PYTEST) -m "$(SELECTED)$(1)serial" --serial-modules $(4) $(ARGS); alone=$$?; \
+  wait $$beside; besides=$$?; cat $(BESIDE); rm -f $(BESIDE); \
   for s in $$besides $$parallel $$alone; do [ $$s -eq 0 ] || [ $$s -eq 5 ] || exit $$s; done'
 endef
 # (5: a pass that SELECT or ARGS left without tests.)
 SELECTED = $(if $(SELECT),($(SELECT)) and ,)
 
 # Everything (CI runs this: .ci/run), with Hypothesis's full example counts, and lint beside the
-# first pass: the tests leave a core's worth of CPU idle while they wait on their servers and
-# browsers, and lint on a fresh clone (mypy without its cache, npm ci) takes most of a minute.
+# serial pass: its tests mostly wait (on bots' delays, leases lapsing), one process at a time,
+# and lint on a fresh clone (mypy without its cache) takes most of a minute of one core, which
+# the parallel pass, CPU-bound on both cores, had to share.
 test: setup system-deps node_modules/.stamp
 	$(call two_passes,,ci,$(LINT))
 
