@@ -10,8 +10,9 @@ card is written with the letters a player of the language types: ``QS`` in Engli
 
 from __future__ import annotations
 
-from salad.cards import DeckSpec, RankSpec, SuitSpec
-from salad.locale import _, ngettext, pgettext
+from salad.cards import DeckSpec, RankSpec
+from salad.locale import _, ngettext
+from salad.locale.cards import rank_letter, suit_letter
 from salad.ruleset import Kind, Moon, Penalty, Ruleset, Selector
 
 
@@ -175,46 +176,12 @@ def selector_text(selector: Selector, deck: DeckSpec | None = None) -> str:
     return ", ".join(parts)
 
 
-# -- the letters a player types --------------------------------------------------------------------
-def _rank_letters() -> dict[tuple[str, str], str]:
-    """The standard ranks' letters in the current language, by the rank's English name and
-    letter."""
-    return {
-        # TRANSLATORS: the letter of a rank, as a player types it (T is Ten; French: 10)
-        ("Ten", "T"): pgettext("rank letter", "T"),
-        ("Jack", "J"): pgettext("rank letter", "J"),
-        ("Queen", "Q"): pgettext("rank letter", "Q"),
-        ("King", "K"): pgettext("rank letter", "K"),
-        ("Ace", "A"): pgettext("rank letter", "A"),
-    }
-
-
-def _suit_letters() -> dict[tuple[str, str], str]:
-    """The standard suits' letters in the current language, by the suit's English name and
-    letter."""
-    return {
-        # TRANSLATORS: the letter of a suit, as a player types it (French: T K C P)
-        ("Clubs", "C"): pgettext("suit letter", "C"),
-        ("Diamonds", "D"): pgettext("suit letter", "D"),
-        ("Hearts", "H"): pgettext("suit letter", "H"),
-        ("Spades", "S"): pgettext("suit letter", "S"),
-    }
-
-
-def suit_letter(suit: SuitSpec) -> str:
-    """The suit's letter in the current language (a suit of another deck keeps its own)."""
-    return _suit_letters().get((suit.name, suit.letter), suit.letter)
-
-
-def _rank_letter(rank: RankSpec) -> str:
-    return _rank_letters().get((rank.name, rank.letter), rank.letter)
-
-
+# -- the letters a player types: salad.locale.cards' -------------------------------------------
 def _rank_listed(rank: RankSpec) -> str:
     """A rank in the list of ranks: its letter, with its name where the letter misleads."""
     if rank.clear:
-        return _rank_letter(rank)
-    return f"{_rank_letter(rank)} ({_(rank.name)})"
+        return rank_letter(rank)
+    return f"{rank_letter(rank)} ({_(rank.name)})"
 
 
 class _Letters:
@@ -228,7 +195,7 @@ class _Letters:
         rank = self.ranks.get(letter)
         if rank is None:
             return letter
-        return _rank_letter(rank) if rank.clear else _(rank.name)
+        return rank_letter(rank) if rank.clear else _(rank.name)
 
     def suit(self, letter: str) -> str:
         suit = self.suits.get(letter)
@@ -241,7 +208,7 @@ class _Letters:
             for end, shown in ((letter, suit_letter(suit)), (suit.symbol, suit.symbol)):
                 rank = self.ranks.get(code[: -len(end)])
                 if code.endswith(end) and rank is not None:
-                    return _rank_letter(rank) + shown
+                    return rank_letter(rank) + shown
         return code
 
 

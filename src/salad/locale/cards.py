@@ -60,18 +60,24 @@ def _french() -> bool:
     return current().code in LETTERS
 
 
+def rank_code(letter: str) -> str:
+    """A rank's English letter as the current language writes it (``Q``: ``D`` in French)."""
+    return FRENCH_RANKS.get(letter, letter) if _french() else letter
+
+
+def suit_code(letter: str) -> str:
+    """A suit's English letter as the current language types it (``S``: ``P`` in French)."""
+    return FRENCH_SUITS.get(letter, (letter, ""))[0] if _french() else letter
+
+
 def rank_letter(rank: RankSpec) -> str:
     """A rank as the current language writes it on a card (``D``; ``10`` in French)."""
-    if _french():
-        return FRENCH_RANKS.get(rank.letter, rank.letter)
-    return rank.letter
+    return rank_code(rank.letter)
 
 
 def suit_letter(suit: SuitSpec) -> str:
     """A suit as the current language types it (``P`` for Spades in French)."""
-    if _french():
-        return FRENCH_SUITS.get(suit.letter, (suit.letter, ""))[0]
-    return suit.letter
+    return suit_code(suit.letter)
 
 
 def short(deck: Deck, card: Card) -> str:

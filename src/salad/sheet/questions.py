@@ -10,6 +10,7 @@ from typing import Any
 from salad.cards import NO_SUIT, CardMask, Deck, cards_of
 from salad.errors import SaladError
 from salad.locale import _, pgettext
+from salad.locale import cards as shown
 from salad.ruleset import CompiledPenalty, CompiledRules, Kind
 
 __all__ = [
@@ -219,26 +220,10 @@ def card_code(code: str, rank: str = "", suit: str = "") -> str:
     ...     card_code("KS", "King", "Spades"), card_code("10H", "Ten", "Hearts")
     ('RP', '10C')
     """
-    # the same letters as salad.formats.describe's (a sibling floor: neither imports the other)
-    ranks = {
-        # TRANSLATORS: the letter of a rank, as a player types it (T is Ten; French: 10)
-        "Ten": pgettext("rank letter", "T"),
-        "Jack": pgettext("rank letter", "J"),
-        "Queen": pgettext("rank letter", "Q"),
-        "King": pgettext("rank letter", "K"),
-        "Ace": pgettext("rank letter", "A"),
-    }
-    suits = {
-        # TRANSLATORS: the letter of a suit, as a player types it (French: T K C P)
-        "Clubs": pgettext("suit letter", "C"),
-        "Diamonds": pgettext("suit letter", "D"),
-        "Hearts": pgettext("suit letter", "H"),
-        "Spades": pgettext("suit letter", "S"),
-    }
     english = {"Clubs": "C", "Diamonds": "D", "Hearts": "H", "Spades": "S"}
-    if suit not in suits or not code.endswith(english[suit]):
+    if suit not in english or not code.endswith(english[suit]):
         return code
     rank_code = code[: -len(english[suit])]
-    if rank in ranks and rank_code in ("T", "10", rank[0]):
-        rank_code = ranks[rank] if rank_code != "10" else "10"
-    return rank_code + suits[suit]
+    if rank_code == "10" or rank_code not in ("T", rank[:1]):
+        return rank_code + shown.suit_code(english[suit])
+    return shown.rank_code(rank_code) + shown.suit_code(english[suit])
