@@ -11,26 +11,21 @@ error it is sent). A connection keeps its language (``Conn.lang``) for what othe
 it (a close when the table moves). What a table sends to every connection at once (a state, a
 chat line, a hand's end) is data: codes and names the client words in its own language.
 
->>> scope = {"type": "http", "path": "/api/me", "query_string": b"lang=fr", "headers": []}
->>> asked_language(scope)
-'fr'
->>> header = [(b"accept-language", b"fr-CA,fr;q=0.9")]
->>> asked_language({**scope, "query_string": b""}) is None, browser_language(header)
-(True, 'fr')
+The choice itself is the pages' (:func:`~salad.server.routes.pages.asked_language`,
+:func:`~salad.server.routes.pages.page_language`), read from the scope by Starlette's
+:class:`~starlette.requests.HTTPConnection`; this adds the stored language.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
-from http.cookies import SimpleCookie
-from urllib.parse import parse_qs
 
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from salad.locale import from_accept_language, using
+from salad.locale import using
 from salad.server.players.identity import COOKIE, Identities
-from salad.server.routes.pages import LANGUAGE_COOKIE, SPOKEN
+from salad.server.routes.pages import SPOKEN, asked_language, page_language
 
 REMEMBERED = 60.0
 """Seconds a player's stored language is taken as read (another server's change shows after
@@ -42,36 +37,6 @@ REMEMBERED_MOST = 10_000
 SPOKEN_PATHS = ("/api/", "/ws/")
 """Where the stored language of a player is looked up (an answer with words in it): not the
 pages (:func:`~salad.server.routes.pages.page_language`) nor the static files."""
-
-
-def cookies(headers: Iterable[tuple[bytes, bytes]]) -> dict[str, str]:
-    """The cookies of a request's headers (a malformed one is skipped)."""
-    jar: SimpleCookie = SimpleCookie()
-    for name, value in headers:
-        if name == b"cookie":
-            try:
-                jar.load(value.decode("latin-1"))
-            except Exception:  # a cookie the standard library cannot read: not ours
-                continue
-    return {key: str(morsel.value) for key, morsel in jar.items()}
-
-
-def asked_language(scope: Scope) -> str | None:
-    """The language a request names itself: ``?lang=``, else the switch's cookie."""
-    query: bytes = scope.get("query_string", b"")
-    asked: str | None = next(iter(parse_qs(query.decode("latin-1")).get("lang", [])), None)
-    if asked in SPOKEN:
-        return asked
-    asked = cookies(scope.get("headers", ())).get(LANGUAGE_COOKIE)
-    return asked if asked in SPOKEN else None
-
-
-def browser_language(headers: Iterable[tuple[bytes, bytes]]) -> str:
-    """The language of a request's ``Accept-Language`` (English when none is offered)."""
-    for name, value in headers:
-        if name == b"accept-language":
-            return from_accept_language(value.decode("latin-1"))
-    return from_accept_language("")
 
 
 class SpokenLanguage:
@@ -90,22 +55,22 @@ class SpokenLanguage:
 
     async def language(self, scope: Scope) -> str:
         """The language of a request or websocket (see the module)."""
-        asked = asked_language(scope)
+        conn = HTTPConnection(scope)
+        asked = asked_language(conn)
         if asked is not None:
             return asked
-        headers = scope.get("headers", ())
         if self.identities is not None and scope["path"].startswith(SPOKEN_PATHS):
-            stored = await self.stored_language(headers)
+            stored = await self.stored_language(conn)
             if stored is not None:
                 return stored
-        return browser_language(headers)
+        return page_language(conn).code
 
-    async def stored_language(self, headers: Iterable[tuple[bytes, bytes]]) -> str | None:
+    async def stored_language(self, conn: HTTPConnection) -> str | None:
         """The language the player the request's cookie names chose, if it names one: read
         from the store at most once every :data:`REMEMBERED` seconds a player (a lobby is
         polled), at once after a change on this server (``/api/me`` forgets it)."""
         assert self.identities is not None
-        signed = cookies(headers).get(COOKIE)
+        signed = conn.cookies.get(COOKIE)
         if not signed:
             return None
         player_id = self.identities.read(signed)

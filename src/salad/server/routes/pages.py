@@ -36,6 +36,7 @@ from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader
 from starlette.datastructures import Headers, QueryParams
+from starlette.requests import HTTPConnection
 from starlette.staticfiles import NotModifiedResponse
 from starlette.types import Scope
 
@@ -264,13 +265,22 @@ def writer(directory: Path, lang: Language) -> Environment:
     return env
 
 
-def page_language(request: Request) -> Language:
-    """The language a page is asked in: ``?lang=``, else the switch's cookie, else the
-    browser's ``Accept-Language`` (English when none is offered)."""
-    for asked in (request.query_params.get("lang"), request.cookies.get(LANGUAGE_COOKIE)):
+def asked_language(conn: HTTPConnection) -> str | None:
+    """The language a request or websocket names itself: ``?lang=``, else the switch's
+    cookie (``None``: neither names one of :data:`SPOKEN`)."""
+    for asked in (conn.query_params.get("lang"), conn.cookies.get(LANGUAGE_COOKIE)):
         if asked in SPOKEN:
-            return SPOKEN[asked]
-    return LANGUAGES[from_accept_language(request.headers.get("accept-language", ""))]
+            return asked
+    return None
+
+
+def page_language(conn: HTTPConnection) -> Language:
+    """The language a page is asked in: :func:`asked_language`, else the browser's
+    ``Accept-Language`` (English when none is offered)."""
+    asked = asked_language(conn)
+    if asked is not None:
+        return SPOKEN[asked]
+    return LANGUAGES[from_accept_language(conn.headers.get("accept-language", ""))]
 
 
 async def page(name: str, request: Request) -> Response:
