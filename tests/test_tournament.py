@@ -21,8 +21,9 @@ from typer.testing import CliRunner
 
 from salad import load_ruleset
 from salad.cli import app
+from salad.errors import SaladError
 from salad.formats.records import load_records, verify_record
-from salad.lab.pool import worker_pool
+from salad.lab.pool import run_pool, worker_pool
 from salad.lab.tournament import (
     GAMES_FILE,
     LEADERBOARD_FILE,
@@ -342,7 +343,7 @@ def test_pool_workers_leave_ctrl_c_to_the_parent() -> None:
     of its own under the one line of the parent, which stops the workers itself."""
     with worker_pool(2, ["random"]) as pool:
         assert pool is not None
-        assert pool.submit(sigint_handler).result() == signal.SIG_IGN
+        assert pool.run(sigint_handler) == signal.SIG_IGN
 
 
 def test_pool_workers_die_on_sigterm() -> None:
@@ -352,9 +353,26 @@ def test_pool_workers_die_on_sigterm() -> None:
     try:
         with worker_pool(2, ["random"]) as pool:
             assert pool is not None
-            assert pool.submit(sigterm_handler).result() == signal.SIG_DFL
+            assert pool.run(sigterm_handler) == signal.SIG_DFL
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def die_on_three(n: int) -> int:
+    if n == 3:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return n
+
+
+def test_a_worker_that_dies_is_an_error_not_a_hang() -> None:
+    """The pool starts another worker in place of one that died, but the game it was
+    playing is lost: the run stops with a one-line error instead of waiting for it."""
+    got: list[int] = []
+    with pytest.raises(SaladError, match="worker process died"):
+        with worker_pool(2, ["random"]) as pool:
+            assert pool is not None
+            run_pool(die_on_three, range(40), pool, got.append)
+    assert 3 not in got
 
 
 def stable(result: TournamentResult) -> list[object]:

@@ -94,7 +94,7 @@ def run_match(
             for job in jobs:
                 done(play_game(job))
         else:
-            run_pool(play_game, jobs, pool, w, done)
+            run_pool(play_game, jobs, pool, done)
     elapsed = time.perf_counter() - start
     in_order = [played[d, r] for d in range(deals) for r in range(n)]
     entrants, pairs = summarize(lineup, n, deals, in_order)

@@ -13,12 +13,11 @@ import logging
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from salad.errors import SaladError
 from salad.lab.games import GameJob, PlayedGame, play_game
-from salad.lab.pool import run_pool
+from salad.lab.pool import WorkerPool, run_pool
 
 BACKENDS = ("local", "ray")
 TASK_SECONDS = 0.5
@@ -91,16 +90,14 @@ def import_ray() -> Any:
         raise SaladError(f"backend ray: Ray is not installed here ({RAY_HINT})") from None
 
 
-def run_local(
-    pool: ProcessPoolExecutor | None, batches: Batches, workers: int, finished: Finished
-) -> None:
+def run_local(pool: WorkerPool | None, batches: Batches, workers: int, finished: Finished) -> None:
     """Play the batches on the local ``pool`` of ``workers`` processes (None: in this one)."""
     batches.workers = workers
     if pool is None:
         for batch in batches:
             finished(play_batch(batch))
     else:
-        run_pool(play_batch, batches, pool, workers, finished)
+        run_pool(play_batch, batches, pool, finished)
 
 
 def run_ray(
