@@ -27,6 +27,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -209,6 +210,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.serial)
     if os.environ.get("PYTEST_XDIST_WORKER"):
         _longest_first(items)
+
+
+def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
+    """Under ``--dist loadgroup``, the browser tests, each in its module's ``xdist_group``, must
+    reach pytest-xdist's scheduler with their group in their node id (``…@e2e/test_x.py``):
+    where none has it, the groups do not hold, and each browser module would run spread over
+    every worker, each starting the module's servers and games anew (pytest 9.2 with
+    pytest-xdist 3.8: pytest-xdist issue 1386)."""
+    config = node.config
+    if config.getoption("dist") != "loadgroup":
+        return
+    browser = [i for i in ids if i.startswith("tests/e2e/")]
+    if browser and not any("@" in i.rpartition("]")[2] for i in browser):
+        raise pytest.UsageError(
+            f"--dist loadgroup: no browser test reached the scheduler in its group (the first: "
+            f"{browser[0]}); this pytest and pytest-xdist do not group tests (pytest-xdist "
+            "issue 1386): install the pytest that pyproject.toml asks for (make setup)"
+        )
 
 
 def _longest_first(items: list[pytest.Item]) -> None:
