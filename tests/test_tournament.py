@@ -368,10 +368,12 @@ def test_a_worker_that_dies_is_an_error_not_a_hang() -> None:
     """The pool starts another worker in place of one that died, but the game it was
     playing is lost: the run stops with a one-line error instead of waiting for it."""
     got: list[int] = []
-    with pytest.raises(SaladError, match="worker process died"):
-        with worker_pool(2, ["random"]) as pool:
-            assert pool is not None
-            run_pool(die_on_three, range(40), pool, got.append)
+    with (
+        pytest.raises(SaladError, match="worker process died"),
+        worker_pool(2, ["random"]) as pool,
+    ):
+        assert pool is not None
+        run_pool(die_on_three, range(40), pool, got.append)
     assert 3 not in got
 
 
