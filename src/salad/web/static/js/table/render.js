@@ -559,19 +559,9 @@ function watchingText(phase, name) {
 export function tick() {
   if (!S.deadline || !S.view) return;
   const left = Math.max(0, Math.ceil(S.deadline - Date.now() / 1000));
-  for (const el of all(document, "[data-timer]")) setText(el, t("{n} s", { n: left }));
+  for (const el of all(document, "[data-timer]")) el.textContent = t("{n} s", { n: left });
   const mine = document.querySelector("[data-timer-mine]");
-  if (mine) setText(mine, myTurn() ? ` ${t("({n} s left)", { n: left })}` : "");
-}
-
-/**
- * Write an element's text only when it changes: the timers tick four times a second, and a
- * write of the same text still makes the browser lay the page out again (a phone's battery).
- * @param {Element} el
- * @param {string} text
- */
-function setText(el, text) {
-  if (el.textContent !== text) el.textContent = text;
+  if (mine) mine.textContent = myTurn() ? ` ${t("({n} s left)", { n: left })}` : "";
 }
 
 function renderHand() {
