@@ -115,6 +115,9 @@ def test_the_games_list_replays_and_reviews_a_finished_game(
     # A spectator sees the same list, with Replay and the record but no Review (no seat).
     watcher = open_page(None)
     watcher.goto(f"{games_url}/watch/{tid}")
+    # The table drawn first: the Games button works once the page has its table (a click
+    # before that, on a loaded machine, was lost and the list never opened).
+    watcher.wait_for_selector("#seats .seat")
     watcher.click("#btn-games")
     expect(watcher.locator("#games-list > li")).to_have_count(2)
     expect(watcher.locator('[data-game="1"] [data-replay]')).to_have_count(1)
