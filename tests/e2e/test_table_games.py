@@ -113,13 +113,18 @@ def test_the_games_list_replays_and_reviews_a_finished_game(
     _shots(page, "rematch")
 
     # A spectator sees the same list, with Replay and the record but no Review (no seat).
+    # Games pressed before the table's first state has come (its connection held back): the
+    # list waits for it (it said "no table yet", seen on a loaded run).
     watcher = open_page(None)
+    held: list[Any] = []
+    watcher.route_web_socket("**/ws/tables/**", lambda ws: held.append(ws))
     watcher.goto(f"{games_url}/watch/{tid}")
-    # The table drawn first: the Games button works once the page has its table (a click
-    # before that, on a loaded machine, was lost and the list never opened).
-    watcher.wait_for_selector("#seats .seat")
     watcher.click("#btn-games")
-    expect(watcher.locator("#games-list > li")).to_have_count(2)
+    expect(watcher.locator("#games-body")).to_contain_text("Loading")
+    watcher.wait_for_timeout(500)  # the list came from the server by now; the state has not
+    expect(watcher.locator("#games-body")).to_contain_text("Loading")
+    held[0].connect_to_server()
+    expect(watcher.locator("#games-list > li")).to_have_count(2, timeout=20_000)
     expect(watcher.locator('[data-game="1"] [data-replay]')).to_have_count(1)
     expect(watcher.locator('[data-game="1"] [data-download]')).to_have_count(1)
     expect(watcher.locator("#games-list [data-review]")).to_have_count(0)

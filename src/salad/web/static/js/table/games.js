@@ -97,6 +97,18 @@ export function gamesHTML(games) {
   return html`<ol class="games-list" id="games-list">${items}</ol>`;
 }
 
+/**
+ * Resolves once the table's first state has come (its seats' names and whether the highest
+ * total wins, which the list needs): Games may be pressed while the page still connects.
+ * @returns {Promise<void>}
+ */
+function tableCame() {
+  return new Promise((resolve) => {
+    const look = () => (S.table ? resolve() : setTimeout(look, 100));
+    look();
+  });
+}
+
 /** The Games dialog, opened by the top bar's Games button (js/table.js). */
 export async function openGames() {
   const body = $("games-body");
@@ -105,6 +117,7 @@ export async function openGames() {
   try {
     /** @type {GameItem[]} */
     const games = await api("GET", `/api/tables/${encodeURIComponent(S.tableId)}/games`);
+    await tableCame();
     setHTML(body, gamesHTML(games));
   } catch (err) {
     setHTML(body, html`<p class="games-error" role="alert">${errorText(err)}</p>`);
