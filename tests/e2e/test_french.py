@@ -18,7 +18,6 @@ One module, one browser, one server of its own (bots without delay, quick review
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -30,7 +29,7 @@ from playwright.sync_api import expect
 
 from salad.locale import LANGUAGES, PSEUDO
 
-from .reviewing import reviewing_server
+from .reviewing import finished_game, reviewing_server
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 ROOT = Path(__file__).resolve().parents[2]
@@ -154,16 +153,8 @@ def world(base_url: str) -> dict[str, Any]:
     (the host's seat played by a bot), a player with a name, a group."""
     playing = made_table(base_url, start=True)
     lobby = made_table(base_url, start=False)
-    body = {"name": HOST, "seats": SEATS, "bot_takeover": 0, "rules_toml": ONE_HAND}
     with httpx.Client(base_url=base_url, timeout=30) as http:
-        made = http.post("/api/tables", json=body).json()
-        over, token = made["table_id"], made["token"]
-        auth = {"Authorization": f"Bearer {token}"}
-        http.post(f"/api/tables/{over}/start", headers=auth).raise_for_status()
-        deadline = time.monotonic() + 60
-        while http.get(f"/api/tables/{over}").json()["status"] != "over":
-            assert time.monotonic() < deadline, "the bots did not finish the game"
-            time.sleep(0.2)
+        over, token, _record = finished_game(base_url, SEATS, ONE_HAND, name=HOST, http=http)
         names: set[str] = {HOST, PROFILE_NAME, GROUP_NAME, *SHEET_NAMES}
         for tid in (playing[0], lobby[0], over):
             names |= {s["name"] for s in http.get(f"/api/tables/{tid}").json()["seats"]}

@@ -7,14 +7,14 @@ header; in the pseudo-locale (``?lang=en-XA``) every word of the page goes throu
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import expect
+
+from .reviewing import finished_game
 
 NBSP = "\u00a0"
 PHONE = {"width": 390, "height": 844}
@@ -61,22 +61,8 @@ def fast_url(start_server: Callable[..., AbstractContextManager[str]]) -> Iterat
 
 
 def test_replay_in_french(open_page: Callable[..., Any], fast_url: str) -> None:
-    made = httpx.post(
-        f"{fast_url}/api/tables",
-        json={
-            "name": "Ann",
-            "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3,
-            "bot_takeover": 0,
-            "seed": 5,
-        },
-    ).json()
-    tid = made["table_id"]
-    headers = {"Authorization": f"Bearer {made['token']}"}
-    assert httpx.post(f"{fast_url}/api/tables/{tid}/start", headers=headers).status_code == 200
-    deadline = time.monotonic() + 120
-    while httpx.get(f"{fast_url}/api/tables/{tid}").json()["status"] != "over":
-        assert time.monotonic() < deadline, "the bots did not finish the game"
-        time.sleep(0.3)
+    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3
+    tid, _token, _record = finished_game(fast_url, seats, name="Ann", seed=5, timeout=120)
     page = open_page(None)
     page.goto(f"{fast_url}/replay/{tid}?game=1&lang=fr")
     expect(page.locator("#round-line")).to_contain_text("Donne 1/6")
