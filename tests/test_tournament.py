@@ -377,6 +377,16 @@ def test_a_worker_that_dies_is_an_error_not_a_hang() -> None:
     assert 3 not in got
 
 
+def test_a_worker_that_cannot_start_is_an_error_not_a_hang() -> None:
+    """A worker whose bots cannot be imported says why and exits; the pool would start
+    another, and another, while the parent waited for them all to be ready."""
+    with (
+        pytest.raises(SaladError, match="could not start: bots: unknown bot 'no-such-bot'"),
+        worker_pool(2, ["no-such-bot"]),
+    ):
+        pass
+
+
 def stable(result: TournamentResult) -> list[object]:
     return [result.games, result.standings, result.history]
 

@@ -28,7 +28,7 @@ class WorkerPool:
     """The processes of :func:`worker_pool`: a :class:`multiprocessing.pool.Pool` and the
     queue its workers write their process ids to when they start."""
 
-    def __init__(self, pool: Pool, started: SimpleQueue[int], workers: int) -> None:
+    def __init__(self, pool: Pool, started: SimpleQueue[int | str], workers: int) -> None:
         self.pool = pool
         self.workers = workers
         self._started = started
@@ -55,9 +55,11 @@ def can_fork() -> bool:
     return sys.platform.startswith("linux") and threading.active_count() == 1
 
 
-def _start_worker(names: Sequence[str], started: SimpleQueue[int]) -> None:
+def _start_worker(names: Sequence[str], started: SimpleQueue[int | str]) -> None:
     """Pool initializer: leave Ctrl-C to the parent, make SIGTERM kill the worker, import
-    the bots, then tell the parent this worker is ready.
+    the bots, then tell the parent this worker is ready (its process id), or why it could
+    not start (a one-line message; the worker then exits, rather than be started again and
+    again by the pool while the parent waits).
 
     Ctrl-C sends SIGINT to the whole process group: a worker that took it printed its own
     traceback under the parent's one line; the parent stops the workers itself (see
@@ -70,7 +72,11 @@ def _start_worker(names: Sequence[str], started: SimpleQueue[int]) -> None:
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    warm_up(names)
+    try:
+        warm_up(names)
+    except Exception as exc:  # the parent says it and stops the pool
+        started.put(str(exc))
+        sys.exit(1)
     started.put(os.getpid())
 
 
@@ -89,11 +95,13 @@ def worker_pool(workers: int, names: Sequence[str]) -> Iterator[WorkerPool | Non
         yield None
         return
     ctx = multiprocessing.get_context("fork" if can_fork() else "spawn")
-    started: SimpleQueue[int] = ctx.SimpleQueue()
+    started: SimpleQueue[int | str] = ctx.SimpleQueue()
     pool = ctx.Pool(workers, initializer=_start_worker, initargs=(names, started))
     try:
         for _ in range(workers):
-            started.get()
+            ready = started.get()
+            if isinstance(ready, str):
+                raise SaladError(f"a game worker could not start: {ready}")
         yield WorkerPool(pool, started, workers)
     except BaseException:
         pool.terminate()
