@@ -5,17 +5,14 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
-from rich.text import Text
 from textual import events
 from textual.pilot import Pilot
-from textual.widget import Widget
+from tui_harness import run, widget_text
 
 from salad.bots import make_bot
 from salad.cli import make_ruleset
@@ -64,30 +61,6 @@ async def settle(pilot: Pilot[str], app: SaladApp) -> None:
 def screen_text(app: SaladApp) -> str:
     """What the screen shows, from Textual's SVG screenshot."""
     return app.export_screenshot().replace("&#160;", " ")
-
-
-def widget_text(app: SaladApp, kind: type[Widget]) -> str:
-    rendered = app.game_screen.query_one(kind).render()
-    assert isinstance(rendered, Text)
-    return rendered.plain
-
-
-def run(test: Callable[[], Coroutine[Any, Any, None]]) -> None:
-    """Run an async test on its own thread and event loop (other test modules, such as the
-    browser tests, may leave a loop running on the main thread)."""
-    errors: list[BaseException] = []
-
-    def target() -> None:
-        try:
-            asyncio.run(test())
-        except BaseException as exc:
-            errors.append(exc)
-
-    thread = threading.Thread(target=target)
-    thread.start()
-    thread.join()
-    if errors:
-        raise errors[0]
 
 
 def test_a_whole_hand_by_keys() -> None:

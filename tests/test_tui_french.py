@@ -3,18 +3,13 @@ and typed the French way (D♠, DP, 10C), every word from the catalog (#35)."""
 
 from __future__ import annotations
 
-import asyncio
 import io
 import re
-import threading
-from collections.abc import Callable, Coroutine
-from typing import Any
 
 import pytest
-from rich.text import Text
 from textual.pilot import Pilot
-from textual.widget import Widget
 from textual.widgets import Footer
+from tui_harness import run, widget_text
 
 from salad.cli import make_ruleset
 from salad.errors import CardParseError
@@ -55,30 +50,6 @@ async def settle(pilot: Pilot[str], app: SaladApp) -> None:
 def screen_text(app: SaladApp) -> str:
     """What the screen shows, from Textual's SVG screenshot."""
     return app.export_screenshot().replace("&#160;", " ")
-
-
-def widget_text(app: SaladApp, kind: type[Widget]) -> str:
-    rendered = app.game_screen.query_one(kind).render()
-    assert isinstance(rendered, Text)
-    return rendered.plain
-
-
-def run(test: Callable[[], Coroutine[Any, Any, None]]) -> None:
-    """Run an async test on its own thread and event loop; the language is set inside it (a
-    new thread starts in English)."""
-    errors: list[BaseException] = []
-
-    def target() -> None:
-        try:
-            asyncio.run(test())
-        except BaseException as exc:
-            errors.append(exc)
-
-    thread = threading.Thread(target=target)
-    thread.start()
-    thread.join()
-    if errors:
-        raise errors[0]
 
 
 # -- cards in French ---------------------------------------------------------------------------

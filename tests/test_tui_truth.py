@@ -4,18 +4,13 @@ of a hand is seen being won before its points by penalty, texts come from the ru
 
 from __future__ import annotations
 
-import asyncio
 import shutil
 import subprocess
 import sys
-import threading
-from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console, RenderableType
-from rich.text import Text
-from textual.widget import Widget
+from tui_harness import run, widget_text
 
 from salad.bots import make_bot
 from salad.cli import make_ruleset
@@ -31,29 +26,6 @@ from salad.tui.widgets import MessageBar, TableView
 
 SALAD = str(Path(sys.executable).with_name("salad"))
 SIZE = (80, 24)
-
-
-def run(test: Callable[[], Coroutine[Any, Any, None]]) -> None:
-    """Run an async test on its own thread and event loop (as tests/test_tui.py does)."""
-    errors: list[BaseException] = []
-
-    def target() -> None:
-        try:
-            asyncio.run(test())
-        except BaseException as exc:
-            errors.append(exc)
-
-    thread = threading.Thread(target=target)
-    thread.start()
-    thread.join()
-    if errors:
-        raise errors[0]
-
-
-def widget_text(app: SaladApp, kind: type[Widget]) -> str:
-    rendered = app.game_screen.query_one(kind).render()
-    assert isinstance(rendered, Text)
-    return rendered.plain
 
 
 def text_of(renderable: RenderableType) -> str:
