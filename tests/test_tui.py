@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 from textual import events
-from textual.pilot import Pilot
-from tui_harness import run, widget_text
+from tui_harness import run, screen_text, settle, widget_text
 
 from salad.bots import make_bot
 from salad.cli import make_ruleset
@@ -41,26 +40,6 @@ def new_app(
     app = SaladApp(Session.new(rs, players, 0, "random", seed, save_path=save), delay=0.0)
     app.game_screen.hand_end_pause = 0.0
     return app
-
-
-async def settle(pilot: Pilot[str], app: SaladApp) -> None:
-    """Wait until the bots are done: your turn, a question or page open, or the game over."""
-    gs = app.game_screen
-    s = app.session
-    for _ in range(2000):
-        await pilot.pause(0.002)
-        if gs.bot_pending:
-            continue
-        if isinstance(app.screen, GameScreen) and gs.hand_end is not None and not gs.summary_open:
-            continue  # the last trick of a hand is on the table; its summary opens next
-        if not isinstance(app.screen, GameScreen) or s.human_turn() or s.game.is_over():
-            return
-    raise AssertionError("the bots never stopped")
-
-
-def screen_text(app: SaladApp) -> str:
-    """What the screen shows, from Textual's SVG screenshot."""
-    return app.export_screenshot().replace("&#160;", " ")
 
 
 def test_a_whole_hand_by_keys() -> None:

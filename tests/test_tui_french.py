@@ -7,9 +7,8 @@ import io
 import re
 
 import pytest
-from textual.pilot import Pilot
 from textual.widgets import Footer
-from tui_harness import run, widget_text
+from tui_harness import run, screen_text, settle, widget_text
 
 from salad.cli import make_ruleset
 from salad.errors import CardParseError
@@ -27,29 +26,6 @@ from salad.tui.widgets import HandView, InfoBar, MessageBar, TableView
 
 NBSP = "\u00a0"
 SIZE = (80, 24)
-
-
-# The helpers of tests/test_tui.py (test modules do not import each other).
-
-
-async def settle(pilot: Pilot[str], app: SaladApp) -> None:
-    """Wait until the bots are done: your turn, a question or page open, or the game over."""
-    gs = app.game_screen
-    s = app.session
-    for _step in range(2000):
-        await pilot.pause(0.002)
-        if gs.bot_pending:
-            continue
-        if isinstance(app.screen, GameScreen) and gs.hand_end is not None and not gs.summary_open:
-            continue
-        if not isinstance(app.screen, GameScreen) or s.human_turn() or s.game.is_over():
-            return
-    raise AssertionError("the bots never stopped")
-
-
-def screen_text(app: SaladApp) -> str:
-    """What the screen shows, from Textual's SVG screenshot."""
-    return app.export_screenshot().replace("&#160;", " ")
 
 
 # -- cards in French ---------------------------------------------------------------------------

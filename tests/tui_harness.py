@@ -1,4 +1,5 @@
-"""What the terminal app's tests share: running a test of the app, and reading a widget."""
+"""What the terminal app's tests share: running a test of the app, waiting for its bots, and
+reading its screen and widgets."""
 
 from __future__ import annotations
 
@@ -8,9 +9,31 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from rich.text import Text
+from textual.pilot import Pilot
 from textual.widget import Widget
 
 from salad.tui.app import SaladApp
+from salad.tui.game_screen import GameScreen
+
+
+async def settle(pilot: Pilot[str], app: SaladApp) -> None:
+    """Wait until the bots are done: your turn, a question or page open, or the game over."""
+    gs = app.game_screen
+    s = app.session
+    for _ in range(2000):
+        await pilot.pause(0.002)
+        if gs.bot_pending:
+            continue
+        if isinstance(app.screen, GameScreen) and gs.hand_end is not None and not gs.summary_open:
+            continue  # the last trick of a hand is on the table; its summary opens next
+        if not isinstance(app.screen, GameScreen) or s.human_turn() or s.game.is_over():
+            return
+    raise AssertionError("the bots never stopped")
+
+
+def screen_text(app: SaladApp) -> str:
+    """What the screen shows, from Textual's SVG screenshot."""
+    return app.export_screenshot().replace("&#160;", " ")
 
 
 def widget_text(app: SaladApp, kind: type[Widget]) -> str:
