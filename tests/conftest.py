@@ -16,7 +16,10 @@ Markers (pyproject.toml registers them; ``-m "not e2e and not cluster"`` is ``ma
 - ``postgres``: needs PostgreSQL (``pg_url``, or a ``"postgresql"`` parameter);
 - ``slow``: one of the longest tests (``SLOW`` below, at least ~10 s alone);
 - ``serial``: measures wall or CPU time, so ``make test`` runs it alone after the parallel pass
-  (``SERIAL`` below).
+  (``SERIAL`` below);
+- ``one_worker`` (set by a module itself, ``pytestmark``): under pytest-xdist, the module's tests
+  run on one worker, as the browser modules' do, so that a module-scoped server (and what it
+  plays) starts once and not once on each worker that draws one of them.
 
 These are applied here by path, fixture and name, so that a test moved or added keeps its
 markers without a line of its own; a test may also carry the marker itself.
@@ -184,8 +187,9 @@ def _named(table: dict[str, frozenset[str] | None], where: str, name: str) -> bo
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark each test as e2e, cluster, postgres, slow and serial by what it is (see above).
 
-    A browser test is also in its module's ``xdist_group``: under ``--dist loadgroup`` a module
-    runs on one worker, which starts its Chromium (and any server of the module) once."""
+    A browser test, or one marked ``one_worker``, is also in its module's ``xdist_group``: under
+    ``--dist loadgroup`` a module runs on one worker, which starts its Chromium (and any server
+    of the module) once."""
     grouped = config.pluginmanager.hasplugin("xdist")  # its marker exists only with it
     for item in items:
         try:
@@ -198,8 +202,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         name = getattr(item, "originalname", item.name)
         if where.startswith("e2e/"):
             item.add_marker(pytest.mark.e2e)
-            if grouped:
-                item.add_marker(pytest.mark.xdist_group(where))
+        if grouped and (where.startswith("e2e/") or item.get_closest_marker("one_worker")):
+            item.add_marker(pytest.mark.xdist_group(where))
         if fixtures & CLUSTER_FIXTURES:
             item.add_marker(pytest.mark.cluster)
         if fixtures & POSTGRES_FIXTURES or "postgresql" in params:

@@ -42,6 +42,8 @@ HUMANS = [{"kind": "human"}] * 4
 SOURCES = (f"127.0.0.{n}" for n in itertools.count(2))
 """A loopback address for each test that uses the limited server: none meets another's counts."""
 
+pytestmark = pytest.mark.one_worker  # the module's server starts once (tests/conftest.py)
+
 
 @pytest.fixture(scope="module")
 def limited_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:

@@ -29,6 +29,9 @@ def _game_pace() -> ModuleType:
     return module
 
 
+pytestmark = pytest.mark.one_worker  # the module's server starts once (tests/conftest.py)
+
+
 @pytest.fixture(scope="module")
 def paced(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     tmp = tmp_path_factory.mktemp("paced")

@@ -45,6 +45,9 @@ def _wait_done(srv: Any, path: str, token: str) -> dict[str, Any]:
         time.sleep(0.1)
 
 
+pytestmark = pytest.mark.one_worker  # the module's server starts once (tests/conftest.py)
+
+
 @pytest.fixture(scope="module")
 def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """One server for the module's tests (each plays its own tables), reviewing in WORLDS."""

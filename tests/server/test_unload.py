@@ -19,6 +19,8 @@ from .conftest import Server
 ONE_HAND = 'preset = "canadian"\nhands = ["no-queens"]\n'
 BOT = {"kind": "bot", "bot": "random"}
 
+pytestmark = pytest.mark.one_worker  # the module's server starts once (tests/conftest.py)
+
 
 @pytest.fixture(scope="module")
 def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
