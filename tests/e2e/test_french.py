@@ -45,6 +45,8 @@ GROUP_NAME = "Ļéš Ðîḿàñçĥéš"
 ONE_HAND = 'preset = "canadian"\nhands = ["no-hearts"]\n'
 SEATS = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3
 VIEWPORTS = {"390x844": (390, 844), "1280x800": (1280, 800)}
+FRENCH_BROWSER = {"accept-language": "fr-CA,fr;q=0.9"}
+"""The host's browser: the tables it makes name their bots in French ("Robot aléatoire 2")."""
 
 CHECK = """
 ([allowed]) => {
@@ -134,7 +136,7 @@ def made_table(url: str, *, start: bool, rules_toml: str | None = None) -> tuple
     body: dict[str, Any] = {"name": HOST, "seats": SEATS}
     if rules_toml is not None:
         body["rules_toml"] = rules_toml
-    made = httpx.post(f"{url}/api/tables", json=body, timeout=30).json()
+    made = httpx.post(f"{url}/api/tables", json=body, headers=FRENCH_BROWSER, timeout=30).json()
     tid, token = made["table_id"], made["token"]
     if start:
         auth = {"Authorization": f"Bearer {token}"}
@@ -153,7 +155,7 @@ def world(base_url: str) -> dict[str, Any]:
     (the host's seat played by a bot), a player with a name, a group."""
     playing = made_table(base_url, start=True)
     lobby = made_table(base_url, start=False)
-    with httpx.Client(base_url=base_url, timeout=30) as http:
+    with httpx.Client(base_url=base_url, timeout=30, headers=FRENCH_BROWSER) as http:
         over, token, _record = finished_game(base_url, SEATS, ONE_HAND, name=HOST, http=http)
         names: set[str] = {HOST, PROFILE_NAME, GROUP_NAME, *SHEET_NAMES}
         for tid in (playing[0], lobby[0], over):
@@ -269,7 +271,8 @@ def test_french_screens(
         page = opened(open_page, base_url, world, path, "fr", (w, h), token)
         if name == "review":
             review(page)
-        if name == "table":  # the server's words too: a hint's reason
+        if name == "table":  # the server's words too: a hint's reason, the bots' names
+            expect(page.locator("body")).to_contain_text("Robot aléatoire 2")
             page.click("#btn-hint")
             expect(page.locator(".hint-why")).to_be_visible(timeout=60_000)
         assert page.get_attribute("html", "lang") == "fr-CA"

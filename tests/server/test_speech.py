@@ -178,3 +178,22 @@ def test_the_lobby_in_each_connection_s_language(
                 state = json.loads(ws.receive_text())
                 said.append(state["table"]["hands"][0]["words"])
         assert said == ["la partie est terminée", "the game is over"]
+
+
+def test_bot_seats_are_named_in_the_language_of_who_seats_them(client: TestClient) -> None:
+    """A table made from a French browser names its bots in French, as the host sees them
+    everywhere (the name is the seat's, stored, as a person's is); one made in English, in
+    English; a bot the host seats later, in the host's language of that request."""
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "human"}]
+    body = {"name": "Hôte", "seats": [*seats, {"kind": "bot", "bot": "expert"}]}
+    made = client.post("/api/tables", json=body, headers=FR).json()
+    url = f"/api/tables/{made['table_id']}"
+    names = [s["name"] for s in client.get(url).json()["seats"]]
+    assert names == ["Hôte", "Robot aléatoire 2", None, "Robot expert 4"]
+    token = {"authorization": f"Bearer {made['token']}"}
+    seated = client.put(f"{url}/seats/2", json={"kind": "bot", "bot": "basic"}, headers=token)
+    assert seated.status_code == 200, seated.text
+    assert client.get(url).json()["seats"][2]["name"] == "Basic bot 3"
+    english = client.post("/api/tables", json=body).json()["table_id"]
+    names = [s["name"] for s in client.get(f"/api/tables/{english}").json()["seats"]]
+    assert names == ["Hôte", "Random bot 2", None, "Expert bot 4"]

@@ -12,7 +12,7 @@ register under the ``salad.bots`` entry-point group, or ``cmd:PROGRAM``):
 from __future__ import annotations
 
 from salad.bots.bot import Bot, BotFactory
-from salad.bots.catalog import REFERENCE_ONLY, REGISTRY, bot_names, reference_only
+from salad.bots.catalog import REFERENCE_ONLY, REGISTRY, bot_names, bot_word, reference_only
 from salad.bots.play import play_out, tell_game_over
 from salad.bots.registry import bot_factory, make_bot, parse_bots
 
@@ -23,6 +23,7 @@ __all__ = [
     "BotFactory",
     "bot_factory",
     "bot_names",
+    "bot_word",
     "make_bot",
     "parse_bots",
     "play_out",

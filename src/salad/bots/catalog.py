@@ -18,6 +18,7 @@ from importlib.metadata import EntryPoint, entry_points
 
 from salad.bots.bot import BotFactory
 from salad.errors import SaladError
+from salad.locale import N_, _
 
 GROUP = "salad.bots"
 """The entry-point group other packages list their bots under."""
@@ -34,6 +35,26 @@ REGISTRY: dict[str, str] = {
 REFERENCE_ONLY: frozenset[str] = frozenset({"oracle"})
 """Bots for the lab's measurements only (the oracle sees every hand): refused at any table with
 a human and never offered by the server or the terminal app."""
+
+
+WORDS: dict[str, str] = {
+    "random": N_("random"),
+    "basic": N_("basic"),
+    "advanced": N_("advanced"),
+    "expert": N_("expert"),
+}
+"""The table bots' names as words of the catalogue (the web client's level names too)."""
+
+
+def bot_word(name: str) -> str:
+    """A bot's name as a word of the current language, in lower case: a table bot's from the
+    catalogue, another's its name with spaces for its dashes::
+
+        >>> bot_word("Basic"), bot_word("openspiel-ismcts")
+        ('basic', 'openspiel ismcts')
+    """
+    key = name.strip().lower()
+    return _(WORDS[key]) if key in WORDS else key.replace("-", " ")
 
 
 def reference_only(name: str) -> bool:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from salad.bots import Bot, bot_factory, make_bot, reference_only
+from salad.bots import Bot, bot_factory, bot_word, make_bot, reference_only
 from salad.bots.assist import HINT_BOT, Hint, hint, mover, takeback_count
 from salad.bots.seeds import bot_seed
 from salad.cards import Deck
@@ -355,7 +355,7 @@ def seat_bots(spec: str, players: int, seat: int) -> list[str]:
 
 def default_names(bot_names: Sequence[str], seat: int) -> list[str]:
     return [
-        _(HUMAN_NAME) if s == seat else f"{name.replace('-', ' ').title()} {s}"
+        _(HUMAN_NAME) if s == seat else f"{bot_word(name).capitalize()} {s}"
         for s, name in enumerate(bot_names)
     ]
 

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
-from salad.bots.catalog import reference_only
+from salad.bots.catalog import bot_word, reference_only
 from salad.bots.decide import RANDOM, choose_move, exit_with_parent
 from salad.bots.seeds import bot_seed
 from salad.engine import Game
@@ -47,8 +47,10 @@ Accept = Callable[[Table, int, Move, str], Awaitable[None]]
 
 
 def bot_display_name(bot: str, seat: int) -> str:
-    """A bot's name at the table, numbered as people count seats (from 1)."""
-    return f"{bot.replace('-', ' ').title()} bot {seat + 1}"
+    """A bot's name at the table, numbered as people count seats (from 1), in the language of
+    the request that seats it (the host's): "Basic bot 2", "Robot de base 2". Stored as the
+    seat's name, it is the name every page and record shows, as a person's would be."""
+    return _("{bot} bot {n}").format(bot=bot_word(bot), n=seat + 1).capitalize()
 
 
 def check_bot(value: str | None, what: str = "bot") -> str:
