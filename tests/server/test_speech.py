@@ -197,3 +197,27 @@ def test_bot_seats_are_named_in_the_language_of_who_seats_them(client: TestClien
     english = client.post("/api/tables", json=body).json()["table_id"]
     names = [s["name"] for s in client.get(f"/api/tables/{english}").json()["seats"]]
     assert names == ["Hôte", "Random bot 2", None, "Expert bot 4"]
+
+
+def test_an_unnamed_speaker_is_named_in_the_sender_s_language(client: TestClient) -> None:
+    """A spectator's chat line is signed "Spectateur" when the spectator's browser is French
+    (it was "Spectator" whatever the language)."""
+    body = {"name": "Hôte", "seats": [{"kind": "human"}] + [{"kind": "bot"}] * 3}
+    made = client.post("/api/tables", json=body).json()
+    url = f"/ws/tables/{made['table_id']}"
+
+    def next_of(ws: Any, kind: str) -> dict[str, Any]:
+        while True:
+            message: dict[str, Any] = json.loads(ws.receive_text())
+            if message["type"] == kind:
+                return message
+
+    with (
+        client.websocket_connect(f"{url}?token={made['token']}") as host,
+        client.websocket_connect(url, headers=FR) as spectator,
+    ):
+        host.send_text(json.dumps({"type": "chat_settings", "spectators": True}))
+        next_of(spectator, "chat_settings")
+        spectator.send_text(json.dumps({"type": "chat", "text": "salut"}))
+        line = next_of(host, "chat")
+    assert (line["seat"], line["name"], line["text"]) == (-1, "Spectateur", "salut")

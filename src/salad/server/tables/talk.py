@@ -100,8 +100,9 @@ class Talk:
                 ),
                 429,
             )
-        own = None if seat == SPECTATOR else table.seats[seat].name or f"Seat {seat + 1}"
-        name = own or "Spectator"
+        # Who says it, unnamed, in the sender's language (as the seated bots' names are).
+        own = None if seat == SPECTATOR else table.seats[seat].name
+        name = own or (_("Seat {n}").format(n=seat + 1) if seat != SPECTATOR else _("Spectator"))
         line: dict[str, Any] = {"seat": seat, "name": name, "at": round(time.time(), 3)}
         line |= message.model_dump(include={"text", "emote"}, exclude_none=True)
         text = ChatOut(type="chat", **line).model_dump_json()
