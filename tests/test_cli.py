@@ -197,8 +197,8 @@ def test_usage_errors_are_one_line_through_main() -> None:
     proc = salad_without([], "simulate", "--games", "x")
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == [
-        "error: invalid value for '--games' / '-g': Input should be a valid integer, unable to "
-        "parse string as an integer (see salad simulate --help)"
+        "error: invalid value for '--games' / '-g': 'x' is not a valid integer range "
+        "(see salad simulate --help)"
     ]
     assert "Usage" not in proc.stdout + proc.stderr
 

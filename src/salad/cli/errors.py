@@ -14,17 +14,12 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import typer
+from click import exceptions as click_exceptions
+from click.core import ParameterSource
 
 from salad.cli.help import translated
 from salad.errors import SaladError
 from salad.locale import _
-
-try:  # Typer 0.2x carries its own copy of Click; older Typer uses the click package
-    from typer._click import exceptions as click_exceptions
-    from typer._click.core import ParameterSource
-except ImportError:  # pragma: no cover
-    from click import exceptions as click_exceptions  # type: ignore[no-redef]
-    from click.core import ParameterSource  # type: ignore[assignment]
 
 __all__ = ["ParameterSource", "click_exceptions", "friendly", "one_line", "run_app", "usage_error"]
 

@@ -4,7 +4,7 @@ The help texts (a command's ``help=``, an option's ``help=``) are written in Eng
 with ``N_()`` where they are defined: Typer reads them once, when it builds the Click commands.
 :func:`translated` then puts each one in the current language, so the language must be chosen
 before (:func:`salad.cli.main` does, from ``--lang`` or the environment). What Typer and its
-copy of Click write themselves is translated here where they let us: the usage line's
+Click write themselves is translated here where they let us: the usage line's
 ``Usage:``, the help option's text and the titles of the help's panels (``Options``,
 ``Arguments``, ``Commands``). Their ``[default: ...]`` and ``[required]`` marks and the
 parser's own errors (``No such option``) have no hook and stay in English.
@@ -14,14 +14,10 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from salad.locale import _
+from click.core import Command, Context
+from click.formatting import HelpFormatter
 
-try:  # Typer 0.2x carries its own copy of Click; older Typer uses the click package
-    from typer._click.core import Command, Context
-    from typer._click.formatting import HelpFormatter
-except ImportError:  # pragma: no cover
-    from click.core import Command, Context  # type: ignore[assignment]
-    from click.formatting import HelpFormatter  # type: ignore[assignment]
+from salad.locale import _
 
 __all__ = ["translated"]
 
