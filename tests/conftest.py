@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -154,6 +155,17 @@ SERIAL: dict[str, frozenset[str] | None] = {
         }
     ),
 }
+
+
+@pytest.fixture(scope="session", autouse=True)
+def data_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The user's data directory (``XDG_DATA_HOME``) of the tests and of every process they
+    start: the session's own, never the real one (``salad score`` keeps its sheet there,
+    ``salad serve`` its secret and its default database)."""
+    path = tmp_path_factory.mktemp("data-home")
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("XDG_DATA_HOME", str(path))
+        yield path
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -5,7 +5,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import random
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -859,10 +864,69 @@ def test_problems_say_how_many_more_and_where_to_go_back() -> None:
     assert "(and " not in out
 
 
-def test_end_of_input_leaves(tmp_path: Path) -> None:
+def test_end_of_input_leaves_and_keeps_the_sheet_for_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-D (or Ctrl-C) with a hand entered: the sheet is kept in the user's data directory
+    (it was lost: "Left without saving."), and --resume carries on with it."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    kept = tmp_path / "salad" / "sheet-in-progress.json"
+    result = run(["--resume"], [])
+    assert result.exit_code == 1
+    assert f"error: --resume: no sheet is kept (none in {kept})" in result.output
     result = run([], ["Ann, Bob, Cy, Di", "", "3 4 3 3"])
     assert result.exit_code == 0
-    assert result.output.rstrip().endswith("Left without saving.")
+    assert result.output.rstrip().endswith(
+        f"Left without saving to a file: the sheet is kept in {kept}; "
+        "salad score --resume carries on with it."
+    )
+    assert ScoreSheet.from_json(kept.read_text()).entries == [{"tricks": [3, 4, 3, 3]}]
+    result = run(["--resume"], ["4 9 0 0", "/quit", "/quit"])  # kept only: /quit warns
+    assert result.exit_code == 0, result.output
+    assert f"loaded from {kept}" in result.output and "Hand 2 of 6: No Hearts" in result.output
+    assert "The sheet is not saved" in result.output
+    assert len(ScoreSheet.from_json(kept.read_text()).entries) == 2
+    result = run(["--resume", "--load", str(kept)], [])
+    assert result.exit_code == 1 and "--resume carries on with the kept sheet" in result.output
+
+
+def test_a_closed_terminal_loses_no_hand_entered(tmp_path: Path) -> None:
+    """SIGHUP (the terminal closed) to a real `salad score` waiting for the second hand: the
+    first is kept, whole, for --resume (no file was written: the sheet was lost)."""
+    kept = tmp_path / "salad" / "sheet-in-progress.json"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "salad.cli", "score"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        env={**os.environ, "XDG_DATA_HOME": str(tmp_path)},
+        text=True,
+    )
+    assert proc.stdin is not None
+    try:
+        proc.stdin.write("Ann, Bob, Cy, Di\n\n3 4 3 3\n")
+        proc.stdin.flush()
+        deadline = time.monotonic() + 30
+        while not kept.exists() and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGHUP)
+        assert proc.wait(10) == -signal.SIGHUP
+    finally:
+        proc.kill()
+    assert ScoreSheet.from_json(kept.read_text()).entries == [{"tricks": [3, 4, 3, 3]}]
+
+
+def test_a_saved_sheet_is_written_after_every_hand(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once the sheet has a file of the user's (/save, --load), every hand goes into it: Ctrl-D
+    then loses nothing and says nothing, and the sheet kept until the /save is gone."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    save = tmp_path / "mine.json"
+    result = run([], ["Ann, Bob, Cy, Di", "", "3 4 3 3", f"/save {save}", "4 9 0 0"])
+    assert result.exit_code == 0, result.output
+    assert "Left without saving" not in result.output
+    assert len(ScoreSheet.from_json(save.read_text()).entries) == 2
+    assert not (tmp_path / "data" / "salad" / "sheet-in-progress.json").exists()
 
 
 def test_loading_and_carrying_on(tmp_path: Path) -> None:

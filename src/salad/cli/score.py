@@ -24,7 +24,7 @@ from salad.cli.common import (
     make_ruleset,
     players_for,
 )
-from salad.cli.scorekeeper import Scorekeeper
+from salad.cli.scorekeeper import Scorekeeper, kept_file
 from salad.errors import SaladError
 from salad.locale import N_, _
 from salad.sheet import ScoreSheet
@@ -32,6 +32,16 @@ from salad.sheet import ScoreSheet
 LoadOpt = Annotated[
     Path | None,
     typer.Option("--load", "-l", help=N_("Carry on with a sheet saved with /save (JSON).")),
+]
+ResumeOpt = Annotated[
+    bool,
+    typer.Option(
+        "--resume",
+        help=N_(
+            "Carry on with the sheet left without saving to a file (Ctrl-D, Ctrl-C, a "
+            "closed terminal): kept after every hand in the user's data directory."
+        ),
+    ),
 ]
 GroupOpt = Annotated[
     str | None,
@@ -55,13 +65,25 @@ def score_command(
     toppings: ToppingsOpt = None,
     swap: SwapOpt = None,
     load: LoadOpt = None,
+    resume: ResumeOpt = False,
     group: GroupOpt = None,
 ) -> None:
     """Keep score at a table playing with real cards: enter what each player took after every
     hand; the sheet checks it, scores it and keeps the running totals. With --group, attach a
     finished sheet to a group of the site instead."""
+    if resume:
+        if load is not None or group is not None:
+            raise SaladError(
+                _("--resume carries on with the kept sheet: leave out --load and --group")
+            )
+        load = kept_file()
+        if not load.exists():
+            raise SaladError(_("--resume: no sheet is kept (none in {file})").format(file=load))
     if group is None:
-        _open(rules, players, toppings, swap, load).run()
+        keeper = _open(rules, players, toppings, swap, load)
+        if resume:  # kept, not saved to a file of the user's: /save asks for one
+            keeper.path, keeper.dirty, keeper.keeping = None, True, True
+        keeper.run()
         return
     if load is None or rules is not None or players is not None or toppings or swap:
         raise SaladError(

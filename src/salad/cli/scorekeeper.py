@@ -6,12 +6,14 @@ every hand); this module holds its questions, its commands and the tables it pri
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import click
 import typer
+from platformdirs import user_data_path
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -29,6 +31,13 @@ from salad.sheet import (
 )
 
 DEFAULT_FILE = "salad-score.json"
+
+
+def kept_file() -> Path:
+    """Where a sheet not yet saved to a file of the user's is kept after every change, for
+    ``salad score --resume``: in the user's data directory (``$XDG_DATA_HOME/salad`` on Linux)."""
+    return user_data_path("salad", appauthor=False) / "sheet-in-progress.json"
+
 
 HELP = N_(
     """\
@@ -74,12 +83,19 @@ class Scorekeeper:
         players: int,
         sheet: ScoreSheet | None,
         path: Path | None,
+        kept: Path | None = None,
     ) -> None:
+        """``path``: the user's file of the sheet (``--load``, then ``/save``), written after
+        every change once there is one; until then the sheet is kept in ``kept`` (default
+        :func:`kept_file`), so that no way of leaving loses a hand entered."""
         self.out = console
         self.ruleset = ruleset
         self.n = players
         self._sheet = sheet
         self.path = path
+        self.kept = kept_file() if kept is None else kept
+        self.keeping = False
+        """Whether this sheet is in ``kept`` (removed once it is in the user's file)."""
         self.dirty = False
         self.warned = False
         self.in_hand = False
@@ -106,7 +122,9 @@ class Scorekeeper:
                 self._sheet = self.ask_names()
             else:
                 self.say(
-                    _("{title}, loaded from {file}.").format(title=_(rs.title), file=self.path),
+                    _("{title}, loaded from {file}.").format(
+                        title=_(rs.title), file=self.path or self.kept
+                    ),
                     bold=True,
                 )
                 self.show()
@@ -171,10 +189,15 @@ class Scorekeeper:
                 )
             else:
                 answer = typer.prompt(prompt, default=default, prompt_suffix=suffix)
-        except (typer.Abort, click.exceptions.Abort):
+        except (typer.Abort, click.exceptions.Abort):  # Ctrl-D or Ctrl-C
             self.say("")
             if self.dirty:
-                self.say(_("Left without saving."))
+                self.say(
+                    _(
+                        "Left without saving to a file: the sheet is kept in {file}; "
+                        "salad score --resume carries on with it."
+                    ).format(file=self.kept)
+                )
             raise _Quit from None
         return answer.strip()
 
@@ -251,8 +274,7 @@ class Scorekeeper:
         index = len(self.sheet.entries) - 1
         self.prefill[index] = self.sheet.entries[index]
         self.sheet.undo()
-        self.dirty = True
-        self.warned = False
+        self.changed()
         self.say(
             _("Took back hand {n} ({round}): enter it again (Enter keeps an answer).").format(
                 n=index + 1, round=self.sheet.round_name(index)
@@ -260,13 +282,35 @@ class Scorekeeper:
         )
         raise _Undo
 
+    def changed(self) -> None:
+        """The sheet changed: written to the user's file if it has one, else kept."""
+        self.warned = False
+        if self.path is not None and self.write(self.path, "/save"):
+            self.dirty = False
+            return
+        self.dirty = True
+        self.keeping = self.write(self.kept, _("keeping the sheet")) or self.keeping
+
+    def write(self, path: Path, what: str) -> bool:
+        """The sheet written whole to ``path`` (a file beside it, then renamed over it: a
+        write cut short leaves the last one); whether it was."""
+        part = path.with_name(path.name + ".part")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            part.write_text(self.sheet.to_json(), encoding="utf-8")
+            os.replace(part, path)
+        except OSError as exc:
+            self.bad(f"{what}: {path}: {exc.strerror or exc}")  # the system's words
+            return False
+        return True
+
     def save(self, arg: str) -> None:
         path = Path(arg) if arg else (self.path or Path(DEFAULT_FILE))
-        try:
-            path.write_text(self.sheet.to_json(), encoding="utf-8")
-        except OSError as exc:
-            self.bad(f"/save: {path}: {exc.strerror or exc}")  # the system's words
+        if not self.write(path, "/save"):
             return
+        if self.keeping:  # in the user's file now
+            self.kept.unlink(missing_ok=True)
+            self.keeping = False
         self.path = path
         self.dirty = False
         self.warned = False
@@ -348,8 +392,7 @@ class Scorekeeper:
             sheet.correct(index, answers)
         else:
             sheet.enter(answers)
-        self.dirty = True
-        self.warned = False
+        self.changed()
         self.hand_result(index)
 
     def _answer_all(
