@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import pty
 import queue
+import signal
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from salad.events import Deal, Play, TokenTaken
 from salad.formats.rules import load_ruleset
@@ -31,9 +35,11 @@ def drive(
     args: list[str],
     answer: Callable[[list[str]], str | None] = first_legal,
     timeout: float = 60.0,
+    hang_up_at: int | None = None,
 ) -> tuple[int, list[str], str]:
     """Run ``salad play --plain ARGS`` on pipes, answering every prompt with ``answer(lines so
-    far)`` (None closes stdin); the exit status, the lines of stdout and stderr."""
+    far)`` (None closes stdin); the exit status, the lines of stdout and stderr. ``hang_up_at``:
+    at that prompt (from 1), SIGHUP instead of an answer, as a closed terminal sends."""
     proc = subprocess.Popen(
         [SALAD, "play", "--plain", *args],
         stdin=subprocess.PIPE,
@@ -55,6 +61,7 @@ def drive(
     threading.Thread(target=read, daemon=True).start()
     deadline = time.monotonic() + timeout
     lines: list[str] = []
+    prompts = 0
     while True:
         try:
             line = lines_q.get(timeout=max(deadline - time.monotonic(), 0.01))
@@ -66,6 +73,10 @@ def drive(
             break
         lines.append(line)
         if line.endswith(PROMPT_END) and line.startswith("Your "):
+            prompts += 1
+            if prompts == hang_up_at:
+                proc.send_signal(signal.SIGHUP)
+                continue
             reply = answer(lines)
             if reply is None:
                 proc.stdin.close()
@@ -208,6 +219,97 @@ def test_resume_continues_the_exact_game(tmp_path: Path) -> None:
         while not game.is_over():
             game.play(game.legal_moves()[0])
     assert resumed.game.log == fresh.game.log and resumed.game.totals == fresh.game.totals
+
+
+def test_a_closed_terminal_loses_no_move_and_continue_carries_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGHUP (the terminal closed) at the 12th card of a game with no --save file: every move
+    made is kept in the user's data directory (nothing was written: the game was lost);
+    --continue carries on with it to the end, a record that verifies, and the kept game is
+    gone once the game is over."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    folder = tmp_path / "salad" / "games-in-progress"
+    code, lines, err = drive(["--continue"], lambda lines: None)
+    assert code == 1 and f"--continue: no game is left unfinished (none in {folder})" in err
+    code, lines, err = drive(["--bots", "random", "--seed", "5"], hang_up_at=12)
+    assert code == -signal.SIGHUP, err
+    (kept,) = folder.iterdir()
+    played = [e for e in Session.resume(kept).game.events if isinstance(e, Play)]
+    assert len([e for e in played if e.seat == 0]) == 11  # every card of the first eleven turns
+    done = tmp_path / "done.json"
+    code, lines, err = drive(["--continue", "--save", str(done)])
+    assert code == 0, err
+    assert f"Resumed from {kept}." in lines and "Final scores:" in lines
+    assert not kept.exists() and not list(folder.iterdir())
+    check = subprocess.run([SALAD, "record", "verify", str(done)], capture_output=True, text=True)
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_the_terminal_app_closed_by_its_terminal_loses_no_move(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Textual app on a pseudo-terminal: Enter plays a card, then SIGHUP (the terminal
+    closed) ends it; the game is kept with that card, and --continue takes it up."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    folder = tmp_path / "salad" / "games-in-progress"
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [SALAD, "play", "--bots", "random", "--seed", "5", "--delay", "0"],
+        stdin=slave,
+        stdout=slave,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "TERM": "xterm"},
+    )
+    os.close(slave)
+
+    def drain() -> None:  # the app's screens, read so that it never waits on a full terminal
+        with contextlib.suppress(OSError):
+            while os.read(master, 65536):
+                pass
+
+    threading.Thread(target=drain, daemon=True).start()
+    try:
+        deadline = time.monotonic() + 60
+        while not folder.exists() and time.monotonic() < deadline and proc.poll() is None:
+            os.write(master, b"\r")  # Enter: the card under the cursor
+            time.sleep(0.5)
+        assert folder.exists(), "no move was kept"
+        proc.send_signal(signal.SIGHUP)
+        assert proc.wait(10) == -signal.SIGHUP
+    finally:
+        proc.kill()
+        os.close(master)
+    (kept,) = folder.iterdir()
+    session = Session.resume(kept)
+    assert any(isinstance(e, Play) and e.seat == 0 for e in session.game.events)
+    code, lines, err = drive(["--continue"], lambda lines: None)
+    assert code == 1 and f"Resumed from {kept}." in lines
+
+
+def test_end_of_input_says_where_the_game_is_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-D: the game stops, kept, and the line says where; a new game then says that one
+    is waiting, and takes nothing of its file."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    folder = tmp_path / "salad" / "games-in-progress"
+    picks = 0
+
+    def answer(lines: list[str]) -> str | None:
+        nonlocal picks
+        picks += 1
+        return first_legal(lines) if picks < 3 else None
+
+    code, lines, err = drive(["--bots", "random", "--seed", "5"], answer)
+    assert code == 1
+    (kept,) = folder.iterdir()
+    assert f"kept in {kept}: salad play --continue carries on with it" in err
+    before = kept.read_text()
+    picks = 0
+    code, lines, err = drive(["--bots", "random", "--seed", "6"], answer)
+    assert lines[0] == "1 game left unfinished is kept: salad play --continue carries on with it."
+    assert len(list(folder.iterdir())) == 2 and kept.read_text() == before
 
 
 def test_resume_refuses_new_rules_and_reports_bad_files(tmp_path: Path) -> None:
@@ -374,7 +476,8 @@ def test_a_failed_save_exits_non_zero(tmp_path: Path) -> None:
     folder.mkdir()
     rs = load_ruleset("canadian")
     session = Session.new(rs, 4, 0, "random", seed=1, save_path=folder / "g.json")
-    card = to_your_turn(session)
+    card = to_your_turn(session)  # each move is written to g.json
+    (folder / "g.json").unlink()
     folder.rmdir()
     code, lines, err = plain(session, f"{card}\nquit\n")
     assert code == 1 and err.startswith("error: not saved: ")

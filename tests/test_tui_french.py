@@ -122,7 +122,10 @@ def test_plain_mode_in_french_accepts_dp_and_refuses_qs() -> None:
         session = queen_of_spades_lead()
         code, lines, err = plain(session, ["QS", "DP"])
     assert code == 1 and "Traceback" not in err
-    assert err.strip() == f"fin de l'entrée{NBSP}: la partie s'arrête sans être finie"
+    assert err.strip() == (
+        f"fin de l'entrée{NBSP}: la partie s'arrête sans être finie; gardée dans "
+        f"{session.kept}{NBSP}: salad play --continue la reprend"
+    )
     refused = [x for x in lines if "QS" in x]
     assert refused == [
         f"«{NBSP}QS{NBSP}» n'est pas une carte{NBSP}: tape par exemple DP, 10C (ou aide)."

@@ -24,9 +24,9 @@ from salad.cli.common import (
     make_ruleset,
 )
 from salad.errors import SaladError
-from salad.locale import N_, _
+from salad.locale import N_, _, ngettext
 from salad.tui.plain import run_plain
-from salad.tui.session import Session
+from salad.tui.session import Session, kept_games, last_kept_game
 
 DEFAULT_DELAY = 0.6
 """Seconds a bot waits before it plays in the terminal app, so that people can follow."""
@@ -48,11 +48,19 @@ ResumeOpt = Annotated[
     Path | None,
     typer.Option("--resume", help=N_("Continue the game saved in this salad-record/1 file.")),
 ]
+ContinueOpt = Annotated[
+    bool,
+    typer.Option(
+        "--continue",
+        help=N_(
+            "Carry on with the last game left unfinished without a --save file (quit, Ctrl-D, "
+            "Ctrl-C, a closed terminal): kept after every move in the user's data directory."
+        ),
+    ),
+]
 SaveOpt = Annotated[
     Path | None,
-    typer.Option(
-        "--save", help=N_("Save the game to this file (on save, on quit, at the end of input).")
-    ),
+    typer.Option("--save", help=N_("Save the game to this file, after every move.")),
 ]
 PlainOpt = Annotated[
     bool,
@@ -90,6 +98,7 @@ def play_command(
     swap: SwapOpt = None,
     move_time: ThinkTimeOpt = None,
     resume: ResumeOpt = None,
+    carry_on: ContinueOpt = False,
     save: SaveOpt = None,
     plain: PlainOpt = False,
     brief: BriefOpt = False,
@@ -99,6 +108,16 @@ def play_command(
 
     --bots names the bots of the other seats (default: expert; a resumed game keeps its own).
     """
+    if carry_on:
+        if resume is not None:
+            raise SaladError(_("--continue carries on with the kept game: leave out --resume"))
+        resume = last_kept_game()
+        if resume is None:
+            raise SaladError(
+                _("--continue: no game is left unfinished (none in {folder})").format(
+                    folder=kept_games()
+                )
+            )
     if resume is not None:
         given = [
             name
@@ -127,10 +146,22 @@ def play_command(
         plain = True
     if brief:
         plain = True
+    waiting = [] if resume is not None else list(kept_games().glob("*.json"))
+    left = (
+        ngettext(
+            "{n} game left unfinished is kept: salad play --continue carries on with it.",
+            "{n} games left unfinished are kept: salad play --continue carries on with the last.",
+            len(waiting),
+        ).format(n=len(waiting))
+        if waiting
+        else ""
+    )
     if plain:
-        code = run_plain(session, resumed=resume is not None, brief=brief)
+        if left:
+            typer.echo(left)
+        code = run_plain(session, resumed=resume, brief=brief)
     else:
-        news = _("Resumed from {file}.").format(file=resume) if resume is not None else ""
+        news = _("Resumed from {file}.").format(file=resume) if resume is not None else left
         code = _run_app(session, delay, news)
     if code:
         raise typer.Exit(code)

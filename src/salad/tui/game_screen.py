@@ -657,6 +657,10 @@ class GameScreen(Speaking, Screen[None]):
             return _("Saved to {path}; continue with: salad play --resume {path}").format(
                 path=s.save_path
             )
+        if s.keeping:
+            return _(
+                "The game is kept in {path}: salad play --continue carries on with it."
+            ).format(path=s.kept)
         return _("Game not saved.")
 
     def exit_saving(self) -> None:

@@ -116,7 +116,9 @@ class PlainGame:
         self.stdout.flush()
 
     # -- the loop ---------------------------------------------------------------------------
-    def run(self, resumed: bool = False) -> int:
+    def run(self, resumed: Path | None = None) -> int:
+        """Play to the end or until the player stops; ``resumed``: the file the game was
+        taken from. The exit status."""
         s = self.s
         g = s.game
         others = ", ".join(f"{s.names[x]} ({s.bot_names[x]})" for x in sorted(s.bots))
@@ -132,8 +134,8 @@ class PlainGame:
                 "Type a card to play it (e.g. {first}, {second}), or {help} for the commands."
             ).format(first=first.lower(), second=second.lower(), help=command_word("help")),
         )
-        if resumed:
-            self.say(_("Resumed from {path}.").format(path=s.save_path))
+        if resumed is not None:
+            self.say(_("Resumed from {path}.").format(path=resumed))
         start = max((i for i, e in enumerate(g.log) if e[0] == DEAL), default=0)
         self.say(*s.narrate([e for e in g.log[start:] if e[0] in (DEAL, TRUMP)], symbols=False))
         shown = -1  # the log length when the state was last shown
@@ -178,6 +180,11 @@ class PlainGame:
                 note = _("end of input: the game stops unfinished; not saved: {reason}").format(
                     reason=exc
                 )
+        elif not g.is_over() and self.s.keeping:
+            note = _(
+                "end of input: the game stops unfinished; kept in {path}: "
+                "salad play --continue carries on with it"
+            ).format(path=self.s.kept)
         self.stderr.write((note or _("end of input: the game stops unfinished")) + "\n")
         self.stderr.flush()
         return 1
@@ -455,6 +462,12 @@ class PlainGame:
                     _("Playing on ({save} FILE saves the game).").format(save=command_word("save"))
                 )
                 return None
+        if s.save_path is None and not s.game.is_over() and s.keeping:
+            self.say(
+                _("The game is kept in {path}: salad play --continue carries on with it.").format(
+                    path=s.kept
+                )
+            )
         self.say(_("Goodbye."))
         return 0
 
@@ -477,7 +490,7 @@ def run_plain(
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
-    resumed: bool = False,
+    resumed: Path | None = None,
     brief: bool = False,
 ) -> int:
     """Play the session on text streams (the process's by default); the exit status.

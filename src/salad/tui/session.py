@@ -12,9 +12,13 @@ bots, undo, hints, and saving to or resuming from a record file.
 from __future__ import annotations
 
 import os
+import secrets
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+from platformdirs import user_data_path
 
 from salad.bots import Bot, bot_factory, bot_word, make_bot, reference_only
 from salad.bots.assist import HINT_BOT, Hint, hint, mover, takeback_count
@@ -78,6 +82,19 @@ class MoveRefused(SaladError):
     """A move of the human that the rules refuse, in words for the player."""
 
 
+def kept_games() -> Path:
+    """The folder where each game in progress without a ``--save`` file is kept after every
+    move, for ``salad play --continue``: in the user's data directory (``$XDG_DATA_HOME/salad``
+    on Linux). A game's file goes when the game ends; a new game never takes another's."""
+    return user_data_path("salad", appauthor=False) / "games-in-progress"
+
+
+def last_kept_game() -> Path | None:
+    """The game in progress kept most recently (:func:`kept_games`), if any."""
+    found = sorted(kept_games().glob("*.json"), key=lambda p: (p.stat().st_mtime, p.name))
+    return found[-1] if found else None
+
+
 # -- the session ------------------------------------------------------------------------------
 
 
@@ -102,6 +119,12 @@ class Session:
         self.names = list(names)
         self.move_time = move_time
         self.save_path = save_path
+        """The user's file of the game (``--save``, ``--resume``, the ``save`` command)."""
+        started = time.strftime("%Y%m%d-%H%M%S")
+        self.kept = kept_games() / f"{started}-{secrets.token_hex(3)}.json"
+        """Where the game is kept after every move while it has no file of the user's."""
+        self.keeping = False
+        """Whether :attr:`kept` holds this game."""
         self.bots: dict[int, Bot] = {}
         for s in range(n):
             if s != seat:
@@ -185,7 +208,13 @@ class Session:
                 names[s] = defaults[s]  # a new bot in this seat
         if entries[seat].get("bot"):
             names[seat] = _(HUMAN_NAME)
-        return cls(game, seat, bot_names, names, move_time, save_path or path)
+        kept = path.parent.resolve() == kept_games().resolve()
+        if save_path is None and not kept:
+            save_path = path  # a file of the user's: the game goes on in it
+        session = cls(game, seat, bot_names, names, move_time, save_path)
+        if kept:  # it goes on in its own kept file
+            session.kept, session.keeping = path, True
+        return session
 
     # -- state ---------------------------------------------------------------------------------
     @property
@@ -260,10 +289,41 @@ class Session:
         raise MoveRefused(_("that move is not possible now"))
 
     def play(self, move: Move | str) -> list[tuple[object, ...]]:
-        """Play for the seat to move; the new log entries."""
+        """Play for the seat to move; the new log entries. The game is then kept (:meth:`keep`)."""
         start = len(self.game.log)
         self.game.play(move)
+        self.keep()
         return self.game.log[start:]
+
+    def keep(self) -> bool:
+        """Write the game where it survives the program: the user's file if it has one, else
+        :attr:`kept` (removed once the game is over, or once it is in the user's file);
+        whether it was written. A file beside it is renamed over it, so a write cut short (a
+        closed terminal) leaves the last one. Best effort: a disk that refuses is not an
+        error of the move (``save`` says why)."""
+        if self.save_path is None and self.game.is_over():
+            self.forget_kept()
+            return False
+        target = self.save_path or self.kept
+        part = target.with_name(f"{target.stem}.part{target.suffix}")
+        try:
+            if target == self.kept:
+                target.parent.mkdir(parents=True, exist_ok=True)
+            write_records(part, [self.record()])
+            os.replace(part, target)
+        except (OSError, SaladError):
+            return False
+        if target == self.kept:
+            self.keeping = True
+        else:
+            self.forget_kept()
+        return True
+
+    def forget_kept(self) -> None:
+        """The game is over or in the user's file: the kept copy of it goes."""
+        if self.keeping:
+            self.kept.unlink(missing_ok=True)
+            self.keeping = False
 
     def bot_choose(self, seat: int, view: View) -> Move:
         """The bot's move for ``seat`` from ``view`` (safe to call off the UI thread)."""
@@ -302,6 +362,7 @@ class Session:
             raise SaladError(_("undo: you have not made a move yet"))
         for _move in range(moves):
             self.game.undo()
+        self.keep()
         return moves
 
     # -- records -------------------------------------------------------------------------------
@@ -324,6 +385,7 @@ class Session:
         if target is None:
             raise SaladError(_("save: no file given (e.g. save game.json)"))
         write_records(target, [self.record()])
+        self.forget_kept()  # in the user's file now
         self.save_path = target
         return target
 
