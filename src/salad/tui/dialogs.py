@@ -215,7 +215,10 @@ def quit_dialog() -> ChoiceScreen:
     """Save and quit (answer 0), quit (1), or keep playing (2)."""
     return ChoiceScreen(
         QUIT_TITLE(),
-        _("The game is not finished. Save it first, to continue it later?"),
+        _(
+            "The game is not finished. It is kept (salad play --continue carries on with it); "
+            "save it to a file of yours first?"
+        ),
         # TRANSLATORS: s and q are the keys of the first two answers
         [(_("s"), _("Save and quit")), (_("q"), _("Quit")), ("esc", _("Keep playing"))],
     )
