@@ -143,6 +143,24 @@ def test_a_lean_install_runs_the_core_commands(args: list[str]) -> None:
     assert proc.stdout
 
 
+@pytest.mark.parametrize("command", [[], ["record"]])
+def test_no_arguments_show_the_help_once(command: list[str]) -> None:
+    """`salad` and `salad record` alone show their help, once (it came twice)."""
+    proc = salad_without([], *command)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.count("Usage: salad") == 1 and proc.stderr == ""
+    assert proc.stdout.rstrip() == salad_without([], *command, "--help").stdout.rstrip()
+
+
+@pytest.mark.parametrize("command", [[], ["score"], ["record", "show"], ["serve"]])
+def test_h_is_help_everywhere(command: list[str]) -> None:
+    """-h is --help, for the command and every command under it (it was refused)."""
+    short = salad_without([], *command, "-h")
+    assert short.returncode == 0, short.stderr
+    assert short.stdout.rstrip() == salad_without([], *command, "--help").stdout.rstrip()
+    assert "-h" in short.stdout
+
+
 def test_the_command_loads_no_extra() -> None:
     """Starting `salad` imports none of the extras' modules (they load when a command needs)."""
     code = "import sys, salad.cli; print(' '.join(m for m in sys.argv[1:] if m in sys.modules))"

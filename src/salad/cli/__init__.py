@@ -93,7 +93,8 @@ def make_app() -> typer.Typer:
         add_completion=False,
         pretty_exceptions_enable=False,
     )
-    app.callback(help=TITLE)(_options)
+    # -h as well as --help, for every command (Click's contexts inherit it from the app's).
+    app.callback(help=TITLE, context_settings={"help_option_names": ["-h", "--help"]})(_options)
     app.add_typer(make_record_app(), name="record")
     commands: dict[str, tuple[Callable[..., Any], str]] = {
         "rules": (

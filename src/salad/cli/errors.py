@@ -80,7 +80,10 @@ def _run_app(app: typer.Typer, args: Sequence[str] | None) -> int:
     try:
         status = command.main(args=args, prog_name="salad", standalone_mode=False)
     except click_exceptions.NoArgsIsHelpError as exc:
-        typer.echo(exc.ctx.get_help())
+        # Its message is the help; Typer's Rich help has printed itself while it was made
+        # (its message is then empty): said once either way.
+        if exc.format_message().strip():
+            typer.echo(exc.format_message())
         return 0
     except click_exceptions.ClickException as exc:
         typer.echo(usage_error(exc), err=True)

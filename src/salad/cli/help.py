@@ -39,8 +39,10 @@ def _text(text: Any) -> Any:
     return _(text) if isinstance(text, str) and text else text
 
 
-def translated(command: Command) -> Command:
-    """``command`` (and every command under it), its help texts in the current language."""
+def translated(command: Command, parent: Context | None = None) -> Command:
+    """``command`` (and every command under it), its help texts in the current language;
+    ``parent``: the context of the command above it (its help option's names, ``-h``, come
+    from there, as they will when it runs)."""
     command.help = _text(command.help)
     command.short_help = _text(command.short_help)
     command.context_class = _Context
@@ -49,7 +51,8 @@ def translated(command: Command) -> Command:
     if getattr(command, "subcommand_metavar", None) == "COMMAND [ARGS]...":
         # TRANSLATORS: in the usage line of a command that has commands
         cast(Any, command).subcommand_metavar = _("COMMAND [ARGS]...")
-    help_option = command.get_help_option(Context(command))
+    ctx = Context(command, parent=parent, **command.context_settings)
+    help_option = command.get_help_option(ctx)  # made once: with the names it will have
     for param in [*command.params, *([help_option] if help_option is not None else [])]:
         if param is help_option:
             cast(Any, param).help = _("Show this message and exit.")
@@ -61,6 +64,6 @@ def translated(command: Command) -> Command:
         else:
             setattr(param, PANEL, _text(getattr(param, PANEL)))
     for sub in getattr(command, "commands", {}).values():
-        translated(sub)
+        translated(sub, ctx)
         setattr(sub, PANEL, _text(getattr(sub, PANEL, None)) or _("Commands"))
     return command
