@@ -432,3 +432,27 @@ def test_bots_play_on_after_a_shutdown(misbot: Path, tmp_path: Path) -> None:
     kinds = [m["type"] for m in messages(log)]
     assert kinds.count("hello") == 2 and kinds.count("bye") == 2
     assert isinstance(bots[0], ExternalBot) and bots[0].errors["crash"] == 0
+
+
+def test_a_simulation_whose_external_bot_failed_says_so_and_fails(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """`simulate --bots cmd:true`: the program ends at once, basic plays all its moves; the
+    seat's line and the JSON count them, and the run exits 1 with one line saying why (it
+    exited 0 crediting "cmd:true"), unless --allow-fallback."""
+    args = ["simulate", "--games", "1", "--bots", "cmd:true,random,random,random", "--json"]
+    failed = CliRunner().invoke(app, args)
+    assert failed.exit_code == 1, failed.output
+    assert (
+        "seat 0 (cmd:true)" in failed.output and "of its moves: its program failed" in failed.output
+    )
+    assert (
+        failed.output.strip()
+        .splitlines()[-1]
+        .startswith("error: an external bot's program failed (seats 0): the fallback bot made ")
+    )
+    accepted = CliRunner().invoke(app, [*args, "--allow-fallback"])
+    assert accepted.exit_code == 0, accepted.output
+    summary = json.loads(accepted.output.strip().splitlines()[-1])
+    assert summary["fallback_moves"][0] > 0 and summary["fallback_moves"][1:] == [0, 0, 0]
+    capfd.readouterr()  # the program's warnings

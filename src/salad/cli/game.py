@@ -11,6 +11,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from salad.bots import parse_bots
+from salad.bots.external import ExternalBot
 from salad.bots.play import play_out
 from salad.cli.common import (
     BotsOpt,
@@ -31,6 +32,7 @@ from salad.cli.common import (
     players_for,
 )
 from salad.engine import Game
+from salad.errors import SaladError
 from salad.formats.describe import describe
 from salad.formats.records import format_record, record_from_game, write_records
 from salad.lab.match import run_match
@@ -54,6 +56,18 @@ def rules(
     typer.echo(describe(rs, players_for(rs, players)))
 
 
+AllowFallbackOpt = Annotated[
+    bool,
+    typer.Option(
+        "--allow-fallback",
+        help=N_(
+            "Exit 0 even when an external bot's program failed and the fallback bot made some "
+            "of its moves (the summary counts them either way)."
+        ),
+    ),
+]
+
+
 @friendly
 @game_options
 def simulate(
@@ -64,6 +78,7 @@ def simulate(
     bots: BotsOpt = "random",
     record: RecordOpt = None,
     as_json: JsonOpt = False,
+    allow_fallback: AllowFallbackOpt = False,
 ) -> None:
     """Play many games between bots and report the average points of each seat."""
     base = 0 if seed is None else seed
@@ -96,6 +111,8 @@ def simulate(
     if record is not None:
         write_records(record, records)
     means = [round(x / games, 2) for x in sums]
+    # Moves the fallback bot made for an external bot whose program failed: not its figures.
+    stand_in = [b.fallback_moves if isinstance(b, ExternalBot) else 0 for b in bot_list]
     summary = {
         "rules": rs.preset,
         "players": n,
@@ -106,6 +123,7 @@ def simulate(
         "wins": [round(w, 2) for w in wins],
         "games_per_s": round(games / elapsed, 3),
         "record": str(record) if record else None,
+        "fallback_moves": stand_in,
     }
     typer.echo(
         ngettext(
@@ -122,12 +140,29 @@ def simulate(
                 "seat {seat} ({bot}): mean {mean} points, {wins} wins",
                 math.ceil(wins[s]),  # 1.5 wins: the plural
             ).format(seat=s, bot=bot_list[s].name, mean=f"{means[s]:8.2f}", wins=f"{wins[s]:g}")
+            + _fallback_note(bot_list[s], stand_in[s])
         )
     typer.echo(format_rate(games, elapsed))
     if record is not None:
         typer.echo(_("records written to {file}").format(file=record))
     if as_json:
         typer.echo(json.dumps(summary))
+    if any(stand_in) and not allow_fallback:
+        seats = ", ".join(str(s) for s, n in enumerate(stand_in) if n)
+        raise SaladError(
+            _(
+                "an external bot's program failed (seats {seats}): the fallback bot made {n} of "
+                "their moves, so their figures are not theirs (--allow-fallback accepts the run)"
+            ).format(seats=seats, n=sum(stand_in))
+        )
+
+
+def _fallback_note(bot: object, moves: int) -> str:
+    """What a seat's line adds when the fallback bot made some of its moves."""
+    if not moves or not isinstance(bot, ExternalBot):
+        return ""
+    said = _("({fallback} made {n} of its moves: its program failed)")
+    return "  " + said.format(fallback=bot.fallback, n=moves)
 
 
 TricksOpt = Annotated[
