@@ -161,6 +161,30 @@ def test_h_is_help_everywhere(command: list[str]) -> None:
     assert "-h" in short.stdout
 
 
+def test_piped_runs_tell_their_progress_on_stderr() -> None:
+    """On a pipe, simulate's progress comes as lines on stderr (it said nothing until the end;
+    Rich draws its bar only on a terminal); stdout holds only the summary."""
+    proc = salad_without([], "simulate", "-g", "3")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines()[-1].startswith("simulating: 3/3 games, ")
+    assert "simulating" not in proc.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", "--games", "100000000000000000000000000"],
+        ["match", "--bots", "random,random,random,random", "--deals", "100000000000"],
+        ["tournament", "--bots", "random,basic", "-n", "3", "--games", "99999999999"],
+    ],
+)
+def test_absurd_counts_are_refused_at_once(args: list[str]) -> None:
+    """A run of more than ten million games is a typo: one line, at once (it ran for ever)."""
+    proc = salad_without([], *args)
+    assert proc.returncode == 2 and "10000000" in proc.stderr, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
 def test_the_command_loads_no_extra() -> None:
     """Starting `salad` imports none of the extras' modules (they load when a command needs)."""
     code = "import sys, salad.cli; print(' '.join(m for m in sys.argv[1:] if m in sys.modules))"

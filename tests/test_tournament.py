@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import importlib.util
+import io
 import itertools
 import json
 import math
@@ -486,3 +487,23 @@ def test_time_left_comes_from_the_recent_rate() -> None:
     now[0] += 60.0  # a stall shows at once
     stalled = rate.left(400)
     assert stalled is not None and stalled > 150
+
+
+def test_progress_lines_come_every_so_often_and_at_the_end() -> None:
+    """Where stderr is not a terminal: a line every ``every`` seconds (of the clock given), and
+    the last one when the run ends."""
+    from rich.console import Console
+
+    from salad.lab.progress import RecentRate, line_progress
+
+    now = [0.0]
+    out = Console(file=io.StringIO(), width=200)
+    with line_progress(out, "playing", 4, RecentRate(clock=lambda: now[0]), every=5.0) as advance:
+        for _ in range(4):
+            now[0] += 3.0
+            advance()
+    lines = out.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    assert lines == [
+        "playing: 2/4 games, 3.0 s/game, 0:00:06 left",
+        "playing: 4/4 games, 3.0 s/game, 0:00:00 left",
+    ]

@@ -28,6 +28,10 @@ err = Console(stderr=True)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+RUN_LIMIT = 10_000_000
+"""The most games (or deals) one run of simulate, match or tournament takes: days of play for
+the fastest bots. More is a typo, refused at once (it ran for ever, with an ETA of centuries)."""
+
 
 # -- lists of names ---------------------------------------------------------------------------
 def _no_blank_names(example: str) -> Callable[..., str | None]:

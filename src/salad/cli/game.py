@@ -8,12 +8,12 @@ import time
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from salad.bots import parse_bots
 from salad.bots.external import ExternalBot
 from salad.bots.play import play_out
 from salad.cli.common import (
+    RUN_LIMIT,
     BotsOpt,
     DealSeedOpt,
     JsonOpt,
@@ -25,7 +25,6 @@ from salad.cli.common import (
     SwapOpt,
     ToppingsOpt,
     WorkersOpt,
-    err,
     friendly,
     game_options,
     make_ruleset,
@@ -36,7 +35,7 @@ from salad.errors import SaladError
 from salad.formats.describe import describe
 from salad.formats.records import format_record, record_from_game, write_records
 from salad.lab.match import run_match
-from salad.lab.progress import format_rate
+from salad.lab.progress import format_rate, rich_progress
 from salad.locale import N_, _, ngettext
 from salad.ruleset import Ruleset
 from salad.sheet.printout import full_sheet, hand_rows, sheet_header
@@ -73,7 +72,9 @@ AllowFallbackOpt = Annotated[
 def simulate(
     rs: Ruleset,
     n: int,
-    games: Annotated[int, typer.Option("--games", "-g", min=1, help=N_("How many games."))] = 100,
+    games: Annotated[
+        int, typer.Option("--games", "-g", min=1, max=RUN_LIMIT, help=N_("How many games."))
+    ] = 100,
     seed: SeedOpt = 0,
     bots: BotsOpt = "random",
     record: RecordOpt = None,
@@ -87,15 +88,7 @@ def simulate(
     wins = [0.0] * n
     records = []
     start = time.perf_counter()
-    with Progress(
-        TextColumn(_("simulating")),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-    ) as progress:
-        task = progress.add_task("games", total=games)
+    with rich_progress(_("simulating"), games) as advance:
         for i in range(games):
             game = play_out(Game(rs, n, seed=base + i), bot_list)
             for s in range(n):
@@ -106,7 +99,7 @@ def simulate(
             if record is not None:
                 names = [{"name": f"Seat {s}", "bot": b.name} for s, b in enumerate(bot_list)]
                 records.append(record_from_game(game, names))
-            progress.advance(task)
+            advance()
     elapsed = time.perf_counter() - start
     if record is not None:
         write_records(record, records)
@@ -216,7 +209,13 @@ def match(
     n: int,
     bots: MatchBotsOpt = "",
     deals: Annotated[
-        int, typer.Option("--deals", "-d", help=N_("Deals; each is played once per seat rotation."))
+        int,
+        typer.Option(
+            "--deals",
+            "-d",
+            max=RUN_LIMIT,
+            help=N_("Deals; each is played once per seat rotation."),
+        ),
     ] = 100,
     seed: DealSeedOpt = 0,
     move_time: MatchMoveTimeOpt = None,

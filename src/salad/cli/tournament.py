@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from salad.cli.common import (
+    RUN_LIMIT,
     EntrantsOpt,
     RulesOpt,
     ScheduleSeedOpt,
@@ -37,7 +38,10 @@ from salad.locale import N_, _, ngettext, pgettext
 GamesOpt = Annotated[
     int,
     typer.Option(
-        "--games", "-g", help=N_("Games in all (a larger number later extends the same run).")
+        "--games",
+        "-g",
+        max=RUN_LIMIT,
+        help=N_("Games in all (a larger number later extends the same run)."),
     ),
 ]
 BackendOpt = Annotated[

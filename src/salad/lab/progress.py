@@ -1,5 +1,7 @@
 """The progress bar of a match or a tournament: games done, the rate, time left; and how a rate
 is written for people (games per second, or seconds per game when slower than one a second).
+On a stderr that is not a terminal (a pipe, a log file) the same figures come as a line every
+:data:`LINE_EVERY` seconds instead of a bar, which Rich draws only on a terminal.
 
 The rate and the time left come from the recent rate (:class:`RecentRate`, the last
 :data:`WINDOW` seconds), not from Rich's own estimate: games finish in batches, so Rich's
@@ -27,6 +29,9 @@ from rich.text import Text
 
 WINDOW = 30.0
 """Seconds of recent progress the rate and the time left are estimated from."""
+
+LINE_EVERY = 10.0
+"""Seconds between two progress lines on a stderr that is not a terminal."""
 
 
 def format_rate(games: int, seconds: float, short: bool = False) -> str:
@@ -97,6 +102,19 @@ class _Rate(ProgressColumn):
         return Text(format_rate(games, seconds, short=True) if games else "")
 
 
+def format_left(seconds: float | None) -> str:
+    """Time left as ``H:MM:SS`` (``-:--:--``: not known yet).
+
+    >>> format_left(3725.2), format_left(None)
+    ('1:02:05', '-:--:--')
+    """
+    if seconds is None:
+        return "-:--:--"
+    minutes, secs = divmod(round(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}"
+
+
 class _Left(ProgressColumn):
     """Time left at the recent rate."""
 
@@ -106,18 +124,20 @@ class _Left(ProgressColumn):
 
     def render(self, task: Task) -> Text:
         total = task.total or 0
-        left = self.rate.left(max(0, int(total - task.completed)))
-        if left is None:
-            return Text("-:--:--")
-        minutes, secs = divmod(round(left), 60)
-        hours, minutes = divmod(minutes, 60)
-        return Text(f"{hours}:{minutes:02d}:{secs:02d}")
+        return Text(format_left(self.rate.left(max(0, int(total - task.completed)))))
 
 
 @contextmanager
 def rich_progress(label: str, total: int) -> Iterator[Callable[[], None]]:
-    """A progress bar on stderr (games done, the rate, time left); yields ``advance()``."""
+    """A progress bar on stderr (games done, the rate, time left); yields ``advance()``. On a
+    stderr that is not a terminal, a line of the same figures every :data:`LINE_EVERY`
+    seconds and one at the end."""
     rate = RecentRate()
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        with line_progress(console, label, total, rate) as advance:
+            yield advance
+        return
     with Progress(
         TextColumn(label),
         BarColumn(),
@@ -126,7 +146,7 @@ def rich_progress(label: str, total: int) -> Iterator[Callable[[], None]]:
         TimeElapsedColumn(),
         TextColumn("left"),
         _Left(rate),
-        console=Console(stderr=True),
+        console=console,
         transient=True,
     ) as progress:
         task = progress.add_task(label, total=total)
@@ -136,6 +156,31 @@ def rich_progress(label: str, total: int) -> Iterator[Callable[[], None]]:
             progress.advance(task)
 
         yield advance
+
+
+@contextmanager
+def line_progress(
+    console: Console, label: str, total: int, rate: RecentRate, every: float = LINE_EVERY
+) -> Iterator[Callable[[], None]]:
+    """Progress as lines on ``console``: "LABEL: 120/1000 games, 41 games/s, 0:00:21 left",
+    every ``every`` seconds and once at the end; yields ``advance()``."""
+    last = rate.clock()
+
+    def line() -> None:
+        games, seconds = rate.span()
+        speed = format_rate(games, seconds, short=True)
+        left = format_left(rate.left(total - rate.done))
+        console.print(f"{label}: {rate.done}/{total} games, {speed}, {left} left", markup=False)
+
+    def advance() -> None:
+        nonlocal last
+        rate.add()
+        if rate.clock() - last >= every and rate.done < total:
+            last = rate.clock()
+            line()
+
+    yield advance
+    line()
 
 
 @contextmanager
