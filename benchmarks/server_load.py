@@ -501,7 +501,7 @@ class Failover:
 
 
 def record_moves(record: dict[str, Any]) -> list[str]:
-    """Every move of a ``salad-record/1`` record, as the protocol writes them."""
+    """Every move of a ``salad-record/2`` record, as the protocol writes them."""
     game = game_from_record(record)
     size = game.deck.size
     moves = []

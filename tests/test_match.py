@@ -200,7 +200,7 @@ def test_rotation_puts_every_bot_in_every_seat(first_bot: None, tmp_path: Path) 
     for k, (rec, game) in enumerate(zip(records, result.games, strict=True)):
         assert (game.deal, game.rotation) == divmod(k, 4)
         assert [p["bot"] for p in rec["players"]] == list(game.bots)
-        assert rec["seed"] == game.seed
+        assert rec["seed"] == str(game.seed)
         assert rec["totals"] == list(game.totals)
         assert verify_record(rec) == list(game.totals)
     for d in range(2):

@@ -160,7 +160,7 @@ def test_every_preset_round_trips(preset: str, players: int) -> None:
     deck = game.deck
     assert record["hands"][0]["removed"] == [deck.format(c) for c in deck.removed]
     assert all(len(seat) == deck.cards_each for seat in record["hands"][0]["deal"])
-    assert record["seed"] == players * 11
+    assert record["seed"] == str(players * 11)
     assert "draw" in record and record["first_dealer"] == game.first_dealer
 
 
@@ -519,7 +519,7 @@ def test_tampered_draw(record: dict[str, Any]) -> None:
 
 
 def test_wrong_seed(record: dict[str, Any]) -> None:
-    record["seed"] = 18
+    record["seed"] = "18"
     assert error(record).startswith("draw, round 1, seat ")
 
 
@@ -558,7 +558,8 @@ TAMPERS: list[tuple[str, Any, str]] = [
     ("players", 4, "record: players must be a list, not 4"),
     ("players", [{"name": "A"}] * 2, "players: 2 is out of range for canadian (3 to 8)"),
     ("players.0", {"nom": "A"}, "players[0]: name must be a non-empty string, not null"),
-    ("seed", "17", 'record: seed must be a whole number, not "17"'),
+    ("seed", 17, "seed: must be a whole number written as a string, not 17"),
+    ("seed", "17x", 'seed: must be a whole number written as a string, not "17x"'),
     ("first_dealer", 4, "record: first_dealer must be a seat number 0 to 3, not 4"),
     ("first_dealer", True, "record: first_dealer must be a seat number 0 to 3, not true"),
     ("auto_deal", "yes", "record: auto_deal must be true or false"),
@@ -594,7 +595,7 @@ TAMPERS: list[tuple[str, Any, str]] = [
 
 DELETE = object()
 DELETES = [
-    ("format", "record: format is missing (expected 'salad-record/1')"),
+    ("format", "record: format is missing (expected 'salad-record/2')"),
     ("ruleset", "record: ruleset is missing"),
     ("ruleset.preset", "ruleset: preset is missing"),
     ("players", "record: players is missing"),
@@ -758,7 +759,7 @@ BAD_FILES = [
         '{"format": "salad-record/1",\n  "hands": [1, 2,]\n}',
         r"^{f}, line 2: not valid JSON",
     ),
-    ("bad.jsonl", "{}\n\n[1, 2\n", r"^{f}, line 1: format is null, not 'salad-record/1'$"),
+    ("bad.jsonl", "{}\n\n[1, 2\n", r"^{f}, line 1: format is null, not 'salad-record/2'$"),
     ("bad2.jsonl", '{"format": "salad-record/1"}\n[1, 2\n', r"^{f}, line 2: not valid JSON"),
     (
         "bad3.jsonl",
@@ -770,7 +771,7 @@ BAD_FILES = [
     (
         "old.json",
         '{"format": "salad-record/0"}',
-        r"^{f}: format is \"salad-record/0\", not 'salad-record/1'$",
+        r"^{f}: format is \"salad-record/0\", not 'salad-record/2'$",
     ),
 ]
 
@@ -890,3 +891,49 @@ SHAPES: list[tuple[str, Any, str]] = [
 def test_record_shapes(record: dict[str, Any], path: str, value: Any, expected: str) -> None:
     set_path(record, path, value)
     assert error(record).startswith(expected)
+
+
+# -- issue 39: records any JSON tool can read -------------------------------------------------
+
+BIG_SEED = 4414664977492776614
+"""A seed above 2**53: a JSON number this large comes back rounded from JavaScript and jq."""
+
+NODE_ROUND_TRIP = "process.stdout.write(JSON.stringify(JSON.parse(require('fs').readFileSync(0))))"
+
+
+def through_javascript(record: dict[str, Any]) -> dict[str, Any]:
+    """The record after ``JSON.parse`` and ``JSON.stringify`` in Node, as the web client and
+    any JavaScript tool treat it."""
+    import shutil
+    import subprocess
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed (make test installs it)")
+    done = subprocess.run(
+        [node, "-e", NODE_ROUND_TRIP], input=json.dumps(record), capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    back: dict[str, Any] = json.loads(done.stdout)
+    return back
+
+
+def test_a_record_comes_back_whole_from_javascript() -> None:
+    """A salad-record/2 writes its seed as a string: through Node's JSON.parse and
+    JSON.stringify it still verifies. The same record in salad-record/1, its seed a number,
+    comes back with the seed rounded and fails, as it did ("seed 4414664977492776400 draws 2S")."""
+    game = Game(load_ruleset("canadian"), 4, seed=BIG_SEED)
+    rng = random.Random(4)
+    while not game.is_over():
+        game.play(rng.choice(game.legal_moves()))
+    record = record_from_game(game)
+    assert record["format"] == "salad-record/2" and record["seed"] == str(BIG_SEED)
+    back = through_javascript(record)
+    assert back == record
+    verify_record(back)
+    old = {**record, "format": "salad-record/1", "seed": BIG_SEED}
+    verify_record(old)  # the old format is still read
+    rounded = through_javascript(old)
+    assert rounded["seed"] != BIG_SEED
+    with pytest.raises(RecordError, match=r"seed 4414664977492776\d+ draws"):
+        verify_record(rounded)

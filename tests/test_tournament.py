@@ -210,7 +210,7 @@ def test_outputs(tmp_path: Path) -> None:
     assert len(records) == 8
     for rec, g in zip(records, result.games, strict=True):
         assert verify_record(rec) == list(g.totals)
-        assert rec["seed"] == g.seed
+        assert rec["seed"] == str(g.seed)
         assert [p["name"] for p in rec["players"]] == list(g.entrants)
     board = read_csv(out / LEADERBOARD_FILE)
     assert [row["entrant"] for row in board] == [s.entrant for s in result.standings]

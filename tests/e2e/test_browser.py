@@ -282,7 +282,7 @@ def test_friend_joins_plays_a_hand_reloads_and_is_watched(
     for page in (host, friend, watcher):
         expect(page.locator("#game-over")).to_be_visible()
     record = host.request.get(base_url + host.get_attribute("#btn-download", "href")).json()
-    assert record["format"] == "salad-record/1"
+    assert record["format"] == "salad-record/2"
     assert [p["name"] for p in record["players"]][:2] == ["Alice", "Bob"]
     winners = [record["players"][s]["name"] for s in record["winners"]]
     expect(host.locator("#game-over")).to_contain_text("You" if "Alice" in winners else winners[0])

@@ -61,7 +61,7 @@ def test_a_solo_table_keeps_its_seed_as_practice(server: Any, ws: Any) -> None:
         await play_randomly(sock, random.Random(1))
         await sock.ws.close()
         record = server.ok("GET", f"/api/tables/{tid}/record")
-        assert record["seed"] == 7 and record["players"][0].get("practice") is True
+        assert record["seed"] == "7" and record["players"][0].get("practice") is True
         assert all("practice" not in p for p in record["players"][1:])
 
     asyncio.run(run())

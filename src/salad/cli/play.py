@@ -46,7 +46,7 @@ SeatOpt = Annotated[
 ]
 ResumeOpt = Annotated[
     Path | None,
-    typer.Option("--resume", help=N_("Continue the game saved in this salad-record/1 file.")),
+    typer.Option("--resume", help=N_("Continue the game saved in this salad-record/2 file.")),
 ]
 ContinueOpt = Annotated[
     bool,

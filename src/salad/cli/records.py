@@ -1,4 +1,4 @@
-"""`salad record verify` and `salad record show`: the salad-record/1 files."""
+"""`salad record verify` and `salad record show`: the salad-record/2 files."""
 
 from __future__ import annotations
 
@@ -90,7 +90,7 @@ def record_show(
 def make_record_app() -> typer.Typer:
     """`salad record`: its commands."""
     record_app = typer.Typer(
-        help=N_("Read, check and show salad-record/1 game records."), no_args_is_help=True
+        help=N_("Read, check and show salad-record/2 game records."), no_args_is_help=True
     )
     record_app.command(
         "verify",

@@ -162,7 +162,7 @@ class SaveScreen(Speaking, ModalScreen[str | None]):
         with Vertical() as box_:
             box_.border_title = _("Save the game")
             yield Static(
-                Text(_("File to save in (a salad-record/1 file); Enter saves, Esc cancels:"))
+                Text(_("File to save in (a salad-record/2 file); Enter saves, Esc cancels:"))
             )
             yield Input(value=self.default, id="path")
 

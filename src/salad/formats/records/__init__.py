@@ -27,16 +27,18 @@ from salad.formats.records.build import record_from_game
 from salad.formats.records.files import dump_record, load_records, write_records
 from salad.formats.records.listing import format_record
 from salad.formats.records.replay import game_from_record, verify_record
-from salad.formats.records.schema import FORMAT, Record
+from salad.formats.records.schema import FORMAT, FORMATS, Record, record_seed
 
 __all__ = [
     "FORMAT",
+    "FORMATS",
     "Record",
     "dump_record",
     "format_record",
     "game_from_record",
     "load_records",
     "record_from_game",
+    "record_seed",
     "verify_record",
     "write_records",
 ]

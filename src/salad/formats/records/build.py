@@ -39,7 +39,7 @@ def record_from_game(game: Game, players: list[dict[str, Any]] | None = None) ->
         "players": _players_entries(players, n),
     }
     if game.seed is not None:
-        record["seed"] = game.seed
+        record["seed"] = str(game.seed)  # a string: JSON tools round numbers above 2**53
     record["first_dealer"] = game.first_dealer
     hands: list[_HandNotes] = []
     current: list[str] = []

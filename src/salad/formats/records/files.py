@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from salad.errors import RecordError
-from salad.formats.records.schema import FORMAT, Record, show
+from salad.formats.records.schema import FORMAT, FORMATS, Record, show
 from salad.locale import _
 
 __all__ = ["dump_record", "load_records", "write_records"]
@@ -101,7 +101,7 @@ def _check_loaded(item: Any, where: str) -> Record:
                 where=where, type=type(item).__name__
             )
         )
-    if item.get("format") != FORMAT:
+    if item.get("format") not in FORMATS:
         raise RecordError(
             _("{where}: format is {given}, not {format!r}").format(
                 where=where, given=show(item.get("format")), format=FORMAT

@@ -11,7 +11,7 @@ from salad.cards import Deck
 from salad.errors import CardParseError, RecordError, SaladError
 from salad.formats.describe import card_text, cards_text
 from salad.formats.records.replay import verify_record
-from salad.formats.records.schema import Record
+from salad.formats.records.schema import Record, record_seed
 from salad.locale import _, ngettext
 from salad.moves import format_move, parse_move
 from salad.ruleset import Ruleset
@@ -100,7 +100,7 @@ class _Listing:
             seats.append(f"{s} {self.names[s]}" + (f" ({extra})" if extra else ""))
         out.append(_("Players: {seats}").format(seats="; ".join(seats)))
         if rec.get("seed") is not None:
-            out.append(_("Seed: {seed}").format(seed=rec["seed"]))
+            out.append(_("Seed: {seed}").format(seed=record_seed(rec)))
         line = _("First dealer: {name}").format(name=self.seat(rec["first_dealer"]))
         if rec.get("draw"):
             draws = [

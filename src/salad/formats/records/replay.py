@@ -14,7 +14,14 @@ from salad.cards import Card, CardMask, Deck
 from salad.engine import Game
 from salad.errors import CardParseError, IllegalMoveError, RecordError, RulesError, SaladError
 from salad.events import Draw, HandScored, TokenTaken, TrickWon, typed
-from salad.formats.records.schema import HandData, TrickData, check_record, fail, show
+from salad.formats.records.schema import (
+    HandData,
+    TrickData,
+    check_record,
+    fail,
+    record_seed,
+    show,
+)
 from salad.moves import parse_move
 from salad.ruleset import Ruleset
 from salad.settings import from_ref
@@ -126,7 +133,7 @@ class _Replay:
         return len(players)
 
     def _seed(self) -> int | None:
-        return self.rec.get("seed")
+        return record_seed(self.rec)
 
     def _auto_deal(self) -> bool:
         auto = self.rec.get("auto_deal", False)

@@ -9,6 +9,8 @@ whole number, not "1"``.
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Mapping
 from typing import Annotated, Any, NoReturn, NotRequired
 
 from pydantic import (
@@ -28,8 +30,15 @@ from salad.errors import RecordError
 from salad.presets import PRESETS
 from salad.settings import RulesetRef
 
-FORMAT = "salad-record/1"
-"""The value of every record's ``format`` field."""
+FORMAT = "salad-record/2"
+"""The ``format`` of the records written now: the seed is a string of digits, so that every JSON
+tool (JavaScript's ``JSON.parse``, ``jq``) keeps it whole; a number above 2**53 comes back
+rounded from them, and the record no longer verifies."""
+
+FORMATS = ("salad-record/1", FORMAT)
+"""The formats read: ``salad-record/1`` (the seed a JSON number) as well."""
+
+_SEED = re.compile(r"-?[0-9]{1,40}")
 
 Record = dict[str, Any]
 """A game record: a JSON object (see ``docs/records.md``)."""
@@ -88,7 +97,7 @@ class RecordData(TypedDict):
     format: str
     ruleset: RulesetRef
     players: list[PlayerData]
-    seed: NotRequired[StrictInt | None]
+    seed: NotRequired[StrictInt | StrictStr | None]
     first_dealer: StrictInt
     draw: NotRequired[list[list[_Draw]] | None]
     auto_deal: NotRequired[bool]
@@ -137,14 +146,34 @@ def check_record(record: Any) -> RecordData:
         fail("record", f"must be a JSON object, not {show(record)}")
     if "format" not in record:
         fail("record", f"format is missing (expected {FORMAT!r})")
-    if record["format"] != FORMAT:
+    if record["format"] not in FORMATS:
         fail(
             "format", f"{show(record['format'])} is not a known record format (expected {FORMAT!r})"
         )
     try:
-        return _RECORD.validate_python(record)
+        checked = _RECORD.validate_python(record)
     except ValidationError as exc:
         fail(*_problem(exc.errors()[0], record))
+    seed = checked.get("seed")
+    if seed is not None:
+        if record["format"] == FORMAT and not (isinstance(seed, str) and _SEED.fullmatch(seed)):
+            fail("seed", f"must be a whole number written as a string, not {show(seed)}")
+        if record["format"] != FORMAT and not isinstance(seed, int):
+            fail("seed", f"must be a whole number, not {show(seed)}")
+    return checked
+
+
+def record_seed(record: Mapping[str, Any]) -> int | None:
+    """The seed of a checked record, whichever format writes it (a string in
+    ``salad-record/2``, a number in ``salad-record/1``).
+
+    >>> record_seed({"format": "salad-record/2", "seed": "4414664977492776614"})
+    4414664977492776614
+    >>> record_seed({"format": "salad-record/1", "seed": 12}), record_seed({})
+    (12, None)
+    """
+    seed = record.get("seed")
+    return None if seed is None else int(seed)
 
 
 def _place(loc: tuple[int | str, ...], record: Record) -> str:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from salad.errors import SaladError
-from salad.formats.records import load_records
+from salad.formats.records import load_records, record_seed
 from salad.lab.tournament.ratings import GameResult
 from salad.lab.tournament.schedule import Entrant, Seating, seat_seeds
 from salad.ruleset import Ruleset
@@ -107,14 +107,14 @@ def load_done(
     done = []
     for i, (record, seating) in enumerate(zip(records, plan, strict=False)):
         expected = [
-            [entrants[e].label, entrants[e].bot, bot_seed]
+            [entrants[e].label, entrants[e].bot, str(bot_seed)]
             for e, bot_seed in zip(seating.seats, seat_seeds(seed, seating), strict=True)
         ]
-        try:
-            found = [[p["name"], p["bot"], p["bot_seed"]] for p in record["players"]]
+        try:  # (seeds are strings in salad-record/2, numbers in the /1 of older runs)
+            found = [[p["name"], p["bot"], str(p["bot_seed"])] for p in record["players"]]
             same = (
                 record["ruleset"] == to_ref(rs)
-                and record["seed"] == seating.seed
+                and record_seed(record) == seating.seed
                 and found == expected
                 and len(record["totals"]) == n
             )

@@ -268,7 +268,7 @@ async def get_record(
     manager: Manager,
     game: Annotated[int | None, Query(description="Game number (default: current)")] = None,
 ) -> dict[str, Any]:
-    """The ``salad-record/1`` record of a finished game (for download and replay)."""
+    """The ``salad-record/2`` record of a finished game (for download and replay)."""
     return await manager.record(table_id, game)
 
 

@@ -1,6 +1,6 @@
 // @ts-check
 // /replay/{id}?game=N: step through a finished game card by card or trick by trick, from its
-// salad-record/1. Nothing of what is still to come shows (no spoiler): the final result
+// salad-record/2. Nothing of what is still to come shows (no spoiler): the final result
 // appears at the last step only.
 
 import { api, errorText, tableIdFromPath } from "./api.js";

@@ -28,7 +28,7 @@
  */
 
 /**
- * A hand of a salad-record/1.
+ * A hand of a salad-record/2.
  * @typedef {object} RecordHand
  * @property {number} number
  * @property {string} round
@@ -41,7 +41,7 @@
  */
 
 /**
- * A game record (salad-record/1) as the replay page reads it.
+ * A game record (salad-record/2) as the replay page reads it.
  * @typedef {object} GameRecord
  * @property {{name?: string}[]} players
  * @property {RecordHand[]} hands
