@@ -7,6 +7,7 @@ modules in ``sys.modules`` of a fresh interpreter, as if they were not installed
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -159,6 +160,35 @@ def test_h_is_help_everywhere(command: list[str]) -> None:
     assert short.returncode == 0, short.stderr
     assert short.stdout.rstrip() == salad_without([], *command, "--help").stdout.rstrip()
     assert "-h" in short.stdout
+
+
+def test_a_move_time_of_nothing_is_refused_by_play_as_by_match() -> None:
+    """play --move-time 0 was accepted where match refused it: both refuse it, in the same
+    words."""
+    play = subprocess.run(
+        [sys.executable, "-m", "salad.cli", "play", "--plain", "--move-time", "0"],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    match = salad_without([], "match", "-b", "random,random,random,random", "--move-time", "0")
+    said = "error: move time: must be a positive number of seconds, not 0.0"
+    assert one_error_line(play) == one_error_line(match) == said
+
+
+def test_a_dumb_terminal_is_called_so() -> None:
+    """Under TERM=dumb, play falls back to plain lines saying why (it said "not a terminal")."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "salad.cli", "play", "--bots", "random"],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "TERM": "dumb"},
+    )
+    first = proc.stderr.splitlines()[0]
+    assert first == "a dumb terminal (TERM=dumb): playing as plain lines (--plain)"
 
 
 def test_piped_runs_tell_their_progress_on_stderr() -> None:

@@ -124,7 +124,7 @@ MatchBotsOpt = Annotated[
         "--bots",
         "-b",
         callback=bot_names_given,
-        help=N_("One bot per seat, comma-separated, e.g. expert,basic,basic,basic."),
+        help=N_("One bot per seat, comma-separated, e.g. expert,basic,basic,basic (required)."),
     ),
 ]
 EntrantsOpt = Annotated[
@@ -154,7 +154,7 @@ OpponentsOpt = Annotated[
 """--bots of `salad play`: everyone but you."""
 ThinkTimeOpt = Annotated[
     float | None,
-    typer.Option("--move-time", min=0.0, help=N_("Seconds a searching bot may think per move.")),
+    typer.Option("--move-time", help=N_("Seconds a searching bot may think per move.")),
 ]
 MatchMoveTimeOpt = Annotated[
     float | None,

@@ -6,6 +6,7 @@ the app only when it starts it.
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from pathlib import Path
@@ -14,12 +15,12 @@ from typing import Annotated
 import typer
 
 from salad.cli.common import (
-    BotsOpt,
     PlayersOpt,
     SeedOpt,
     SwapOpt,
     ThinkTimeOpt,
     ToppingsOpt,
+    bot_names_given,
     friendly,
     make_ruleset,
 )
@@ -47,6 +48,18 @@ SeatOpt = Annotated[
 ResumeOpt = Annotated[
     Path | None,
     typer.Option("--resume", help=N_("Continue the game saved in this salad-record/2 file.")),
+]
+PlayBotsOpt = Annotated[
+    str,
+    typer.Option(
+        "--bots",
+        "-b",
+        callback=bot_names_given,
+        help=N_(
+            "Bot per seat, comma-separated, or one for all (default: expert; a resumed game "
+            "keeps its own)."
+        ),
+    ),
 ]
 ContinueOpt = Annotated[
     bool,
@@ -91,7 +104,7 @@ DelayOpt = Annotated[
 def play_command(
     rules: GameRulesOpt = None,
     players: PlayersOpt = None,
-    bots: BotsOpt = "",
+    bots: PlayBotsOpt = "",
     seat: SeatOpt = None,
     seed: SeedOpt = None,
     toppings: ToppingsOpt = None,
@@ -108,6 +121,13 @@ def play_command(
 
     --bots names the bots of the other seats (default: expert; a resumed game keeps its own).
     """
+    if move_time is not None and not (move_time > 0 and math.isfinite(move_time)):
+        # as match and tournament refuse it: no bot can search in no time
+        raise SaladError(
+            _("move time: must be a positive number of seconds, not {value}").format(
+                value=move_time
+            )
+        )
     if carry_on:
         if resume is not None:
             raise SaladError(_("--continue carries on with the kept game: leave out --resume"))
@@ -141,7 +161,10 @@ def play_command(
         rs = make_ruleset("canadian" if rules is None else rules, toppings, swap)
         n = rs.default_players if players is None else players
         session = Session.new(rs, n, seat or 0, bots or DEFAULT_BOTS, seed, move_time, save)
-    if not plain and (os.environ.get("TERM") == "dumb" or not _is_terminal()):
+    if not plain and os.environ.get("TERM") == "dumb":
+        typer.echo(_("a dumb terminal (TERM=dumb): playing as plain lines (--plain)"), err=True)
+        plain = True
+    elif not plain and not _is_terminal():
         typer.echo(_("not a terminal: playing as plain lines (--plain)"), err=True)
         plain = True
     if brief:

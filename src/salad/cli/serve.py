@@ -24,8 +24,8 @@ def serve(
         str | None,
         typer.Option(
             help=N_(
-                "Database: postgresql://user:password@host/name, a SQLite file path or "
-                "URL (default: salad.db in the user data directory)."
+                "Database: a SQLite file path or URL (default: salad.db in the user data "
+                "directory), or a PostgreSQL URL such as postgresql://HOST/NAME."
             )
         ),
     ] = None,
