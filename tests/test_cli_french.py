@@ -51,7 +51,7 @@ def test_lang_fr_rules_in_french(monkeypatch: pytest.MonkeyPatch, capsys: Any) -
     assert f"le plus petit total gagne{NBSP}:" in out
     assert "  2. Pas de cœurs  (total 130)" in out
     assert f"Dames{NBSP}: 25 par carte{NBSP}: D de n'importe quelle couleur" in out
-    assert f"Roi de pique{NBSP}: 100 par carte{NBSP}: RP" in out
+    assert f"Roi de pique{NBSP}: 100 pour RP" in out
     assert "Salade (tout à la fois)" in out
     assert f"Total de contrôle{NBSP}: chaque partie distribue 1120 points en tout" in out
     assert current().code == "en"  # the run's language stayed in the run

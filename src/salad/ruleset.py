@@ -70,6 +70,12 @@ class Selector:
             mask |= deck.wild_mask
         return mask
 
+    def one_card(self, deck: DeckSpec | None) -> bool:
+        """Whether the selector counts one card of a ``deck`` that holds one of it (so that a
+        penalty on it is "100 for KS", not "per card")."""
+        only = len(self.cards) == 1 and not (self.ranks or self.suits or self.wild)
+        return only and deck is not None and deck.copies == 1 and not deck.min_cards_each
+
     def describe(self, deck: DeckSpec | None = None) -> str:
         """The selector in words; with the ``deck``, a rank whose letter misleads is named
         (``Assassin of any suit``, see :attr:`salad.cards.RankSpec.word`)."""
@@ -103,6 +109,8 @@ class Penalty:
             return f"{self.points} for the last trick"
         if self.kind == Kind.TOKEN:
             return f"{self.points} to the holder of the {self.name} token"
+        if self.selector.one_card(deck):
+            return f"{self.points} for {self.selector.cards[0]}"
         return f"{self.points} per card: {self.selector.describe(deck)}"
 
 

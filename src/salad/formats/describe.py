@@ -142,6 +142,8 @@ def penalty_text(penalty: Penalty, deck: DeckSpec | None = None) -> str:
     ...     text = penalty_text(queens, PRESETS["canadian"].deck)
     >>> text == "25 par carte\\xa0: D de n'importe quelle couleur"
     True
+    >>> penalty_text(PRESETS["canadian"].penalty("king-of-spades"), PRESETS["canadian"].deck)
+    '100 for KS'
     """
     if penalty.kind == Kind.TRICK:
         return _("{points} per trick").format(points=penalty.points)
@@ -150,6 +152,10 @@ def penalty_text(penalty: Penalty, deck: DeckSpec | None = None) -> str:
     if penalty.kind == Kind.TOKEN:
         return _("{points} to the holder of the {token} token").format(
             points=penalty.points, token=_(penalty.name)
+        )
+    if penalty.selector.one_card(deck):  # "100 for KS", not "100 per card: KS"
+        return _("{points} for {card}").format(
+            points=penalty.points, card=selector_text(penalty.selector, deck)
         )
     return _("{points} per card: {cards}").format(
         points=penalty.points, cards=selector_text(penalty.selector, deck)

@@ -96,7 +96,12 @@ class _Listing:
             out.append(_("Settings: {settings}").format(settings=settings))
         seats = []
         for s, p in enumerate(rec["players"]):
-            extra = ", ".join(f"{k} {v}" for k, v in p.items() if k != "name")
+            # a flag as its word ("human", not "human True"), a false one not at all
+            extra = ", ".join(
+                str(k) if v is True else f"{k} {v}"
+                for k, v in p.items()
+                if k != "name" and v is not False
+            )
             seats.append(f"{s} {self.names[s]}" + (f" ({extra})" if extra else ""))
         out.append(_("Players: {seats}").format(seats="; ".join(seats)))
         if rec.get("seed") is not None:
@@ -194,6 +199,7 @@ class _Listing:
             f"{self.seat((leader + i) % self.n)} {self.card(code)}"
             for i, code in enumerate(trick["cards"])
         )
+        # "led by": a seat's name may be "You" (the terminal app's human), and "You leads" is wrong
         if plays:
-            return _("{name} leads: {plays}").format(name=self.seat(leader), plays=plays)
-        return _("{name} leads").format(name=self.seat(leader))
+            return _("led by {name}: {plays}").format(name=self.seat(leader), plays=plays)
+        return _("led by {name}").format(name=self.seat(leader))
