@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -50,6 +51,8 @@ def test_the_json_review_is_the_librarys(tmp_path: Path) -> None:
     want = review_record(record, [1], ReviewOptions(worlds=4), game_number=2)
     assert got == json.loads(want.model_dump_json())
     assert got["seats"][0]["seat"] == 1 and len(got["seats"][0]["decisions"]) == 78
+    # sums of estimates rounded as the estimates are: no float noise (249.10000000000002)
+    assert not re.search(r"\d\.\d{3,}", result.stdout), "float noise in the JSON"
 
 
 def test_the_text_review_lists_hands_and_the_costliest_choices(tmp_path: Path) -> None:

@@ -366,31 +366,34 @@ def seat_review(
     hands: list[HandSummary] = []
     for k, points in enumerate(game.hand_points):
         mine = [d for d in decisions if d.hand == k + 1]
-        lost = sum(d.cost for d in mine)
-        h_lost = sum(d.hindsight.cost for d in mine if d.hindsight) if hindsight else None
+        # Sums of estimates, rounded as the estimates are (no 249.10000000000002 in the JSON).
+        lost = round(sum(d.cost for d in mine), 2)
+        h_lost = round(sum(d.hindsight.cost for d in mine if d.hindsight), 2) if hindsight else None
         hands.append(
             HandSummary(
                 hand=k + 1,
                 round=game.rules.hands[k].round.name,
                 points=points[seat],
                 lost=lost,
-                dealt=points[seat] - sign * lost,
+                dealt=round(points[seat] - sign * lost, 2),
                 decisions=len(mine),
                 hindsight_lost=h_lost,
             )
         )
-    lost = sum(h.lost for h in hands)
+    lost = round(sum(h.lost for h in hands), 2)
     costly = sorted((d for d in decisions if d.cost > 0), key=lambda d: (-d.cost, d.index))
     return SeatReview(
         seat=seat,
         name=name,
         points=game.totals[seat],
         lost=lost,
-        dealt=game.totals[seat] - sign * lost,
+        dealt=round(game.totals[seat] - sign * lost, 2),
         hands=hands,
         decisions=list(decisions),
         costliest=[d.index for d in costly[:3]],
-        hindsight_lost=sum(h.hindsight_lost or 0.0 for h in hands) if hindsight else None,
+        hindsight_lost=(
+            round(sum(h.hindsight_lost or 0.0 for h in hands), 2) if hindsight else None
+        ),
     )
 
 

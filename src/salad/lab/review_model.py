@@ -8,12 +8,16 @@ ruleset's highest total wins); a cost is always points given away, never negativ
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, PlainSerializer
 
 FORMAT = "salad-review/1"
 """The value of every review's ``format`` field."""
+
+Points = Annotated[float, PlainSerializer(lambda x: round(x, 2), return_type=float)]
+"""Points estimated by the search (means, errors, costs and their sums): written to two places
+(a hundredth of a point; no ``6.2915286960589585`` or ``249.10000000000002`` in the JSON)."""
 
 Label = Literal["good", "inaccuracy", "mistake", "blunder"]
 Kind = Literal["play", "pass", "trump"]
@@ -24,9 +28,9 @@ class Estimate(BaseModel):
 
     move: str
     """The move in the one move notation (:func:`salad.moves.format_move`)."""
-    points: float
+    points: Points
     """The mean over the worlds searched."""
-    se: float
+    se: Points
     """The standard error of that mean."""
 
 
@@ -35,7 +39,7 @@ class Hindsight(BaseModel):
 
     best: str
     estimates: list[Estimate]
-    cost: float
+    cost: Points
 
 
 class Decision(BaseModel):
@@ -53,9 +57,9 @@ class Decision(BaseModel):
     best: str
     estimates: list[Estimate]
     """Every distinct legal choice, best first (one entry when the choice was forced)."""
-    cost: float
+    cost: Points
     """Estimated points lost by the choice; 0 when within the noise."""
-    noise: float
+    noise: Points
     """The standard error of the difference chosen - best (paired over the same worlds)."""
     label: Label
     worlds: int
@@ -71,25 +75,25 @@ class HandSummary(BaseModel):
     round: str
     points: int
     """What the seat scored in the hand."""
-    lost: float
+    lost: Points
     """Points lost to its choices (the sum of their costs)."""
-    dealt: float
+    dealt: Points
     """Points the deal forced: ``points - lost`` (``points + lost`` where highest wins)."""
     decisions: int
-    hindsight_lost: float | None = None
+    hindsight_lost: Points | None = None
 
 
 class SeatReview(BaseModel):
     seat: int
     name: str
     points: int
-    lost: float
-    dealt: float
+    lost: Points
+    dealt: Points
     hands: list[HandSummary]
     decisions: list[Decision]
     costliest: list[int]
     """Indexes into ``decisions`` of the three costliest choices, costliest first."""
-    hindsight_lost: float | None = None
+    hindsight_lost: Points | None = None
 
 
 class Thresholds(BaseModel):

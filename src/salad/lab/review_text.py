@@ -92,6 +92,14 @@ def format_seat(review: GameReview, seat: SeatReview, deck: DeckSpec | None = No
             points=seat.points, lost=_pts(seat.lost), dealt=_pts(seat.dealt)
         )
     )
+    if seat.dealt < 0 or any(h.dealt < 0 for h in seat.hands):
+        lines.append(
+            _(
+                "Below zero, forced by the deal means the choices' estimated cost is more than "
+                "the points taken: each estimate is an average over the deals the seat could "
+                "not tell apart, and this one fell better than that average."
+            )
+        )
     if seat.hindsight_lost is not None:
         better = sum(1 for d in seat.decisions if d.hindsight is not None and d.hindsight.cost > 0)
         searched = sum(1 for d in seat.decisions if not d.forced)
