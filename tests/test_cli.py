@@ -300,3 +300,10 @@ def test_a_closed_pipe_is_not_an_error(tmp_path: Path) -> None:
     err = proc.stderr.read()
     proc.wait(timeout=60)
     assert "error" not in err and "Traceback" not in err, err
+
+
+def test_a_wild_card_is_named_by_its_code_once() -> None:
+    """salad rules showed `Wild (W, W)`: the symbol only where it is not the code."""
+    proc = salad_without([], "rules", "skip-the-salad", "--toppings", "all")
+    assert proc.returncode == 0, proc.stderr
+    assert "Wild: 4 x Wild (W)" in proc.stdout and "(W, W)" not in proc.stdout

@@ -481,3 +481,12 @@ def test_a_failed_save_exits_non_zero(tmp_path: Path) -> None:
     folder.rmdir()
     code, lines, err = plain(session, f"{card}\nquit\n")
     assert code == 1 and err.startswith("error: not saved: ")
+
+
+def test_an_empty_line_says_what_to_type() -> None:
+    """An empty line re-asked without a word (issue 39): it says what the prompt wants."""
+    session = Session.new(load_ruleset("canadian"), 4, 0, "random", seed=1)
+    to_your_turn(session)
+    code, lines, _ = plain(session, "\nquit\n")
+    assert code == 0
+    assert "Type a card to play it, or help for the commands." in lines

@@ -35,10 +35,10 @@ def describe(rs: Ruleset, players: int) -> str:
     ranks = " ".join(_rank_listed(r) for r in spec.ranks)
     lines.append(_("Ranks, low to high: {ranks}").format(ranks=ranks))
     for w in spec.wilds:
+        # the code, and the symbol only where it differs ("Wild (W)", not "Wild (W, W)")
+        shown = w.code if w.symbol == w.code else f"{w.code}, {w.symbol}"
         lines.append(
-            _("Wild: {count} x {name} ({code}, {symbol})").format(
-                count=w.count, name=_(w.name), code=w.code, symbol=w.symbol
-            )
+            _("Wild: {count} x {name} ({shown})").format(count=w.count, name=_(w.name), shown=shown)
         )
     copies = spec.copies_for(players)
     if copies > 1:

@@ -192,7 +192,12 @@ class PlainGame:
     # -- input -----------------------------------------------------------------------------
     def handle(self, line: str) -> int | None:
         """One line of input; an exit status to stop with, else None."""
-        if not line:
+        if not line:  # it re-asked without a word
+            self.say(
+                _("Type a card to play it, or {help} for the commands.").format(
+                    help=command_word("help")
+                )
+            )
             return None
         word, _space, rest = line.partition(" ")
         command = self.command(word.lower())
