@@ -31,6 +31,7 @@ from salad.sheet import (
     SheetError,
     card_counts,
     check_names,
+    find_player,
     hand_fields,
     name_problem,
     parse_value,
@@ -322,6 +323,15 @@ def test_names_are_checked() -> None:
         ScoreSheet(CANADIAN, ["Ann", "Bob"])
     with pytest.raises(SheetError, match="first dealer: seat 4"):
         ScoreSheet(CANADIAN, NAMES, first_dealer=4)
+
+
+def test_names_are_found_without_their_accents() -> None:
+    """At a keyboard without accents, "zoe" is Zoé and "helene 2" counts Hélène (they were found
+    only with the exact accents); Zoé and Zoe are one name."""
+    names = ["Zoé", "Hélène", "Bob", "Cy"]
+    assert find_player("zoe", names) == 0 and find_player("HELE", names) == 1
+    assert parse_value(ScoreSheet(CANADIAN, names).fields(1)[0], "helene 2", names) == [0, 2, 0, 0]
+    assert check_names(["Zoé", "Zoe", "Bob", "Cy"]) == ["player 2: 'Zoe' is already taken by Zoé"]
 
 
 def test_typed_answers() -> None:

@@ -6,6 +6,7 @@ the names a scorekeeper types, which the text entry must be able to tell apart.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -56,5 +57,11 @@ def name_problem(name: Any, taken: Sequence[str] = ()) -> str:
 
 
 def name_key(name: str) -> str:
-    """A name as names are compared: spaces dropped, case folded."""
-    return "".join(name.split()).casefold()
+    """A name as names are compared: spaces dropped, case folded, accents dropped (so that
+    "zoe" finds Zoé at a keyboard without accents, and Zoé and Zoe are one name)::
+
+        >>> name_key(" Zoé  Côté "), name_key("ZOE COTE")
+        ('zoecote', 'zoecote')
+    """
+    plain = unicodedata.normalize("NFKD", "".join(name.split()).casefold())
+    return "".join(c for c in plain if not unicodedata.combining(c))
