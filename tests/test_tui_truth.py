@@ -130,6 +130,20 @@ def test_the_boxes_of_a_finished_game_show_the_hand_as_scored() -> None:
         assert f"{points} pts · total {s.game.totals[seat]}" in table
 
 
+def test_a_box_s_total_counts_the_hand_in_play() -> None:
+    """Mid-hand, a box's total is the totals before the hand plus its points so far (it showed
+    "100 pts · total 20": the hand in play left out)."""
+    s = Session.new(load_ruleset("canadian"), 4, 0, "random", seed=2)
+    g = s.game
+    while g.hand_index < 1 or not any(g.view(0).running):  # into hand 2, points taken
+        g.play(g.legal_moves()[0])
+    view = s.view()
+    table = table_text(Scene(s, view), 100, 20).plain
+    for seat in range(4):
+        run, before = view.running[seat], view.totals[seat]
+        assert f"{run} pts · total {before + run}" in table
+
+
 def test_help_and_examples_come_from_the_rules_in_play() -> None:
     rs = make_ruleset("skip-the-salad", "all")
     s = Session.new(rs, 4, 0, "random", seed=1)

@@ -309,8 +309,9 @@ def seat_box(scene: Scene, seat: int, bw: int, move: Move | None, winner: int) -
     mid.append_text(body)
     mid.append(" " * max(bw - 2 - mid.cell_len, 0))
     mid.append(" │", style=border)
-    if ended is None:
-        run, tot = view.running[seat], view.totals[seat]
+    if ended is None:  # the total so far counts the hand in play ("100 pts · total 20" did not)
+        run = view.running[seat]
+        tot = view.totals[seat] + run
     else:  # the hand as scored: its last trick and any moon included
         run, tot = ended.breakdown.points[seat], ended.totals[seat]
     stats = " " + _("{points} pts · total {total}").format(points=run, total=tot) + " "
