@@ -144,6 +144,19 @@ def test_a_box_s_total_counts_the_hand_in_play() -> None:
         assert f"{run} pts · total {before + run}" in table
 
 
+def test_the_card_that_led_the_trick_is_marked() -> None:
+    """Mid-trick, the leader's box marks its card "led" (who led, and so the order of play, was
+    not shown); only one box does."""
+    s = Session.new(load_ruleset("canadian"), 4, 0, "random", seed=2)
+    g = s.game
+    while not (g.view(0).trick and len(g.view(0).trick) < 4):
+        g.play(g.legal_moves()[0])
+    view = s.view()
+    table = table_text(Scene(s, view), 100, 20).plain
+    boxes = [line for line in table.splitlines() if " led " in line and "│" in line]
+    assert len(boxes) == 1, table
+
+
 def test_help_and_examples_come_from_the_rules_in_play() -> None:
     rs = make_ruleset("skip-the-salad", "all")
     s = Session.new(rs, 4, 0, "random", seed=1)

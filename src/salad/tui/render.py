@@ -234,7 +234,7 @@ def table_text(scene: Scene, width: int, height: int) -> Text:
     for seat, slot in zip([*others, s.seat], [*slots, _Slot(-1, -1)], strict=True):
         if seat == s.seat:
             slot = _Slot((width - bw) // 2, height - 3)
-        box_lines = seat_box(scene, seat, bw, played.get(seat), winner)
+        box_lines = seat_box(scene, seat, bw, played.get(seat), winner, seat == leader)
         for i, line in enumerate(box_lines):
             put(slot.x, slot.y + i, line)
     # The middle of the table: which trick, the led suit, what just happened.
@@ -258,8 +258,11 @@ def table_text(scene: Scene, width: int, height: int) -> Text:
     return Text("\n").join(out)
 
 
-def seat_box(scene: Scene, seat: int, bw: int, move: Move | None, winner: int) -> list[Text]:
-    """A seat's box, ``bw`` wide: its name, the card it played, its points."""
+def seat_box(
+    scene: Scene, seat: int, bw: int, move: Move | None, winner: int, led: bool = False
+) -> list[Text]:
+    """A seat's box, ``bw`` wide: its name, the card it played (``led``: the first of the
+    trick, so marked: the order of play goes from it), its points."""
     s = scene.session
     g = s.game
     view = scene.view
@@ -295,6 +298,8 @@ def seat_box(scene: Scene, seat: int, bw: int, move: Move | None, winner: int) -
             body.append(" " + _("high"), style="bold")
         elif deck.declare_mask >> card & 1:
             body.append(" " + _("low"), style="bold")
+        if led and body.cell_len + cell_len(" " + _("led")) <= bw - 4:
+            body.append(" " + _("led"), style="italic")
         if seat == winner:
             takes = " ★ " + _("takes it")
             room = bw - 4 - body.cell_len
