@@ -116,7 +116,7 @@ def test_typing_a_card_and_bad_input() -> None:
 def test_click_undo_hint_last_sheet_help() -> None:
     async def go() -> None:
         app = new_app(seed=3)
-        async with app.run_test(size=SIZE) as pilot:
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
             s = app.session
             g = s.game
             gs = app.game_screen
@@ -158,6 +158,10 @@ def test_click_undo_hint_last_sheet_help() -> None:
             await pilot.press("escape")
             await pilot.press("r")
             assert isinstance(app.screen, InfoScreen) and app.screen.title_text == "Rules"
+            await pilot.press("ctrl+s")  # over a box: says why nothing is saved (it was silent)
+            await pilot.pause(0.05)
+            toasts = " ".join(str(t.render()) for t in app.screen.query("Toast"))
+            assert "Close this box first (Esc), then Ctrl+S saves the game." in toasts
             await pilot.press("escape")
             assert isinstance(app.screen, GameScreen)
 

@@ -16,8 +16,8 @@ from typing import ClassVar
 from textual.app import App
 from textual.binding import Binding, BindingType
 
-from salad.locale import N_
-from salad.tui.dialogs import QUIT_TITLE, ChoiceScreen
+from salad.locale import N_, _
+from salad.tui.dialogs import QUIT_TITLE, ChoiceScreen, SaveScreen
 from salad.tui.game_screen import GameScreen
 from salad.tui.session import Session
 from salad.tui.widgets import Speaking
@@ -30,6 +30,9 @@ class SaladApp(Speaking, App[str]):
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", N_("Quit"), priority=True),
+        # Before any screen's own keys: the game screen saves; over a box, this says why
+        # nothing is saved (the key was silent there).
+        Binding("ctrl+s", "save", show=False, priority=True),
     ]
 
     def __init__(self, session: Session, delay: float = 0.6, news: str = "") -> None:
@@ -42,6 +45,12 @@ class SaladApp(Speaking, App[str]):
 
     def on_mount(self) -> None:
         self.push_screen(self.game_screen)
+
+    def action_save(self) -> None:
+        if isinstance(self.screen, GameScreen):
+            self.game_screen.action_save()
+        elif not isinstance(self.screen, SaveScreen):
+            self.notify(_("Close this box first (Esc), then Ctrl+S saves the game."))
 
     async def action_quit(self) -> None:
         if isinstance(self.screen, GameScreen):
