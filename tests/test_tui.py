@@ -93,12 +93,16 @@ def test_typing_a_card_and_bad_input() -> None:
             legal = [m for m in g.legal_moves()]
             held = cards_in_order(g.deck, s.view().hand)
             illegal = [c for c in held if c not in legal]
-            if illegal:  # a card you hold but may not play: a one-line reason, nothing played
-                before = len(g.log)
-                await pilot.press(*g.deck.format(illegal[0]).lower())
-                assert len(g.log) == before
-                message = widget_text(app, MessageBar)
-                assert "cannot play" in message and "follow" in message
+            assert illegal, "seed 2 deals you a card you may not lead"
+            # a card you hold but may not play: a one-line reason, nothing played, and the
+            # cursor stays where it was (it moved onto the refused card)
+            cursor = app.game_screen.cursor
+            before = len(g.log)
+            await pilot.press(*g.deck.format(illegal[0]).lower())
+            assert len(g.log) == before
+            message = widget_text(app, MessageBar)
+            assert "cannot play" in message and "follow" in message
+            assert app.game_screen.cursor == cursor and cursor != illegal[0]
             before = len(g.log)
             await pilot.press("x", "z")  # not a card at all
             assert len(g.log) == before

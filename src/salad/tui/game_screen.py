@@ -520,7 +520,9 @@ class GameScreen(Speaking, Screen[None]):
                 self.error = str(exc)
                 self.redraw()
                 return
-            self.cursor = card_of(s.deck, move)
+            card = card_of(s.deck, move)
+            if card in self.legal_cards():  # a refused card leaves the cursor where it was
+                self.cursor = card
             self.human_move(move)
             return
         if any(code.startswith(text) for code in self.codes):
