@@ -307,3 +307,15 @@ def test_a_wild_card_is_named_by_its_code_once() -> None:
     proc = salad_without([], "rules", "skip-the-salad", "--toppings", "all")
     assert proc.returncode == 0, proc.stderr
     assert "Wild: 4 x Wild (W)" in proc.stdout and "(W, W)" not in proc.stdout
+
+
+def test_rules_say_how_a_trick_is_played() -> None:
+    """salad rules listed the penalties but not how a trick is played: who leads, following
+    suit, what wins (trumps where the ruleset has them) and its wild cards, from the ruleset."""
+    plain = salad_without([], "rules").stdout
+    assert "Play: the player at the dealer's left leads the first trick" in plain
+    assert "The highest card of the led suit wins the trick (no trumps)" in plain
+    spicy = salad_without([], "rules", "skip-the-salad", "--toppings", "all").stdout
+    assert "The highest trump wins the trick" in spicy
+    assert "Wild: may be played at any time, even when you could follow suit, declared" in spicy
+    assert "Salad Dressing: may be played at any time" in spicy

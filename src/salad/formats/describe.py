@@ -10,7 +10,7 @@ card is written with the letters a player of the language types: ``QS`` in Engli
 
 from __future__ import annotations
 
-from salad.cards import DeckSpec, RankSpec
+from salad.cards import DeckSpec, RankSpec, WildWins
 from salad.locale import _, ngettext
 from salad.locale.cards import rank_letter, suit_letter
 from salad.ruleset import Kind, Moon, Penalty, Ruleset, Selector
@@ -60,6 +60,8 @@ def describe(rs: Ruleset, players: int) -> str:
             + f" {removed:<24} "
             + ngettext("{n} card each", "{n} cards each", d.cards_each).format(n=d.cards_each)
         )
+    lines.append("")
+    lines.extend(play_lines(rs))
     lines.append("")
     tricks = deck.cards_each
     if rs.highest_wins:
@@ -126,6 +128,55 @@ def describe(rs: Ruleset, players: int) -> str:
     if rs.trump_chooser:
         lines.append(_("Before each later hand the player in last place picks the trump suit"))
     return "\n".join(lines)
+
+
+def play_lines(rs: Ruleset) -> list[str]:
+    """How a trick is played under ``rs``, in words in the current language: who leads, follow
+    suit, what wins (trumps where the ruleset has them), its wild cards.
+
+    >>> from salad.presets import PRESETS
+    >>> for line in play_lines(PRESETS["canadian"]):
+    ...     print(line[:60])
+    Play: the player at the dealer's left leads the first trick,
+    The highest card of the led suit wins the trick (no trumps);
+    """
+    lines = [
+        _(
+            "Play: the player at the dealer's left leads the first trick, with any card; the "
+            "others must follow the led suit if they can, else play any card."
+        )
+    ]
+    if rs.trump_first or rs.trump_chooser:
+        lines.append(
+            _(
+                "The highest trump wins the trick, else the highest card of the led suit; its "
+                "winner leads the next."
+            )
+        )
+    else:
+        lines.append(
+            _(
+                "The highest card of the led suit wins the trick (no trumps); its winner "
+                "leads the next."
+            )
+        )
+    for w in rs.deck.wilds:
+        said = {
+            WildWins.NEVER: _(
+                "{name}: may be played at any time, even when you could follow suit; it wins "
+                "a trick only when every card of it is a {name}."
+            ),
+            WildWins.DECLARED: _(
+                "{name}: may be played at any time, even when you could follow suit, declared "
+                "high (it beats every card of the led suit) or low (it loses to them)."
+            ),
+            WildWins.ALWAYS: _(
+                "{name}: may be played at any time, even when you could follow suit; it beats "
+                "every other card."
+            ),
+        }[w.wins]
+        lines.append(said.format(name=_(w.name)))
+    return lines
 
 
 def penalty_text(penalty: Penalty, deck: DeckSpec | None = None) -> str:
