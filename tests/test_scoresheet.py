@@ -981,3 +981,15 @@ def test_toppings_in_the_terminal() -> None:
     assert "Ann picks the trump (last place)." in out
     assert "Tomatoes: they add up to 1, but 14 are in play" in out
     assert "Hand 2: Ann 50  Bob 50  Cy 65" in out
+
+
+def test_wide_names_line_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Names of wide letters (王 takes two columns) line up in /chart's bars and the final
+    standings: they were padded by letters, not columns."""
+    from rich.cells import cell_len
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    result = run([], ["王小明, Bob, 李, Di", "", "3 4 3 3", "/chart", "/quit", "/quit"])
+    bars = [line for line in result.output.splitlines() if "###" in line]
+    assert len(bars) == 4
+    assert len({cell_len(line[: line.index("#")]) for line in bars}) == 1, bars

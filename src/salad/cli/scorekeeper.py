@@ -14,6 +14,7 @@ from typing import Any
 import click
 import typer
 from platformdirs import user_data_path
+from rich.cells import cell_len
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -566,9 +567,10 @@ class Scorekeeper:
         self.out.print(table)
         totals = sheet.totals
         width = max((abs(t) for t in totals), default=0) or 1
+        column = max(cell_len(x) for x in sheet.names)  # as wide as shown: 王 takes two
         for name, t in zip(sheet.names, totals, strict=True):
             bar = ("-" if t < 0 else "#") * round(30 * abs(t) / width)
-            self.say(f"  {name:>{max(len(x) for x in sheet.names)}} {bar} {t}")
+            self.say(f"  {' ' * (column - cell_len(name))}{name} {bar} {t}")
 
     def final(self) -> None:
         sheet = self.sheet
@@ -603,10 +605,10 @@ class Scorekeeper:
                 line = _("Winners, sharing first place: {names} (lowest total).")
             self.say(line.format(names=names), bold=True)
         places = sheet.standings()
-        width = max(len(x) for x in sheet.names)
+        width = max(cell_len(x) for x in sheet.names)
         for s in sorted(range(sheet.players), key=lambda s: places[s]):
             place = _place(places[s], places)
-            name = f"{sheet.names[s]:<{width}}"
+            name = sheet.names[s] + " " * (width - cell_len(sheet.names[s]))
             self.say(f"  {place:>4}  {name}  {sheet.totals[s]:>6}")
         self.say(_("Commands: /fix N, /undo, /show, /chart, /save [FILE], /csv [FILE], /quit."))
 
