@@ -456,3 +456,19 @@ def test_a_simulation_whose_external_bot_failed_says_so_and_fails(
     summary = json.loads(accepted.output.strip().splitlines()[-1])
     assert summary["fallback_moves"][0] > 0 and summary["fallback_moves"][1:] == [0, 0, 0]
     capfd.readouterr()  # the program's warnings
+
+
+def test_a_match_whose_external_bot_failed_says_so_and_fails(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """The same in a match played by two worker processes: the count comes back with each
+    game, the summary names the bot, and the run exits 1 unless --allow-fallback."""
+    args = ["match", "--bots", "cmd:true,random,random,random", "-d", "1", "-w", "2", "--json"]
+    failed = CliRunner().invoke(app, args)
+    assert failed.exit_code == 1, failed.output
+    assert "cmd:true: its program failed; the fallback bot made " in failed.output
+    accepted = CliRunner().invoke(app, [*args, "--allow-fallback"])
+    assert accepted.exit_code == 0, accepted.output
+    summary = json.loads(accepted.stdout.strip().splitlines()[-1])
+    assert summary["fallback_moves"]["cmd:true"] > 0
+    capfd.readouterr()

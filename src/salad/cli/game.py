@@ -222,6 +222,7 @@ def match(
     record: RecordOpt = None,
     as_json: JsonOpt = False,
     workers: WorkersOpt = None,
+    allow_fallback: AllowFallbackOpt = False,
 ) -> None:
     """Duplicate match: every deal replayed with the bots rotated through every seat."""
     result = run_match(
@@ -231,3 +232,10 @@ def match(
         typer.echo(line)
     if as_json:
         typer.echo(result.to_json())
+    if result.fallback and not allow_fallback:
+        raise SaladError(
+            _(
+                "an external bot's program failed ({bots}): the fallback bot made {n} of "
+                "its moves, so its figures are not its own (--allow-fallback accepts the run)"
+            ).format(bots=", ".join(result.fallback), n=sum(result.fallback.values()))
+        )

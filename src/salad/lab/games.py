@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from salad.bots import bot_factory, make_bot, tell_game_over
+from salad.bots.external import ExternalBot
 from salad.engine import Game
 from salad.errors import SaladError
 from salad.formats.records import record_from_game
@@ -55,6 +56,8 @@ class PlayedGame:
     cpu: tuple[tuple[float, ...], ...]
     """The same moves' CPU time of the process."""
     record: dict[str, Any] | None
+    fallback: tuple[int, ...] = ()
+    """Moves the fallback bot made for each seat's external bot whose program failed."""
 
 
 def play_game(job: GameJob) -> PlayedGame:
@@ -100,6 +103,7 @@ def play_game(job: GameJob) -> PlayedGame:
         tuple(tuple(t) for t in times),
         tuple(tuple(t) for t in cpu),
         record,
+        tuple(b.fallback_moves if isinstance(b, ExternalBot) else 0 for b in bots),
     )
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,9 @@ class MatchResult:
     pairs: list[Pair]
     """Every ordered pair of different entrants."""
     record: Path | None = None
+    fallback: dict[str, int] = field(default_factory=dict)
+    """Moves the fallback bot made, by entrant, for an external bot whose program failed:
+    those games are not wholly the entrant's."""
 
     def entrant(self, name: str) -> EntrantStats:
         key = bot_key(name)
@@ -94,6 +97,7 @@ class MatchResult:
             "games_per_s": round(self.games_per_s, 2),
             "record": str(self.record) if self.record else None,
             "bots": bots,
+            "fallback_moves": dict(self.fallback),
         }
 
     def to_json(self) -> str:
@@ -128,6 +132,8 @@ class MatchResult:
             out.append(
                 f"  {p.a} - {p.b}: {p.diff:+.2f} ± {_pm(p.ci95)} paired per deal{ratio}{verdict}"
             )
+        for name, moves in self.fallback.items():
+            out.append(f"  {name}: its program failed; the fallback bot made {moves} of its moves")
         rate = format_rate(len(self.games), self.elapsed)
         out.append(f"{len(self.games)} games in {self.elapsed:.1f} s ({rate})")
         if self.record is not None:

@@ -111,7 +111,18 @@ def run_match(
         entrants=entrants,
         pairs=pairs,
         record=path,
+        fallback=_fallback(in_order, lineup),
     )
+
+
+def _fallback(played: Sequence[PlayedGame], lineup: Sequence[str]) -> dict[str, int]:
+    """Moves the fallback bot made, by the bot it stood in for (none: not listed)."""
+    moves: dict[str, int] = {}
+    for p in played:
+        for name, n in zip(seat_names(lineup, p.rotation), p.fallback, strict=False):
+            if n:
+                moves[name] = moves.get(name, 0) + n
+    return moves
 
 
 def _outcome(p: PlayedGame, seed: int, lineup: Sequence[str]) -> GameOutcome:
