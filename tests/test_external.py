@@ -449,7 +449,9 @@ def test_a_simulation_whose_external_bot_failed_says_so_and_fails(
     assert (
         failed.output.strip()
         .splitlines()[-1]
-        .startswith("error: an external bot's program failed (seats 0): the fallback bot made ")
+        .startswith(
+            "error: an external bot's program failed (cmd:true in seat 0): the fallback bot made "
+        )
     )
     accepted = CliRunner().invoke(app, [*args, "--allow-fallback"])
     assert accepted.exit_code == 0, accepted.output
@@ -471,4 +473,19 @@ def test_a_match_whose_external_bot_failed_says_so_and_fails(
     assert accepted.exit_code == 0, accepted.output
     summary = json.loads(accepted.stdout.strip().splitlines()[-1])
     assert summary["fallback_moves"]["cmd:true"] > 0
+    capfd.readouterr()
+
+
+def test_a_tournament_whose_external_bot_failed_says_so_and_fails(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """And in a tournament: the entrant's line, then one error line and exit 1 unless
+    --allow-fallback."""
+    args = ["tournament", "-b", "cmd:true,random,random", "-n", "3", "-g", "3", "-w", "1"]
+    args += ["--no-plots"]
+    failed = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "a")])
+    assert failed.exit_code == 1, failed.output
+    assert "cmd:true: its program failed; the fallback bot made " in failed.output
+    accepted = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "b"), "--allow-fallback"])
+    assert accepted.exit_code == 0, accepted.output
     capfd.readouterr()

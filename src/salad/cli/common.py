@@ -28,6 +28,31 @@ err = Console(stderr=True)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+AllowFallbackOpt = Annotated[
+    bool,
+    typer.Option(
+        "--allow-fallback",
+        help=N_(
+            "Exit 0 even when an external bot's program failed and the fallback bot made some "
+            "of its moves (the summary counts them either way)."
+        ),
+    ),
+]
+
+
+def refuse_fallback(moves: dict[str, int], allow: bool) -> None:
+    """Stop with one line when the fallback bot made moves for an external bot whose program
+    failed (``moves``: by the bot it stood in for), unless ``allow``: its figures are not its
+    program's."""
+    if moves and not allow:
+        raise SaladError(
+            _(
+                "an external bot's program failed ({bots}): the fallback bot made {n} of "
+                "its moves, so its figures are not its own (--allow-fallback accepts the run)"
+            ).format(bots=", ".join(moves), n=sum(moves.values()))
+        )
+
+
 RUN_LIMIT = 10_000_000
 """The most games (or deals) one run of simulate, match or tournament takes: days of play for
 the fastest bots. More is a typo, refused at once (it ran for ever, with an ETA of centuries)."""

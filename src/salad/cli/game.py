@@ -14,6 +14,7 @@ from salad.bots.external import ExternalBot
 from salad.bots.play import play_out
 from salad.cli.common import (
     RUN_LIMIT,
+    AllowFallbackOpt,
     BotsOpt,
     DealSeedOpt,
     JsonOpt,
@@ -29,9 +30,9 @@ from salad.cli.common import (
     game_options,
     make_ruleset,
     players_for,
+    refuse_fallback,
 )
 from salad.engine import Game
-from salad.errors import SaladError
 from salad.formats.describe import describe
 from salad.formats.records import format_record, record_from_game, write_records
 from salad.lab.match import run_match
@@ -53,18 +54,6 @@ def rules(
     """Show a ruleset in words: deck, removals, rounds, penalties and the checksum."""
     rs = make_ruleset(ruleset, toppings, swap)
     typer.echo(describe(rs, players_for(rs, players)))
-
-
-AllowFallbackOpt = Annotated[
-    bool,
-    typer.Option(
-        "--allow-fallback",
-        help=N_(
-            "Exit 0 even when an external bot's program failed and the fallback bot made some "
-            "of its moves (the summary counts them either way)."
-        ),
-    ),
-]
 
 
 @friendly
@@ -140,14 +129,9 @@ def simulate(
         typer.echo(_("records written to {file}").format(file=record))
     if as_json:
         typer.echo(json.dumps(summary))
-    if any(stand_in) and not allow_fallback:
-        seats = ", ".join(str(s) for s, n in enumerate(stand_in) if n)
-        raise SaladError(
-            _(
-                "an external bot's program failed (seats {seats}): the fallback bot made {n} of "
-                "their moves, so their figures are not theirs (--allow-fallback accepts the run)"
-            ).format(seats=seats, n=sum(stand_in))
-        )
+    seats = zip(bot_list, stand_in, strict=True)
+    failed = {f"{b.name} in seat {s}": n for s, (b, n) in enumerate(seats) if n}
+    refuse_fallback(failed, allow_fallback)
 
 
 def _fallback_note(bot: object, moves: int) -> str:
@@ -232,10 +216,4 @@ def match(
         typer.echo(line)
     if as_json:
         typer.echo(result.to_json())
-    if result.fallback and not allow_fallback:
-        raise SaladError(
-            _(
-                "an external bot's program failed ({bots}): the fallback bot made {n} of "
-                "its moves, so its figures are not its own (--allow-fallback accepts the run)"
-            ).format(bots=", ".join(result.fallback), n=sum(result.fallback.values()))
-        )
+    refuse_fallback(result.fallback, allow_fallback)

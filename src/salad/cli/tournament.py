@@ -19,6 +19,7 @@ from rich.table import Table
 
 from salad.cli.common import (
     RUN_LIMIT,
+    AllowFallbackOpt,
     EntrantsOpt,
     RulesOpt,
     ScheduleSeedOpt,
@@ -29,6 +30,7 @@ from salad.cli.common import (
     TournamentWorkersOpt,
     friendly,
     make_ruleset,
+    refuse_fallback,
     require_extra,
 )
 from salad.lab.progress import format_rate
@@ -94,6 +96,7 @@ def tournament_command(
     workers: TournamentWorkersOpt = None,
     move_time: TournamentMoveTimeOpt = None,
     plots: PlotsOpt = True,
+    allow_fallback: AllowFallbackOpt = False,
 ) -> None:
     """Tournament between bots: every seat and every pairing in turn, duplicate deals,
     OpenSkill ratings, a leaderboard, CSV/JSONL files and plots in --out."""
@@ -134,6 +137,10 @@ def tournament_command(
     console.print()
     for line in summary_lines(result):
         console.print(line, markup=False, soft_wrap=True)
+    for name, moves in result.fallback.items():
+        said = _("{name}: its program failed; the fallback bot made {n} of its moves")
+        console.print(said.format(name=name, n=moves), markup=False, soft_wrap=True)
+    refuse_fallback(result.fallback, allow_fallback)
 
 
 @contextmanager

@@ -108,6 +108,9 @@ class TournamentResult:
     """Seconds this run spent playing."""
     out: Path | None = None
     files: list[Path] = field(default_factory=list)
+    fallback: dict[str, int] = field(default_factory=dict)
+    """Moves the fallback bot made in this run, by the entrant it stood in for (an external
+    bot whose program failed)."""
 
     @property
     def games_per_s(self) -> float:

@@ -129,6 +129,7 @@ def run_tournament(
         progress_bar(progress, label, len(jobs)) as advance,
     ):
         pending: dict[int, PlayedGame] = {}
+        fallback: dict[str, int] = {}
 
         def commit() -> None:
             """Save and report the games that are next in schedule order."""
@@ -138,6 +139,10 @@ def run_tournament(
                 assert p.record is not None
                 for entry, e in zip(p.record["players"], plan[i].seats, strict=True):
                     entry["name"] = entrants[e].label
+                for e, moves in zip(plan[i].seats, p.fallback, strict=False):
+                    if moves:
+                        label = entrants[e].label
+                        fallback[label] = fallback.get(label, 0) + moves
                 result = GameResult.of(plan[i], entrants, p.record, high)
                 if writer is not None:
                     writer.add(i, p.record)
@@ -182,6 +187,7 @@ def run_tournament(
         resumed=resumed,
         elapsed=elapsed,
         out=directory,
+        fallback=fallback,
     )
     if directory is not None:
         result.files = files + write_tables(result, directory)
