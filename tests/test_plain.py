@@ -7,6 +7,7 @@ import io
 import os
 import pty
 import queue
+import select
 import signal
 import subprocess
 import sys
@@ -285,6 +286,39 @@ def test_the_terminal_app_closed_by_its_terminal_loses_no_move(
     assert any(isinstance(e, Play) and e.seat == 0 for e in session.game.events)
     code, lines, err = drive(["--continue"], lambda lines: None)
     assert code == 1 and f"Resumed from {kept}." in lines
+
+
+def test_a_new_game_on_a_terminal_offers_the_one_left_unfinished(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`salad play` on a terminal, a game left unfinished: it asks first whether to carry on
+    with it (it started a new one beside it, saying nothing), and yes resumes it."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    folder = tmp_path / "salad" / "games-in-progress"
+    drive(["--bots", "random", "--seed", "5"], hang_up_at=4)
+    (kept,) = folder.iterdir()
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [SALAD, "play", "--plain"], stdin=slave, stdout=slave, stderr=slave, text=True
+    )
+    os.close(slave)
+    seen, answered = b"", False
+    try:
+        deadline = time.monotonic() + 60
+        while b"Resumed from" not in seen and time.monotonic() < deadline:
+            ready, _w, _x = select.select([master], [], [], 0.5)
+            if ready:
+                seen += os.read(master, 65536)
+            if b"[Y/n]" in seen and not answered:
+                os.write(master, b"y\n")
+                answered = True
+    finally:
+        proc.kill()
+        proc.wait(10)
+        os.close(master)
+    text = seen.decode(errors="replace")
+    assert f"A game left unfinished is kept ({kept.name}). Carry on with it?" in text
+    assert f"Resumed from {kept}." in text
 
 
 def test_end_of_input_says_where_the_game_is_kept(

@@ -138,6 +138,9 @@ def play_command(
                     folder=kept_games()
                 )
             )
+    chosen = any((rules, players, seed is not None, toppings, swap, bots))
+    if resume is None and not chosen and _is_terminal():
+        resume = _offer_kept_game()  # the start screen's question, asked before it opens
     if resume is not None:
         given = [
             name
@@ -188,6 +191,16 @@ def play_command(
         code = _run_app(session, delay, news)
     if code:
         raise typer.Exit(code)
+
+
+def _offer_kept_game() -> Path | None:
+    """The last game left unfinished, if there is one and the player wants to carry on with it
+    (asked on the terminal: a new game would start beside it)."""
+    last = last_kept_game()
+    if last is None:
+        return None
+    ask = _("A game left unfinished is kept ({file}). Carry on with it?").format(file=last.name)
+    return last if typer.confirm(ask, default=True) else None
 
 
 def _run_app(session: Session, delay: float, news: str) -> int:
