@@ -417,7 +417,7 @@ def seat_bots(spec: str, players: int, seat: int) -> list[str]:
 
 def default_names(bot_names: Sequence[str], seat: int) -> list[str]:
     return [
-        _(HUMAN_NAME) if s == seat else f"{bot_word(name).capitalize()} {s}"
+        _(HUMAN_NAME) if s == seat else f"{bot_word(name)[:1].upper()}{bot_word(name)[1:]} {s}"
         for s, name in enumerate(bot_names)
     ]
 

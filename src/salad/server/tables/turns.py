@@ -50,7 +50,8 @@ def bot_display_name(bot: str, seat: int) -> str:
     """A bot's name at the table, numbered as people count seats (from 1), in the language of
     the request that seats it (the host's): "Basic bot 2", "Robot de base 2". Stored as the
     seat's name, it is the name every page and record shows, as a person's would be."""
-    return _("{bot} bot {n}").format(bot=bot_word(bot), n=seat + 1).capitalize()
+    name = _("{bot} bot {n}").format(bot=bot_word(bot), n=seat + 1)
+    return name[:1].upper() + name[1:]  # the first letter only: the rest is the catalogue's
 
 
 def check_bot(value: str | None, what: str = "bot") -> str:
