@@ -48,6 +48,12 @@ log = logging.getLogger("salad.server")
 BODY_LIMIT = 1024 * 1024
 """Bytes a request body may take (the largest real one, a rules file, takes a few KB)."""
 
+HEAD_LIMIT = 16 * 1024
+"""Bytes a request's line and headers may take (a browser's take about 1 KB), as the proxy
+allows (HAProxy's buffer is 16 KB): uvicorn's h11 answers 400 past them to a head that comes in
+pieces (``h11_max_incomplete_event_size``, :mod:`salad.server.run`), :class:`HeadLimit` 431 to
+one that came whole in one read, which h11 parses whatever its size."""
+
 TABLE_BODY_LIMIT = 16 * 1024
 """Bytes the body of a request about one table may take (a join, a seat change: a few dozen;
 on a cluster it may be redirected to the table's node, body and all)."""
@@ -146,6 +152,7 @@ def create_app(
     # Outside the router: every websocket is admitted (or refused) once, where it connected.
     app.add_middleware(SocketGate, rates=rates)
     app.add_middleware(BodyLimit, limit=BODY_LIMIT, table_limit=TABLE_BODY_LIMIT)
+    app.add_middleware(HeadLimit, limit=HEAD_LIMIT)
     # Outermost: everything said to a request or a websocket is in its language.
     app.add_middleware(SpokenLanguage, identities=app.state.identities)
     pages.mount_static(app)
@@ -175,6 +182,33 @@ def add_error_handlers(app: FastAPI) -> None:
     async def _internal_error(_request: Request, exc: Exception) -> JSONResponse:
         log.exception("internal error", exc_info=exc)
         return JSONResponse({"error": _("internal server error")}, status_code=500)
+
+
+class HeadLimit:
+    """ASGI middleware: a request (or a websocket's handshake) whose line and headers take more
+    than ``limit`` bytes gets 431 (a websocket is refused: 403), the connection closed."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket") or head_size(scope) <= self.limit:
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] == "websocket":
+            await receive()  # its connect: then a close before the accept refuses it
+            await send({"type": "websocket.close", "code": 1009})
+            return
+        error = _("request head too large: the limit is {n} bytes").format(n=self.limit)
+        headers = {"connection": "close"}
+        await JSONResponse({"error": error}, status_code=431, headers=headers)(scope, receive, send)
+
+
+def head_size(scope: Scope) -> int:
+    """About the bytes a request's line and headers took on the wire."""
+    line = len(scope.get("raw_path") or b"") + len(scope.get("query_string", b"")) + 32
+    return line + sum(len(name) + len(value) + 4 for name, value in scope["headers"])
 
 
 class BodyLimit:

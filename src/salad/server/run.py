@@ -19,7 +19,7 @@ from typing import Any
 import uvicorn
 
 from salad.errors import SaladError
-from salad.server.app import create_app
+from salad.server.app import HEAD_LIMIT, create_app
 from salad.server.cluster.names import check_node_name
 from salad.server.incoming import MESSAGE_LIMIT
 from salad.server.players.secret import ENV as SECRET_ENV
@@ -34,10 +34,6 @@ GC_THRESHOLDS = (50_000, 20, 10)
 HEAD_TIMEOUT = 10.0
 """Seconds a connection has to send a request's head whole: the proxy's ``timeout
 http-request`` (uvicorn times out only idle connections after a response)."""
-
-HEAD_LIMIT = 16 * 1024
-"""Bytes a request's line and headers may take (a browser's take about 1 KB): uvicorn's h11
-parser answers 400 and closes past them, as the proxy does (HAProxy's buffer is 16 KB)."""
 
 KEEP_ALIVE = 5  # seconds an idle connection stays open after a response
 
