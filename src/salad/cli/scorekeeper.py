@@ -6,7 +6,6 @@ every hand); this module holds its questions, its commands and the tables it pri
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from salad.formats.writing import write_whole
 from salad.locale import N_, _, ngettext, pgettext
 from salad.ruleset import Moon, Ruleset
 from salad.sheet import (
@@ -293,13 +293,12 @@ class Scorekeeper:
         self.keeping = self.write(self.kept, _("keeping the sheet")) or self.keeping
 
     def write(self, path: Path, what: str) -> bool:
-        """The sheet written whole to ``path`` (a file beside it, then renamed over it: a
-        write cut short leaves the last one); whether it was."""
-        part = path.with_name(path.name + ".part")
+        """The sheet written whole to ``path`` (a write cut short leaves the last one);
+        whether it was."""
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            part.write_text(self.sheet.to_json(), encoding="utf-8")
-            os.replace(part, path)
+            if path == self.kept:  # the user's data directory, made on first use
+                path.parent.mkdir(parents=True, exist_ok=True)
+            write_whole(path, self.sheet.to_json())
         except OSError as exc:
             self.bad(f"{what}: {path}: {exc.strerror or exc}")  # the system's words
             return False

@@ -298,19 +298,17 @@ class Session:
     def keep(self) -> bool:
         """Write the game where it survives the program: the user's file if it has one, else
         :attr:`kept` (removed once the game is over, or once it is in the user's file);
-        whether it was written. A file beside it is renamed over it, so a write cut short (a
-        closed terminal) leaves the last one. Best effort: a disk that refuses is not an
-        error of the move (``save`` says why)."""
+        whether it was written (whole, or the last one left: a closed terminal cannot cut it
+        short). Best effort: a disk that refuses is not an error of the move (``save`` says
+        why)."""
         if self.save_path is None and self.game.is_over():
             self.forget_kept()
             return False
         target = self.save_path or self.kept
-        part = target.with_name(f"{target.stem}.part{target.suffix}")
         try:
             if target == self.kept:
                 target.parent.mkdir(parents=True, exist_ok=True)
-            write_records(part, [self.record()])
-            os.replace(part, target)
+            write_records(target, [self.record()])  # whole or not at all
         except (OSError, SaladError):
             return False
         if target == self.kept:

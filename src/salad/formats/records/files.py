@@ -10,6 +10,7 @@ from typing import Any
 
 from salad.errors import RecordError
 from salad.formats.records.schema import FORMAT, FORMATS, Record, show
+from salad.formats.writing import write_whole
 from salad.locale import _
 
 __all__ = ["dump_record", "load_records", "write_records"]
@@ -111,7 +112,8 @@ def _check_loaded(item: Any, where: str) -> Record:
 
 
 def write_records(path: str | os.PathLike[str], records: Sequence[Record]) -> None:
-    """Write records: one per line to a ``.jsonl`` file, else one record as readable JSON."""
+    """Write records: one per line to a ``.jsonl`` file, else one record as readable JSON;
+    the file whole or not at all (:func:`~salad.formats.writing.write_whole`)."""
     name = str(path)
     if name.endswith(".jsonl"):
         text = "".join(dump_record(r) + "\n" for r in records)
@@ -124,7 +126,7 @@ def write_records(path: str | os.PathLike[str], records: Sequence[Record]) -> No
             )
         )
     try:
-        Path(path).write_text(text, encoding="utf-8")
+        write_whole(path, text)  # a write cut short leaves the last file whole
     except OSError as exc:
         raise RecordError(
             _("{file}: cannot write ({reason})").format(file=name, reason=exc.strerror or exc)

@@ -12,6 +12,7 @@ import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from salad.formats.writing import write_whole
 from salad.lab.tournament.results import TournamentResult
 from salad.lab.tournament.rundir import (
     GAMES_FILE,
@@ -19,7 +20,6 @@ from salad.lab.tournament.rundir import (
     POINTS_PNG,
     RATINGS_PNG,
     ROUNDS_PNG,
-    write_text,
 )
 
 if TYPE_CHECKING:
@@ -103,8 +103,8 @@ def games_csv(result: TournamentResult) -> str:
 def write_tables(result: TournamentResult, directory: Path) -> list[Path]:
     """``leaderboard.csv`` and ``games.csv``."""
     paths = [directory / LEADERBOARD_FILE, directory / GAMES_FILE]
-    write_text(paths[0], leaderboard_csv(result))
-    write_text(paths[1], games_csv(result))
+    write_whole(paths[0], leaderboard_csv(result))
+    write_whole(paths[1], games_csv(result))
     return paths
 
 

@@ -7,13 +7,13 @@ every game's record in schedule order; a run plays only the games it does not ho
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from salad.errors import SaladError
 from salad.formats.records import load_records, record_seed
+from salad.formats.writing import write_whole
 from salad.lab.tournament.ratings import GameResult
 from salad.lab.tournament.schedule import Entrant, Seating, seat_seeds
 from salad.ruleset import Ruleset
@@ -129,15 +129,8 @@ def load_done(
     return done
 
 
-def write_text(path: Path, text: str) -> None:
-    """Write ``path`` whole or not at all (through a temporary file)."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-
-
 def write_settings(directory: Path, settings: dict[str, Any], games: int) -> Path:
     """``tournament.json``: the arguments of the run and its number of games."""
     path = directory / SETTINGS_FILE
-    write_text(path, json.dumps({**settings, "games": games}, indent=2) + "\n")
+    write_whole(path, json.dumps({**settings, "games": games}, indent=2) + "\n")
     return path
