@@ -172,7 +172,7 @@ OpponentsOpt = Annotated[
         callback=bot_names_given,
         help=N_(
             "Bots for the other seats in seat order, comma-separated, or one for all "
-            "(random, basic, advanced, expert). Default: expert."
+            "(random, basic, advanced, expert). Default: expert; a resumed game keeps its own."
         ),
     ),
 ]

@@ -15,12 +15,12 @@ from typing import Annotated
 import typer
 
 from salad.cli.common import (
+    OpponentsOpt,
     PlayersOpt,
     SeedOpt,
     SwapOpt,
     ThinkTimeOpt,
     ToppingsOpt,
-    bot_names_given,
     friendly,
     make_ruleset,
 )
@@ -48,18 +48,6 @@ SeatOpt = Annotated[
 ResumeOpt = Annotated[
     Path | None,
     typer.Option("--resume", help=N_("Continue the game saved in this salad-record/2 file.")),
-]
-PlayBotsOpt = Annotated[
-    str,
-    typer.Option(
-        "--bots",
-        "-b",
-        callback=bot_names_given,
-        help=N_(
-            "Bot per seat, comma-separated, or one for all (default: expert; a resumed game "
-            "keeps its own)."
-        ),
-    ),
 ]
 ContinueOpt = Annotated[
     bool,
@@ -104,7 +92,7 @@ DelayOpt = Annotated[
 def play_command(
     rules: GameRulesOpt = None,
     players: PlayersOpt = None,
-    bots: PlayBotsOpt = "",
+    bots: OpponentsOpt = None,
     seat: SeatOpt = None,
     seed: SeedOpt = None,
     toppings: ToppingsOpt = None,
