@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from salad.bots.bot import Bot, BotFactory
@@ -11,6 +12,24 @@ from salad.bots.external.factory import external_factory
 from salad.bots.external.program import PREFIX
 from salad.bots.seeds import bot_seed
 from salad.errors import SaladError
+from salad.locale import _
+
+
+def check_move_time(move_time: float | None) -> None:
+    """Refuse a time per move that no bot can search in (zero, negative, not finite); None:
+    each bot's own.
+
+    >>> check_move_time(0.0)
+    Traceback (most recent call last):
+    ...
+    salad.errors.SaladError: move time: must be a positive number of seconds, not 0.0
+    """
+    if move_time is not None and not (move_time > 0 and math.isfinite(move_time)):
+        raise SaladError(
+            _("move time: must be a positive number of seconds, not {value}").format(
+                value=move_time
+            )
+        )
 
 
 def bot_factory(name: str) -> BotFactory:

@@ -6,7 +6,6 @@ the app only when it starts it.
 
 from __future__ import annotations
 
-import math
 import os
 import sys
 from pathlib import Path
@@ -109,13 +108,6 @@ def play_command(
 
     --bots names the bots of the other seats (default: expert; a resumed game keeps its own).
     """
-    if move_time is not None and not (move_time > 0 and math.isfinite(move_time)):
-        # as match and tournament refuse it: no bot can search in no time
-        raise SaladError(
-            _("move time: must be a positive number of seconds, not {value}").format(
-                value=move_time
-            )
-        )
     if carry_on:
         if resume is not None:
             raise SaladError(_("--continue carries on with the kept game: leave out --resume"))

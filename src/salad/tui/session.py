@@ -22,6 +22,7 @@ from platformdirs import user_data_path
 
 from salad.bots import Bot, bot_factory, bot_word, make_bot, reference_only
 from salad.bots.assist import HINT_BOT, Hint, hint, mover, takeback_count
+from salad.bots.registry import check_move_time
 from salad.bots.seeds import bot_seed
 from salad.cards import Deck
 from salad.engine import Game
@@ -117,6 +118,7 @@ class Session:
         self.seat = seat
         self.bot_names = list(bot_names)
         self.names = list(names)
+        check_move_time(move_time)
         self.move_time = move_time
         self.save_path = save_path
         """The user's file of the game (``--save``, ``--resume``, the ``save`` command)."""

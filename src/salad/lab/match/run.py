@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import math
 import os
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from salad.bots.registry import check_move_time
 from salad.bots.seeds import bot_seed
 from salad.errors import SaladError
 from salad.lab.games import GameJob, PlayedGame, check_recordable, play_game
@@ -47,8 +47,7 @@ def run_match(
     lineup = parse_lineup(bots, n)
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise SaladError(f"deals: must be at least 1, not {deals}")
-    if move_time is not None and not (move_time > 0 and math.isfinite(move_time)):
-        raise SaladError(f"move time: must be a positive number of seconds, not {move_time}")
+    check_move_time(move_time)
     if workers is not None and workers < 1:
         raise SaladError(f"workers: must be at least 1, not {workers}")
     options = dict(bot_options or {})

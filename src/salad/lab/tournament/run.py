@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import math
 import os
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from salad.bots.registry import check_move_time
 from salad.errors import SaladError
 from salad.lab.games import GameJob, PlayedGame, check_recordable
 from salad.lab.pool import worker_pool
@@ -81,8 +81,7 @@ def run_tournament(
         raise SaladError("address: a Ray cluster's address goes with --backend ray")
     if workers is not None and workers < 1:
         raise SaladError(f"workers: must be at least 1, not {workers}")
-    if move_time is not None and not (move_time > 0 and math.isfinite(move_time)):
-        raise SaladError(f"move time: must be a positive number of seconds, not {move_time}")
+    check_move_time(move_time)
     ray = import_ray() if backend == "ray" else None
     options = dict(bot_options or {})
     if move_time is not None:
