@@ -84,17 +84,16 @@ class Scorekeeper:
         players: int,
         sheet: ScoreSheet | None,
         path: Path | None,
-        kept: Path | None = None,
     ) -> None:
         """``path``: the user's file of the sheet (``--load``, then ``/save``), written after
-        every change once there is one; until then the sheet is kept in ``kept`` (default
-        :func:`kept_file`), so that no way of leaving loses a hand entered."""
+        every change once there is one; until then the sheet is kept in :func:`kept_file`, so
+        that no way of leaving loses a hand entered."""
         self.out = console
         self.ruleset = ruleset
         self.n = players
         self._sheet = sheet
         self.path = path
-        self.kept = kept_file() if kept is None else kept
+        self.kept = kept_file()
         self.keeping = False
         """Whether this sheet is in ``kept`` (removed once it is in the user's file)."""
         self.dirty = False
