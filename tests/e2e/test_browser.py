@@ -136,9 +136,11 @@ def test_quick_play_keyboard_illegal_click_and_panels(
     expect(page.locator("#round-line")).to_contain_text(lobby["hands"][0]["round"])
     assert page.evaluate(f"localStorage.getItem('salad.token.{tid}')")
 
-    # An illegal click is refused by the server and the message shown; the hand stays.
+    # An illegal click is refused by the server and the message shown; the hand stays. The
+    # deal is random: a hand can go by without a card that may not be played (always leading,
+    # or void, or holding only the suit led), so up to three hands are played to meet one.
     refused = False
-    for _ in range(13):
+    for _ in range(3 * 13):
         wait_my_turn(page)
         if page.locator(DIMMED).count():
             before = hand(page)

@@ -16,6 +16,9 @@ import pytest
 
 from .conftest import Server, free_port, haproxy_config
 
+# HAProxy in front of the nodes: a cluster test (make test-fast leaves it out).
+pytestmark = pytest.mark.cluster
+
 DEPLOYED = Path(__file__).resolve().parents[2] / "deploy" / "haproxy.cfg"
 
 
