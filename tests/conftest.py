@@ -161,10 +161,12 @@ SERIAL: dict[str, frozenset[str] | None] = {
 def data_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The user's data directory (``XDG_DATA_HOME``) of the tests and of every process they
     start: the session's own, never the real one (``salad score`` keeps its sheet there,
-    ``salad serve`` its secret and its default database)."""
+    ``salad serve`` its secret and its default database); and their cache directory
+    (``XDG_CACHE_HOME``: the command's compiled catalogs)."""
     path = tmp_path_factory.mktemp("data-home")
     with pytest.MonkeyPatch.context() as env:
         env.setenv("XDG_DATA_HOME", str(path))
+        env.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache-home")))
         yield path
 
 

@@ -9,8 +9,12 @@ test (it is a context variable, set for the rest of a process by ``salad.cli.mai
 from __future__ import annotations
 
 import contextvars
+import gettext
+import os
 import re
+import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -101,6 +105,67 @@ def test_errors_are_one_line_in_french(monkeypatch: pytest.MonkeyPatch, capsys: 
         f"erreur{NBSP}: règles{NBSP}: préréglage ou fichier inconnu 'no-such-rules' "
         f"(préréglages{NBSP}: {', '.join(PRESETS)})\n"
     )
+
+
+def test_the_parsers_own_errors_are_in_french(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    """Click's own messages (an unknown option or command, a missing value, a value of the
+    wrong type) in the language of the run, and back in English after it."""
+    domain = gettext.textdomain()
+    runs = [
+        (["--lang", "fr", "play", "--colour"], {}, f"option inconnue{NBSP}: '--colour'"),
+        (["play", "--sed", "3"], {"LANG": "fr_CA.UTF-8"}, "Voulais-tu dire l'une de celles-ci"),
+        (["--lang", "fr", "play", "--bots"], {}, "l'option '--bots' demande un argument"),
+        (["--lang", "fr", "frob"], {}, f"commande inconnue{NBSP}: 'frob' (voir salad --help)"),
+        (["--lang", "fr", "simulate", "-g", "x"], {}, "'x' n'est pas un nombre valide"),
+    ]
+    for args, env, said in runs:
+        assert _main(monkeypatch, args, env) == 2, args
+        err = capsys.readouterr().err
+        assert err.startswith(f"erreur{NBSP}: ") and err.count("\n") == 1, err
+        assert said in err, err
+        assert gettext.textdomain() == domain  # the global domain put back after the run
+        assert "LANGUAGE" not in os.environ
+    assert _main(monkeypatch, ["play", "--colour"], {"LANG": "C"}) == 2
+    assert capsys.readouterr().err.startswith("error: no such option '--colour'")
+
+    # Typer's CliRunner runs the app without run_app: --lang leaves gettext as it was.
+    def invoke() -> int:
+        return CliRunner().invoke(app, ["--lang", "fr", "rules"]).exit_code
+
+    assert contextvars.copy_context().run(invoke) == 0
+    assert gettext.textdomain() == domain
+    assert "LANGUAGE" not in os.environ
+
+
+def test_the_parsers_words_stay_english_where_the_cache_cannot_be_written(
+    monkeypatch: pytest.MonkeyPatch, capsys: Any, tmp_path: Path
+) -> None:
+    """The compiled catalog goes to the user's cache directory; where that cannot be written,
+    Click's words stay in English and everything else is French."""
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a directory")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    assert _main(monkeypatch, ["--lang", "fr", "play", "--colour"], {}) == 2
+    err = capsys.readouterr().err
+    assert err == f"erreur{NBSP}: no such option '--colour' (voir salad play --help)\n"
+
+
+def test_typers_help_marks_in_french_in_a_process_of_its_own(tmp_path: Path) -> None:
+    """Typer reads its help's marks (``[default: ...]``) once a process, when it first shows a
+    help: a `salad` run in French shows them in French."""
+    env = {**os.environ, "LANG": "C", "XDG_CACHE_HOME": str(tmp_path)}
+    env.pop("LANGUAGE", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "salad.cli", "--lang", "fr", "simulate", "--help"],
+        capture_output=True,
+        text=True,
+        env={**env, "COLUMNS": "100"},
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"[par défaut{NBSP}: canadian]" in done.stdout
+    assert "[default:" not in done.stdout
 
 
 LETTERS = re.compile(r"[A-Za-z]{2,}")

@@ -23,6 +23,7 @@ from salad import __version__
 from salad.cli.common import make_ruleset
 from salad.cli.errors import click_exceptions, run_app
 from salad.cli.game import demo, match, rules, simulate
+from salad.cli.library_words import speak
 from salad.cli.play import play_command
 from salad.cli.records import make_record_app
 from salad.cli.review import review_command
@@ -51,6 +52,7 @@ def _choose_language(value: str | None) -> str | None:
                 )
             ) from None
         use(value)
+        speak(value)
     return value
 
 

@@ -14,12 +14,14 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import typer
+from click import core as click_core
 from click import exceptions as click_exceptions
 from click.core import ParameterSource
 
 from salad.cli.help import translated
+from salad.cli.library_words import library_words
 from salad.errors import SaladError
-from salad.locale import _
+from salad.locale import _, current
 
 __all__ = ["ParameterSource", "click_exceptions", "friendly", "one_line", "run_app", "usage_error"]
 
@@ -77,6 +79,11 @@ def run_app(app: typer.Typer, args: Sequence[str] | None = None) -> int:
 
 def _run_app(app: typer.Typer, args: Sequence[str] | None) -> int:
     command = translated(typer.main.get_command(app))
+    with library_words(current().code):  # Click's own words too (`--lang` may change them)
+        return _main(command, args)
+
+
+def _main(command: click_core.Command, args: Sequence[str] | None) -> int:
     try:
         status = command.main(args=args, prog_name="salad", standalone_mode=False)
     except click_exceptions.NoArgsIsHelpError as exc:

@@ -6,8 +6,9 @@ with ``N_()`` where they are defined: Typer reads them once, when it builds the 
 before (:func:`salad.cli.main` does, from ``--lang`` or the environment). What Typer and its
 Click write themselves is translated here where they let us: the usage line's
 ``Usage:``, the help option's text and the titles of the help's panels (``Options``,
-``Arguments``, ``Commands``). Their ``[default: ...]`` and ``[required]`` marks and the
-parser's own errors (``No such option``) have no hook and stay in English.
+``Arguments``, ``Commands``); their ``[default: ...]`` and ``[required]`` marks and the
+parser's own errors (``No such option``) through gettext's global domain
+(:mod:`salad.cli.library_words`).
 """
 
 from __future__ import annotations

@@ -3,9 +3,11 @@ template made from the sources, each language's catalog brought up to it, and th
 fails on any string missing, fuzzy or out of date.
 
 The strings are found by Babel's extractors: Python's ``_``/``N_``/``ngettext``/``pgettext``,
-the browser's ``t``/``tn`` (``js/i18n.js``), the pages' Jinja ``{% trans %}`` and ``_()``, and
-the rulesets' own words (presets and toppings: their titles, suits, ranks, penalties and
-rounds), which are data and so are read from the data.
+the browser's ``t``/``tn`` (``js/i18n.js``), the pages' Jinja ``{% trans %}`` and ``_()``, the
+rulesets' own words (presets and toppings: their titles, suits, ranks, penalties and rounds),
+which are data and so are read from the data, and the command line's libraries' own words
+(Click's and Typer's: a parser's errors, ``[default: ...]``), read from the installed
+packages (located ``click/core.py``; :mod:`salad.cli.library_words` puts them to use).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from importlib import import_module
 from io import BytesIO
 from pathlib import Path
 from typing import Any
@@ -41,6 +44,9 @@ OPTIONS = {
     # misses a call inside an attribute's quotes (title="${t('...')}": put it in a variable).
     "web/static/**.js": {"parse_template_string": "true"},
 }
+LIBRARIES = ("click", "typer")
+"""The packages whose own messages the `salad` command shows (through the standard library's
+gettext): their strings are in the template too, located under the package's name."""
 PROJECT = "salad"
 HEADER: dict[str, Any] = {
     "project": PROJECT,
@@ -86,6 +92,12 @@ def extract() -> Catalog:
     for word in ruleset_words():
         if word and word not in template:
             template.add(word, None, [(RULESET_WORDS, 0)])
+    for name in LIBRARIES:
+        package = Path(import_module(name).__file__ or name).parent
+        for path, line, message, _comments, context in extract_from_dir(
+            package, [("**.py", "python")], keywords=DEFAULT_KEYWORDS
+        ):
+            template.add(message, None, [(f"{name}/{path}", line)], context=context)
     return template
 
 
