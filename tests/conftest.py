@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import typer.rich_utils  # noqa: F401  (see below)
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -45,6 +46,10 @@ settings.register_profile("dev", settings.get_profile("ci"), max_examples=10)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 TESTS = Path(__file__).resolve().parent
+
+# Typer translates its help's marks ("[default: ...]") once a process, when typer.rich_utils is
+# first imported (salad.cli.library_words): imported here, they are English in every test
+# process whatever a French run in it does first (a run in a process of its own tests French).
 
 CLUSTER_FIXTURES = frozenset({"redis_server", "session_redis", "start_cluster"})
 POSTGRES_FIXTURES = frozenset({"pg_url", "pg_admin"})

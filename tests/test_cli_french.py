@@ -79,11 +79,17 @@ def test_the_language_from_the_environment(monkeypatch: pytest.MonkeyPatch, caps
 
 
 def test_a_command_help_in_french(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
-    assert _main(monkeypatch, ["--lang", "fr", "score", "--help"], {"LANG": "C"}) == 0
+    wide = {"LANG": "C", "COLUMNS": "200"}  # each help text on one line
+    assert _main(monkeypatch, ["--lang", "fr", "score", "--help"], wide) == 0
     out = capsys.readouterr().out
     assert "Tient le pointage d'une table" in out
     assert "Nombre de joueurs" in out
     assert "Reprend une feuille enregistrée avec /save" in out
+    assert "URL-OU-FICHIER" in out and "ENTIER" in out
+    assert _main(monkeypatch, ["--lang", "fr", "rules", "--help"], {"LANG": "C"}) == 0
+    assert "salad rules [OPTIONS] [RÈGLES]" in capsys.readouterr().out
+    assert _main(monkeypatch, ["rules", "--help"], {"LANG": "C"}) == 0
+    assert "salad rules [OPTIONS] [RULESET]" in capsys.readouterr().out
 
 
 def test_a_bad_lang_is_one_line_naming_the_languages(

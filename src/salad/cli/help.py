@@ -15,15 +15,24 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from click.core import Command, Context
+from click.core import Argument, Command, Context, Parameter
 from click.formatting import HelpFormatter
 
-from salad.locale import _
+from salad.locale import N_, _
 
 __all__ = ["translated"]
 
 PANEL = "rich_help_panel"
 """The attribute where Typer reads the title of the panel a parameter or command is shown in."""
+
+METAVARS = (
+    *(N_("TEXT"), N_("INTEGER"), N_("FLOAT"), N_("BOOLEAN"), N_("PATH")),
+    *(N_("INTEGER RANGE"), N_("FLOAT RANGE")),
+    *(N_("RULESET"), N_("RECORD"), N_("FILE")),
+)
+"""The words Click shows for a value from its type's or its argument's name (``--players
+INTEGER``, ``salad rules [RULESET]``), marked for the catalog: :func:`_metavar` shows them in
+the current language."""
 
 
 class _Formatter(HelpFormatter):
@@ -59,6 +68,7 @@ def translated(command: Command, parent: Context | None = None) -> Command:
             cast(Any, param).help = _("Show this message and exit.")
         elif hasattr(param, "help"):
             param.help = _text(param.help)
+        _metavar(param, ctx)
         if getattr(param, PANEL, None) is None:
             title = _("Arguments") if param.param_type_name == "argument" else _("Options")
             setattr(param, PANEL, title)
@@ -68,3 +78,23 @@ def translated(command: Command, parent: Context | None = None) -> Command:
         translated(sub, ctx)
         setattr(sub, PANEL, _text(getattr(sub, PANEL, None)) or _("Commands"))
     return command
+
+
+def _metavar(param: Parameter, ctx: Context) -> None:
+    """``param``'s word for its value in the current language: its own ``metavar`` translated,
+    else the one Click would make from its type's name (an option's) or its name (an
+    argument's), set only where the language has another word for it."""
+    if param.nargs != 1:
+        return
+    if param.metavar is not None:
+        param.metavar = _text(param.metavar)
+        return
+    if isinstance(param, Argument):
+        word = (param.name or "").upper()
+    elif param.type.get_metavar(param=param, ctx=ctx) is None:
+        word = param.type.name.upper()
+    else:  # a choice's values, a date's formats: words of the values themselves
+        return
+    if word and _(word) != word:
+        optional = isinstance(param, Argument) and not param.required
+        param.metavar = f"[{_(word)}]" if optional else _(word)

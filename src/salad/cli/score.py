@@ -48,7 +48,7 @@ GroupOpt = Annotated[
     typer.Option(
         "--group",
         "-g",
-        metavar="URL-OR-FILE",
+        metavar=N_("URL-OR-FILE"),
         help=N_(
             "Attach the finished sheet of --load to a group of the site, and stop: the "
             "group's invite link (from its page), or a text file holding it. Each name counts "
