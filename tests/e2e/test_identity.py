@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 from playwright.sync_api import expect
 
-from .conftest import DESKTOP, ROOT, _free_port, _salad_command
+from .conftest import DESKTOP, ROOT, _free_port, _salad_command, watch
 from .test_browser import HAND
 
 
@@ -73,7 +73,7 @@ def test_a_player_is_kept_signed_in_elsewhere_rejoins_exports_and_deletes(
     def open_in(ctx: Any, path: str) -> Any:
         page = ctx.new_page()
         page.set_default_timeout(20_000)
-        page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
+        watch(page, errors)
         page.goto(path)
         return page
 

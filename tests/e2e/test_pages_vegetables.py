@@ -68,7 +68,7 @@ def test_vegetables_in_hand_and_trick(open_page: Callable[..., Any], base_url: s
         trick = page.evaluate("document.getElementById('trick').outerHTML.slice(0, 2000)")
         pytest.fail(f"no vegetable drawn in the trick; it holds: {trick}")
     # The picture once the card has landed (not in flight over a seat's plate).
-    page.wait_for_function("document.getAnimations().length === 0")
+    page.wait_for_function("() => document.getAnimations().length === 0")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "vegetables-table-1280x800.png"))
 

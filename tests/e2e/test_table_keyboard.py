@@ -49,7 +49,7 @@ def test_whole_game_by_keyboard(open_page: Callable[..., Any], base_url: str) ->
         assert time.monotonic() < end, "the game did not end"
         if page.locator("#btn-next-hand").count():
             # The button has the focus: Enter presses it.
-            page.wait_for_function("document.activeElement.id === 'btn-next-hand'")
+            page.wait_for_function("() => document.activeElement.id === 'btn-next-hand'")
             page.keyboard.press("Enter")
             expect(page.locator("#btn-next-hand")).to_have_count(0)
             nexts += 1
@@ -61,7 +61,7 @@ def test_whole_game_by_keyboard(open_page: Callable[..., Any], base_url: str) ->
                 page.keyboard.press("Enter")
                 try:
                     page.wait_for_function(
-                        f"document.querySelectorAll('{HAND}').length < {before}"
+                        f"() => document.querySelectorAll('{HAND}').length < {before}"
                         " || document.getElementById('btn-next-hand')"
                         " || document.getElementById('game-over')",
                         timeout=15000,

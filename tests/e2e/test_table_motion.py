@@ -72,7 +72,7 @@ def test_sound_off_until_switched_on_and_remembered(
         # Your turn and each trick won: a tone.
         page.evaluate("window.__tones = 0")
         page.locator("#hand .card.legal").first.click(position={"x": 8, "y": 26})
-        page.wait_for_function("window.__tones > 0", timeout=20_000)
+        page.wait_for_function("() => window.__tones > 0", timeout=20_000)
         # Remembered.
         page.reload()
         page.wait_for_selector(HAND)
@@ -93,7 +93,7 @@ def test_cards_fly_unless_reduced_motion(browser: Any, open_page: Callable[..., 
             play_a_card(page)
             if motion == "no-preference":
                 with contextlib.suppress(PlaywrightError):  # the assert below says what
-                    page.wait_for_function("window.__trickAnimations > 0", timeout=5000)
+                    page.wait_for_function("() => window.__trickAnimations > 0", timeout=5000)
             else:
                 page.wait_for_timeout(1000)  # the bots' next cards come in as well
             counts[motion] = page.evaluate("window.__trickAnimations")

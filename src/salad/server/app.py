@@ -17,6 +17,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from salad.locale import _
 from salad.server import logmask
+from salad.server.defences import Defences
 from salad.server.errors import ActionError, one_line
 from salad.server.players.identity import Identities
 from salad.server.players.secret import server_secret
@@ -153,8 +154,10 @@ def create_app(
     app.add_middleware(SocketGate, rates=rates)
     app.add_middleware(BodyLimit, limit=BODY_LIMIT, table_limit=TABLE_BODY_LIMIT)
     app.add_middleware(HeadLimit, limit=HEAD_LIMIT)
-    # Outermost: everything said to a request or a websocket is in its language.
+    # Outermost: everything said to a request or a websocket is in its language, and every
+    # HTTP answer carries the browser's defences (server/defences.py).
     app.add_middleware(SpokenLanguage, identities=app.state.identities)
+    app.add_middleware(Defences)
     pages.mount_static(app)
     return app
 
