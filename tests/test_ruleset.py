@@ -484,6 +484,16 @@ def _penalties(count: int) -> list[dict[str, object]]:
         ({"removal": ["2C"] * 257}, "removal: 257 entries"),
         ({"penalties": [{"id": "x", "points": 1, "cards": ["QS"] * 257}]}, "penalties[0].cards"),
         ({"points": {f"p{i}": 1 for i in range(65)}}, "points: 65 entries"),
+        ({"title": "T" * 95_000}, "title: 95000 characters, more than the limit of 60"),
+        (
+            {"rounds": [{"id": "r", "name": "N" * 61, "penalties": ["queens"]}]},
+            "rounds[0].name: 61 characters, more than the limit of 60",
+        ),
+        (
+            {"penalties": [{"id": "x", "name": "N" * 99_000, "points": 1, "cards": ["QS"]}]},
+            "penalties[0].name: 99000 characters",
+        ),
+        ({"rounds": [{"id": "r" * 41, "penalties": ["queens"]}]}, "rounds[0].id: 41 characters"),
         ({"jokers": 9}, "jokers: 9 is out of range (0 to 8)"),
         ({"max_players": 17}, "max_players: 17 is out of range (2 to 16)"),
     ],
@@ -499,3 +509,22 @@ def test_rulesets_are_bounded(settings, words):
 def test_the_largest_preset_is_well_within_the_limits():
     rs = from_preset("canadian", {"hands": ["no-queens"] * 64, "penalties": _penalties(59)})
     assert len(rs.hands) == 64 and len(rs.catalogue) == 64
+
+
+def test_every_preset_and_topping_word_is_within_the_name_limits():
+    """The limits leave room for every name and id the presets and toppings use."""
+    from salad.presets import PRESETS
+    from salad.settings_schema import ID_LIMIT, NAME_LIMIT
+    from salad.toppings import TOPPINGS, apply_toppings
+
+    for ruleset in PRESETS.values():
+        variants = [ruleset]
+        for topping in TOPPINGS:
+            try:
+                variants.append(apply_toppings(ruleset, [topping]))
+            except RulesError:
+                continue
+        for rs in variants:
+            assert len(rs.title) <= NAME_LIMIT, rs.title
+            for item in (*rs.rounds, *rs.catalogue):
+                assert len(item.name) <= NAME_LIMIT and len(item.id) <= ID_LIMIT, item

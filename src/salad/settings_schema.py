@@ -55,6 +55,12 @@ ROUND_PENALTIES_LIMIT = 32
 """Penalties one round lists (presets: 1)."""
 LIST_LIMIT = 256
 """Entries of any other list: removal, every_hand, a penalty's suits, ranks and cards."""
+NAME_LIMIT = 60
+"""Characters of the title and of a round's or a penalty's name (presets: at most 31): each is
+sent with every lobby and how-to-play, one round's name once a hand (#40: a 95 KB name made a
+6 MB lobby)."""
+ID_LIMIT = 40
+"""Characters of a round's or a penalty's id (presets: at most 16)."""
 
 _ID = re.compile(r"[A-Za-z0-9_-]+")
 
@@ -75,16 +81,24 @@ def _whole(lo: int, hi: int) -> Callable[[Any], int]:
     return check
 
 
-def _text(value: Any) -> str:
+def _text(value: Any, limit: int = NAME_LIMIT) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise _problem(f"must be a non-empty string, not {value!r}")
+        raise _problem(f"must be a non-empty string, not {_shown(value)}")
+    if len(value) > limit:
+        raise _problem(f"{len(value)} characters, more than the limit of {limit}")
     if "\n" in value or "\r" in value:
         raise _problem(f"must be one line, not {value!r}")
     return value
 
 
+def _shown(value: Any) -> str:
+    """``value`` as an error shows it: its repr, cut short past 60 characters."""
+    text = repr(value)
+    return text if len(text) <= NAME_LIMIT else text[: NAME_LIMIT - 3] + "..."
+
+
 def _ident(value: Any) -> str:
-    text = _text(value)
+    text = _text(value, ID_LIMIT)
     if not _ID.fullmatch(text):
         raise _problem(f"{text!r} may hold only letters, digits, '-' and '_' (e.g. 'black-jacks')")
     return text
