@@ -48,14 +48,39 @@ def config(conn: Connection) -> Config:
     return cfg
 
 
+TABLES = frozenset(
+    {
+        *("salad_tables", "salad_seats", "salad_moves", "salad_games", "salad_fences"),
+        *("salad_reviews", "salad_players", "salad_signins", "salad_results"),
+        *("salad_ratings", "salad_rating_history", "salad_player_stats", "salad_table_rated"),
+        *("salad_groups", "salad_group_members", "salad_group_sheets"),
+    }
+)
+"""The tables the migrations make (a test keeps this in step with a new database's)."""
+
+
 def upgrade(conn: Connection) -> None:
-    """Bring the database of ``conn`` to the newest revision, in the transaction of ``conn``."""
+    """Bring the database of ``conn`` to the newest revision, in the transaction of ``conn``;
+    :class:`DamagedDatabase` if it is damaged (SQLite's ``quick_check`` finds a fault) or lacks
+    a table of its revision (dropped: never made again over the rest of the data)."""
     if conn.dialect.name == "postgresql":
         conn.execute(text("SELECT pg_advisory_xact_lock(:lock)"), {"lock": LOCK})
+    else:
+        found = [row[0] for row in conn.execute(text("PRAGMA quick_check"))]
+        if found != ["ok"]:
+            faults = f"{len(found)} faults" if len(found) > 1 else "a fault"
+            raise DamagedDatabase(f"SQLite's quick_check finds {faults}: {found[0]}")
     tables = set(inspect(conn).get_table_names())
     if "salad_tables" in tables and "alembic_version" not in tables:
         log.info("database made before its migrations: stamped at the first revision")
     command.upgrade(config(conn), "head")
+    missing = TABLES - set(inspect(conn).get_table_names())
+    if missing:
+        raise DamagedDatabase(f"the table {', '.join(sorted(missing))} is missing")
+
+
+class DamagedDatabase(Exception):
+    """The database is damaged: a server must not serve it (the message says how)."""
 
 
 def sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

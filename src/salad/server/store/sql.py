@@ -39,7 +39,7 @@ from salad.server.store.base import (
     TableRow,
 )
 from salad.server.store.commit import GroupCommit, InlineCommit
-from salad.server.store.connections import FileConnections, ServerConnections
+from salad.server.store.connections import DamagedDatabase, FileConnections, ServerConnections
 from salad.server.store.statements import (
     Op,
     batch,
@@ -325,6 +325,10 @@ def shown_url(url: str) -> str:
     return shown
 
 
+RECOVER = ": restore it from a backup, or serve a new database (--database another path)"
+"""What a damaged database's line says to do."""
+
+
 def check_database(url: str) -> str:
     """Open the database at ``url`` once (its schema brought up to date) and return it as
     :func:`shown_url` does; any problem (a database of a newer salad too) is a one-line
@@ -346,7 +350,11 @@ def check_database(url: str) -> str:
 
     try:
         asyncio.run(opened())
+    except DamagedDatabase as exc:
+        raise SaladError(f"database {shown}: damaged ({exc}){RECOVER}") from None
     except (SQLAlchemyError, CommandError, ImportError, OSError) as exc:
         reason = " ".join(str(getattr(exc, "orig", None) or exc).split())
+        if "malformed" in reason:  # SQLite: "database disk image is malformed"
+            raise SaladError(f"database {shown}: damaged ({reason}){RECOVER}") from None
         raise SaladError(f"database {shown}: cannot be opened ({reason})") from None
     return shown
