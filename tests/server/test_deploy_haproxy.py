@@ -126,3 +126,29 @@ def test_the_deployed_proxy_routes_a_tables_requests_by_its_id(
         proc.terminate()
         proc.wait(10)
         log.close()
+
+
+@pytest.fixture
+def three_tables_a_minute(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server that ``deployed`` starts next lets an address make three tables a minute."""
+    monkeypatch.setenv("SALAD_RATE_LIMITS", "tables=3/60")
+
+
+def test_a_client_cannot_borrow_other_addresses_through_the_proxy(
+    three_tables_a_minute: None, deployed: tuple[Server, str]
+) -> None:
+    """A client naming other addresses in an X-Forwarded-For of its own, through
+    deploy/haproxy.cfg, still meets its own limit: HAProxy appends the address it saw, and the
+    server reads the last address it does not trust (docs/deploying.md). The client connects
+    from 127.0.0.2: 127.0.0.1, the proxy's address, is trusted, so a client there would be
+    skipped over like a proxy."""
+    _server, base = deployed
+    transport = httpx.HTTPTransport(local_address="127.0.0.2")
+    with httpx.Client(base_url=base, transport=transport) as client:
+        codes = [
+            client.post(
+                "/api/tables", json={"name": "Spoof"}, headers={"X-Forwarded-For": f"203.0.113.{i}"}
+            ).status_code
+            for i in range(5)
+        ]
+    assert codes == [200, 200, 200, 429, 429], codes
