@@ -18,34 +18,32 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from io import BytesIO
 from pathlib import Path
 
-from babel.messages.mofile import write_mo
 from platformdirs import user_cache_path
 
 from salad.formats.writing import write_whole
 from salad.locale import SOURCE, language
-from salad.locale.catalogs import catalog
+from salad.locale.catalogs import compiled
 
-__all__ = ["DOMAIN", "compiled", "library_words", "speak"]
+__all__ = ["DOMAIN", "kept", "library_words", "speak"]
 
 DOMAIN = "salad"
 """The gettext domain the libraries read while the command runs (``salad.mo``)."""
 
 
-def compiled(code: str) -> Path | None:
+def kept(code: str) -> Path | None:
     """The folder that holds ``CODE/LC_MESSAGES/salad.mo``, the catalog of the language
-    ``code`` compiled (written the first time); ``None`` where it cannot be written."""
-    data = BytesIO()
-    write_mo(data, catalog(code), use_fuzzy=False)
+    ``code`` as :func:`salad.locale.catalogs.compiled` makes it for our own words (written the
+    first time); ``None`` where it cannot be written."""
+    data = compiled(code)
     root = user_cache_path("salad", appauthor=False) / "locale"
-    root /= hashlib.sha256(data.getvalue()).hexdigest()[:16]
+    root /= hashlib.sha256(data).hexdigest()[:16]
     mo = root / code / "LC_MESSAGES" / f"{DOMAIN}.mo"
     if not mo.exists():
         try:
             mo.parent.mkdir(parents=True, exist_ok=True)
-            write_whole(mo, data.getvalue())
+            write_whole(mo, data)
         except OSError:
             return None
     return root
@@ -63,7 +61,7 @@ def speak(code: str) -> None:
     if language(code) == SOURCE:
         gettext.textdomain("messages")  # the standard library's own: none, English
         return
-    root = compiled(code)
+    root = kept(code)
     if root is None:
         return
     gettext.bindtextdomain(DOMAIN, str(root))

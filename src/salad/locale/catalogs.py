@@ -55,15 +55,20 @@ def catalog(code: str) -> Catalog:
 
 
 @cache
+def compiled(code: str) -> bytes:
+    """The catalog of ``code`` compiled (a ``.mo`` file's bytes), fuzzy entries left out:
+    English shows until they are checked."""
+    data = BytesIO()
+    write_mo(data, catalog(code), use_fuzzy=False)
+    return data.getvalue()
+
+
+@cache
 def translations(code: str) -> gettext.NullTranslations:
-    """The gettext translations of ``code``, compiled from its catalog (fuzzy entries left
-    out: English shows until they are checked)."""
+    """The gettext translations of ``code``, from its catalog :func:`compiled`."""
     if language(code) == SOURCE:
         return gettext.NullTranslations()
-    compiled = BytesIO()
-    write_mo(compiled, catalog(code), use_fuzzy=False)
-    compiled.seek(0)
-    return gettext.GNUTranslations(compiled)
+    return gettext.GNUTranslations(BytesIO(compiled(code)))
 
 
 def is_web(message: Message, files: frozenset[str] | None = None) -> bool:
