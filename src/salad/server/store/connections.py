@@ -59,17 +59,24 @@ TABLES = frozenset(
 """The tables the migrations make (a test keeps this in step with a new database's)."""
 
 
+def quick_check(conn: Connection) -> None:
+    """:class:`DamagedDatabase` if SQLite's ``quick_check`` finds a fault in the database of
+    ``conn`` (it reads the whole file: once a start, :func:`~.sql.check_database`); nothing on
+    another database."""
+    if conn.dialect.name != "sqlite":
+        return
+    found = [row[0] for row in conn.execute(text("PRAGMA quick_check"))]
+    if found != ["ok"]:
+        faults = f"{len(found)} faults" if len(found) > 1 else "a fault"
+        raise DamagedDatabase(f"SQLite's quick_check finds {faults}: {found[0]}")
+
+
 def upgrade(conn: Connection) -> None:
     """Bring the database of ``conn`` to the newest revision, in the transaction of ``conn``;
-    :class:`DamagedDatabase` if it is damaged (SQLite's ``quick_check`` finds a fault) or lacks
-    a table of its revision (dropped: never made again over the rest of the data)."""
+    :class:`DamagedDatabase` if it lacks a table of its revision (dropped: never made again
+    over the rest of the data)."""
     if conn.dialect.name == "postgresql":
         conn.execute(text("SELECT pg_advisory_xact_lock(:lock)"), {"lock": LOCK})
-    else:
-        found = [row[0] for row in conn.execute(text("PRAGMA quick_check"))]
-        if found != ["ok"]:
-            faults = f"{len(found)} faults" if len(found) > 1 else "a fault"
-            raise DamagedDatabase(f"SQLite's quick_check finds {faults}: {found[0]}")
     tables = set(inspect(conn).get_table_names())
     if "salad_tables" in tables and "alembic_version" not in tables:
         log.info("database made before its migrations: stamped at the first revision")

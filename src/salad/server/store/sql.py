@@ -39,7 +39,12 @@ from salad.server.store.base import (
     TableRow,
 )
 from salad.server.store.commit import GroupCommit, InlineCommit
-from salad.server.store.connections import DamagedDatabase, FileConnections, ServerConnections
+from salad.server.store.connections import (
+    DamagedDatabase,
+    FileConnections,
+    ServerConnections,
+    quick_check,
+)
 from salad.server.store.statements import (
     Op,
     batch,
@@ -330,9 +335,10 @@ RECOVER = ": restore it from a backup, or serve a new database (--database anoth
 
 
 def check_database(url: str) -> str:
-    """Open the database at ``url`` once (its schema brought up to date) and return it as
-    :func:`shown_url` does; any problem (a database of a newer salad too) is a one-line
-    :class:`SaladError`. Called where no event loop runs (``salad serve`` before it listens).
+    """Open the database at ``url`` once (checked whole on SQLite, its schema brought up to
+    date) and return it as :func:`shown_url` does; any problem (a database of a newer salad
+    too, a damaged one) is a one-line :class:`SaladError`. Called where no event loop runs
+    (``salad serve`` before it listens).
 
     >>> check_database("garbage://x")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -344,6 +350,7 @@ def check_database(url: str) -> str:
     async def opened() -> None:
         store = SqlStore(url)
         try:
+            await store.connections.aside(quick_check)  # before anything is written to it
             await store.open()
         finally:
             await store.close()
