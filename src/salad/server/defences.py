@@ -96,7 +96,7 @@ class Defences:
             await self.app(scope, receive, send)
             return
         path: str = scope["path"]
-        policy = API_POLICY if path in API_PAGES else POLICY
+        page_policy = API_POLICY if path in API_PAGES else POLICY
         ours = path.startswith(STATIC)
         secure = scope.get("scheme") == "https"
 
@@ -104,7 +104,7 @@ class Defences:
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
                 if headers.get("content-type", "").startswith("text/html"):
-                    headers.setdefault("content-security-policy", policy)
+                    headers.setdefault("content-security-policy", page_policy)
                     for name, value in PAGE_HEADERS:
                         headers.setdefault(name, value)
                 if not ours:
