@@ -12,7 +12,8 @@ Hypothesis profiles (``HYPOTHESIS_PROFILE=dev`` or ``--hypothesis-profile=dev``)
 Markers (pyproject.toml registers them; ``-m "not e2e and not cluster"`` is ``make test-fast``):
 
 - ``e2e``: everything under ``tests/e2e`` (a real Chromium);
-- ``cluster``: uses Redis (``redis_server``), several nodes (``start_cluster``) or HAProxy;
+- ``cluster``: uses Redis (``redis_server``), several nodes (``start_cluster``, or the session's
+  ``cluster``, whose tests are one ``xdist_group``: one worker starts it once) or HAProxy;
 - ``postgres``: needs PostgreSQL (``pg_url``, or a ``"postgresql"`` parameter);
 - ``slow``: one of the longest tests (``SLOW`` below, at least ~10 s alone);
 - ``serial``: measures wall or CPU time, so ``make test`` runs it alone after the parallel pass
@@ -51,7 +52,9 @@ TESTS = Path(__file__).resolve().parent
 # first imported (salad.cli.library_words): imported here, they are English in every test
 # process whatever a French run in it does first (a run in a process of its own tests French).
 
-CLUSTER_FIXTURES = frozenset({"redis_server", "session_redis", "start_cluster"})
+CLUSTER_FIXTURES = frozenset({"redis_server", "session_redis", "start_cluster", "cluster"})
+SHARED_CLUSTER = "session-cluster"
+"""The xdist_group of the tests that use the session's cluster (the ``cluster`` fixture)."""
 POSTGRES_FIXTURES = frozenset({"pg_url", "pg_admin"})
 
 SLOW: dict[str, frozenset[str] | None] = {
@@ -71,12 +74,7 @@ SLOW: dict[str, frozenset[str] | None] = {
     "e2e/test_talk.py": frozenset({"test_chat_mute_hint_play_and_undo_at_a_table_of_bots"}),
     "test_bots.py": frozenset({"test_skip_the_salad_phases_are_all_met"}),
     "test_cli.py": frozenset({"test_a_lean_install_runs_the_core_commands"}),
-    "test_plain.py": frozenset(
-        {
-            "test_without_textual_play_names_the_extra_and_plain_still_works",
-            "test_resume_refuses_new_rules_and_reports_bad_files",
-        }
-    ),
+    "test_plain.py": frozenset({"test_without_textual_play_names_the_extra_and_plain_still_works"}),
     "test_openspiel.py": frozenset({"test_random_sim_test"}),
     "test_properties.py": frozenset(
         {
@@ -97,7 +95,6 @@ SLOW: dict[str, frozenset[str] | None] = {
         {
             "test_property_cards_once_legal_moves_only_fixed_totals",
             "test_property_records_round_trip_and_verify",
-            "test_cli_simulate_and_verify_every_topping",
         }
     ),
     "test_tournament.py": frozenset(
@@ -223,11 +220,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.e2e)
         if grouped and (where.startswith("e2e/") or item.get_closest_marker("one_worker")):
             item.add_marker(pytest.mark.xdist_group(where))
+        elif grouped and "cluster" in fixtures:
+            item.add_marker(pytest.mark.xdist_group(SHARED_CLUSTER))
         if fixtures & CLUSTER_FIXTURES:
             item.add_marker(pytest.mark.cluster)
         if fixtures & POSTGRES_FIXTURES or "postgresql" in params:
             item.add_marker(pytest.mark.postgres)
-        if _named(SLOW, where, name) or "start_cluster" in fixtures:
+        if _named(SLOW, where, name) or fixtures & {"start_cluster", "cluster"}:
             item.add_marker(pytest.mark.slow)
         if _named(SERIAL, where, name):
             item.add_marker(pytest.mark.serial)

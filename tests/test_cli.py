@@ -7,6 +7,8 @@ modules in ``sys.modules`` of a fresh interpreter, as if they were not installed
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import subprocess
 import sys
@@ -17,6 +19,7 @@ from typer.testing import CliRunner
 
 from salad.cli import app
 from salad.cli.common import require_extra
+from salad.cli.errors import run_app
 from salad.errors import SaladError
 
 EXTRA_MODULES = {
@@ -47,6 +50,16 @@ def salad_without(blocked: list[str], *args: str) -> subprocess.CompletedProcess
         text=True,
         timeout=120,
     )
+
+
+def salad_here(*args: str) -> subprocess.CompletedProcess[str]:
+    """``salad ARGS`` in this process (:func:`run_app`, what the ``salad`` script runs), its
+    output caught: for a run that needs no interpreter of its own (no blocked module, no
+    pipe, no signal); the same answer as a process's, without a second of start-up."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = run_app(app, list(args))
+    return subprocess.CompletedProcess(["salad", *args], code, out.getvalue(), err.getvalue())
 
 
 def one_error_line(proc: subprocess.CompletedProcess[str]) -> str:
@@ -147,18 +160,18 @@ def test_a_lean_install_runs_the_core_commands(args: list[str]) -> None:
 @pytest.mark.parametrize("command", [[], ["record"]])
 def test_no_arguments_show_the_help_once(command: list[str]) -> None:
     """`salad` and `salad record` alone show their help, once (it came twice)."""
-    proc = salad_without([], *command)
+    proc = salad_here(*command)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.count("Usage: salad") == 1 and proc.stderr == ""
-    assert proc.stdout.rstrip() == salad_without([], *command, "--help").stdout.rstrip()
+    assert proc.stdout.rstrip() == salad_here(*command, "--help").stdout.rstrip()
 
 
 @pytest.mark.parametrize("command", [[], ["score"], ["record", "show"], ["serve"]])
 def test_h_is_help_everywhere(command: list[str]) -> None:
     """-h is --help, for the command and every command under it (it was refused)."""
-    short = salad_without([], *command, "-h")
+    short = salad_here(*command, "-h")
     assert short.returncode == 0, short.stderr
-    assert short.stdout.rstrip() == salad_without([], *command, "--help").stdout.rstrip()
+    assert short.stdout.rstrip() == salad_here(*command, "--help").stdout.rstrip()
     assert "-h" in short.stdout
 
 
@@ -172,7 +185,7 @@ def test_a_move_time_of_nothing_is_refused_by_play_as_by_match() -> None:
         text=True,
         timeout=60,
     )
-    match = salad_without([], "match", "-b", "random,random,random,random", "--move-time", "0")
+    match = salad_here("match", "-b", "random,random,random,random", "--move-time", "0")
     said = "error: move time: must be a positive number of seconds, not 0.0"
     assert one_error_line(play) == one_error_line(match) == said
 
@@ -210,7 +223,7 @@ def test_piped_runs_tell_their_progress_on_stderr() -> None:
 )
 def test_absurd_counts_are_refused_at_once(args: list[str]) -> None:
     """A run of more than ten million games is a typo: one line, at once (it ran for ever)."""
-    proc = salad_without([], *args)
+    proc = salad_here(*args)
     assert proc.returncode == 2 and "10000000" in proc.stderr, proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
 
@@ -278,7 +291,7 @@ def test_usage_errors_are_one_line_through_main() -> None:
 def test_version() -> None:
     from salad import __version__
 
-    proc = salad_without([], "--version")
+    proc = salad_here("--version")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == f"salad {__version__}"
 
@@ -286,7 +299,7 @@ def test_version() -> None:
 def test_a_closed_pipe_is_not_an_error(tmp_path: Path) -> None:
     """``salad record show FILE | head`` ended with "error: Broken pipe"."""
     many = tmp_path / "many.jsonl"
-    sim = salad_without([], "simulate", "-g", "20", "--record", str(many))
+    sim = salad_here("simulate", "-g", "20", "--record", str(many))
     assert sim.returncode == 0, sim.stderr
     proc = subprocess.Popen(
         [sys.executable, "-m", "salad.cli", "record", "show", str(many)],
@@ -304,7 +317,7 @@ def test_a_closed_pipe_is_not_an_error(tmp_path: Path) -> None:
 
 def test_a_wild_card_is_named_by_its_code_once() -> None:
     """salad rules showed `Wild (W, W)`: the symbol only where it is not the code."""
-    proc = salad_without([], "rules", "skip-the-salad", "--toppings", "all")
+    proc = salad_here("rules", "skip-the-salad", "--toppings", "all")
     assert proc.returncode == 0, proc.stderr
     assert "Wild: 4 x Wild (W)" in proc.stdout and "(W, W)" not in proc.stdout
 
@@ -312,10 +325,10 @@ def test_a_wild_card_is_named_by_its_code_once() -> None:
 def test_rules_say_how_a_trick_is_played() -> None:
     """salad rules listed the penalties but not how a trick is played: who leads, following
     suit, what wins (trumps where the ruleset has them) and its wild cards, from the ruleset."""
-    plain = salad_without([], "rules").stdout
+    plain = salad_here("rules").stdout
     assert "Play: the player at the dealer's left leads the first trick" in plain
     assert "The highest card of the led suit wins the trick (no trumps)" in plain
-    spicy = salad_without([], "rules", "skip-the-salad", "--toppings", "all").stdout
+    spicy = salad_here("rules", "skip-the-salad", "--toppings", "all").stdout
     assert "The highest trump wins the trick" in spicy
     assert "Wild: may be played at any time, even when you could follow suit, declared" in spicy
     assert "Salad Dressing: may be played at any time" in spicy

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from test_cli import salad_here
 
 from salad.events import Deal, Play, TokenTaken
 from salad.formats.rules import load_ruleset
@@ -88,8 +89,15 @@ def drive(
     return code, lines, proc.stderr.read()
 
 
-def test_a_whole_game_through_a_pipe() -> None:
-    code, lines, err = drive(["--bots", "random", "--seed", "3"])
+@pytest.fixture(scope="module")
+def game_through_a_pipe() -> tuple[int, list[str], str]:
+    """A whole game against random bots (seed 3) through a pipe, played once for the tests
+    that read it: the exit status, the lines of stdout and stderr."""
+    return drive(["--bots", "random", "--seed", "3"])
+
+
+def test_a_whole_game_through_a_pipe(game_through_a_pipe: tuple[int, list[str], str]) -> None:
+    code, lines, err = game_through_a_pipe
     assert code == 0, err
     assert "Final scores:" in lines
     total = next(line for line in lines if line.split()[:1] == ["Total"])
@@ -349,20 +357,12 @@ def test_end_of_input_says_where_the_game_is_kept(
 def test_resume_refuses_new_rules_and_reports_bad_files(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
-    result = subprocess.run(
-        [SALAD, "play", "--plain", "--resume", str(bad)], capture_output=True, text=True
-    )
+    result = salad_here("play", "--plain", "--resume", str(bad))
     assert result.returncode == 1
     assert result.stderr.startswith("error: ") and len(result.stderr.splitlines()) == 1
-    result = subprocess.run(
-        [SALAD, "play", "--plain", "--resume", str(bad), "--rules", "extended"],
-        capture_output=True,
-        text=True,
-    )
+    result = salad_here("play", "--plain", "--resume", str(bad), "--rules", "extended")
     assert result.returncode == 1 and "--rules" in result.stderr
-    result = subprocess.run(
-        [SALAD, "play", "--plain", "--bots", "nobody"], capture_output=True, text=True
-    )
+    result = salad_here("play", "--plain", "--bots", "nobody")
     assert result.returncode == 1 and "unknown bot" in result.stderr
 
 
@@ -494,8 +494,10 @@ def test_the_token_holder_is_announced_only_when_it_changes() -> None:
     assert len(announced) == changes
 
 
-def test_each_hand_ends_with_its_points_by_penalty() -> None:
-    code, lines, err = drive(["--bots", "random", "--seed", "3"])
+def test_each_hand_ends_with_its_points_by_penalty(
+    game_through_a_pipe: tuple[int, list[str], str],
+) -> None:
+    code, lines, err = game_through_a_pipe
     assert code == 0, err
     over = next(i for i, line in enumerate(lines) if line.startswith("Hand 1 (No Tricks) is over"))
     rows = lines[over + 1 : over + 5]

@@ -11,8 +11,6 @@ from __future__ import annotations
 import functools
 import json
 import random
-import subprocess
-import sys
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
@@ -20,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis_budget import examples
+from test_cli import salad_here
 
 from salad import Game, IllegalMoveError, Phase, RulesError, load_ruleset
 from salad.cards import NO_SUIT, CardParseError, Deck, cards_of
@@ -1116,25 +1115,16 @@ def test_property_records_round_trip_and_verify(setup, auto: bool) -> None:
 
 # -- the command line ---------------------------------------------------------------------------
 
-SALAD = Path(sys.executable).parent / "salad"
 
-
-def run_salad(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(SALAD), *args], capture_output=True, text=True, timeout=120, check=False
-    )
-
-
-@pytest.mark.skipif(not SALAD.exists(), reason="the salad console script is not installed")
 @pytest.mark.parametrize("players", range(3, 9))
 def test_cli_simulate_and_verify_every_topping(players: int, tmp_path: Path) -> None:
     file = tmp_path / f"skip-{players}.jsonl"
     args = ["--toppings", "all", "--players", str(players), "--games", "2", "--seed", "1"]
-    done = run_salad("simulate", "--rules", SKIP, *args, "--record", str(file))
+    done = salad_here("simulate", "--rules", SKIP, *args, "--record", str(file))
     assert done.returncode == 0, done.stderr
     assert f"{players} players" in done.stdout
     assert len(file.read_text().splitlines()) == 2
-    done = run_salad("record", "verify", str(file))
+    done = salad_here("record", "verify", str(file))
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert len(lines) == 2 and all(line.startswith("OK ") for line in lines)

@@ -357,21 +357,31 @@ def pg_admin() -> Iterator[tuple[Any, str]]:
     admin.dispose()
 
 
-@pytest.fixture
-def pg_url(pg_admin: tuple[Any, str]) -> Iterator[str]:
-    """A fresh, empty database on the test PostgreSQL server (dropped afterwards), named by a
-    random id so that xdist's workers never share one. Empty on purpose: the servers make
-    their schema at start as on a new deployment (40 ms; copying a template database with
-    the schema made would save nothing, measured, and would leave that path untested)."""
+@contextlib.contextmanager
+def fresh_database(pg_admin: tuple[Any, str]) -> Iterator[str]:
+    """A new, empty database on the test PostgreSQL server, named by a random id (xdist's
+    workers never share one), dropped at the end."""
     from sqlalchemy import text
 
     admin, base = pg_admin
     name = f"salad_{uuid.uuid4().hex[:12]}"
     with admin.connect() as conn:
         conn.execute(text(f'CREATE DATABASE "{name}"'))
-    yield f"{base}/{name}"
-    with admin.connect() as conn:
-        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    try:
+        yield f"{base}/{name}"
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture
+def pg_url(pg_admin: tuple[Any, str]) -> Iterator[str]:
+    """A fresh, empty database on the test PostgreSQL server (dropped afterwards). Empty on
+    purpose: the servers make their schema at start as on a new deployment (40 ms; copying a
+    template database with the schema made would save nothing, measured, and would leave that
+    path untested)."""
+    with fresh_database(pg_admin) as url:
+        yield url
 
 
 @pytest.fixture
@@ -484,39 +494,89 @@ class HAProxy:
         self._log.close()
 
 
+def start_nodes(
+    n: int, database: str, redis_url: str, directory: Path, bot_delay: float = 0.0
+) -> list[Server]:
+    """n cluster nodes (node0, node1, ...) on one database and Redis, started side by side:
+    all started, then all waited for."""
+    nodes = []
+    for i in range(n):
+        args = ("--redis", redis_url, "--node-name", f"node{i}")
+        nodes.append(Server(database, directory / f"node{i}.log", bot_delay, args, wait=False))
+    for node in nodes:
+        node.wait_ready()
+    return nodes
+
+
+def say_node_logs(request: pytest.FixtureRequest, nodes: list[Server]) -> None:
+    """If the test failed, what each node said last, for the failure's report."""
+    report = getattr(request.node, "report_call", None)
+    if report is None or not report.failed:
+        return
+    for i, srv in enumerate(nodes):
+        lines = srv.log_path.read_text(errors="replace").splitlines()
+        tail = [line for line in lines if "/healthz" not in line][-40:]
+        print(f"--- node{i} ({srv.log_path}), last lines:", *tail, sep="\n")
+
+
 @pytest.fixture
 def start_cluster(
     request: pytest.FixtureRequest, tmp_path: Path, pg_url: str, redis_server: RedisServer
 ) -> Iterator[Callable[..., tuple[list[Server], HAProxy]]]:
-    """``start_cluster(n)``: n nodes on one PostgreSQL database and Redis, and HAProxy."""
+    """``start_cluster(n)``: n nodes on one PostgreSQL database and Redis, and HAProxy: a
+    cluster of the test's own, for a test that kills, freezes or cuts off a part of it or
+    starts its nodes with other options (else ``cluster``)."""
     started: list[Server] = []
     proxies: list[HAProxy] = []
 
     def start(
         n: int = 3, bot_delay: float = 0.0, database: str | None = None
     ) -> tuple[list[Server], HAProxy]:
-        nodes = []
-        for i in range(n):  # all started, then all waited for: they start side by side
-            args = ("--redis", redis_server.url, "--node-name", f"node{i}")
-            db = database or pg_url
-            nodes.append(Server(db, tmp_path / f"node{i}.log", bot_delay, args, wait=False))
+        nodes = start_nodes(n, database or pg_url, redis_server.url, tmp_path, bot_delay)
         started.extend(nodes)
-        for node in nodes:
-            node.wait_ready()
-        proxies.append(HAProxy(started[-n:], tmp_path))
-        return started[-n:], proxies[-1]
+        proxies.append(HAProxy(nodes, tmp_path))
+        return nodes, proxies[-1]
 
     yield start
     for proxy in proxies:
         proxy.stop()
     for srv in started:
         srv.stop()
-    report = getattr(request.node, "report_call", None)
-    if report is not None and report.failed:  # what each node said, for the failure's report
-        for i, srv in enumerate(started):
-            lines = srv.log_path.read_text(errors="replace").splitlines()
-            tail = [line for line in lines if "/healthz" not in line][-40:]
-            print(f"--- node{i} ({srv.log_path}), last lines:", *tail, sep="\n")
+    say_node_logs(request, started)
+
+
+@pytest.fixture(scope="session")
+def session_cluster(
+    tmp_path_factory: pytest.TempPathFactory, pg_admin: tuple[Any, str]
+) -> Iterator[tuple[list[Server], HAProxy]]:
+    """Three nodes (bots play at once) on a database and a Redis of their own, and HAProxy,
+    once a session: see ``cluster``."""
+    directory = tmp_path_factory.mktemp("cluster")
+    with contextlib.ExitStack() as stack:
+        redis = RedisServer(directory / "redis.log")
+        stack.callback(redis.stop)
+        url = stack.enter_context(fresh_database(pg_admin))
+        nodes = start_nodes(3, url, redis.url, directory)
+        for srv in nodes:  # stopped before their database is dropped
+            stack.callback(srv.stop)
+        proxy = HAProxy(nodes, directory)
+        stack.callback(proxy.stop)
+        yield nodes, proxy
+
+
+@pytest.fixture
+def cluster(
+    request: pytest.FixtureRequest, session_cluster: tuple[list[Server], HAProxy]
+) -> Iterator[tuple[list[Server], HAProxy]]:
+    """``nodes, proxy = cluster``: three running nodes and HAProxy shared by the tests that
+    play on tables of their own and leave every node as it was (no kill, no freeze, no other
+    options); each of them is in one ``xdist_group`` (tests/conftest.py), so a session starts
+    these nodes once, not three for each test. Every node must still be running after it."""
+    nodes, _proxy = session_cluster
+    yield session_cluster
+    say_node_logs(request, nodes)
+    stopped = [f"node{i}" for i, node in enumerate(nodes) if node.proc.poll() is not None]
+    assert not stopped, f"the shared cluster lost {stopped}: a test left it broken"
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -74,8 +74,8 @@ def start_via(proxy: Any, table_id: str, host_token: str) -> Any:
     return r
 
 
-def test_a_game_whose_seats_are_on_different_nodes(start_cluster: Any) -> None:
-    nodes, proxy = start_cluster(3)
+def test_a_game_whose_seats_are_on_different_nodes(cluster: Any) -> None:
+    nodes, proxy = cluster
     table_id, tokens = table_on(nodes, proxy, 4)
     start_via(proxy, table_id, tokens[0])
 

@@ -31,8 +31,8 @@ def seats_everywhere(nodes: list[Server], proxy: Any, table_id: str) -> list[Any
     return seats[0]
 
 
-def test_the_lobby_and_a_rematch_whichever_node_answers(start_cluster: Any) -> None:
-    nodes, proxy = start_cluster(3)
+def test_the_lobby_and_a_rematch_whichever_node_answers(cluster: Any) -> None:
+    nodes, proxy = cluster
     body = {"name": "Host", "rules_toml": ONE_HAND, "seats": [HUMAN, OPEN, OPEN, OPEN, OPEN]}
     created = nodes[0].ok("POST", "/api/tables", body)
     table_id, host = created["table_id"], created["token"]
@@ -124,10 +124,10 @@ def test_the_lobby_and_a_rematch_whichever_node_answers(start_cluster: Any) -> N
     assert all(g["status"] == "over" for g in games)
 
 
-def test_a_made_up_table_is_no_table_on_every_node(start_cluster: Any) -> None:
+def test_a_made_up_table_is_no_table_on_every_node(cluster: Any) -> None:
     """Asked of each node, directly and through the balancer: 404 over HTTP, and over a
     websocket the error and the close (4404) after which the web client stops trying."""
-    nodes, proxy = start_cluster(3)
+    nodes, proxy = cluster
 
     async def close_of(server: Server, table_id: str) -> tuple[int, str]:
         async with websockets.connect(f"{server.ws_base}/ws/tables/{table_id}") as ws:

@@ -45,8 +45,8 @@ async def seat_by_cookie(proxy: Any, table_id: str, cookie: str, node: str) -> A
     raise AssertionError("more than 3 redirects")
 
 
-def test_a_cluster_shares_its_players(start_cluster: Any) -> None:
-    nodes, proxy = start_cluster(2)
+def test_a_cluster_shares_its_players(cluster: Any) -> None:
+    nodes, proxy = cluster
     at = {f"node{i}": node.base for i, node in enumerate(nodes)}
     with browser(proxy) as phone, browser(proxy) as laptop:
         # Made through the balancer; known on each node, asked directly (the balancer sends a

@@ -15,8 +15,8 @@ from .test_cluster_lobby import OPEN, seats_everywhere
 GUESTS = 12
 
 
-def test_guests_racing_for_seats_through_every_node(start_cluster: Any) -> None:
-    nodes, proxy = start_cluster(3)
+def test_guests_racing_for_seats_through_every_node(cluster: Any) -> None:
+    nodes, proxy = cluster
     body = {"name": "Host", "rules_toml": ONE_HAND, "seats": [HUMAN, OPEN, OPEN, OPEN, OPEN]}
     table_id = nodes[0].ok("POST", "/api/tables", body)["table_id"]
 

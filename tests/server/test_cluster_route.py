@@ -36,8 +36,8 @@ def named(answer: Any) -> str | None:
     return headers.get(NODE)  # type: ignore[no-any-return]
 
 
-def test_clients_that_name_the_node_reach_it_and_play(start_cluster: Any) -> None:
-    nodes, proxy = start_cluster(3)
+def test_clients_that_name_the_node_reach_it_and_play(cluster: Any) -> None:
+    nodes, proxy = cluster
     table_id, tokens = table_on(nodes, proxy, 4)
     # Whichever node is asked (redirected to the holder), or the balancer, the answer names
     # the holder.
@@ -231,13 +231,13 @@ def test_a_websocket_is_counted_once_where_it_connects(
     assert refused["message"].startswith("too many websocket connections from this address")
 
 
-def test_a_node_that_does_not_hold_a_table_redirects_to_its_holder(start_cluster: Any) -> None:
+def test_a_node_that_does_not_hold_a_table_redirects_to_its_holder(cluster: Any) -> None:
     """Asked directly, a node that does not hold a table answers a 307 to the same path and
     query with the holder's name (`?node=`), the request's body kept by clients that follow;
     a websocket gets one `error` and the close 4307 with `node=NAME`. A request that names
     a node which no longer holds the table (a stale name) is sent on to the true holder, and
     one redirected too often gets a 503 with Retry-After, never a loop."""
-    nodes, proxy = start_cluster(3)
+    nodes, proxy = cluster
     seats = [{"kind": "human"}, {"kind": "open"}, {"kind": "bot"}]
     table_id = nodes[0].ok("POST", "/api/tables", {"name": "Host", "seats": seats})["table_id"]
     path = f"/api/tables/{table_id}"  # held by node0, where it was made

@@ -79,7 +79,7 @@ def test_a_flood_of_requests_from_one_address_is_refused_at_the_proxy(
 
 
 def test_the_deployed_proxy_routes_a_tables_requests_by_its_id(
-    start_cluster: Callable[..., Any], tmp_path: Path
+    cluster: tuple[list[Server], Any], tmp_path: Path
 ) -> None:
     """deploy/haproxy.cfg as it is written, in front of three cluster nodes (named node0..node2
     here): each table's requests go to one node, the same every time (a hash of its
@@ -88,7 +88,7 @@ def test_the_deployed_proxy_routes_a_tables_requests_by_its_id(
     binary = shutil.which("haproxy")
     if binary is None:
         pytest.skip("haproxy is not installed (make system-deps installs it)")
-    nodes, _ = start_cluster(3)
+    nodes, _ = cluster
     port = free_port()
     path = tmp_path / "deployed.cfg"  # the nodes are named node0..node2 here
     path.write_text(haproxy_config(port, {f"node{i}": node.port for i, node in enumerate(nodes)}))
