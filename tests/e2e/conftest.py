@@ -80,11 +80,13 @@ def _serve_exists(cmd: tuple[str, ...]) -> bool:
 
 @contextmanager
 def running_server(
-    tmp_path_factory: pytest.TempPathFactory, bot_delay: float | None = None
+    tmp_path_factory: pytest.TempPathFactory,
+    bot_delay: float | None = None,
+    database: Path | None = None,
 ) -> Iterator[str]:
-    """The URL of a `salad serve` started here on a free port with a fresh SQLite database,
-    stopped on leaving; ``bot_delay`` is its ``--bot-delay`` (its own default when None).
-    ``SALAD_E2E_BASE_URL`` names a running server to use instead."""
+    """The URL of a `salad serve` started here on a free port with a fresh SQLite database
+    (``database``: that file), stopped on leaving; ``bot_delay`` is its ``--bot-delay`` (its
+    own default when None). ``SALAD_E2E_BASE_URL`` names a running server to use instead."""
     given = os.environ.get("SALAD_E2E_BASE_URL")
     if given:
         yield given.rstrip("/")
@@ -93,7 +95,7 @@ def running_server(
     if not _serve_exists(tuple(cmd)):
         pytest.skip("`salad serve` does not exist yet (src/salad/server is not written)")
     port = _free_port()
-    db = tmp_path_factory.mktemp("e2e-db") / "salad.sqlite"
+    db = database or tmp_path_factory.mktemp("e2e-db") / "salad.sqlite"
     log = (tmp_path_factory.mktemp("e2e-log") / "server.log").open("w+")
     args = ["serve", "--port", str(port), "--database", f"sqlite:///{db}"]
     if bot_delay is not None:

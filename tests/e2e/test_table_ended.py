@@ -25,7 +25,10 @@ def opened_sockets(page: Any) -> list[str]:
 def ended(page: Any, reason: str, watch: bool) -> None:
     panel = page.locator("#center .panel.ended")
     expect(panel).to_be_visible()
-    expect(panel).to_contain_text("You are no longer connected to this table")
+    # A table there is (to watch) was left; one there is not, or that cannot be opened, was
+    # never reached.
+    heading = "You are no longer connected to this table" if watch else "Cannot open this table"
+    expect(panel.get_by_role("heading")).to_have_text(heading)
     expect(panel).to_contain_text(reason)
     expect(panel.get_by_role("link", name="Home")).to_have_attribute("href", "/")
     expect(panel.get_by_role("link", name="Watch this table")).to_have_count(int(watch))

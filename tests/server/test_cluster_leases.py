@@ -18,7 +18,7 @@ from sqlalchemy import create_engine, text
 from salad.formats.rules import load_ruleset
 from salad.server.cluster.link import BEAT
 from salad.server.cluster.node import Cluster
-from salad.server.errors import ActionError
+from salad.server.errors import DAMAGED_DATABASE, ActionError
 from salad.server.store import MemoryStore, SqlStore, TableRow, TableStore, database_url
 from salad.server.tables import TableManager
 from salad.server.tables.turns import STOP_WAIT
@@ -34,7 +34,7 @@ def node_on(url: str, storage: TableStore) -> Cluster:
 
 
 def rename_tables(url: str) -> None:
-    """The tables gone from the database (as if it did not answer)."""
+    """The tables gone from the database (damaged: the store says so, as DamagedDatabase)."""
     engine = create_engine(database_url(url))
     try:
         with engine.begin() as conn:
@@ -96,14 +96,12 @@ def test_a_made_up_table_takes_no_lease_and_a_real_one_does(
             assert cluster.held == {}
             assert await cluster.holder_name("real") is None  # this node serves it
             assert await cluster.link.owner("real") == cluster.node
-            # The database not answering is the 503 a client tries again after; no lease.
+            # A database that fails (here damaged: its tables gone) is a 503 that says so; no
+            # lease.
             rename_tables(storage.url)
             with pytest.raises(ActionError) as away:
                 await cluster.holder_name("other")
-            assert (away.value.status, away.value.message) == (
-                503,
-                "the database does not answer: retry",
-            )
+            assert (away.value.status, away.value.message) == (503, DAMAGED_DATABASE)
             assert await cluster.link.owner("other") is None
         finally:
             await cluster.link.close()
@@ -192,5 +190,5 @@ def test_the_look_for_unheld_tables_keeps_off_the_batches(
             await manager.close()
 
     asyncio.run(run())
-    said = [r for r in caplog.records if "database does not answer" in r.getMessage()]
+    said = [r for r in caplog.records if "the database is damaged" in r.getMessage()]
     assert said and all(r.exc_info is None and "\n" not in r.getMessage() for r in said), said

@@ -18,7 +18,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from salad.locale import _
 from salad.server import logmask
 from salad.server.defences import Defences
-from salad.server.errors import ActionError, one_line
+from salad.server.errors import DAMAGED_DATABASE, ActionError, one_line
 from salad.server.players.identity import Identities
 from salad.server.players.secret import server_secret
 from salad.server.ratelimit import RateLimits
@@ -38,7 +38,7 @@ from salad.server.routes import (
 )
 from salad.server.sockets import SocketGate, TableSockets
 from salad.server.speech import SpokenLanguage
-from salad.server.store import SqlStore
+from salad.server.store import DamagedDatabase, SqlStore
 from salad.server.store.players import SqlPlayers
 from salad.server.tables import TableManager
 from salad.server.tables.registry import UNLOAD_AFTER
@@ -180,6 +180,12 @@ def add_error_handlers(app: FastAPI) -> None:
         return JSONResponse({"error": one_line(exc.errors())}, status_code=400)
 
     app.exception_handler(SheetError)(sheets.refused)  # names or an entry: every problem
+
+    @app.exception_handler(DamagedDatabase)
+    async def _damaged(request: Request, exc: DamagedDatabase) -> JSONResponse:
+        # One line, no traceback: what is wrong is the database, not this request.
+        log.error("%s %s: the database is damaged: %s", request.method, request.url.path, exc)
+        return JSONResponse({"error": _(DAMAGED_DATABASE)}, status_code=503)
 
     @app.exception_handler(Exception)
     async def _internal_error(_request: Request, exc: Exception) -> JSONResponse:

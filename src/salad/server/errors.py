@@ -9,7 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from salad.locale import _
+from salad.locale import N_, _
+
+DAMAGED_DATABASE = N_("the server's database is damaged: it cannot answer until it is mended")
+"""What a request that meets a damaged database is answered (503), in the client's language."""
 
 
 class ActionError(Exception):

@@ -154,13 +154,18 @@ class OptionsOut(BaseModel):
 
 
 class HealthOut(BaseModel):
-    """``GET /healthz``: 200 when the server can serve, 503 when its database does not answer."""
+    """``GET /healthz``: 200 when the server can serve, 503 when its database does not answer
+    or has been found damaged."""
 
     status: str
     database: str
+    """``ok``, or why not (``damaged: ...``, ``unreachable: ...``, ``no answer in 2 s``)."""
     redis: str | None = None
     """A cluster node's Redis: ``ok`` or why not."""
     node: str | None = None
     """A cluster node's id."""
     tables_in_memory: int
     connections: int
+    tables_damaged: int = 0
+    """Tables this process could not open, what is stored of them being damaged (the log
+    names each and says why)."""

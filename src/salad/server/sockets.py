@@ -37,6 +37,7 @@ from salad.server.players.origin import foreign_origin
 from salad.server.ratelimit import WHAT_CLOSED, RateLimits
 from salad.server.tables import Conn, Table, TableManager
 from salad.server.tables.connection import GONE, TurnWrites
+from salad.server.tables.damage import DAMAGED, Damaged
 from salad.server.tables.registry import NO_TABLE, STALE
 from salad.server.tables.table import PlayerClaim
 from salad.server.tables.wire import error_message
@@ -213,9 +214,10 @@ class TableSockets:
         manager = self.manager
         try:
             table = await manager.get(table_id)
-        except ActionError as exc:  # NO_TABLE for good (the client stops), else try again
+        except ActionError as exc:  # NO_TABLE and DAMAGED for good (the client stops)
             await ws.send_text(error_message(exc.message))
-            await ws.close(code=NO_TABLE if exc.status == 404 else STALE)
+            code = DAMAGED if isinstance(exc, Damaged) else STALE
+            await ws.close(code=NO_TABLE if exc.status == 404 else code)
             return
         seat = SPECTATOR
         if token:

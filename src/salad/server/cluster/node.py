@@ -22,8 +22,8 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from salad.locale import N_, _
 from salad.server.cluster.link import BEAT, FORGOTTEN, LEASE_MS, Link, channel
-from salad.server.errors import ActionError
-from salad.server.store import StoreTimeout
+from salad.server.errors import DAMAGED_DATABASE, ActionError
+from salad.server.store import DamagedDatabase, StoreTimeout
 from salad.server.tables import TableManager
 from salad.server.tables.turns import STOP_WAIT
 
@@ -136,6 +136,9 @@ class Cluster:
         is taken: a made-up id takes no lease and costs the store's batches nothing."""
         try:
             found = await self.manager.storage.table_exists(table_id)
+        except DamagedDatabase as exc:
+            log.error("cluster: the database is damaged: %s", exc)
+            raise ActionError(_(DAMAGED_DATABASE), 503) from None
         except (SQLAlchemyError, StoreTimeout) as exc:
             log.warning("cluster: the database did not answer a look-up: %s", exc)
             raise ActionError(_("the database does not answer: retry"), 503) from None
@@ -288,6 +291,8 @@ class Cluster:
                 await self._adopt()
             except (RedisError, OSError) as exc:
                 log.warning("cluster: Redis does not answer (%s)", exc)
+            except DamagedDatabase as exc:
+                log.error("cluster: the database is damaged (%s)", exc)
             except (SQLAlchemyError, StoreTimeout) as exc:
                 said = (str(exc).splitlines() or [type(exc).__name__])[0]  # SQL follows
                 log.warning("cluster: the database does not answer (%s)", said)

@@ -1,6 +1,7 @@
 """``GET /healthz``, a load balancer's health check: 200 when the database (and, on a cluster
-node, Redis) answers within :data:`PING_TIMEOUT`, 503 otherwise; and how many tables and
-connections this process holds in memory."""
+node, Redis) answers within :data:`PING_TIMEOUT`, 503 otherwise (a database found damaged since
+the start, too); how many tables and connections this process holds in memory, and how many
+tables it could not open (what is stored of them is damaged: the log says why)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from salad.server import schemas as s
+from salad.server.store import DamagedDatabase
 from salad.server.tables import TableManager
 
 PING_TIMEOUT = 2.0
@@ -22,6 +24,8 @@ async def answers(ping: Awaitable[object]) -> str:
     why not in a few words."""
     try:
         await asyncio.wait_for(ping, PING_TIMEOUT)
+    except DamagedDatabase as exc:
+        return f"damaged: {exc}"
     except TimeoutError:
         return f"no answer in {PING_TIMEOUT:g} s"
     except Exception as exc:  # whatever the driver raises: one line of it
@@ -51,6 +55,7 @@ async def healthz(request: Request) -> Any:
         "database": database,
         **({"redis": redis, "node": cluster.node} if cluster is not None else {}),
         "tables_in_memory": len(tables),
+        "tables_damaged": len(manager.registry.damaged),
         "connections": sum(len(t.connections()) for t in tables),
     }
     return JSONResponse(body, status_code=200 if ok else 503)

@@ -13,10 +13,12 @@ from salad.server.store.base import (
     TableStore,
     hash_token,
 )
+from salad.server.store.connections import DamagedDatabase
 from salad.server.store.memory import MemoryStore
 from salad.server.store.sql import SqlStore, check_database, database_url
 
 __all__ = [
+    "DamagedDatabase",
     "DuplicateMove",
     "GameRow",
     "MemoryStore",

@@ -22,7 +22,7 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, create_engine, event, inspect, text
-from sqlalchemy.engine import URL, Engine
+from sqlalchemy.engine import URL, Engine, ExceptionContext
 from sqlalchemy.ext.asyncio import AsyncConnection, create_async_engine
 from sqlalchemy.pool import StaticPool
 
@@ -90,6 +90,51 @@ class DamagedDatabase(Exception):
     """The database is damaged: a server must not serve it (the message says how)."""
 
 
+DAMAGE_STATES = frozenset({"XX001", "XX002", "42P01", "42703"})
+"""PostgreSQL's codes of damage: data or an index corrupted, a table or a column of the schema
+missing (dropped while the server ran)."""
+DAMAGE_NAMES = frozenset({"SQLITE_CORRUPT", "SQLITE_NOTADB"})
+"""SQLite's (``sqlite_errorname``): a malformed file, a file that is not a database."""
+MISSING = ("no such table", "no such column")
+"""How SQLite says a table or a column of the schema is missing (a plain ``SQLITE_ERROR``)."""
+
+
+def damage_of(exc: BaseException) -> str | None:
+    """What a database error says of damage to the database, on one line; None if it is
+    another error (the database does not answer, a row refused, ...).
+
+    >>> import sqlite3
+    >>> damage_of(sqlite3.OperationalError("no such table: salad_moves"))
+    'no such table: salad_moves'
+    >>> damage_of(sqlite3.OperationalError("database is locked")) is None
+    True
+    """
+    said = " ".join(str(exc).split())[:200]
+    if getattr(exc, "sqlstate", None) in DAMAGE_STATES:  # psycopg's
+        return said
+    if getattr(exc, "sqlite_errorname", None) in DAMAGE_NAMES or said.startswith(MISSING):
+        return said
+    return None
+
+
+class DamageWatch:
+    """SQLAlchemy's ``handle_error`` hook of an engine: a driver's error that says the
+    database is damaged is raised as :class:`DamagedDatabase` instead, whatever statement met
+    it, and :attr:`damaged` keeps the first such (what ``/healthz`` reports)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.damaged: str | None = None
+        event.listen(engine, "handle_error", self.seen)
+
+    def seen(self, context: ExceptionContext) -> BaseException | None:
+        said = damage_of(context.original_exception)
+        if said is None:
+            return None
+        if self.damaged is None:
+            self.damaged = said
+        return DamagedDatabase(said)
+
+
 def sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     # WAL: readers never block the writer; synchronous=NORMAL: a commit survives the process
     # being killed (the data is in the OS), only a power cut can lose the last commits.
@@ -121,6 +166,7 @@ class FileConnections:
         )
         event.listen(self.engine, "connect", sqlite_pragmas)
         self.sync_engine = self.engine
+        self.watch = DamageWatch(self.engine)
         self._conn: Connection | None = None
 
     async def upgrade(self) -> None:
@@ -162,6 +208,7 @@ class ServerConnections:
         args = {} if "connect_timeout" in url.query else {"connect_timeout": CONNECT_TIMEOUT}
         self.engine = create_async_engine(url, connect_args=args)
         self.sync_engine = self.engine.sync_engine
+        self.watch = DamageWatch(self.sync_engine)
         self.timeout = timeout
         self._kept: dict[bool, AsyncConnection] = {}
         """The connections batches run on, by whether in autocommit (for moves alone)."""

@@ -151,6 +151,11 @@ class SqlStore:
         return cast(T, await self.commit.call(Op(fn=fn)))
 
     async def ping(self) -> None:
+        """Return once the database answers; :class:`DamagedDatabase` if a statement has found
+        it damaged since the start (it stays so: a damaged database is not served)."""
+        damaged = self.connections.watch.damaged
+        if damaged is not None:
+            raise DamagedDatabase(damaged)
         await self.call(lambda conn: conn.execute(select(1)))
 
     # -- writes ---------------------------------------------------------------------------

@@ -12,8 +12,8 @@ from salad.engine import Game
 from salad.errors import CardParseError, IllegalMoveError
 from salad.locale import _
 from salad.moves import Move, format_move, parse_move
-from salad.server.errors import ActionError
-from salad.server.store import MoveRow, StaleCopy, StoreTimeout
+from salad.server.errors import DAMAGED_DATABASE, ActionError
+from salad.server.store import DamagedDatabase, MoveRow, StaleCopy, StoreTimeout
 from salad.server.tables.connection import Conn
 from salad.server.tables.passing import Choices
 from salad.server.tables.registry import Registry
@@ -138,6 +138,14 @@ class MovePlayer:
         except StoreTimeout as exc:  # the database froze or was cut off: one line, no trace
             log.warning("table %s: move %d could not be stored: %s", table.id, seq, exc)
             raise ActionError(_("the server could not store that move; try again"), 503) from None
+        except DamagedDatabase as exc:  # one line, no trace: /healthz says so from now on
+            log.error(
+                "table %s: move %d could not be stored: the database is damaged: %s",
+                table.id,
+                seq,
+                exc,
+            )
+            raise ActionError(_(DAMAGED_DATABASE), 503) from None
         except BaseException:
             log.exception("table %s: move %d could not be stored", table.id, seq)
             raise ActionError(_("the server could not store that move; try again"), 503) from None

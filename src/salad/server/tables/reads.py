@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from salad.engine import Game
 from salad.formats.records import record_from_game
 from salad.locale import _
 from salad.server.errors import ActionError
+from salad.server.tables.damage import Damaged, replay
 from salad.server.tables.registry import Registry
 from salad.server.tables.table import TableStatus
 
@@ -57,7 +57,9 @@ class Reads:
         if row is None:
             raise ActionError(_("table {table} has no game {n}").format(table=table_id, n=n), 404)
         moves = await storage.moves(table_id, n)
-        game = Game(table.ruleset, len(row.players), seed=row.seed)
-        for m in moves:
-            game.play(m.move)
+        try:
+            game = replay(table_id, table.ruleset, len(row.players), row, moves)
+        except Damaged as exc:
+            self.registry.tell(exc)
+            raise
         return record_from_game(game, row.players)

@@ -9,10 +9,11 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, NoReturn, TypeVar
 
-from salad.engine import Game
+from salad.errors import SaladError
 from salad.locale import N_, _
 from salad.server.errors import ActionError
-from salad.server.store import StaleCopy, TableStore
+from salad.server.store import DamagedDatabase, StaleCopy, TableStore
+from salad.server.tables.damage import Damaged, replay
 from salad.server.tables.hand_end import restore_presses
 from salad.server.tables.placement import Placement
 from salad.server.tables.table import TABLE_ID, Table, TableStatus
@@ -66,6 +67,9 @@ class Registry:
         self.recover: list[Callable[[], Awaitable[list[str]]]] = []
         """The ids of more tables to load as the server starts (if the placement resumes
         tables): those with a finished game whose results are missing."""
+        self.damaged: dict[str, str] = {}
+        """The tables that could not be opened, by id: what is wrong with them (logged once
+        each: :meth:`tell`)."""
 
     async def entering(self, table: Table) -> None:
         """Run the :attr:`loaded` hooks on a table entering memory."""
@@ -103,6 +107,8 @@ class Registry:
         for table_id in ids:
             try:
                 await self.get(table_id)
+            except Damaged:
+                pass  # said (tell)
             except Exception:
                 log.exception("table %s could not be resumed", table_id)
         if ids:
@@ -148,6 +154,29 @@ class Registry:
         return table
 
     async def _load(self, table_id: str) -> Table | None:
+        """The table as stored, in memory; None if there is none. :class:`Damaged` (said once
+        in the log: :meth:`tell`) if what is stored of it cannot be read back."""
+        try:
+            table = await self._read(table_id)
+            self.damaged.pop(table_id, None)  # mended, if it was damaged
+            return table
+        except Damaged as exc:
+            self.tell(exc)
+            raise
+        except DamagedDatabase as exc:
+            damaged = Damaged(table_id, f"the database is damaged: {exc}")
+        except (SaladError, ValueError, TypeError, KeyError) as exc:  # its rows, not the store
+            damaged = Damaged(table_id, f"{type(exc).__name__}: {exc}")
+        self.tell(damaged)
+        raise damaged
+
+    def tell(self, exc: Damaged) -> None:
+        """Note a table that cannot be opened, and log why (one line, once a table)."""
+        if exc.table_id not in self.damaged:
+            log.error("table %s cannot be opened: %s", exc.table_id, exc.cause)
+        self.damaged[exc.table_id] = exc.cause
+
+    async def _read(self, table_id: str) -> Table | None:
         # The epoch is raised before anything is read: a move stored by a node that loaded the
         # table before is either in what is read below, or refused.
         epoch = await self.storage.fence(table_id) if self.placement.fencing else None
@@ -161,10 +190,8 @@ class Registry:
             game_row = await self.storage.game(table_id, row.game_number)
             moves = await self.storage.moves(table_id, row.game_number)
             if game_row is None:
-                raise RuntimeError(f"table {table_id}: game {row.game_number} is missing")
-            game = Game(rs, len(table.seats), seed=game_row.seed)
-            for m in moves:
-                game.play(m.move)
+                raise Damaged(table_id, f"game {row.game_number} is missing")
+            game = replay(table_id, rs, len(table.seats), game_row, moves)
             table.game = game
             table.moves = len(moves)
             table.game_players = game_row.players

@@ -122,6 +122,9 @@ export const BEHIND = 4408;
 /** The close code of a connection to a table the server does not have. */
 export const NO_TABLE = 4404;
 
+/** The close code of a connection to a table the server cannot open (its stored data is damaged). */
+export const DAMAGED = 4500;
+
 /**
  * The close code of a websocket sent to the cluster node that holds its table: the reason is
  * `node=NAME`, and the socket reconnects at once naming that node (docs/protocol.md).
@@ -136,9 +139,10 @@ const MAX_REDIRECTS = 3;
 
 /**
  * Close codes after which connecting again changes nothing (docs/protocol.md): a wrong token
- * (4401), a seat the host gave away or removed (4403), no such table (4404).
+ * (4401), a seat the host gave away or removed (4403), no such table (4404), a table that
+ * cannot be opened (4500).
  */
-export const FINAL = [4401, 4403, NO_TABLE];
+export const FINAL = [4401, 4403, NO_TABLE, DAMAGED];
 
 /**
  * A websocket that reconnects by itself. `onMessage(msg)` gets every parsed message,

@@ -6,7 +6,7 @@
 // game), pickers (pass, trump, Wild), panels (score sheet, rules, last trick), games (the
 // table's games list), keyboard.
 
-import { api, errorText, NO_TABLE, Socket, store } from "./api.js";
+import { api, DAMAGED, errorText, NO_TABLE, Socket, store } from "./api.js";
 import { $, html, setHTML, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { me } from "./me.js";
@@ -86,15 +86,17 @@ function openTable() {
 
 /**
  * The server closed the table's connection for good (a wrong token, a seat the host gave away
- * or removed, no such table): the page says so in place of the table; nothing is tried again.
+ * or removed, no such table, a table it cannot open): the page says so in place of the table;
+ * nothing is tried again.
  * (The socket said "closed" just before: no longer connected, and the reconnecting banner up.)
  * @param {number} code
  * @param {string} reason
  */
 function onEnded(code, reason) {
-  S.ended = { reason, table: code !== NO_TABLE };
+  const none = code === NO_TABLE || code === DAMAGED; // nothing to watch either
+  S.ended = { reason, table: !none };
   $("conn-banner").hidden = true;
-  if (code === NO_TABLE) noTable();
+  if (none) noTable();
   if (S.table) render();
   else renderEnded();
 }

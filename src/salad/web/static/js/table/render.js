@@ -404,7 +404,9 @@ export function renderEnded() {
   const watch = ended.table && !S.watching ? html`<a class="btn" href="/watch/${id}">${t("Watch this table")}</a>` : html``;
   setHTML(
     box,
-    html`<div class="panel ended" role="alert"><h2>${t("You are no longer connected to this table")}</h2><p>${
+    html`<div class="panel ended" role="alert"><h2>${
+      ended.table ? t("You are no longer connected to this table") : t("Cannot open this table")
+    }</h2><p>${
       ended.reason
     }</p><div class="row">${watch}<a class="btn btn-primary" href="/">${t("Home")}</a></div></div>`,
   );
