@@ -27,8 +27,8 @@ DEV_STAMP     := $(VENV)/.dev-stamp
 .PHONY: setup setup-web system-deps run cluster test test-fast test-e2e lint lint-js protocol i18n bench bench-bots bench-server bench-cluster bench-review bench-profile bench-lab bench-wire clean
 
 # Debian packages the tests need: a real browser, and PostgreSQL, Redis and HAProxy for the
-# cluster (docs/deploy.md).
-SYSTEM_PKGS := chromium postgresql redis-server haproxy curl
+# cluster (docs/deploy.md); nginx for the configuration docs/deploying.md gives.
+SYSTEM_PKGS := chromium postgresql redis-server haproxy nginx-light curl
 
 setup: $(DEV_STAMP)
 

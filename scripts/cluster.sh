@@ -37,9 +37,10 @@ pids+=($!)
 redis="redis://127.0.0.1:6390/0"
 sleep 0.5
 for port in 8001 8002 8003; do
-    # --node-name: the node's `server` name in deploy/haproxy.cfg (node1 on 8001, ...).
+    # --node-name: the node's `server` name in deploy/haproxy.cfg (node1 on 8001, ...);
+    # --proxy: HAProxy, on this machine, says who its clients are (X-Forwarded-For).
     "$salad" serve --port "$port" --database "$db" --redis "$redis" --node-name "node${port: -1}" \
-        >"$dir/node$port.log" 2>&1 &
+        --proxy 127.0.0.1 >"$dir/node$port.log" 2>&1 &
     pids+=($!)
 done
 for port in 8001 8002 8003; do

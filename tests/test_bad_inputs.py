@@ -311,6 +311,12 @@ CASES: list[Any] = [  # Case, or a Case in pytest.param
     pytest.param(["serve", "--port", "x"], 2, "--port", id="serve-port-x"),
     pytest.param(["serve", "--workers", "0"], 2, "--workers", id="serve-workers-0"),
     pytest.param(["serve", "--bot-delay", "x"], 2, "--bot-delay", id="serve-bot-delay"),
+    pytest.param(
+        ["serve", "--proxy", "10.0.0.5,balancer"],
+        1,
+        "--proxy: 'balancer' is not an IP address or network",
+        id="serve-proxy-name",
+    ),  # fmt: skip
     # records: one game of many, the listing verified first
     pytest.param(
         ["record", "show", "@many.jsonl", "--game", "2"], 0, "Seed: 2", id="record-show-game-2"

@@ -501,7 +501,7 @@ def start_nodes(
     all started, then all waited for."""
     nodes = []
     for i in range(n):
-        args = ("--redis", redis_url, "--node-name", f"node{i}")
+        args = ("--redis", redis_url, "--node-name", f"node{i}", "--proxy", "127.0.0.1")
         nodes.append(Server(database, directory / f"node{i}.log", bot_delay, args, wait=False))
     for node in nodes:
         node.wait_ready()

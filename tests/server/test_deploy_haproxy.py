@@ -22,14 +22,44 @@ pytestmark = pytest.mark.cluster
 DEPLOYED = Path(__file__).resolve().parents[2] / "deploy" / "haproxy.cfg"
 
 
+def wait_answering(base: str, proc: subprocess.Popen[bytes], log: Path) -> None:
+    """Wait until the proxy at ``base`` passes a request on (at most 10 s; its log if not)."""
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            if httpx.get(base + "/api/options").status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        assert proc.poll() is None, log.read_text()
+        assert time.monotonic() < deadline, f"the proxy did not answer in 10 s: {log.read_text()}"
+        time.sleep(0.05)
+
+
+def tables_from(base: str, source: str, spoofed: bool) -> list[int]:
+    """The statuses of five new tables asked of ``base`` from the loopback address ``source``,
+    each naming another address in an X-Forwarded-For of its own if ``spoofed``."""
+    transport = httpx.HTTPTransport(local_address=source)
+    with httpx.Client(base_url=base, transport=transport) as client:
+        return [
+            client.post(
+                "/api/tables",
+                json={"name": "Host"},
+                headers={"X-Forwarded-For": f"203.0.113.{i}"} if spoofed else {},
+            ).status_code
+            for i in range(5)
+        ]
+
+
 @pytest.fixture
 def deployed(start_server: Callable[..., Server], tmp_path: Path) -> Iterator[tuple[Server, str]]:
-    """A server, and the base URL of deploy/haproxy.cfg in front of it: the file as it is,
-    but for its ports and its one node (``haproxy_config``)."""
+    """A server that believes the proxy on this machine (``--proxy 127.0.0.1``), and the base
+    URL of deploy/haproxy.cfg in front of it: the file as it is, but for its ports and its one
+    node (``haproxy_config``)."""
     binary = shutil.which("haproxy")
     if binary is None:
         pytest.skip("haproxy is not installed (make system-deps installs it)")
-    server = start_server()
+    server = start_server(args=("--proxy", "127.0.0.1"))
     port = free_port()
     path = tmp_path / "haproxy.cfg"
     path.write_text(haproxy_config(port, {"node1": server.port}))
@@ -37,16 +67,7 @@ def deployed(start_server: Callable[..., Server], tmp_path: Path) -> Iterator[tu
     proc = subprocess.Popen([binary, "-db", "-f", str(path)], stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                if httpx.get(base + "/api/options").status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert proc.poll() is None, (tmp_path / "haproxy.log").read_text()
-            assert time.monotonic() < deadline, "haproxy did not answer in 10 s"
-            time.sleep(0.05)
+        wait_answering(base, proc, tmp_path / "haproxy.log")
         yield server, base
     finally:
         proc.terminate()
@@ -139,16 +160,10 @@ def test_a_client_cannot_borrow_other_addresses_through_the_proxy(
 ) -> None:
     """A client naming other addresses in an X-Forwarded-For of its own, through
     deploy/haproxy.cfg, still meets its own limit: HAProxy appends the address it saw, and the
-    server reads the last address it does not trust (docs/deploying.md). The client connects
-    from 127.0.0.2: 127.0.0.1, the proxy's address, is trusted, so a client there would be
-    skipped over like a proxy."""
+    server reads the last address it does not trust (docs/deploying.md); another client through
+    the same proxy has a limit of its own. The clients connect from 127.0.0.2 and 127.0.0.3:
+    127.0.0.1, the proxy's address, is trusted, so a client there would be skipped over like a
+    proxy."""
     _server, base = deployed
-    transport = httpx.HTTPTransport(local_address="127.0.0.2")
-    with httpx.Client(base_url=base, transport=transport) as client:
-        codes = [
-            client.post(
-                "/api/tables", json={"name": "Spoof"}, headers={"X-Forwarded-For": f"203.0.113.{i}"}
-            ).status_code
-            for i in range(5)
-        ]
-    assert codes == [200, 200, 200, 429, 429], codes
+    assert tables_from(base, "127.0.0.2", spoofed=True) == [200, 200, 200, 429, 429]
+    assert tables_from(base, "127.0.0.3", spoofed=False) == [200, 200, 200, 429, 429]

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import httpx
 import pytest
 import websockets
 from redis.asyncio import Redis
@@ -391,3 +392,20 @@ def test_sign_in_codes_made_are_limited_per_player(limited: Server) -> None:
     limited.http.cookies.clear()
     limited.ok("GET", "/api/me")  # another player, from the same address
     assert limited.post("/api/me/links").status_code == 201
+
+
+def test_a_forwarded_address_is_not_believed_by_default(limited: Server) -> None:
+    """Without ``--proxy`` no X-Forwarded-For is read, from any address (uvicorn believed one
+    from 127.0.0.1 by default): a client that names other addresses meets its own limit."""
+    codes = [
+        limited.http.post(
+            "/api/tables", json={"name": "Spoof"}, headers={"X-Forwarded-For": f"203.0.113.{i}"}
+        ).status_code
+        for i in range(6)
+    ]
+    assert codes == [200] * 4 + [429] * 2, codes
+    with httpx.Client(base_url=limited.base) as here:  # from 127.0.0.1 itself
+        spoofed = here.post(
+            "/api/tables", json={"name": "Spoof"}, headers={"X-Forwarded-For": limited.source}
+        )
+    assert spoofed.status_code == 200, spoofed.text  # 127.0.0.1's own count, not the other's

@@ -3,17 +3,40 @@
 from __future__ import annotations
 
 import gc
+import ipaddress
 from typing import Annotated
 
 import typer
 
 from salad.cli.common import friendly, require_extra
+from salad.errors import SaladError
 from salad.locale import N_
 
 WEB_MODULES = ("fastapi", "uvicorn", "sqlalchemy")
 """What ``pip install 'salad[web]'`` brings: looked up before the server loads them."""
 
 POSTGRES_PREFIXES = ("postgres://", "postgresql://", "postgresql+")
+
+
+def proxy_addresses(given: list[str]) -> list[str]:
+    """The addresses and networks ``--proxy`` names (each may hold several, by commas or
+    spaces, as an environment variable does), checked: SaladError (one line) for one that is
+    neither.
+
+    >>> proxy_addresses(["127.0.0.1", "10.0.0.0/8, ::1"])
+    ['127.0.0.1', '10.0.0.0/8', '::1']
+    >>> proxy_addresses(["balancer"])
+    Traceback (most recent call last):
+    ...
+    salad.errors.SaladError: serve --proxy: 'balancer' is not an IP address or network
+    """
+    found = [part for item in given for part in item.replace(",", " ").split()]
+    for part in found:
+        try:
+            ipaddress.ip_network(part, strict=False)
+        except ValueError:
+            raise SaladError(f"serve --proxy: {part!r} is not an IP address or network") from None
+    return found
 
 
 @friendly
@@ -58,6 +81,17 @@ def serve(
             ),
         ),
     ] = None,
+    proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            envvar=["SALAD_PROXY", "FORWARDED_ALLOW_IPS"],
+            help=N_(
+                "The address (or network) of a proxy in front of this server, whose "
+                "X-Forwarded-For and X-Forwarded-Proto it believes; repeat it, or separate "
+                "them by commas. None by default: every client is taken at its own address."
+            ),
+        ),
+    ] = None,
     unload_after: Annotated[
         float,
         typer.Option(
@@ -78,6 +112,7 @@ def serve(
     from salad.server.cluster.names import check_node_name
 
     check_node_name(node_name, redis)  # before the server's modules load (a second)
+    proxies = proxy_addresses(proxy or [])
     # The web extra (FastAPI, uvicorn, SQLAlchemy) loads only when the server runs, with the
     # garbage collector off: what loading makes lives as long as the server, and collecting
     # it meanwhile cost a tenth of a start's CPU (the server then tunes the collector).
@@ -96,6 +131,7 @@ def serve(
         unload_after=unload_after,
         redis=redis,
         node_name=node_name,
+        proxies=proxies,
     )
     if status:
         raise typer.Exit(status)

@@ -13,7 +13,7 @@ import gc
 import os
 import re
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import uvicorn
@@ -129,12 +129,15 @@ def serve(
     unload_after: float | None = UNLOAD_AFTER,
     redis: str | None = None,
     node_name: str | None = None,
+    proxies: Sequence[str] = (),
 ) -> int:
     """Run the server on uvicorn until interrupted; the exit status.
 
     ``redis``: run as one node of a cluster on that Redis and a PostgreSQL ``database`` (see
     :mod:`salad.server.cluster` and docs/deploy.md); ``node_name``: its name in the load
-    balancer (its HAProxy ``server`` line).
+    balancer (its HAProxy ``server`` line). ``proxies``: the addresses (or networks) of the
+    proxies whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed (uvicorn's
+    ``forwarded_allow_ips``); none by default, when no header of the kind is read.
     """
     check_node_name(node_name, redis)
     url = database_url(database)
@@ -167,7 +170,15 @@ def serve(
         echo(f"cluster node{named} on Redis {mask_password(redis)}")
         if os.environ.get(SECRET_ENV) is None:  # the nodes of one machine share the file
             echo(f"cookies signed with {secret_file()}: give every node the same {SECRET_ENV}")
-    config = uvicorn.Config(app, log_level=log_level, **UVICORN_OPTIONS)
+    if proxies:
+        echo(f"behind the proxies at {', '.join(proxies)}: their X-Forwarded-For is believed")
+    config = uvicorn.Config(
+        app,
+        log_level=log_level,
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=list(proxies) or None,
+        **UVICORN_OPTIONS,
+    )
     uvicorn.Server(config).run(sockets=[listener])
     return 0
 
