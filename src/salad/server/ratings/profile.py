@@ -20,6 +20,11 @@ PAGE = 20
 HISTORY = 200
 """The latest ratings a profile's chart shows (the history keeps every one)."""
 
+KINDS = 64
+"""The hand types and the penalties a profile lists at most, the most played and the costliest
+(rules files may bring new ones with every table: without a bound a profile would grow with
+each; docs/protocol.md, "Limits")."""
+
 
 def round_name(preset: str, round_id: str) -> str:
     """The name of a round as its preset's data gives it (the id itself if it has none)."""
@@ -86,7 +91,12 @@ def against_bots(stats: list[StatRow]) -> list[dict[str, Any]]:
 
 def penalties(stats: list[StatRow]) -> list[dict[str, Any]]:
     """Per hand type (round id, its name from the data of a preset that has it): hands
-    played, how often the player took points in it, and the mean points a hand."""
+    played, how often the player took points in it, and the mean points a hand; the
+    :data:`KINDS` most played."""
+    found = [s for s in stats if s.kind == "round" and s.n]
+    if len(found) > KINDS:  # the most played, in their order
+        kept = {id(s) for s in sorted(found, key=lambda s: -s.n)[:KINDS]}
+        found = [s for s in found if id(s) in kept]
     return [
         {
             "round": s.key,
@@ -96,17 +106,18 @@ def penalties(stats: list[StatRow]) -> list[dict[str, Any]]:
             "share": round(s.hits / s.n, 3),
             "mean": round(s.total / s.n, 2),
         }
-        for s in stats
-        if s.kind == "round" and s.n
+        for s in found
     ]
 
 
 def penalty_kinds(stats: list[StatRow]) -> list[dict[str, Any]]:
     """Per penalty the rulesets' data define (its id and name), and the moon: the hands it
     was in play, those the player took it in (shot it, for the moon) and the points it cost
-    them, the costliest first, the moon last."""
+    them, the costliest first (:data:`KINDS` of them), the moon last."""
     found = [s for s in stats if s.kind == "penalty" and s.n]
     found.sort(key=lambda s: (s.key == MOON, -s.total, s.note or s.key))
+    moon = [s for s in found if s.key == MOON]
+    found = [s for s in found if s.key != MOON][:KINDS] + moon
     return [
         {
             "penalty": s.key,
