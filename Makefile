@@ -24,7 +24,7 @@ WEB_STAMP     := $(VENV)/.web-stamp
 CLUSTER_STAMP := $(VENV)/.cluster-stamp
 DEV_STAMP     := $(VENV)/.dev-stamp
 
-.PHONY: setup setup-web system-deps run cluster test test-fast test-e2e lint lint-js protocol i18n bench bench-bots bench-server bench-cluster bench-review bench-profile bench-lab bench-wire clean
+.PHONY: setup setup-web system-deps run cluster test test-fast test-e2e lint lint-js protocol i18n bench bench-bots bench-server bench-cluster bench-review bench-fair bench-profile bench-lab bench-wire clean
 
 # Debian packages the tests need: a real browser, and PostgreSQL, Redis and HAProxy for the
 # cluster (docs/deploy.md); nginx for the configuration docs/deploying.md gives.
@@ -182,6 +182,10 @@ bench-wire: setup
 
 bench-review: setup
 	$(PY) benchmarks/review_speed.py
+
+# Fair work (#40): a normal table's wait under expert tables, a review's under a review flood.
+bench-fair: setup
+	$(PY) benchmarks/fair_work.py
 
 bench-profile: setup
 	$(PY) benchmarks/profile_speed.py $(ARGS)

@@ -131,7 +131,7 @@ def wait_ok(
 
 
 class Node:
-    """One `salad serve` process (bots play at once)."""
+    """One `salad serve` process (bots play at once, unless ``bot_delay`` says otherwise)."""
 
     def __init__(
         self,
@@ -140,23 +140,29 @@ class Node:
         redis: str | None = None,
         name: str | None = None,
         code: str | None = None,
+        bot_delay: float | None = 0.0,
+        env: dict[str, str] | None = None,
     ) -> None:
         """``code``: the folder of another checkout's ``salad`` package to run instead of this
-        one (``server_load.py --against``)."""
+        one (``server_load.py --against``); ``bot_delay`` None: the tables' paces rule;
+        ``env``: more of its environment."""
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.name = name
         """Its server name in HAProxy's configuration (``--node-name``)."""
         cmd = [sys.executable, "-m", "salad.cli", "serve", "--port", str(self.port)]
-        cmd += ["--database", database, "--bot-delay", "0"]
+        cmd += ["--database", database]
+        cmd += [] if bot_delay is None else ["--bot-delay", str(bot_delay)]
         if redis:
             cmd += ["--redis", redis]
         if name:
             cmd += ["--node-name", name]
         self.log = log
         self._log = log.open("a")
-        env = ENV if code is None else {**ENV, "PYTHONPATH": code}
-        self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, env=env)
+        environ = {**ENV, **(env or {})}
+        if code is not None:
+            environ["PYTHONPATH"] = code
+        self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, env=environ)
 
     def ready(self) -> Node:
         what = f"salad serve on port {self.port}"

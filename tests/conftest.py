@@ -131,6 +131,9 @@ SERIAL: dict[str, frozenset[str] | None] = {
     "test_bots.py": frozenset({"test_every_bot_accepts_move_time", "test_basic_is_fast"}),
     "test_tui.py": frozenset({"test_pages_open_and_close_while_an_expert_thinks"}),
     "server/test_thinking.py": None,
+    "server/test_fair.py": frozenset(
+        {"test_a_quick_table_waits_for_one_slow_job_at_most_among_many"}
+    ),
     "e2e/test_pickers.py": frozenset({"test_bot_takes_over_an_away_seat_and_hands_it_back"}),
     # (The floods that uvicorn's public options cannot cut are xfail, whatever the load: they
     # run in the parallel pass.)

@@ -204,6 +204,10 @@ def test_host_changes_seats(server: Any) -> None:
         ({"name": "A", "toppings": ["sprinkles"]}, "unknown topping"),
         ({"name": "A", "rules": "skip-the-salad", "swap": ["9=no-kings"]}, "swap"),
         ({"name": "A", "turn_timer": -1}, "turn_timer"),
+        (
+            {"name": "A", "turn_timer": 0.01},
+            "turn_timer: Input should be greater than or equal to 0.5",
+        ),
         ({"name": "A", "bot_takeover": "soon"}, "bot_takeover"),
         ({"name": "A", "seed": -5}, "seed"),
         ({"name": "A", "rules_toml": "preset = 'canadian'\n[points\n"}, "line 2"),

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from salad.lab.review import ReviewOptions, review_record
-from salad.server.reviews import WORLDS_ENV
+from salad.server.reviews import EACH, WORLDS_ENV
 
 from .conftest import Server, connect
 
@@ -119,3 +119,23 @@ def test_during_a_later_game_a_player_reviews_only_their_own_seat(srv: Any) -> N
         await sock.ws.close()
 
     asyncio.run(rematch_with_seat_1_here())
+
+
+def test_a_player_waits_for_their_reviews_before_asking_more(srv: Any) -> None:
+    """One seat of a table asks for every seat's review at once: the first EACH are taken,
+    the next is refused (429, one line) until they are done; then it is taken."""
+    table_id, tokens = srv.table(FOUR, bot_takeover=0)
+    _wait_over(srv, table_id)
+    paths = [_review_path(table_id, seat=s) for s in range(EACH + 1)]
+    for path in paths[:EACH]:
+        assert srv.ok("POST", path, token=tokens[0])["status"] in ("running", "done")
+    refused = srv.post(paths[EACH], token=tokens[0])  # each takes 78 pool tasks: under way
+    assert refused.status_code == 429, refused.text
+    assert refused.json() == {
+        "error": f"review: you have {EACH} reviews under way; wait for them to finish"
+    }
+    assert srv.ok("GET", paths[EACH], token=tokens[0]) == {"status": "none"}
+    for path in paths[:EACH]:
+        _wait_done(srv, path, tokens[0])
+    assert srv.ok("POST", paths[EACH], token=tokens[0])["status"] in ("running", "done")
+    _wait_done(srv, paths[EACH], tokens[0])

@@ -357,8 +357,8 @@ def test_a_pool_whose_worker_died_is_started_afresh() -> None:
         turns = Turns(accept, bot_workers=1)
         try:
             with pytest.raises(BrokenExecutor):
-                await turns.in_pool(os._exit, 1)
-            assert await turns.in_pool(pow, 2, 10) == 1024
+                await turns.in_pool("t", os._exit, 1)
+            assert await turns.in_pool("t", pow, 2, 10) == 1024
         finally:
             await turns.close()
 

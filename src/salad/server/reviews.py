@@ -14,9 +14,12 @@ search's inferences would leak what the other hands hold.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import heapq
 import json
 import logging
 import os
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,17 +44,72 @@ log = logging.getLogger("salad.server")
 
 WORLDS_ENV = "SALAD_REVIEW_WORLDS"
 
+WAITING = 16
+"""Reviews under way or waiting in a process, past which a new one is refused (503, "busy"):
+one runs at a time, a few minutes each on a small server."""
+
+EACH = 2
+"""Reviews under way or waiting for one seat of one table (its token), past which it is
+refused (429): a player waits for theirs before asking for more."""
+
+REVIEWS = "reviews"
+"""The reviews' share of the bot worker pool (:class:`~.tables.fair.FairTurns`): one share
+for them all, as a table's bots are one."""
+
 Key = tuple[str, int, int]
 
 
 @dataclass
 class Job:
-    """A review under way (or failed) in this process."""
+    """A review under way (or failed) in this process, asked for by ``asker`` (a table's
+    id and the asking seat)."""
 
     done: int = 0
     total: int = 0
     error: str | None = None
     task: asyncio.Task[None] | None = field(default=None, repr=False)
+    asker: tuple[str, int] = ("", -1)
+
+    def open(self) -> bool:
+        """Under way or waiting."""
+        return self.task is not None and not self.task.done()
+
+
+class Turnstile:
+    """One review at a time, the lowest ``(priority, arrival)`` first: the game a table has
+    just finished before older games (its players are looking at it now)."""
+
+    def __init__(self) -> None:
+        self.busy = False
+        self.arrivals = 0
+        self.waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+
+    @contextlib.asynccontextmanager
+    async def turn(self, priority: int) -> AsyncIterator[None]:
+        if self.busy or self.waiting:
+            ready = asyncio.get_running_loop().create_future()
+            self.arrivals += 1
+            heapq.heappush(self.waiting, (priority, self.arrivals, ready))
+            try:
+                await ready
+            except asyncio.CancelledError:
+                if ready.done() and not ready.cancelled():
+                    self._next()  # its turn was given: hand it on
+                raise
+        self.busy = True
+        try:
+            yield
+        finally:
+            self._next()
+
+    def _next(self) -> None:
+        self.busy = False
+        while self.waiting:
+            _priority, _n, ready = heapq.heappop(self.waiting)
+            if not ready.cancelled():
+                self.busy = True
+                ready.set_result(None)
+                return
 
 
 def _worlds() -> int:
@@ -72,14 +130,15 @@ class Reviews:
         self.manager = manager
         self.options = ReviewOptions(worlds=worlds or _worlds())
         self.jobs: dict[Key, Job] = {}
-        # One review at a time per process (the others wait at 0 done): workers stay free for
-        # the bots at the tables.
-        self.one_at_a_time = asyncio.Semaphore(1)
+        # One review at a time per process (the others wait at 0 done, at most WAITING of
+        # them): workers stay free for the bots at the tables.
+        self.one_at_a_time = Turnstile()
 
     async def _record(
         self, table_id: str, number: int, seat: int, token: str | None
-    ) -> dict[str, Any]:
-        """The finished game's record, once the token may see seat ``seat``'s review."""
+    ) -> tuple[dict[str, Any], int, bool]:
+        """The finished game's record, once the token may see seat ``seat``'s review; the
+        token's seat, and whether the game is the one the table has just finished."""
         table = await self.manager.get(table_id)
         if not token:
             raise ActionError(_("missing token: send Authorization: Bearer TOKEN"), 401)
@@ -111,7 +170,8 @@ class Reviews:
                 ).format(seat=mine),
                 403,
             )
-        return await self.manager.record(table_id, number)
+        latest = number == table.game_number and table.status == OVER
+        return await self.manager.record(table_id, number), mine, latest
 
     async def _stored(self, key: Key) -> str | None:
         table_id, number, seat = key
@@ -124,7 +184,7 @@ class Reviews:
 
     async def start(self, table_id: str, number: int, seat: int, token: str | None) -> str:
         """Start the review unless it is stored or under way; its status as JSON text."""
-        record = await self._record(table_id, number, seat, token)
+        record, mine, latest = await self._record(table_id, number, seat, token)
         key = (table_id, number, seat)
         job = self.jobs.get(key)
         if (job is None or job.error is not None) and await self._stored(key) is None:
@@ -132,9 +192,22 @@ class Reviews:
                 game = finished_game(record, number)
             except SaladError as exc:
                 raise ActionError(str(exc), 409) from None
-            job = self.jobs[key] = Job(total=count_decisions(game, seat))
-            job.task = asyncio.get_running_loop().create_task(self._run(key, record, job))
+            self._admit((table_id, mine))
+            job = self.jobs[key] = Job(total=count_decisions(game, seat), asker=(table_id, mine))
+            run = self._run(key, record, job, 0 if latest else 1)
+            job.task = asyncio.get_running_loop().create_task(run)
         return await self._answer(key)
+
+    def _admit(self, asker: tuple[str, int]) -> None:
+        """Refuse a new review past :data:`EACH` for its asker or :data:`WAITING` in all."""
+        open_jobs = [job for job in self.jobs.values() if job.open()]
+        if sum(job.asker == asker for job in open_jobs) >= EACH:
+            said = _("review: you have {n} reviews under way; wait for them to finish")
+            raise ActionError(said.format(n=EACH), 429)
+        if len(open_jobs) >= WAITING:
+            raise ActionError(
+                _("review: the server is busy with other reviews; try again later"), 503
+            )
 
     async def _answer(self, key: Key) -> str:
         job = self.jobs.get(key)
@@ -148,10 +221,10 @@ class Reviews:
         count = len(json.loads(stored)["seats"][0]["decisions"])
         return f'{{"status": "done", "done": {count}, "total": {count}, "review": {stored}}}'
 
-    async def _run(self, key: Key, record: dict[str, Any], job: Job) -> None:
+    async def _run(self, key: Key, record: dict[str, Any], job: Job, priority: int) -> None:
         table_id, number, seat = key
         try:
-            async with self.one_at_a_time:
+            async with self.one_at_a_time.turn(priority):
                 decisions = await self._decisions(record, seat, job)
             game = finished_game(record, number)
             names = player_names(record)
@@ -173,6 +246,8 @@ class Reviews:
         turns = self.manager.turns
         decisions: list[Decision] = []
         for index in range(job.total):
-            decisions.append(await turns.in_pool(review_one, record, seat, index, self.options))
+            decisions.append(
+                await turns.in_pool(REVIEWS, review_one, record, seat, index, self.options)
+            )
             job.done = index + 1
         return decisions

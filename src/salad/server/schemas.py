@@ -13,6 +13,9 @@ from pydantic import AfterValidator, BaseModel, Field
 from salad.server.incoming import PaceName, StrictIn, tidy_line
 
 MAX_SECONDS = 24 * 3600
+MIN_TURN_TIMER = 0.5
+"""The shortest turn timer: on expiry a bot moves for the seat, so a shorter one would make
+a table of people a table of bots moving as fast as the pool lets them (issue #40)."""
 NAME_LIMIT = 32
 """The longest display name at a table (the score sheet has its own limit)."""
 
@@ -77,7 +80,10 @@ class CreateTableIn(RulesFileIn):
         None, description="One entry per seat, seat 0 (the host) first; sets the player count"
     )
     turn_timer: float | None = Field(
-        None, gt=0, le=MAX_SECONDS, description="Seconds per move; on expiry a bot moves"
+        None,
+        ge=MIN_TURN_TIMER,
+        le=MAX_SECONDS,
+        description=f"Seconds per move (at least {MIN_TURN_TIMER:g}); on expiry a bot moves",
     )
     bot_takeover: float | None = Field(
         None,

@@ -72,7 +72,7 @@ async def think(table: Table, conn: Conn, view: View, moves: int, turns: Turns) 
     assert game is not None
     seed = bot_seed("hint", game.seed, view.seat, moves)
     try:
-        found: Hint = await asyncio.wait_for(turns.in_pool(hint, view, seed), BOT_TIMEOUT)
+        found: Hint = await asyncio.wait_for(turns.in_pool(table.id, hint, view, seed), BOT_TIMEOUT)
     except Exception:
         log.exception("table %s: a hint failed", table.id)
         conn.push(error_message(_("hint: the expert could not think of one; try again")))

@@ -23,6 +23,7 @@ from salad.locale import _
 from salad.moves import Move
 from salad.server.errors import ActionError
 from salad.server.info import available_bots
+from salad.server.tables.fair import FairTurns
 from salad.server.tables.pace import TIMINGS, Timing
 from salad.server.tables.passing import Choices, choice_view, choices_of
 from salad.server.tables.table import BOT, HUMAN, PLAYING, Table
@@ -99,6 +100,8 @@ class Turns:
         """Seconds every bot takes a card, whatever its table's pace (None: its pace's)."""
         self.bot_workers = bot_workers
         self._pool: Executor | None = None
+        self.fair: FairTurns | None = None
+        """Whose job runs next on the pool (made with it, on the event loop)."""
         self._tasks: set[asyncio.Task[Any]] = set()
         self._bots: dict[str, tuple[int, int, int]] = {}
         """By table id: the (seat, move number, game number) a bot is thinking about."""
@@ -126,26 +129,35 @@ class Turns:
         task.add_done_callback(self._tasks.discard)
         return task
 
+    def workers(self) -> int:
+        """The bot worker pool's processes: ``bot_workers``, else one a core."""
+        return self.bot_workers or max(1, os.cpu_count() or 1)
+
     def pool(self) -> Executor:
         """The bot worker pool: bots' moves, and thinking that is not a move (hints, reviews)."""
         if self._pool is None:
-            workers = self.bot_workers or max(1, os.cpu_count() or 1)
             self._pool = ProcessPoolExecutor(
-                max_workers=workers,
+                max_workers=self.workers(),
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=exit_with_parent,  # a server killed with -9 takes its workers along
                 initargs=(os.getpid(),),
             )
         return self._pool
 
-    async def in_pool(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in the bot worker pool (:meth:`pool`); a pool a worker of which died
-        (``BrokenExecutor``, raised) is started afresh on the next call."""
-        try:
-            return await asyncio.get_running_loop().run_in_executor(self.pool(), fn, *args)
-        except BrokenExecutor:
-            self._pool = None
-            raise
+    async def in_pool(self, share: str, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the bot worker pool (:meth:`pool`), in ``share``'s turn (a table's
+        id, or the reviews': :class:`~.fair.FairTurns`, so that no table's bots take more than
+        their share of it); a pool a worker of which died (``BrokenExecutor``, raised) is
+        started afresh on the next call."""
+        pool = self.pool()
+        if self.fair is None:
+            self.fair = FairTurns(self.workers())
+        async with self.fair.turn(share):
+            try:
+                return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+            except BrokenExecutor:
+                self._pool = None
+                raise
 
     def timing(self, table: Table) -> Timing:
         """How long the table's bots take a card, and a finished trick stays: its pace's, or
@@ -316,7 +328,7 @@ class Turns:
         try:
             if name == RANDOM:
                 return choose_move(name, seed, view)
-            thought = self.in_pool(choose_move, name, seed, view, budget)
+            thought = self.in_pool(table.id, choose_move, name, seed, view, budget)
             return await asyncio.wait_for(thought, BOT_TIMEOUT)
         except Exception:
             log.exception("table %s: bot %s failed; playing a random legal move", table.id, name)
