@@ -101,14 +101,15 @@ def test_the_tables_checked_are_those_a_new_database_has(tmp_path: Path) -> None
 
 # -- damage found while serving ---------------------------------------------------------------
 
-SEATS = [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]
+SEATS = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3
+ONE_HAND = 'preset = "canadian"\nhands = ["no-tricks"]\n'
 DAMAGED_SAYS = "cannot be opened: what is stored of it is damaged"
 
 
 def finished_tables(srv: Server, n: int) -> list[str]:
-    """n tables of bots (the host never comes: a bot plays for them at once), each played to
-    its end."""
-    ids = [srv.table(SEATS, bot_takeover=0)[0] for _ in range(n)]
+    """n tables of bots (the host never comes: a bot plays for them at once), each game of
+    one hand played to its end."""
+    ids = [srv.table(SEATS, bot_takeover=0, rules_toml=ONE_HAND)[0] for _ in range(n)]
     deadline = time.monotonic() + 60
     while any(srv.ok("GET", f"/api/tables/{t}")["status"] != "over" for t in ids):
         assert time.monotonic() < deadline, "the bots did not finish in 60 s"
