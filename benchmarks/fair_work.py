@@ -36,6 +36,7 @@ import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from cluster_procs import Node  # noqa: E402
+from game_pace import Person  # noqa: E402
 
 from salad.server.protocol import complete_state  # noqa: E402
 from salad.server.reviews import WAITING, WORLDS_ENV  # noqa: E402
@@ -56,34 +57,22 @@ async def waits(base: str, table_id: str, token: str, turns: int) -> list[float]
     async with websockets.connect(url, max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         state: dict[str, Any] | None = None
-        sent_at, sent_for, nexted = None, -1, -1
+        person, played_at = Person(), None
         while len(out) < turns:
             message = json.loads(await asyncio.wait_for(ws.recv(), 120))
             if message["type"] != "state" or message["you"] != 0:
                 continue
             state = complete_state(message, state)
             view = state["view"]
-            if view is None or view["phase"] == "over":
-                if view is not None:
-                    break
+            if view is None:
                 continue
-            end = state["hand_end"]
-            if end and end["waiting"]:
-                if 0 in end["waiting"] and end["hand"] != nexted:
-                    nexted = end["hand"]
-                    await ws.send(json.dumps({"type": "next"}))
-                continue
-            passing = state.get("passing")
-            if passing is not None:
-                need = state["table"]["passing"] - len(passing["chosen"])
-                for move in passing["legal"][:need]:
-                    await ws.send(json.dumps({"type": "play", "move": move}))
-                continue
-            if view["to_move"] == 0 and view["legal"] and state["moves"] != sent_for:
-                if sent_at is not None:
-                    out.append(time.monotonic() - sent_at)
-                sent_for, sent_at = state["moves"], time.monotonic()
-                await ws.send(json.dumps({"type": "play", "move": view["legal"][0]}))
+            if view["phase"] == "over":
+                break
+            if await person.act(ws, state):  # its turn came: a card played
+                now = time.monotonic()
+                if played_at is not None:
+                    out.append(now - played_at)
+                played_at = now
     return out
 
 

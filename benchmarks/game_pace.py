@@ -57,6 +57,39 @@ class Played:
     over: bool
 
 
+@dataclass
+class Person:
+    """Seat 0, moving the moment a state offers it a move: Next hand on a hand's summary, its
+    cards to pass (all at once), or the first card it may play; each once."""
+
+    nexted: int = -1
+    sent: tuple[int, int] | None = None
+
+    async def act(self, ws: Any, state: dict[str, Any]) -> bool:
+        """Send what ``state`` asks of seat 0, if not sent already; True when it was a card
+        of a trick (its turn to play)."""
+        view = state["view"]
+        end = state["hand_end"]
+        if end and end["waiting"]:
+            if 0 in end["waiting"] and end["hand"] != self.nexted:
+                self.nexted = end["hand"]
+                await ws.send(json.dumps({"type": "next"}))
+            return False
+        passing = state.get("passing")
+        if passing is not None:  # the pass phase, played at once: every card needed now
+            need = state["table"]["passing"] - len(passing["chosen"])
+            moves = passing["legal"][:need]
+        else:
+            moves = view["legal"][:1] if view["to_move"] == 0 else []
+        key = (state["moves"], len(passing["chosen"]) if passing else -1)
+        if not moves or key == self.sent:
+            return False
+        self.sent = key
+        for move in moves:
+            await ws.send(json.dumps({"type": "play", "move": move}))
+        return passing is None
+
+
 def quick_table(
     base: str, pace: str, rules: str = "canadian", players: int = 4, bot: str = "basic"
 ) -> dict[str, Any]:
@@ -76,8 +109,8 @@ async def ws_game(base: str, table_id: str, token: str, tricks: int | None = Non
         await ws.send(json.dumps({"type": "hello", "token": token}))
         state: dict[str, Any] | None = None
         start = 0.0
-        done, last, sent = 0, None, None
-        nexted = -1
+        done, last = 0, None
+        person = Person()
         while True:
             message = json.loads(await asyncio.wait_for(ws.recv(), 60))
             if message["type"] != "state" or message["you"] != 0:
@@ -93,23 +126,7 @@ async def ws_game(base: str, table_id: str, token: str, tricks: int | None = Non
             if view["phase"] == "over" or (tricks is not None and done >= tricks):
                 over = view["phase"] == "over"
                 return Played(time.monotonic() - start, state["moves"], done, over)
-            end = state["hand_end"]
-            if end and end["waiting"]:
-                if 0 in end["waiting"] and end["hand"] != nexted:
-                    nexted = end["hand"]
-                    await ws.send(json.dumps({"type": "next"}))
-                continue
-            passing = state.get("passing")
-            if passing is not None:  # the pass phase, played at once: every card needed now
-                need = state["table"]["passing"] - len(passing["chosen"])
-                moves = passing["legal"][:need]
-            else:
-                moves = view["legal"][:1] if view["to_move"] == 0 else []
-            key = (state["moves"], len(passing["chosen"]) if passing else -1)
-            if moves and key != sent:
-                sent = key
-                for move in moves:
-                    await ws.send(json.dumps({"type": "play", "move": move}))
+            await person.act(ws, state)
 
 
 def browser_game(base: str, made: dict[str, Any]) -> Played:
