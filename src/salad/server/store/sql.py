@@ -43,6 +43,7 @@ from salad.server.store.connections import (
     DamagedDatabase,
     FileConnections,
     ServerConnections,
+    damage_of,
     quick_check,
 )
 from salad.server.store.statements import (
@@ -365,8 +366,10 @@ def check_database(url: str) -> str:
     except DamagedDatabase as exc:
         raise SaladError(f"database {shown}: damaged ({exc}){RECOVER}") from None
     except (SQLAlchemyError, CommandError, ImportError, OSError) as exc:
-        reason = " ".join(str(getattr(exc, "orig", None) or exc).split())
-        if "malformed" in reason:  # SQLite: "database disk image is malformed"
-            raise SaladError(f"database {shown}: damaged ({reason}){RECOVER}") from None
+        cause = getattr(exc, "orig", None) or exc
+        damage = damage_of(cause)  # met where no statement ran (the watch saw none)
+        if damage is not None:
+            raise SaladError(f"database {shown}: damaged ({damage}){RECOVER}") from None
+        reason = " ".join(str(cause).split())
         raise SaladError(f"database {shown}: cannot be opened ({reason})") from None
     return shown
