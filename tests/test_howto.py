@@ -27,9 +27,10 @@ def test_every_penalty_in_plain_words(preset: str, settings: dict[str, str] | No
         for hand, part in zip(compiled.hands, guide.data["hands"], strict=True):
             assert part["name"] == hand.round.name
             assert part["total"] == hand.fixed_total
-            names = [p["name"] for p in part["penalties"]]
+            said = [guide.data["penalties"][i] for i in part["penalties"]]
+            names = [p["name"] for p in said]
             assert names == [p.penalty.name for p in hand.penalties], "a penalty is missing"
-            for p, words in zip(hand.penalties, part["penalties"], strict=True):
+            for p, words in zip(hand.penalties, said, strict=True):
                 assert str(p.points) in words["text"]
                 assert words["text"] in guide.text
         assert not JARGON.search(guide.text), JARGON.search(guide.text)
@@ -45,6 +46,10 @@ def test_plain_words_for_the_classic_hands() -> None:
     assert "taking the King of Spades costs 100" in text
     assert "taking the last trick costs 100" in text
     assert "3 players: take out Two of Clubs; 17 cards each" in text
+    # Each penalty in words once: the Salad names those of the hands before it.
+    assert text.count("each heart you take costs 10") == 1
+    salad = "Hand 6, Salad (All of the Above): Tricks, Hearts, Queens, King of Spades and Last "
+    assert salad + "Trick, as above (560 in all)." in text
 
 
 def test_vegetables_and_toppings_in_words() -> None:

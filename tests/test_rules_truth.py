@@ -181,7 +181,8 @@ def test_web_deck_and_hands_name_the_assassin() -> None:
     ranks = deck_info(rs, 4)["ranks"]
     assert ranks[-1] == {"letter": "A", "name": "Assassin", "label": "A", "text": "A (Assassin)"}
     assert not any("text" in r for r in ranks[:-1])  # the label is the text
-    assert "Assassins: each assassin you take costs 25" in hands_info(rs, 4)[1]["penalties"]
+    lines, hands = hands_info(rs, 4)
+    assert "Assassins: each assassin you take costs 25" in [lines[i] for i in hands[1]["penalties"]]
     standard = deck_info(load_ruleset("canadian"), 4)["ranks"]
     assert standard[-1] == {"letter": "A", "name": "Ace", "label": "A"}
 

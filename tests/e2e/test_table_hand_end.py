@@ -81,9 +81,10 @@ def test_hand_summary_waits_for_next_hand(open_page: Callable[..., Any], base_ur
     # ("Tricks, 10 each": a cell's 80 is 8 tricks), as the lobby says it.
     heads = numbers(page, "#hand-summary thead th")
     costs = numbers(page, "#hand-summary thead th .each")
-    wanted = [p.split(":")[0] for p in lobby["hands"][0]["penalties"]]
+    lines = [lobby["penalty_lines"][i] for i in lobby["hands"][0]["penalties"]]
+    wanted = [p.split(":")[0] for p in lines]
     assert [h.removesuffix(c) for h, c in zip(heads[1:], costs, strict=False)] == wanted
-    said = [p.rpartition(" costs ")[2].split()[0] for p in lobby["hands"][0]["penalties"]]
+    said = [p.rpartition(" costs ")[2].split()[0] for p in lines]
     assert costs == [f"{c} each" for c in said]
     # The header and the plates still show the hand just played until Next hand: its name and
     # number, no cards in hand; the penalty columns are points, as the caption says.

@@ -87,7 +87,8 @@ def test_create_join_start(server: Any) -> None:
     assert {"letter": "T", "name": "Ten", "label": "10"} in lobby["deck"]["ranks"]
     assert lobby["passing"] == 0
     assert lobby["hands"][0]["round"] == "No Tricks" and lobby["hands"][0]["total"] == 130
-    assert "Tricks: each trick you take costs 10" in lobby["hands"][0]["penalties"]
+    first = [lobby["penalty_lines"][i] for i in lobby["hands"][0]["penalties"]]
+    assert first == ["Tricks: each trick you take costs 10"]
     assert "token" not in str(lobby).lower().replace("tokens", "")  # no token, no hash
 
     # Starting with an open seat is refused; so are the wrong tokens.
@@ -240,7 +241,8 @@ def test_rules_file_toppings_and_swaps(server: Any) -> None:
     lobby = server.ok("GET", f"/api/tables/{created['table_id']}")
     assert lobby["title"] == "House Salad" and lobby["rules"] == "canadian"
     assert lobby["players"] == 3 and lobby["deck"]["cards_each"] == 17
-    assert "Queens: each queen you take costs 30" in lobby["hands"][2]["penalties"]
+    third = [lobby["penalty_lines"][i] for i in lobby["hands"][2]["penalties"]]
+    assert third == ["Queens: each queen you take costs 30"]
 
     body = {
         "name": "A",

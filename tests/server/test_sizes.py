@@ -10,8 +10,11 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 import websockets
 
+from salad.errors import RulesError
+from salad.formats.rules import parse_rules
 from salad.server.ratings.profile import HISTORY, KINDS, PAGE, profile
 from salad.server.schemas import NAME_LIMIT as PLAYER_NAME_LIMIT
 from salad.server.sizes import HOWTO_BYTES, LOBBY_BYTES, PROFILE_BYTES, STATE_BYTES
@@ -28,9 +31,11 @@ from salad.server.tables.connection import OUTBOX_BYTES
 from salad.settings_schema import (
     HANDS_LIMIT,
     ID_LIMIT,
+    JOKERS_LIMIT,
     NAME_LIMIT,
     PENALTIES_LIMIT,
     PLAYERS_LIMIT,
+    POINTS_LIMIT,
     ROUND_PENALTIES_LIMIT,
     ROUNDS_LIMIT,
 )
@@ -39,31 +44,50 @@ from .conftest import Server
 
 BOTS = ("random", "basic", "advanced", "expert")
 
-CANADIAN = (5, 6)
-"""The penalties and rounds canadian has already (the limits count them in)."""
+PRESET = "skip-the-salad"
+"""The preset with the longest words for its cards (five suits, wild cards, Corn's 72 cards)."""
 
 
-def largest_rules() -> str:
-    """A rules file at every limit: a title, and as many penalties and rounds as allowed, each
-    named at the name limit, each round with as many penalties as allowed, as many hands as
-    allowed, the most players."""
-    penalties = [f"p{i:02d}" for i in range(PENALTIES_LIMIT - CANADIAN[0])]
-    rounds = [f"r{i:02d}" for i in range(ROUNDS_LIMIT - CANADIAN[1])]
-    hands = (rounds * 2)[:HANDS_LIMIT]
-    lines = [
-        'preset = "canadian"',
+def largest_rules(fewer: int = 0) -> str:
+    """A rules file at every limit: a title, as many penalties and rounds as allowed (with those
+    the preset and its jokers bring), each named at the name limit, each penalty naming
+    every suit, rank and card (the longest words a penalty can have), each round with as many
+    penalties as allowed (each round its own turn of them, so that every penalty is in play),
+    as many hands as allowed, the most players; ``fewer``: that many penalties less."""
+    head = [
+        f'preset = "{PRESET}"',
         f'title = "{"T" * NAME_LIMIT}"',
         f"max_players = {PLAYERS_LIMIT[1]}",
-        "hands = [" + ", ".join(f'"{r}"' for r in hands) + "]",
-    ]
-    for p in penalties:
-        lines += ["[[penalties]]", f'id = "{p}"', f'name = "{"N" * NAME_LIMIT}"']
-        lines += ["points = 1", 'cards = ["QS"]']
-    some = ", ".join(f'"{p}"' for p in penalties[:ROUND_PENALTIES_LIMIT])
-    for r in rounds:
-        lines += ["[[rounds]]", f'id = "{r}"', f'name = "{"R" * NAME_LIMIT}"']
-        lines += [f"penalties = [{some}]"]
+        f"jokers = {JOKERS_LIMIT}",
+    ]  # no toppings: their penalties would take the place of two longer ones
+    plain = parse_rules("\n".join(head) + "\n")
+    deck = plain.deck_for(PLAYERS_LIMIT[1])
+    codes = sorted({deck.codes[c] for c in range(deck.size)})
+    suits, ranks = [s.letter for s in plain.deck.suits], [r.letter for r in plain.deck.ranks]
+    penalties = [f"p{i:02d}" for i in range(PENALTIES_LIMIT - len(plain.catalogue) - fewer)]
+    rounds = [f"r{i:02d}" for i in range(ROUNDS_LIMIT - len(plain.rounds))]
+    lines = [*head, f"hands = {toml_list((rounds * 2)[:HANDS_LIMIT])}"]
+    for i, p in enumerate(penalties):
+        lines += ["[[penalties]]", f'id = "{p}"', f'name = "{"N" * (NAME_LIMIT - 2)}{i:02d}"']
+        lines += [f"points = {POINTS_LIMIT}", "wild = true", f"suits = {toml_list(suits)}"]
+        lines += [f"ranks = {toml_list(ranks)}", f"cards = {toml_list(codes)}"]
+    for i, r in enumerate(rounds):
+        turn = [penalties[(i + k) % len(penalties)] for k in range(ROUND_PENALTIES_LIMIT)]
+        lines += ["[[rounds]]", f'id = "{r}"', f'name = "{"R" * (NAME_LIMIT - 2)}{i:02d}"']
+        lines += [f"penalties = {toml_list(turn)}"]
     return "\n".join(lines) + "\n"
+
+
+def toml_list(items: list[str]) -> str:
+    return "[" + ", ".join(f'"{x}"' for x in items) + "]"
+
+
+def test_the_largest_rules_file_is_at_every_limit() -> None:
+    """One penalty more is refused (the jokers bring a penalty of their own)."""
+    rs = parse_rules(largest_rules())
+    assert len(rs.catalogue) == PENALTIES_LIMIT and len(rs.hands) == HANDS_LIMIT
+    with pytest.raises(RulesError, match="more than the limit"):
+        parse_rules(largest_rules(fewer=-1))
 
 
 def test_the_largest_table_sends_nothing_past_the_stated_sizes(

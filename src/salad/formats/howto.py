@@ -459,26 +459,23 @@ def howto(rs: Ruleset, players: int) -> HowTo:
         if rs.highest_wins
         else _("Every point is a penalty: the lowest total after the last hand wins.")
     )
-    hands = []
-    for hand in compiled.hands:
-        words = [penalty_words(rs, deck, p.penalty) for p in hand.penalties]
-        hands.append(
-            {
-                "number": hand.index + 1,
-                "name": hand.round.name,
-                "penalties": [
-                    {"name": p.penalty.name, "points": p.points, "text": w}
-                    for p, w in zip(hand.penalties, words, strict=True)
-                ],
-                "total": hand.fixed_total,
-                "text": _("Hand {n}, {round}: {penalties} ({total} in all).").format(
-                    n=hand.index + 1,
-                    round=_(hand.round.name),
-                    penalties="; ".join(words),
-                    total=hand.fixed_total,
-                ),
-            }
-        )
+    # Each penalty once, in the order first met; a hand lists its penalties' places: the
+    # largest rules file would otherwise repeat a penalty of a thousand characters in 64 hands.
+    penalties: dict[tuple[str, int, str], int] = {}
+    hands = [
+        {
+            "number": hand.index + 1,
+            "name": hand.round.name,
+            "penalties": [
+                penalties.setdefault(
+                    (p.penalty.name, p.points, penalty_words(rs, deck, p.penalty)), len(penalties)
+                )
+                for p in hand.penalties
+            ],
+            "total": hand.fixed_total,
+        }
+        for hand in compiled.hands
+    ]
     toppings = _topping_parts(rs)
     example = _example(rs, compiled)
     data: dict[str, Any] = {
@@ -491,6 +488,7 @@ def howto(rs: Ruleset, players: int) -> HowTo:
         "deck": {"text": deck_text, "cards_each": deck.cards_each, "copies": copies},
         "removals": removals,
         "play": play,
+        "penalties": [{"name": n, "points": v, "text": w} for n, v, w in penalties],
         "hands": hands,
         "checksum": compiled.checksum,
         "toppings": toppings,
@@ -498,6 +496,27 @@ def howto(rs: Ruleset, players: int) -> HowTo:
         "example": example,
     }
     return HowTo(data, _text(data))
+
+
+def _hand_lines(data: dict[str, Any]) -> list[str]:
+    """Each hand in a sentence: its penalties in words, those an earlier hand said by name."""
+    lines, said = [], set()
+    for hand in data["hands"]:
+        words = [data["penalties"][i]["text"] for i in hand["penalties"] if i not in said]
+        named = [_(data["penalties"][i]["name"]) for i in hand["penalties"] if i in said]
+        if named:
+            words.append(_("{penalties}, as above").format(penalties=_and(named)))
+        said.update(hand["penalties"])
+        text = _("Hand {n}, {round}: {penalties} ({total} in all).")
+        lines.append(
+            text.format(
+                n=hand["number"],
+                round=_(hand["name"]),
+                penalties="; ".join(words),
+                total=hand["total"],
+            )
+        )
+    return lines
 
 
 def _text(data: dict[str, Any]) -> str:
@@ -509,7 +528,7 @@ def _text(data: dict[str, Any]) -> str:
     lines += ["", _("Playing a trick:")]
     lines += [f"  {p}" for p in data["play"]]
     lines += ["", _("The hands, in order:")]
-    lines += [f"  {h['text']}" for h in data["hands"]]
+    lines += [f"  {line}" for line in _hand_lines(data)]
     if data["toppings"]:
         lines += ["", _("Toppings in play:")]
         for topping in data["toppings"]:

@@ -44,15 +44,32 @@ def _rank_info(rank: RankSpec) -> dict[str, str]:
     return info
 
 
-def hands_info(rs: Ruleset, players: int) -> list[dict[str, Any]]:
-    """The rounds in playing order with their penalties in words and their totals."""
+HandsInfo = tuple[list[str], list[dict[str, Any]]]
+"""The penalties in words, each once, and the hands with their penalties' places in them."""
+
+
+def hands_info(rs: Ruleset, players: int) -> HandsInfo:
+    """The penalties in words, each once, and the rounds in playing order with their totals and
+    their penalties as indexes into those words (a penalty in every hand is sent once, not once
+    a hand: a table's 64 hands of one long penalty would otherwise repeat it 64 times).
+
+    >>> from salad.presets import PRESETS
+    >>> lines, hands = hands_info(PRESETS["canadian"], 4)
+    >>> hands[0]["round"], [lines[i] for i in hands[0]["penalties"]]
+    ('No Tricks', ['Tricks: each trick you take costs 10'])
+    >>> len(hands[-1]["penalties"]) == len(set(hands[-1]["penalties"])) > 1
+    True
+    """
     compiled = rs.compiled(players)
-    return [
+    index: dict[str, int] = {}  # each line's place, in the order first met
+    hands = [
         {
             "number": hand.index + 1,
             "round": hand.round.name,
             "penalties": [  # in a player's words, as on the How to play page
-                f"{p.penalty.name}: {penalty_words(rs, compiled.deck, p.penalty)}"
+                index.setdefault(
+                    f"{p.penalty.name}: {penalty_words(rs, compiled.deck, p.penalty)}", len(index)
+                )
                 for p in hand.penalties
             ],
             "total": hand.fixed_total,
@@ -60,6 +77,7 @@ def hands_info(rs: Ruleset, players: int) -> list[dict[str, Any]]:
         }
         for hand in compiled.hands
     ]
+    return list(index), hands
 
 
 def round_marks(deck: Deck, hand: CompiledHand) -> list[dict[str, Any]]:

@@ -103,11 +103,12 @@ class MarkOut(_Out):
 
 
 class HandInfoOut(_Out):
-    """A round of the game in playing order, its penalties in words."""
+    """A round of the game in playing order, its penalties by their place in the lobby's
+    ``penalty_lines``."""
 
     number: int
     round: str
-    penalties: list[str]
+    penalties: list[int] = Field(description="Indexes into the lobby's penalty_lines")
     total: int
     marks: list[MarkOut]
 
@@ -155,6 +156,10 @@ class LobbyOut(_Out):
     min_players: int
     max_players: int
     deck: DeckOut
+    penalty_lines: list[str] = Field(
+        description='Each penalty of the game in words, once ("Name: words"): the hands\' '
+        "penalties are their indexes"
+    )
     hands: list[HandInfoOut]
     highest_wins: bool
     toppings: list[str]

@@ -3,8 +3,10 @@
 A ruleset is bounded (:mod:`salad.settings_schema`: 64 hands and rounds, 64 penalties, 32 a
 round, names of 60 characters, 2 to 16 players), as are a player's name (32 characters) and a
 chat line (200): so is everything built from them. The largest table those limits allow
-(tests/server/test_sizes.py builds it and plays it through) comes to about 215 KB of lobby,
-11 KB of state and 430 KB of how to play, and a profile is bounded in what it lists; the
+(tests/server/test_sizes.py builds it and plays it through: 64 penalties, each naming every card
+of the deck, 32 of them in each hand) comes to about 109 KB of lobby, 24 KB of state and 336 KB
+of how to play, because each says a penalty in words once and a hand by its penalties' places
+(said once a hand, that lobby would be 3.6 MB), and a profile is bounded in what it lists; the
 bounds below leave room above that and are what docs/protocol.md ("Limits") states.
 
 A connection's unsent messages may reach
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 KIB = 1024
 
-LOBBY_BYTES = 256 * KIB
+LOBBY_BYTES = 160 * KIB
 """A table's lobby: ``GET /api/tables/{id}``, and the ``table`` of a state (sent on connecting
 and when the lobby changes)."""
 

@@ -3,8 +3,8 @@
 
 An answer is built once for a ruleset, a number of players and a language (:func:`built`, the
 last :data:`KEPT` of them), as JSON and gzip-compressed, and sent as it is: the largest rules
-file the limits allow makes about 430 KB of it (docs/protocol.md, "Limits"), which a page of
-spectators asking at once no longer builds once each."""
+file the limits allow makes about 336 KB of it, 7 KB compressed (docs/protocol.md, "Limits"),
+which a page of spectators asking at once no longer builds once each."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ from salad.events import DEAL, END, SCORE, TRUMP
 from salad.locale import current, using
 from salad.moves import Move, parse_move
 from salad.ruleset import Kind, Ruleset
-from salad.server.info import deck_info, hands_info, toppings_of
+from salad.server.info import HandsInfo, deck_info, hands_info, toppings_of
 from salad.server.soon import Soon
 from salad.server.store import TableRow, hash_token
 from salad.server.tables.connection import Conn
@@ -158,7 +158,7 @@ class Table:
         """Of the lobby: a connection that has seen this version is not sent it again."""
         self.tricks_cache = TricksCache()
         self.codes: JsonCodes | None = None
-        self._drawing: tuple[int, str, dict[str, Any], list[dict[str, Any]]] | None = None
+        self._drawing: tuple[int, str, dict[str, Any], HandsInfo] | None = None
         self.hand_end: HandEnd | None = None
         self.passes: Choices | None = None
         """The choices of the pass phase under way made before their turn (:mod:`.passing`):
@@ -203,7 +203,7 @@ class Table:
         lang = current().code
         if self._drawing is None or self._drawing[:2] != (n, lang):
             self._drawing = (n, lang, deck_info(self.ruleset, n), hands_info(self.ruleset, n))
-        _n, _lang, deck, hands = self._drawing
+        _n, _lang, deck, (lines, hands) = self._drawing
         rs = self.ruleset
         return {
             "table_id": self.id,
@@ -232,6 +232,7 @@ class Table:
             "min_players": rs.min_players,
             "max_players": rs.max_players,
             "deck": deck,
+            "penalty_lines": lines,
             "hands": hands,
             "highest_wins": rs.highest_wins,
             "toppings": toppings_of(rs),

@@ -26,7 +26,8 @@ import { loadPrefs, mountLogo } from "./ui.js";
  * @property {DeckSpec} deck_spec
  * @property {{players: number, text: string}[]} removals
  * @property {string[]} play
- * @property {{number: number, name: string, total: number, penalties: {name: string, points: number, text: string}[]}[]} hands
+ * @property {{name: string, points: number, text: string}[]} penalties each penalty of the game, once
+ * @property {{number: number, name: string, total: number, penalties: number[]}[]} hands a hand's penalties: their places in `penalties`
  * @property {{name: string, title: string, shown: string, text: string}[]} toppings the title in English (data) and as shown
  * @property {{hand: number, round: string, cards: {code: string, name: string}[], lines: {penalty: string, points: number, why: string}[], total: number, text: string} | null} example
  */
@@ -58,7 +59,7 @@ function render(h) {
     html`${h.hands.map(
       // the ruleset's words (a round's name): in the catalog
       (hand) => html`<li><b>${t(hand.name)}</b>
-<ul>${hand.penalties.map((p) => html`<li>${sentence(p.text)}</li>`)}</ul>
+<ul>${hand.penalties.map((i) => html`<li>${sentence(h.penalties[i].text)}</li>`)}</ul>
 <small class="hint">${tn("{n} point in all is handed out in this hand.", "{n} points in all are handed out in this hand.", hand.total)}</small></li>`,
     )}`,
   );

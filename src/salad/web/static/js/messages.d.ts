@@ -87,11 +87,15 @@ export type HandEnd = {
   waiting: number[];
 };
 
-/** A round of the game in playing order, its penalties in words. */
+/**
+ * A round of the game in playing order, its penalties by their place in the lobby's
+ * `penalty_lines`.
+ */
 export type HandInfo = {
   number: number;
   round: string;
-  penalties: string[];
+  /** Indexes into the lobby's penalty_lines */
+  penalties: number[];
   total: number;
   marks: Mark[];
 };
@@ -154,6 +158,8 @@ export type Lobby = {
   min_players: number;
   max_players: number;
   deck: Deck;
+  /** Each penalty of the game in words, once ("Name: words"): the hands' penalties are their indexes */
+  penalty_lines: string[];
   hands: HandInfo[];
   highest_wins: boolean;
   toppings: string[];

@@ -8,7 +8,7 @@ import { $, html, join, maybe, setHTML } from "../dom.js";
 import { t, tn } from "../i18n.js";
 import { sheetTable, totalsChart } from "../scores.js";
 import { chime, soundOn } from "./motion.js";
-import { gameWinners, players, redraw, S, seatName, table, waitingNext } from "./state.js";
+import { gameWinners, penaltiesOf, players, redraw, S, seatName, table, waitingNext } from "./state.js";
 
 /** The paths already asked (askOnce). */
 const asked = new Set();
@@ -115,7 +115,8 @@ export function legendHTML() {
 export function everyHand() {
   const all = table().hands || [];
   if (all.length < 2) return [];
-  return (all[0].penalties || []).filter((p) => all.every((h) => (h.penalties || []).includes(p)));
+  const first = all[0].penalties || [];
+  return penaltiesOf(all[0]).filter((_, k) => all.every((h) => (h.penalties || []).includes(first[k])));
 }
 
 /** The hands of the game, with their penalties; a penalty of every hand (a topping's) is said
@@ -127,7 +128,7 @@ export function rulesHTML() {
     (h) =>
       html`<li><b>${t(h.round)}</b>${
         h.total !== undefined && h.total !== null ? html` <span class="hint">(${t("{n} in all", { n: h.total })})</span>` : ""
-      }<br><span class="hint">${(h.penalties || [])
+      }<br><span class="hint">${penaltiesOf(h)
         .filter((p) => !common.includes(p))
         .map(penaltyText)
         .join(" · ")}</span></li>`,

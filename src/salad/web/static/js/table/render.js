@@ -26,6 +26,7 @@ import {
   mustPressNext,
   myTurn,
   nameYou,
+  penaltiesOf,
   players,
   redraw,
   S,
@@ -104,8 +105,8 @@ function renderTopbar() {
   }
   const info = handInfo();
   const total = (tb.hands && tb.hands.length) || "?";
-  const pen = info ? info.penalties.map(penaltyText).join(" · ") : "";
-  const rule = info ? ruleText(info.penalties) : "";
+  const pen = info ? penaltiesOf(info).map(penaltyText).join(" · ") : "";
+  const rule = info ? ruleText(penaltiesOf(info)) : "";
   let trump = html``;
   const ended = waitingNext();
   if (v.trump && !ended) {
@@ -753,7 +754,7 @@ function renderSide() {
   const info = handInfo();
   const thisHand =
     info && v.phase !== "over"
-      ? html`<div class="panel"><h2>${t("Hand {hand}: {round}", { hand: shownHand(), round: t(info.round) })}</h2><ul class="penalty-list">${info.penalties.map(
+      ? html`<div class="panel"><h2>${t("Hand {hand}: {round}", { hand: shownHand(), round: t(info.round) })}</h2><ul class="penalty-list">${penaltiesOf(info).map(
           (p) => html`<li>${penaltyText(p)}</li>`,
         )}</ul></div>`
       : "";

@@ -155,6 +155,15 @@ export function handInfo() {
   return S.table.hands[shownHand() - 1] || null;
 }
 
+/** A hand's penalties in words ("Name: words ... points"): the lobby sends each line once, and
+ * a hand's penalties as their places among them.
+ * @param {import("../messages.js").HandInfo} hand
+ * @returns {string[]} */
+export function penaltiesOf(hand) {
+  const lines = (S.table && S.table.penalty_lines) || [];
+  return (hand.penalties || []).map((i) => lines[i] ?? "");
+}
+
 /** @returns {number[]} */
 export function gameWinners() {
   if (S.winners && S.winners.length) return S.winners;
