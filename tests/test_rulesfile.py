@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import salad.formats.rules
 from salad import Game, RulesError, load_ruleset
-from salad.events import SCORE
+from salad.events import SCORE, Play, TokenTaken, TrickWon
 from salad.formats.rules import FILE_KEYS, load_rules_file, parse_rules
 from salad.ruleset import Kind, Moon
 from salad.settings import apply_settings
@@ -621,3 +621,41 @@ def test_examples_of_the_docs_and_the_module(monkeypatch):
     result = doctest.testmod(salad.formats.rules)
     assert result.attempted >= 4
     assert not result.failed
+
+
+def test_two_tokens_that_share_a_card_pass_only_on_their_cards():
+    """A hand's tokens count the cards of any of them (their masks joined, not added: added,
+    the Ace of Hearts counted twice carried into the Two of Spades)."""
+    rs = parse_rules(
+        """
+preset = "canadian"
+hands = ["pair"]
+[[penalties]]
+id = "hot"
+kind = "token"
+points = 10
+suits = ["H"]
+[[penalties]]
+id = "ace"
+kind = "token"
+points = 5
+cards = ["AH"]
+[[rounds]]
+id = "pair"
+penalties = ["hot", "ace"]
+"""
+    )
+    for seed in range(20):
+        game = Game(rs, 4, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over():
+            game.play(rng.choice(game.legal_moves()))
+        trick: list[str] = []
+        last: list[str] = []
+        for event in game.events:
+            if isinstance(event, Play):
+                trick.append(game.format_move(event.move))
+            elif isinstance(event, TrickWon):
+                last, trick = trick, []
+            elif isinstance(event, TokenTaken):
+                assert any(card.endswith("H") for card in last), last

@@ -20,7 +20,9 @@ import secrets
 import threading
 from _random import Random as _CRandom
 from collections.abc import Sequence
+from functools import reduce
 from hashlib import sha512
+from operator import or_
 from typing import NoReturn
 
 from salad.cards import NO_SUIT, Card, CardMask, Deck, cards_of
@@ -882,8 +884,9 @@ class _Tables:
             and not rs.trump_chooser
             and deck.spec.copies_for(n) == 1
         )
-        self.token_masks: tuple[CardMask, ...] = tuple(
-            sum(p.mask for p in hand.penalties if p.kind == _TOKEN) for hand in rules.hands
+        self.token_masks: tuple[CardMask, ...] = tuple(  # joined: two tokens may share a card
+            reduce(or_, (p.mask for p in hand.penalties if p.kind == _TOKEN), 0)
+            for hand in rules.hands
         )
 
     def card_list(self, mask: CardMask) -> tuple[Card, ...]:
