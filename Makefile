@@ -154,6 +154,7 @@ test-e2e: setup
 
 bench: setup
 	$(PY) benchmarks/engine_speed.py
+	$(PY) benchmarks/batch_speed.py
 
 bench-bots: setup
 	$(PY) benchmarks/bot_strength.py $(ARGS)
