@@ -160,23 +160,24 @@ def test_a_refusal_in_a_dependency_run_in_a_thread(client: TestClient) -> None:
 def test_the_lobby_in_each_connection_s_language(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The lobby holds words (the hands' penalties, said by salad.formats.howto): each
-    request and each websocket gets it in its own language, however many share the table."""
+    """The lobby holds words (the penalties, said by salad.formats.howto): each request and
+    each websocket gets it in its own language, however many share the table."""
     import salad.server.tables.table as tables
     from salad.locale import _
 
-    monkeypatch.setattr(tables, "hands_info", lambda rs, n: [{"words": _("the game is over")}])
+    monkeypatch.setattr(tables, "hands_info", lambda rs, n: ([_("the game is over")], []))
     with TestClient(create_app(str(tmp_path / "t.db"))) as client:
         body = {"name": "Host", "seats": [{"kind": "human"}] + [{"kind": "bot"}] * 3}
         table_id = client.post("/api/tables", json=body).json()["table_id"]
         url = f"/api/tables/{table_id}"
-        assert client.get(url, headers=FR).json()["hands"][0]["words"] == "la partie est terminée"
-        assert client.get(url).json()["hands"][0]["words"] == "the game is over"
+        french = client.get(url, headers=FR).json()["penalty_lines"]
+        assert french == ["la partie est terminée"]
+        assert client.get(url).json()["penalty_lines"] == ["the game is over"]
         said = []
         for headers in (FR, {}):
             with client.websocket_connect(f"/ws/{url[5:]}", headers=dict(headers)) as ws:
                 state = json.loads(ws.receive_text())
-                said.append(state["table"]["hands"][0]["words"])
+                said.append(state["table"]["penalty_lines"][0])
         assert said == ["la partie est terminée", "the game is over"]
 
 
