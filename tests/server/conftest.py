@@ -606,15 +606,19 @@ class HAProxy:
             [binary, "-db", "-f", str(config)], stdout=self._log, stderr=subprocess.STDOUT
         )
         self.http = httpx.Client(base_url=self.base, timeout=30)
-        deadline = time.monotonic() + 10
+        # As long as a node's start may take (Server.wait_ready): a fresh clone's make test
+        # starts its first cluster beside four workers' collections and the browsers.
+        deadline = time.monotonic() + 60
         while True:
             try:
                 if self.http.get("/healthz").status_code == 200:
                     break
             except httpx.HTTPError:
                 pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("haproxy did not start in 10 s")
+            if time.monotonic() > deadline or self.proc.poll() is not None:
+                self.stop()
+                said = (directory / "haproxy.log").read_text(errors="replace")[-2000:]
+                raise RuntimeError(f"haproxy did not answer /healthz in 60 s: {said}")
             time.sleep(0.05)
 
     def stop(self) -> None:

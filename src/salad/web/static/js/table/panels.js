@@ -115,8 +115,7 @@ export function legendHTML() {
 export function everyHand() {
   const all = table().hands || [];
   if (all.length < 2) return [];
-  const first = all[0].penalties || [];
-  return penaltiesOf(all[0]).filter((_, k) => all.every((h) => (h.penalties || []).includes(first[k])));
+  return penaltiesOf(all[0]).filter((_, k) => all.every((h) => h.penalties.includes(all[0].penalties[k])));
 }
 
 /** The hands of the game, with their penalties; a penalty of every hand (a topping's) is said

@@ -155,13 +155,10 @@ export function handInfo() {
   return S.table.hands[shownHand() - 1] || null;
 }
 
-/** A hand's penalties in words ("Name: words ... points"): the lobby sends each line once, and
- * a hand's penalties as their places among them.
- * @param {import("../messages.js").HandInfo} hand
- * @returns {string[]} */
+/** A hand's penalties in words: places in the lobby's penalty_lines.
+ * @param {import("../messages.js").HandInfo} hand */
 export function penaltiesOf(hand) {
-  const lines = (S.table && S.table.penalty_lines) || [];
-  return (hand.penalties || []).map((i) => lines[i] ?? "");
+  return hand.penalties.map((i) => S.table?.penalty_lines[i] ?? "");
 }
 
 /** @returns {number[]} */
