@@ -27,6 +27,12 @@ every step and at the end; it exits 1 on any difference. ``--games 10000`` is is
 (about two minutes of CPU at 4 players: the reference engine and the per-step checks in Python
 take the time).
 
+``--vector`` times the vector environment instead (:class:`salad.adapters.vector.SaladVectorEnv`,
+N games as one Gymnasium vector env; ``--n 1024`` is issue #37's size, default 4,096): env
+steps a second (a step is one move in each of the N games) and observations a second (N a
+step: the seat to move's ``float32`` vector, the action mask, rewards), beside the bare batch
+with ``legal_mask()`` on the same games, in alternating rounds, per preset (about 20 s).
+
 Run ``python benchmarks/batch_speed.py`` (about 30 s), ``--quick`` (about 12 s), ``--n N``,
 ``--rounds R``. The last line printed is one JSON object with the figures.
 """
@@ -50,6 +56,7 @@ from engine_speed import CLOCK, OPENSPIEL_GAME, check_openspiel, run_openspiel, 
 import salad
 from salad import load_ruleset
 from salad.adapters.batch import BatchGames, compare_with_engine
+from salad.adapters.vector import SaladVectorEnv
 
 PLAYERS = 4  # engine_speed's loops play 4-player games
 PRESETS = ("canadian", "fruit-salad", "extended")
@@ -79,6 +86,54 @@ def run_batch(rs: Any, n: int, seed: int, mask: bool = False) -> tuple[float, in
             games.step(games.random_legal(rng))
             plays += n
     return CLOCK() - t0, plays
+
+
+def run_vector(envs: SaladVectorEnv, seed: int) -> tuple[float, int]:
+    """One episode of the vector env (N whole games, its reset included) with a random legal
+    move per game (``random_legal``, as ``run_batch`` draws them); return (seconds, steps)."""
+    rng = np.random.default_rng(seed)
+    steps = 0
+    t0 = CLOCK()
+    envs.reset(seed=seed)
+    while True:
+        _, _, terminated, _, _ = envs.step(envs.games.random_legal(rng))
+        steps += 1
+        if terminated.any():
+            return CLOCK() - t0, steps
+
+
+def vector_lines(n: int, rounds: int) -> dict[str, dict[str, float]]:
+    """The vector env beside the bare batch (with ``legal_mask()``), alternating rounds, per
+    preset at 4 players: medians of steps a second and observations (games' moves) a second."""
+    out = {}
+    for preset, settings in (*((p, {}) for p in PRESETS), SKIP_ALL):
+        rs = load_ruleset(preset, settings)
+        name = preset + ("+all" if settings else "")
+        envs = SaladVectorEnv(n, rs, PLAYERS)
+        run_vector(SaladVectorEnv(64, rs, PLAYERS), 0)  # warm-up
+        env_rates: list[float] = []
+        bare_rates: list[float] = []
+        for r in range(rounds):
+            gc.collect()
+            dt, steps = run_vector(envs, 1000 + r)
+            env_rates.append(steps / dt)
+            gc.collect()
+            dt, plays = run_batch(rs, n, 1000 + r, mask=True)
+            bare_rates.append(plays / n / dt)
+        env, bare = statistics.median(env_rates), statistics.median(bare_rates)
+        print(
+            f"  {name:<18} vector env {env:>8,.0f} steps/s = {env * n:>11,.0f} observations/s"
+            f"   bare batch (+mask) {bare:>8,.0f} steps/s = {bare * n:>11,.0f} plays/s"
+            f"   ({bare / env:.1f}x the env; obs {envs.layout.size} floats)"
+        )
+        out[name] = {
+            "env_steps_per_s": round(env, 1),
+            "env_observations_per_s": round(env * n),
+            "batch_mask_steps_per_s": round(bare, 1),
+            "batch_mask_plays_per_s": round(bare * n),
+            "observation_size": envs.layout.size,
+        }
+    return out
 
 
 def timed_line(
@@ -179,6 +234,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--players", default=str(PLAYERS), help="players in --games: a count, or all of them"
     )
+    ap.add_argument(
+        "--vector", action="store_true", help="time the vector env beside the bare batch"
+    )
     args = ap.parse_args(argv)
     now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
@@ -188,6 +246,16 @@ def main(argv: list[str] | None = None) -> int:
         failed = differential(args.games, args.players, 1000)
         print(json.dumps({"games_per_preset": args.games, "disagreeing": failed}))
         return 1 if failed else 0
+
+    if args.vector:
+        rounds = 3 if args.quick else max(1, args.rounds)
+        print(
+            f"vector env (salad.adapters.vector) at N = {args.n:,}, {PLAYERS} players, "
+            f"{rounds} rounds a line; python {platform.python_version()}, numpy {np.__version__}"
+        )
+        figures = vector_lines(args.n, rounds)
+        print(json.dumps({"n": args.n, "when": now, "load": load, "vector": figures}))
+        return 0
 
     if args.quick:
         args.seconds, args.rounds = 8.0, 3
