@@ -20,7 +20,7 @@ of every seat (relative rows) in place of the seat's own ``hand``, ``passed`` an
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -28,10 +28,19 @@ import numpy as np
 from numpy.typing import NDArray
 
 from salad.cards import NO_SUIT, CardMask
+from salad.formats.rules import load_ruleset
 from salad.ruleset import Kind, Moon, Ruleset
+from salad.settings import apply_settings
 from salad.view import Phase, View
 
-__all__ = ["PHASES", "ObservationLayout", "Private", "encode", "observation_layout"]
+__all__ = [
+    "PHASES",
+    "ObservationLayout",
+    "Private",
+    "encode",
+    "env_ruleset",
+    "observation_layout",
+]
 
 PHASES = ("deal", "trump", "pass", "play", "over")
 
@@ -42,6 +51,21 @@ OWN = ("hand", "passed", "received")
 """The parts only the observing seat knows."""
 PLANES = ("played", "trick", "taken", "hands")
 """The parts that are one row of cards per seat."""
+
+
+def env_ruleset(
+    rules: str | Ruleset, players: int | None, settings: Mapping[str, Any] | None
+) -> tuple[Ruleset, int]:
+    """The ruleset and player count an environment plays: a preset's name or a ruleset, with
+    ``settings`` applied, and its default count when ``players`` is None (RulesError when the
+    count is out of its range)."""
+    if isinstance(rules, Ruleset):
+        rs = apply_settings(rules, settings) if settings else rules
+    else:
+        rs = load_ruleset(rules, settings)
+    n = rs.default_players if players is None else players
+    rs.check_players(n)
+    return rs, n
 
 
 @dataclass(frozen=True)

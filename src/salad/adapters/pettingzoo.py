@@ -29,14 +29,12 @@ except ImportError as exc:  # pragma: no cover - the envs extra is not installed
         f"salad.adapters.pettingzoo needs PettingZoo: pip install 'salad[envs]' ({exc})"
     ) from exc
 
-from salad.adapters.features import ObservationLayout, encode, observation_layout
+from salad.adapters.features import ObservationLayout, encode, env_ruleset, observation_layout
 from salad.cards import NO_SUIT
 from salad.engine import Game
 from salad.errors import SaladError
-from salad.formats.rules import load_ruleset
 from salad.moves import format_move, format_moves
 from salad.ruleset import Ruleset
-from salad.settings import apply_settings
 from salad.view import View
 
 __all__ = [
@@ -90,12 +88,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc, unused-ignore]  # noqa: N
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise SaladError(f"render_mode: {render_mode!r} is not one of ansi, human")
         self.render_mode = render_mode
-        if isinstance(rules, Ruleset):
-            rs = apply_settings(rules, settings) if settings else rules
-        else:
-            rs = load_ruleset(rules, settings)
-        n = rs.default_players if players is None else players
-        rs.check_players(n)
+        rs, n = env_ruleset(rules, players, settings)
         self.ruleset = rs
         self.players = n
         self.deck = rs.deck_for(n)

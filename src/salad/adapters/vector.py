@@ -57,12 +57,10 @@ except ImportError as exc:  # pragma: no cover - the envs extra is not installed
     ) from exc
 
 from salad.adapters.batch import BatchGames
-from salad.adapters.features import PHASES, ObservationLayout, observation_layout
+from salad.adapters.features import PHASES, ObservationLayout, env_ruleset, observation_layout
 from salad.cards import cards_of
 from salad.errors import SaladError
-from salad.formats.rules import load_ruleset
 from salad.ruleset import Kind, Ruleset
-from salad.settings import apply_settings
 from salad.view import Phase
 
 __all__ = ["SaladVectorEnv"]
@@ -116,12 +114,7 @@ class SaladVectorEnv(VectorEnv[Floats, Ints, NDArray[Any]]):
         autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
         reward_scale: float | None = None,
     ) -> None:
-        if isinstance(rules, Ruleset):
-            rs = apply_settings(rules, settings) if settings else rules
-        else:
-            rs = load_ruleset(rules, settings)
-        n = rs.default_players if players is None else players
-        rs.check_players(n)
+        rs, n = env_ruleset(rules, players, settings)
         if num_envs < 1:
             raise SaladError(f"SaladVectorEnv: num_envs must be at least 1, not {num_envs}")
         self.ruleset = rs
