@@ -137,6 +137,12 @@ SELECTED = $(if $(SELECT),($(SELECT)) and ,)
 # serial pass: its tests mostly wait (on bots' delays, leases lapsing), one process at a time,
 # and lint on a fresh clone (mypy without its cache) takes most of a minute of one core, which
 # the parallel pass, CPU-bound on both cores, had to share.
+# The servers the tests start (about 140 in make test) are forked from a process that has loaded
+# the server's modules (tests/forked_servers.py): each is still a process of its own that runs
+# `python -m salad.cli serve ...` from its start, less the 1.2 s of CPU of loading the modules
+# anew (make test: about 170 s of CPU less, 80 s of its wall on 2 cores). Each worker's browser
+# session server is `salad serve` started as a user starts it.
+test test-fast: export SALAD_TEST_FORK_SERVERS = 1
 test: setup system-deps node_modules/.stamp
 	$(call two_passes,,ci,$(LINT))
 
@@ -145,9 +151,6 @@ test: setup system-deps node_modules/.stamp
 # Three workers: without the browsers, a fourth costs more (its collection, its session server)
 # than it overlaps.
 test-fast: WORKERS = 3
-# Its servers forked from a process that has loaded the server's modules (tests/server/
-# server_fork.py): 0.7 s of CPU less each of the ~30 it starts; make test starts each anew.
-test-fast: export SALAD_TEST_FORK_SERVERS = 1
 test-fast: setup
 	$(call two_passes,not e2e and not cluster and ,dev,,--ignore=tests/e2e)
 

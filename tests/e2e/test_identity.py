@@ -126,6 +126,9 @@ def test_a_player_is_kept_signed_in_elsewhere_rejoins_exports_and_deletes(
             page.click("#you-make")
             expect(page.locator("#you-code-made")).not_to_have_text(code)  # the new one
             revoked = page.locator("#you-code-made").inner_text()
+            # The list read anew (the first code used by now), not the one drawn before it was:
+            # a click there would revoke the used code.
+            expect(page.locator("#you-links .you-used")).to_have_count(1)
             page.locator("#you-links [data-revoke]").first.click()
             expect(page.locator("#you-links [data-revoke]")).to_have_count(0)
             third.click("#you-have summary")

@@ -18,11 +18,12 @@ from salad.server.cluster.names import REDIRECT, redirect_target
 from salad.server.players.identity import COOKIE
 
 from .cluster_clients import NODE
+from .conftest import BALANCED
 
 
 def browser(proxy: Any) -> httpx.Client:
     """A browser of its own (its own cookies) that reaches the cluster through the balancer."""
-    return httpx.Client(base_url=proxy.base, timeout=30)
+    return httpx.Client(base_url=proxy.base, timeout=30, limits=BALANCED)
 
 
 async def seat_by_cookie(proxy: Any, table_id: str, cookie: str, node: str) -> Any:

@@ -1,6 +1,7 @@
 """A process that has loaded what ``salad serve`` loads and forks a server on demand: each
 ``salad serve`` the tests start then costs its own start-up work, not a second of loading
-(conftest.py's ``Server``, when ``SALAD_TEST_FORK_SERVERS=1``, as ``make test-fast`` sets).
+(forked_servers.py's ``Forks``, when ``SALAD_TEST_FORK_SERVERS=1``, as ``make test`` and
+``make test-fast`` set).
 
 Run as ``python server_fork.py``: it loads ``salad.cli`` and ``salad.server.run`` as ``salad
 serve`` does (the garbage collector off meanwhile), says ``ready``, then reads requests, one
@@ -22,7 +23,7 @@ resource tracker (a server's bot pool then starts none of its own) and leave thr
 forks from a process that never used multiprocessing and ends as ``python -m`` ends.
 
 Only the loading is shared: a child reads its environment at run time as a process of its own
-would (conftest.py forks only when the environment differs from this process's in ``SALAD_*``
+would (forked_servers.py forks only when the environment differs from this process's in ``SALAD_*``
 and ``PYTEST_*`` variables at most; else it starts a process). Each child reseeds ``random``
 (Python does so at every fork); they share this process's hash seed.
 """
