@@ -110,22 +110,29 @@ node_modules/.stamp: package.json package-lock.json
 
 # The tests run in two passes under one throwaway PostgreSQL (scripts/postgres.sh sets
 # SALAD_TEST_POSTGRES_URL): those that can share the machine on $(WORKERS) pytest-xdist workers
-# (the server tests mostly wait on the processes they start, so more workers than cores pay;
-# loadgroup keeps each browser module on one worker, tests/conftest.py), then those marked
+# (the server tests often wait on the processes they start, so a worker more than the cores
+# pays; a fourth cost more than it overlapped: its collection, its browser and session server,
+# a fresh clone's make test 16 s longer; loadgroup keeps each browser module on one worker,
+# tests/conftest.py), then those marked
 # serial, which measure wall or CPU time, without other tests (reading only the modules that
 # hold them). A third argument is a command run beside the second pass, on the core those tests
-# leave idle (its output held back until both end); a fourth, pytest arguments of both passes.
-# Any of them failing fails the target.
+# leave idle (its output held back until both end); a fourth, pytest arguments of both passes;
+# a fifth, test modules taken out of the first pass and run after that command, beside the second
+# pass too (those that only compute: they start no process and measure no time). Any of them
+# failing fails the target.
 # SELECT: a marker expression more, e.g. SELECT="not slow" (not with -m in ARGS, which would
 # replace the passes' own); ARGS: more pytest arguments, e.g. ARGS="-x tests/server";
 # WORKERS=0: no workers.
-WORKERS ?= 4
+WORKERS ?= 3
 PYTEST  := $(VENV)/bin/pytest
 BESIDE  := $(VENV)/beside.log
 define two_passes
 HYPOTHESIS_PROFILE=$(2) scripts/postgres.sh sh -c '\
-  $(PYTEST) -n $(WORKERS) --dist loadgroup -m "$(SELECTED)$(1)not serial" $(4) $(ARGS); parallel=$$?; \
-  { $(or $(3),true); } >$(BESIDE) 2>&1 & beside=$$!; \
+  $(PYTEST) -n $(WORKERS) --dist loadgroup -m "$(SELECTED)$(1)not serial" $(4) $(ARGS) \
+    $(addprefix --ignore=,$(5)); parallel=$$?; \
+  { $(or $(3),true); lint=$$?; \
+    $(if $(5),$(PYTEST) -m "$(SELECTED)$(1)not serial" $(4) $(5) || exit $$?;) exit $$lint; \
+  } >$(BESIDE) 2>&1 & beside=$$!; \
   $(PYTEST) -m "$(SELECTED)$(1)serial" --serial-modules $(4) $(ARGS); alone=$$?; \
   wait $$beside; besides=$$?; cat $(BESIDE); rm -f $(BESIDE); \
   for s in $$besides $$parallel $$alone; do [ $$s -eq 0 ] || [ $$s -eq 5 ] || exit $$s; done'
@@ -134,9 +141,12 @@ endef
 SELECTED = $(if $(SELECT),($(SELECT)) and ,)
 
 # Everything (CI runs this: .ci/run), with Hypothesis's full example counts, and lint beside the
-# serial pass: its tests mostly wait (on bots' delays, leases lapsing), one process at a time,
-# and lint on a fresh clone (mypy without its cache) takes most of a minute of one core, which
-# the parallel pass, CPU-bound on both cores, had to share.
+# serial pass, then COMPUTE: the serial pass's tests mostly wait (on bots' delays, leases
+# lapsing), one process at a time, leaving a core idle for most of its minute. Lint on a fresh
+# clone (mypy without its cache) takes half a minute of it, COMPUTE's modules (27 s of CPU) the
+# rest; the parallel pass, CPU-bound on both cores, had to share both. Without SELECT or ARGS.
+COMPUTE := tests/test_batch.py tests/test_properties.py tests/test_bad_inputs.py \
+  tests/test_skip_the_salad.py
 # The servers the tests start (about 140 in make test) are forked from a process that has loaded
 # the server's modules (tests/forked_servers.py): each is still a process of its own that runs
 # `python -m salad.cli serve ...` from its start, less the 1.2 s of CPU of loading the modules
@@ -144,13 +154,10 @@ SELECTED = $(if $(SELECT),($(SELECT)) and ,)
 # session server is `salad serve` started as a user starts it.
 test test-fast: export SALAD_TEST_FORK_SERVERS = 1
 test: setup system-deps node_modules/.stamp
-	$(call two_passes,,ci,$(LINT))
+	$(call two_passes,,ci,$(LINT),,$(if $(SELECT)$(ARGS),,$(COMPUTE)))
 
 # The inner loop: everything but the browser and cluster tests (the browser modules not even
 # read), fewer Hypothesis examples.
-# Three workers: without the browsers, a fourth costs more (its collection, its session server)
-# than it overlaps.
-test-fast: WORKERS = 3
 test-fast: setup
 	$(call two_passes,not e2e and not cluster and ,dev,,--ignore=tests/e2e)
 
