@@ -121,7 +121,7 @@ def main() -> int:
     try:
         ray = importlib.import_module("ray")
     except ImportError:
-        ray_error = "ray is not installed (pip install 'salad[ray]')"
+        ray_error = "ray is not installed (pip install 'canadian-salad[ray]')"
     runs: dict[str, list[TournamentResult]] = {"one": [], "local": [], "ray": []}
     ceilings = []
     starts: list[float] = []

@@ -103,23 +103,24 @@ def test_python_dash_m_runs_the_app() -> None:
 @pytest.mark.parametrize(
     ("args", "blocked", "line"),
     [
-        (["serve"], ["fastapi"], "error: salad serve needs: pip install 'salad[web]'"),
-        (["serve"], ["uvicorn"], "error: salad serve needs: pip install 'salad[web]'"),
-        (["serve"], ["sqlalchemy"], "error: salad serve needs: pip install 'salad[web]'"),
+        (["serve"], ["fastapi"], "error: salad serve needs: pip install 'canadian-salad[web]'"),
+        (["serve"], ["uvicorn"], "error: salad serve needs: pip install 'canadian-salad[web]'"),
+        (["serve"], ["sqlalchemy"], "error: salad serve needs: pip install 'canadian-salad[web]'"),
         (
             ["serve", "--database", "postgresql://u@localhost/salad"],
             ["psycopg"],
-            "error: salad serve --database postgresql://... needs: pip install 'salad[postgres]'",
+            "error: salad serve --database postgresql://... needs: "
+            "pip install 'canadian-salad[postgres]'",
         ),
         (
             ["tournament", "-b", "random,random,random,random"],
             ["openskill"],
-            "error: salad tournament needs: pip install 'salad[lab]'",
+            "error: salad tournament needs: pip install 'canadian-salad[lab]'",
         ),
         (
             ["tournament", "-b", "random,random,random,random"],
             ["matplotlib"],
-            "error: salad tournament needs: pip install 'salad[lab]'",
+            "error: salad tournament needs: pip install 'canadian-salad[lab]'",
         ),
     ],
 )
@@ -240,9 +241,11 @@ def test_the_command_loads_no_extra() -> None:
 
 def test_require_extra() -> None:
     require_extra("rules", "core", "json", "typer")
-    with pytest.raises(SaladError, match=r"^salad serve needs: pip install 'salad\[web\]'$"):
+    with pytest.raises(
+        SaladError, match=r"^salad serve needs: pip install 'canadian-salad\[web\]'$"
+    ):
         require_extra("serve", "web", "json", "no_such_module_anywhere")
-    with pytest.raises(SaladError, match=r"^salad x needs: pip install 'salad\[y\]'$"):
+    with pytest.raises(SaladError, match=r"^salad x needs: pip install 'canadian-salad\[y\]'$"):
         require_extra("x", "y", "no_such_package.sub")
 
 

@@ -390,7 +390,7 @@ def test_without_textual_play_names_the_extra_and_plain_still_works() -> None:
         os.close(slave)
         os.close(master)
     assert result.returncode == 1
-    assert result.stderr == "error: salad play needs: pip install 'salad[tui]'\n"
+    assert result.stderr == "error: salad play needs: pip install 'canadian-salad[tui]'\n"
     result = subprocess.run(
         [sys.executable, "-c", NO_TEXTUAL, "play", "--plain", "--seed", "1"],
         input="quit\n",

@@ -438,7 +438,7 @@ def test_bad_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert "is a file" in error_line([*four[:2], "--out", str(a_file)])
     monkeypatch.setitem(sys.modules, "ray", None)  # as if Ray were not installed
     line = error_line([*four, "--backend", "ray"])
-    assert "Ray is not installed" in line and "salad[ray]" in line
+    assert "Ray is not installed" in line and "canadian-salad[ray]" in line
 
 
 def test_out_holds_another_tournament(tmp_path: Path) -> None:

@@ -26,7 +26,7 @@ try:
     from pettingzoo.utils import wrappers  # type: ignore[import-untyped, unused-ignore]
 except ImportError as exc:  # pragma: no cover - the envs extra is not installed
     raise ImportError(
-        f"salad.adapters.pettingzoo needs PettingZoo: pip install 'salad[envs]' ({exc})"
+        f"salad.adapters.pettingzoo needs PettingZoo: pip install 'canadian-salad[envs]' ({exc})"
     ) from exc
 
 from salad.adapters.features import ObservationLayout, encode, env_ruleset, observation_layout

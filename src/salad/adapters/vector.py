@@ -53,7 +53,7 @@ try:
     from gymnasium.vector.utils import batch_space
 except ImportError as exc:  # pragma: no cover - the envs extra is not installed
     raise ImportError(
-        f"salad.adapters.vector needs Gymnasium: pip install 'salad[envs]' ({exc})"
+        f"salad.adapters.vector needs Gymnasium: pip install 'canadian-salad[envs]' ({exc})"
     ) from exc
 
 from salad.adapters.batch import BatchGames

@@ -238,14 +238,14 @@ def require_extra(command: str, extra: str, *modules: str) -> None:
     """Stop `salad COMMAND` with one line if a module of its install extra is missing.
 
     Raises :class:`SaladError` (one line through :func:`friendly`):
-    ``salad serve needs: pip install 'salad[web]'``. Only looks the modules up (no import), so
-    it costs nothing when they are there.
+    ``salad serve needs: pip install 'canadian-salad[web]'``. Only looks the modules up (no
+    import), so it costs nothing when they are there.
 
     >>> require_extra("rules", "core", "json")
     >>> require_extra("serve", "web", "no_such_module_here")
     Traceback (most recent call last):
     ...
-    salad.errors.SaladError: salad serve needs: pip install 'salad[web]'
+    salad.errors.SaladError: salad serve needs: pip install 'canadian-salad[web]'
     """
     for name in modules:
         try:
@@ -254,7 +254,7 @@ def require_extra(command: str, extra: str, *modules: str) -> None:
             found = False
         if not found:
             raise SaladError(
-                _("salad {command} needs: pip install 'salad[{extra}]'").format(
+                _("salad {command} needs: pip install 'canadian-salad[{extra}]'").format(
                     command=command, extra=extra
                 )
             )

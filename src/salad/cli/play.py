@@ -31,7 +31,7 @@ from salad.tui.session import Session, kept_games, last_kept_game
 DEFAULT_DELAY = 0.6
 """Seconds a bot waits before it plays in the terminal app, so that people can follow."""
 DEFAULT_BOTS = "expert"
-NEEDS_TUI = N_("salad play needs: pip install 'salad[tui]'")
+NEEDS_TUI = N_("salad play needs: pip install 'canadian-salad[tui]'")
 
 GameRulesOpt = Annotated[
     str | None,

@@ -13,7 +13,7 @@ from salad.errors import SaladError
 from salad.locale import N_
 
 WEB_MODULES = ("fastapi", "uvicorn", "sqlalchemy")
-"""What ``pip install 'salad[web]'`` brings: looked up before the server loads them."""
+"""What ``pip install 'canadian-salad[web]'`` brings: looked up before the server loads them."""
 
 POSTGRES_PREFIXES = ("postgres://", "postgresql://", "postgresql+")
 

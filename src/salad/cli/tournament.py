@@ -76,7 +76,7 @@ OutOpt = Annotated[
 PlotsOpt = Annotated[bool, typer.Option("--plots/--no-plots", help=N_("Draw the PNG plots."))]
 
 LAB_MODULES = ("openskill",)
-"""What the ratings need from ``pip install 'salad[lab]'``."""
+"""What the ratings need from ``pip install 'canadian-salad[lab]'``."""
 PLOT_MODULES = ("matplotlib",)
 """What the plots need from it (``--no-plots`` does without)."""
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import os
 import queue
@@ -14,9 +13,9 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
+from salad import __version__
 from salad.bots.external.protocol import PROTOCOL, dumps
 from salad.errors import SaladError
 from salad.ruleset import Ruleset
@@ -63,13 +62,10 @@ def check_program(argv: Sequence[str]) -> None:
         raise SaladError(f"bots: cmd: program {program!r} is not on the PATH")
 
 
-@functools.lru_cache(maxsize=1)
 def salad_version() -> str:
-    """The installed salad's version, for ``hello``."""
-    try:
-        return version("salad")
-    except PackageNotFoundError:  # run from a source tree that was never installed
-        return "unknown"
+    """This salad's version (``salad.__version__``, the one place it is written), for
+    ``hello``: the same from an install and from a source tree."""
+    return __version__
 
 
 class ProgramFailure(Exception):

@@ -23,7 +23,7 @@ BACKENDS = ("local", "ray")
 TASK_SECONDS = 0.5
 """Aimed-for duration of one task (a batch of games) on a worker."""
 MAX_BATCH = 256
-RAY_HINT = "pip install 'salad[ray]'"
+RAY_HINT = "pip install 'canadian-salad[ray]'"
 
 Finished = Callable[[tuple[list[PlayedGame], float]], None]
 """Called in this process with each finished batch: its games and the seconds they took."""
@@ -83,7 +83,7 @@ class Batches:
 
 def import_ray() -> Any:
     """The ``ray`` module, or a one-line error naming the extra to install."""
-    # Ray is an optional extra (salad[ray]): imported only for --backend ray.
+    # Ray is an optional extra (canadian-salad[ray]): imported only for --backend ray.
     try:
         return importlib.import_module("ray")
     except ImportError:

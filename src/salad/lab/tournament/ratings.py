@@ -84,7 +84,7 @@ def rate_games(
     >>> final["a"].mu > 25 > final["b"].mu == final["c"].mu
     True
     """
-    # openskill is an optional extra (salad[lab]): loaded only when ratings are computed.
+    # openskill is an optional extra (canadian-salad[lab]): loaded only when ratings are computed.
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()

@@ -1,6 +1,6 @@
 """A tournament's report: the leaderboard and the games as CSV tables, and the plots.
 
-The plots need Matplotlib, an optional extra (``salad[lab]``), imported only to draw them.
+The plots need Matplotlib, an optional extra (``canadian-salad[lab]``), imported only to draw them.
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def write_tables(result: TournamentResult, directory: Path) -> list[Path]:
 def write_plots(result: TournamentResult, directory: Path) -> list[Path]:
     """``ratings.png`` (ratings over the games), ``points.png`` (points per game, box plots)
     and ``rounds.png`` (mean points per round)."""
-    # Matplotlib is an optional extra (salad[lab]): loaded only to draw the plots.
+    # Matplotlib is an optional extra (canadian-salad[lab]): loaded only to draw the plots.
     from matplotlib import colormaps
 
     rs = result.ruleset
