@@ -24,7 +24,7 @@ WEB_STAMP     := $(VENV)/.web-stamp
 CLUSTER_STAMP := $(VENV)/.cluster-stamp
 DEV_STAMP     := $(VENV)/.dev-stamp
 
-.PHONY: setup setup-web system-deps run cluster test test-fast test-e2e lint lint-js protocol i18n bench bench-bots bench-server bench-cluster bench-review bench-fair bench-profile bench-lab bench-wire clean
+.PHONY: dist setup setup-web system-deps run cluster test test-fast test-e2e lint lint-js protocol i18n bench bench-bots bench-server bench-cluster bench-review bench-fair bench-profile bench-lab bench-wire clean
 
 # Debian packages the tests need: a real browser, and PostgreSQL, Redis and HAProxy for the
 # cluster (docs/deploy.md); nginx for the configuration docs/deploying.md gives.
@@ -207,6 +207,13 @@ bench-profile: setup
 bench-lab: setup
 	$(PY) benchmarks/tournament_speed.py
 
+# The sdist and the wheel of canadian-salad in dist/ (uv, which the venv has, builds them in an
+# isolated environment), checked by twine (their metadata and README render as PyPI would).
+dist: setup
+	rm -rf dist
+	$(UV) build -q --out-dir dist
+	$(VENV)/bin/twine check --strict dist/*
+
 clean:
-	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis \
+	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis \
 	  .import_linter_cache node_modules
