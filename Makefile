@@ -111,15 +111,14 @@ node_modules/.stamp: package.json package-lock.json
 # The tests run in two passes under one throwaway PostgreSQL (scripts/postgres.sh sets
 # SALAD_TEST_POSTGRES_URL): those that can share the machine on $(WORKERS) pytest-xdist workers
 # (the server tests often wait on the processes they start, so a worker more than the cores
-# pays; a fourth cost more than it overlapped: its collection, its browser and session server,
-# a fresh clone's make test 16 s longer; loadgroup keeps each browser module on one worker,
-# tests/conftest.py), then those marked
-# serial, which measure wall or CPU time, without other tests (reading only the modules that
-# hold them). A third argument is a command run beside the second pass, on the core those tests
-# leave idle (its output held back until both end); a fourth, pytest arguments of both passes;
-# a fifth, test modules taken out of the first pass and run after that command, beside the second
-# pass too (those that only compute: they start no process and measure no time). Any of them
-# failing fails the target.
+# pays; a fourth cost more than it overlapped: its collection, its browser and session server
+# made a fresh clone's make test 13 s longer; loadgroup keeps each browser module on one worker,
+# tests/conftest.py), then those marked serial, which measure wall or CPU time, without other
+# tests (reading only the modules that hold them). A third argument is a command run beside the
+# second pass, on the core those tests leave idle (its output held back until both end); a
+# fourth, pytest arguments of both passes; a fifth, test modules taken out of the first pass and
+# run after that command, beside the second pass too (those that only compute: they start no
+# process and measure no time). Any of them failing fails the target.
 # SELECT: a marker expression more, e.g. SELECT="not slow" (not with -m in ARGS, which would
 # replace the passes' own); ARGS: more pytest arguments, e.g. ARGS="-x tests/server";
 # WORKERS=0: no workers.
@@ -144,13 +143,14 @@ SELECTED = $(if $(SELECT),($(SELECT)) and ,)
 # serial pass, then COMPUTE: the serial pass's tests mostly wait (on bots' delays, leases
 # lapsing), one process at a time, leaving a core idle for most of its minute. Lint on a fresh
 # clone (mypy without its cache) takes half a minute of it, COMPUTE's modules (27 s of CPU) the
-# rest; the parallel pass, CPU-bound on both cores, had to share both. Without SELECT or ARGS.
+# rest; the parallel pass, CPU-bound on both cores, had to share both. With SELECT or ARGS,
+# COMPUTE's modules stay in the parallel pass.
 COMPUTE := tests/test_batch.py tests/test_properties.py tests/test_bad_inputs.py \
   tests/test_skip_the_salad.py
 # The servers the tests start (about 140 in make test) are forked from a process that has loaded
 # the server's modules (tests/forked_servers.py): each is still a process of its own that runs
 # `python -m salad.cli serve ...` from its start, less the 1.2 s of CPU of loading the modules
-# anew (make test: about 170 s of CPU less, 80 s of its wall on 2 cores). Each worker's browser
+# anew (make test: about 140 s of CPU less, 70 s of its wall on 2 cores). Each worker's browser
 # session server is `salad serve` started as a user starts it.
 test test-fast: export SALAD_TEST_FORK_SERVERS = 1
 test: setup system-deps node_modules/.stamp

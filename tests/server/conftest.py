@@ -491,7 +491,7 @@ class HAProxy:
         )
         self.http = httpx.Client(base_url=self.base, timeout=30, limits=BALANCED)
         # As long as a node's start may take (Server.wait_ready): a fresh clone's make test
-        # starts its first cluster beside four workers' collections and the browsers.
+        # starts its first cluster beside the other workers' collections and the browsers.
         deadline = time.monotonic() + 60
         while True:
             try:

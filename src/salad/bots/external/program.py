@@ -62,12 +62,6 @@ def check_program(argv: Sequence[str]) -> None:
         raise SaladError(f"bots: cmd: program {program!r} is not on the PATH")
 
 
-def salad_version() -> str:
-    """This salad's version (``salad.__version__``, the one place it is written), for
-    ``hello``: the same from an install and from a source tree."""
-    return __version__
-
-
 class ProgramFailure(Exception):
     """The program crashed (``kind == "crash"``) or did not answer in time (``"timeout"``)."""
 
@@ -155,7 +149,7 @@ class Program:
             target=_read_lines, args=(proc.stdout, self.lines), daemon=True, name="salad-bot-io"
         )
         self.reader.start()
-        hello = {"type": "hello", "protocol": PROTOCOL, "salad": salad_version()}
+        hello = {"type": "hello", "protocol": PROTOCOL, "salad": __version__}
         return self.ask(hello, start_time)
 
     def send(self, message: dict[str, Any]) -> None:
