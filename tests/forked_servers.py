@@ -23,9 +23,12 @@ FORK_ENV = "SALAD_TEST_FORK_SERVERS"
 (``make test`` and ``make test-fast`` set it); else each is a process of its own, from the
 interpreter's start (as each browser worker's session server always is, tests/e2e)."""
 
-FORKED_ENV_PREFIXES = ("SALAD_", "PYTEST_")
+FORKED_ENV_PREFIXES = ("SALAD_", "PYTEST_", "RAY_", "PYTHONBREAKPOINT")
 """The environment variables a forked server may have other than the forking process's: read
-at run time, not when the modules load (another difference starts a process of its own)."""
+at run time, not when the modules load (another difference starts a process of its own). Ray's
+are there because ``ray.init`` sets them in the process that calls it for good (a tournament
+test on Ray: every server its worker started after it was started whole), and the server never
+loads Ray; ``PYTHONBREAKPOINT`` is read when ``breakpoint()`` is called."""
 
 
 class ForkedProcess:

@@ -277,6 +277,9 @@ def ctrl_c_as_in_a_terminal() -> None:
 
 
 def test_cli_ctrl_c_then_resume(tmp_path: Path) -> None:
+    # GAMES: enough that the Ctrl-C sent once six are saved lands while games are being played
+    # (60 finished in 0.6 s at 96 a second: a run was seen ending before the signal came).
+    GAMES = 150
     out = tmp_path / "cli"
     cmd = [
         sys.executable,
@@ -288,7 +291,7 @@ def test_cli_ctrl_c_then_resume(tmp_path: Path) -> None:
         "--bots",
         "basic,random,random",
         "--games",
-        "60",
+        str(GAMES),
         "--seed",
         "9",
         "--workers",
@@ -318,13 +321,13 @@ def test_cli_ctrl_c_then_resume(tmp_path: Path) -> None:
     assert "interrupted:" in stderr and "games saved in" in stderr, stderr
     assert "Traceback" not in stderr and len(stderr.strip().splitlines()) == 1, stderr
     saved = len(load_records(records))
-    assert 6 <= saved < 60
+    assert 6 <= saved < GAMES
 
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert f"{saved} were already played" in done.stdout
     whole = tmp_path / "whole"
-    run_tournament(CANADIAN, 3, "basic,random,random", 60, seed=9, out=whole, plots=False)
+    run_tournament(CANADIAN, 3, "basic,random,random", GAMES, seed=9, out=whole, plots=False)
     assert snapshot(out) == snapshot(whole)
 
 
