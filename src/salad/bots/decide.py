@@ -8,16 +8,17 @@ worker end with its server.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import random
 import threading
-import time
+from multiprocessing.connection import wait
 
 from salad.bots import make_bot
 from salad.moves import Move
 from salad.view import View
 
-__all__ = ["PARENT_CHECK", "RANDOM", "choose_move", "exit_with_parent"]
+__all__ = ["RANDOM", "choose_move", "exit_with_parent"]
 
 RANDOM = "random"
 
@@ -34,23 +35,23 @@ def choose_move(name: str, seed: int, view: View, move_time: float | None = None
     return move
 
 
-PARENT_CHECK = 0.5
-"""Seconds between a worker's looks at whether its parent still lives."""
+def exit_with_parent() -> None:
+    """Pool initializer: end this worker process as soon as the process that made its pool
+    (the server) is gone.
 
-
-def exit_with_parent(parent: int) -> None:
-    """Pool initializer: end this worker process as soon as ``parent`` (the server) is gone.
-
-    A parent killed with ``kill -9`` runs no shutdown code, and its pool's workers would wait
-    for work forever (each holds the pool's queue open itself). A daemon thread watches the
-    parent's pid instead: when the parent dies, this process is handed to another parent and
-    ``os.getppid()`` changes. (``prctl(PR_SET_PDEATHSIG)`` would fire when the *thread* that
-    started the worker ends, which a parent run in a thread does long before the process.)
+    A server killed with ``kill -9`` runs no shutdown code, and its pool's workers would wait
+    for work forever (each holds the pool's queue open itself). A daemon thread waits on
+    ``multiprocessing.parent_process()``'s sentinel instead, which becomes ready when that
+    process ends, however the worker was started (``spawn``, or from the fork server, whose
+    child it is). (``prctl(PR_SET_PDEATHSIG)`` would fire when the *thread* that started the
+    worker ends, which a parent run in a thread does long before the process.)
     """
+    parent = multiprocessing.parent_process()
+    if parent is None:  # not a worker: nothing to watch
+        return
 
     def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_CHECK)
+        wait([parent.sentinel])
         os._exit(0)  # no cleanup: the parent and its work are gone
 
     threading.Thread(target=watch, name="salad-parent-watch", daemon=True).start()

@@ -1,7 +1,8 @@
 """``python -m salad.cli``: the `salad` command.
 
-The command loads only when run as the program: a process that multiprocessing's ``spawn``
-starts from it (a bot worker of ``salad serve``) imports this module too, and needs none of it.
+The command loads only when run as the program: a process multiprocessing starts from it (the
+fork server of ``salad serve``'s bot pool, or a bot worker where there is none) imports this
+module too, and needs none of it.
 """
 
 if __name__ == "__main__":

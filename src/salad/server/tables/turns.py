@@ -46,6 +46,24 @@ TAKEOVER, TIMER = "takeover", "timer"
 Accept = Callable[[Table, int, Move, str], Awaitable[None]]
 """Plays, stores and broadcasts a move: (table, seat, move, by whom)."""
 
+POOL_PRELOAD = ("__main__", "salad.bots.decide", "salad.bots.assist", "salad.lab.review")
+"""What the bot pool's fork server loads once, before it forks each worker: the server's main
+module and those of the jobs the pool runs (a bot's move, a hint, a review's decision). A worker
+then starts in a hundredth of a second, where each loaded them itself (about 0.4 s of CPU), and
+shares their memory with the others."""
+
+
+def pool_context() -> multiprocessing.context.BaseContext:
+    """How the bot pool starts its workers: from multiprocessing's fork server, which loads
+    :data:`POOL_PRELOAD` once (where there is one: not on Windows, which starts each afresh).
+    Never a plain fork of the server: its event loop, threads and database connections are
+    not the worker's to have."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(list(POOL_PRELOAD))
+    return context
+
 
 def bot_display_name(bot: str, seat: int) -> str:
     """A bot's name at the table, numbered as people count seats (from 1), in the language of
@@ -138,9 +156,8 @@ class Turns:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
                 max_workers=self.workers(),
-                mp_context=multiprocessing.get_context("spawn"),
+                mp_context=pool_context(),
                 initializer=exit_with_parent,  # a server killed with -9 takes its workers along
-                initargs=(os.getpid(),),
             )
         return self._pool
 
