@@ -175,6 +175,21 @@ def data_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         yield path
 
 
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """The figures tests measured (``record_property("figure", text)``), after the run."""
+    reports = terminalreporter.stats.get("passed", []) + terminalreporter.stats.get("failed", [])
+    figures = [
+        str(value)
+        for report in reports
+        for name, value in getattr(report, "user_properties", ())
+        if name == "figure"
+    ]
+    if figures:
+        terminalreporter.section("Figures")
+        for figure in figures:
+            terminalreporter.write_line(figure)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--serial-modules",

@@ -38,12 +38,16 @@ def drive(
     answer: Callable[[list[str]], str | None] = first_legal,
     timeout: float = 60.0,
     hang_up_at: int | None = None,
+    salad: str = SALAD,
+    cwd: Path | None = None,
 ) -> tuple[int, list[str], str]:
     """Run ``salad play --plain ARGS`` on pipes, answering every prompt with ``answer(lines so
     far)`` (None closes stdin); the exit status, the lines of stdout and stderr. ``hang_up_at``:
-    at that prompt (from 1), SIGHUP instead of an answer, as a closed terminal sends."""
+    at that prompt (from 1), SIGHUP instead of an answer, as a closed terminal sends.
+    ``salad``: the command (another installation's); ``cwd``: where it runs."""
     proc = subprocess.Popen(
-        [SALAD, "play", "--plain", *args],
+        [salad, "play", "--plain", *args],
+        cwd=cwd,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -9,6 +9,7 @@ import json
 import re
 import socket
 import subprocess
+import sys
 import warnings
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from urllib.parse import urljoin, urlsplit
 import pytest
 from fastapi import FastAPI
 
+import salad
 from salad.cli import app
 from salad.cli.errors import run_app
 from salad.server.routes.pages import STATIC_DIR, Assets, router
@@ -77,6 +79,16 @@ def test_pages_are_revalidated_and_answer_head(server: Any) -> None:
         assert head.headers["content-type"].startswith("text/html")
     changed = server.http.get("/", headers={"if-none-match": '"not-this-one"'})
     assert changed.status_code == 200 and "<html" in changed.text.lower()
+
+
+def test_the_home_pages_footer_gives_the_version_salad_version_gives(server: Any) -> None:
+    said = subprocess.run(
+        [sys.executable, "-m", "salad.cli", "--version"], capture_output=True, text=True, check=True
+    ).stdout.split()[-1]
+    assert said == salad.__version__
+    for lang, name in (("en", "Canadian Salad"), ("fr", "Salade canadienne")):
+        home = server.http.get(f"/?lang={lang}").text
+        assert f'<p class="footer-note" id="version">{name} {said}</p>' in home, lang
 
 
 def test_every_static_url_and_module_import_is_versioned(server: Any) -> None:

@@ -40,6 +40,7 @@ from starlette.requests import HTTPConnection
 from starlette.staticfiles import NotModifiedResponse
 from starlette.types import Scope
 
+from salad import __version__
 from salad.locale import (
     LANGUAGES,
     PSEUDO,
@@ -263,11 +264,13 @@ class Assets(StaticFiles):
 def writer(directory: Path, lang: Language) -> Environment:
     """The Jinja environment that writes the pages of ``directory`` in ``lang``: their
     ``{% trans %}`` and ``_()`` through its catalog; a page has ``lang`` (its
-    :class:`~salad.locale.Language`) and ``languages`` (the switch's,
-    ``{% include "parts/language.html" %}``)."""
+    :class:`~salad.locale.Language`), ``languages`` (the switch's,
+    ``{% include "parts/language.html" %}``) and ``version`` (the package's, as ``salad
+    --version`` says it)."""
     env = Environment(
         loader=FileSystemLoader(directory), extensions=["jinja2.ext.i18n"], autoescape=True
     )
+    env.globals["version"] = __version__
     env.install_gettext_translations(catalog_of(lang.code), newstyle=True)  # type: ignore[attr-defined]
     env.policies["ext.i18n.trimmed"] = True  # as the catalog's extraction reads them (tool.py)
     return env
