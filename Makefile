@@ -24,7 +24,7 @@ WEB_STAMP     := $(VENV)/.web-stamp
 CLUSTER_STAMP := $(VENV)/.cluster-stamp
 DEV_STAMP     := $(VENV)/.dev-stamp
 
-.PHONY: dist setup setup-web system-deps run cluster test test-fast test-e2e lint lint-js protocol i18n bench bench-bots bench-server bench-cluster bench-review bench-fair bench-profile bench-lab bench-wire clean
+.PHONY: dist docs setup setup-web system-deps run cluster test test-fast test-e2e lint lint-js protocol i18n bench bench-bots bench-server bench-cluster bench-review bench-fair bench-profile bench-lab bench-wire clean
 
 # Debian packages the tests need: a real browser, and PostgreSQL, Redis and HAProxy for the
 # cluster (docs/deploy.md); nginx for the configuration docs/deploying.md gives.
@@ -70,18 +70,26 @@ run: setup-web
 cluster: $(CLUSTER_STAMP) system-deps
 	scripts/postgres.sh scripts/cluster.sh
 
+# The documentation site (mkdocs.yml) into site/, strict: a warning (a broken link or anchor, an
+# API reference that does not resolve) fails it. Its end-of-life notice for MkDocs 1 is not one.
+DOCS := NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict -q
+
 # Python: ruff, formatting, mypy --strict, the floors contract (pyproject.toml, importlinter) and
 # the protocol's generated files; JavaScript: tsc --noEmit over the // @ts-check client (npm
-# installs TypeScript). The first that fails stops it.
-LINT := $(VENV)/bin/ruff check src tests benchmarks \
-  && $(VENV)/bin/ruff format --check src tests benchmarks \
+# installs TypeScript); the documentation site's strict build. The first that fails stops it.
+LINT := $(VENV)/bin/ruff check src tests benchmarks docs/griffe_doctests.py \
+  && $(VENV)/bin/ruff format --check src tests benchmarks docs/griffe_doctests.py \
   && $(VENV)/bin/mypy \
   && $(VENV)/bin/lint-imports \
   && $(PY) -m salad.server.protocol_schema --check \
-  && npm run -s typecheck
+  && npm run -s typecheck \
+  && $(DOCS)
 
 lint: setup node_modules/.stamp
 	$(LINT)
+
+docs: setup
+	$(DOCS)
 
 # The websocket protocol's generated files (docs/protocol.schema.json, js/messages.d.ts and .js),
 # written from the models of salad.server.messages; `make lint` fails while they are stale.
@@ -215,5 +223,5 @@ dist: setup
 	$(VENV)/bin/twine check --strict dist/*
 
 clean:
-	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis \
+	rm -rf $(VENV) build dist site src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis \
 	  .import_linter_cache node_modules
