@@ -206,7 +206,10 @@ def open_page(
     ) -> Any:
         ctx = context
         if ctx is None:
-            ctx = browser.new_context(viewport=viewport or DESKTOP)
+            # No service worker (the installable app's, js/offline.js): a test's pages are a
+            # first visit, and a worker would fetch the offline pages' files beside each one
+            # (tests/e2e/test_offline.py opens contexts that allow it).
+            ctx = browser.new_context(viewport=viewport or DESKTOP, service_workers="block")
             if not pause:
                 ctx.add_init_script("localStorage.setItem('salad.pref.pause', 'false')")
             contexts.append(ctx)

@@ -35,6 +35,7 @@ from salad.server.routes import (
     signin,
     standings,
     tables,
+    webapp,
 )
 from salad.server.sockets import SocketGate, TableSockets
 from salad.server.speech import SpokenLanguage
@@ -141,7 +142,7 @@ def create_app(
     app.include_router(standings.router)  # a group's season
     install_ratings(app, storage, manager)  # results and ratings as games end (#34)
     add_error_handlers(app)
-    for routes in (health, tables, sheets, howto, reviews, me, signin, ratings, pages):
+    for routes in (health, tables, sheets, howto, reviews, me, signin, ratings, webapp, pages):
         app.include_router(routes.router)
     # Innermost: it compresses what the routes and the static files answer, nothing else.
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL)

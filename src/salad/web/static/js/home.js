@@ -281,7 +281,8 @@ async function start() {
   try {
     options = await api("GET", "/api/options");
   } catch (err) {
-    toast(t("Cannot load the options: {error}", { error: errorText(err) }));
+    // Offline, the page's #offline line says so (offline.js): no second message.
+    if (navigator.onLine) toast(t("Cannot load the options: {error}", { error: errorText(err) }));
     return;
   }
   bots = options.bots || [];
