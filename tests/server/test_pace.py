@@ -116,7 +116,10 @@ def test_the_hosts_pace_is_stored_and_kept_by_the_bots(paced: Server) -> None:
     made = bench.quick_table(paced.base, "fast")
     played = asyncio.run(bench.ws_game(paced.base, made["table_id"], made["token"], tricks=3))
     assert played.tricks == 3
-    assert 3 * 3 * 0.15 <= played.seconds <= 3 * (0.5 + 3 * 0.15) + 1.5, played
+    # At least 9 bot cards at 0.15 s each, less one: the first bot's wait may start before the
+    # host's first state (the table starts before it connects; seen at 1.26 s once the bot pool
+    # started quickly, its fork server's workers not loading the bots each).
+    assert (3 * 3 - 1) * 0.15 <= played.seconds <= 3 * (0.5 + 3 * 0.15) + 1.5, played
     # Experts think within the pace too: hardly slower than basic bots (up to 0.7 s a card on
     # their own, 2 - 3 s more than basic bots over three tricks).
     made = bench.quick_table(paced.base, "fast", bot="expert")
