@@ -89,6 +89,7 @@ async def manifest(request: Request) -> Response:
         "short_name": short,
         "description": about,
         "lang": lang.tag,
+        "id": "/",  # the app's identity: one app whatever its start URL becomes
         "start_url": "/",
         "scope": "/",
         "display": "standalone",

@@ -7,8 +7,9 @@
 //   over at once and drops the caches of the old.
 // - The client's files (/static/, the catalogs under /i18n/) have versioned URLs: the cache
 //   answers, else the network (and the cache keeps what it answered).
-// - A page is asked of the network first (a player sees the site as it is); without one, the
-//   page as last seen, else the home page, which then says it is offline.
+// - A page is asked of the network first (a player sees the site as it is; a kept page is kept
+//   as last seen); without one, the kept page, else the home page, which then says it is
+//   offline.
 // - Everything else (the API, the websockets) goes to the network, untouched.
 
 const VERSION = "__VERSION__";
@@ -44,7 +45,8 @@ async function pageFromNetworkFirst(request) {
   const key = new URL(request.url).pathname; // one copy of a page, whatever its query
   try {
     const answer = await fetch(request);
-    if (answer.ok) cache.put(key, answer.clone());
+    // Only the kept pages are kept fresh: a table's page is not kept (one a table, ever more).
+    if (answer.ok && PRECACHE.includes(key)) cache.put(key, answer.clone());
     return answer;
   } catch (error) {
     const kept = (await cache.match(key)) || (await cache.match("/"));

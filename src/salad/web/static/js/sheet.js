@@ -726,7 +726,8 @@ async function start() {
   try {
     options = await api("GET", "/api/options");
   } catch (err) {
-    toast(t("Cannot load the rules on offer: {error}", { error: errorText(err) }));
+    // Offline, the page's #offline line says so (offline.js): no second message.
+    if (navigator.onLine) toast(t("Cannot load the rules on offer: {error}", { error: errorText(err) }));
   }
   rules.setOptions(options);
   const stored = saved();
@@ -734,7 +735,9 @@ async function start() {
     try {
       current = await call("/api/sheets/load", { sheet: stored });
     } catch (err) {
-      toast(t("The sheet kept in this browser cannot be read: {error}", { error: errorText(err) }));
+      if (navigator.onLine) {
+        toast(t("The sheet kept in this browser cannot be read: {error}", { error: errorText(err) }));
+      }
     }
   }
   render();
