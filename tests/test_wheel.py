@@ -188,6 +188,11 @@ def test_serve_from_the_wheel(served: httpx.Client) -> None:
     table = served.get(f"/table/{made.json()['table_id']}")
     assert table.status_code == 200 and "<html" in table.text.lower()
     assert served.get("/howto").status_code == 200
+    # The installable app: its worker keeps the pages and files the wheel holds.
+    worker = served.get("/sw.js")
+    assert worker.status_code == 200 and '"/sheet"' in worker.text
+    for icon in served.get("/manifest.webmanifest").json()["icons"]:
+        assert served.get(icon["src"]).headers["content-type"] == "image/png", icon
     static = re.findall(r'href="(/static/css/[^"]+)"', home.text)
     assert static, "the home page names no stylesheet"
     for url in static:
