@@ -10,12 +10,14 @@ afresh (docs/deploying.md)."""
 from __future__ import annotations
 
 import json
+import re
+from functools import lru_cache
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from salad.locale import _, pgettext, using
-from salad.server.routes.pages import REVALIDATE, STATIC_URL, Assets, page_language, version
+from salad.locale import Language, _, pgettext, using
+from salad.server.routes.pages import REVALIDATE, Assets, page_language, version
 
 router = APIRouter()
 
@@ -25,7 +27,6 @@ OFFLINE_PAGES = {"/": "index", "/sheet": "sheet", "/howto": "howto"}
 THEME = "#0c3b27"
 """The pages' ``theme-color``: the app's bar and splash screen."""
 
-SCRIPT_SRC = '<script src="'
 ICONS = (
     ("icons/icon-192.png", "192x192", "any"),
     ("icons/icon-512.png", "512x512", "any"),
@@ -35,52 +36,40 @@ ICONS = (
 inside the safe circle a phone crops it to)."""
 
 
-def offline_urls(assets: Assets, request: Request) -> list[str]:
-    """The URLs the service worker keeps: :data:`OFFLINE_PAGES` and every file they load."""
-    lang = page_language(request)
+KEPT_URL = re.compile(r'(?<=\s)(?:src|href)="(/(?:static|i18n)/[^"]+)"')
+"""A written page's reference to a file it loads, its URL already versioned: a stylesheet, an
+icon, a module script, its catalog (``/i18n/...``)."""
+
+
+def offline_urls(assets: Assets, lang: Language) -> list[str]:
+    """The URLs the service worker keeps: :data:`OFFLINE_PAGES` and every file they load
+    (what their tags name, and the modules their scripts import, all the way down)."""
     urls: list[str] = []
     for path, name in OFFLINE_PAGES.items():
         html = assets.written(name, lang)[0].decode()
-        urls.append(path)
-        urls += [assets.url(file) for _attr, file in STATIC_URL.findall(unversioned(html))]
-        urls += [assets.url(module.removeprefix("web/static/")) for module in assets.modules(html)]
-        urls += [
-            url.split('"', 1)[0]
-            for url in html.split(SCRIPT_SRC)[1:]
-            if url.startswith("/i18n/")  # the page's catalog in its language
-        ]
-    return list(dict.fromkeys(u for u in urls if u))  # once each, in order
+        urls += [path, *KEPT_URL.findall(html)]
+        modules = sorted(assets.modules(html))  # a set: in its order, the hash seed's
+        urls += [assets.url(module.removeprefix("web/static/")) for module in modules]
+    # Once each, in an order of their own: the same files give every process the same script
+    # (a node or a restart must not make browsers install the worker anew).
+    return list(dict.fromkeys(urls))
 
 
-def unversioned(html: str) -> str:
-    """A written page's ``/static/`` URLs without their ``?v=`` (to read them with
-    :data:`STATIC_URL`, which takes only plain ones)."""
-    return html.replace("?v=", '" data-v="')
-
-
-@router.get("/sw.js", include_in_schema=False)
-async def service_worker(request: Request) -> Response:
-    """The service worker, for the language the browser asks in; revalidated on each visit
-    (browsers look for a new one at least once a day anyway)."""
-    assets: Assets = request.app.state.assets
-    urls = offline_urls(assets, request)
+@lru_cache(maxsize=16)
+def worker_script(assets: Assets, lang: Language) -> bytes:
+    """``/sw.js`` in ``lang``, made once (a browser asks for it again at every visit)."""
+    urls = offline_urls(assets, lang)
     template = (assets.root / "app" / "sw.js").read_text(encoding="utf-8")
-    body = template.replace("__PRECACHE__", json.dumps(urls)).replace(
-        "__VERSION__", version("\n".join(urls).encode())
+    return (
+        template.replace("__PRECACHE__", json.dumps(urls))
+        .replace("__VERSION__", version("\n".join(urls).encode()))
+        .encode()
     )
-    response = assets.remembered(
-        body.encode(), "text/javascript", f'"{version(body.encode())}"', request.headers
-    )
-    response.headers["cache-control"] = REVALIDATE
-    response.headers["vary"] = "Accept-Language, Cookie"
-    return response
 
 
-@router.get("/manifest.webmanifest", include_in_schema=False)
-async def manifest(request: Request) -> Response:
-    """The web app manifest, in the language the browser asks in."""
-    assets: Assets = request.app.state.assets
-    lang = page_language(request)
+@lru_cache(maxsize=16)
+def manifest_text(assets: Assets, lang: Language) -> bytes:
+    """The manifest in ``lang``, made once."""
     with using(lang.code):
         name, short = pgettext("app", "Canadian Salad"), pgettext("app", "Salad")
         about = _("Play Canadian Salad with friends and bots, and keep score with real cards.")
@@ -100,10 +89,29 @@ async def manifest(request: Request) -> Response:
             for file, sizes, purpose in ICONS
         ],
     }
-    body = json.dumps(data, ensure_ascii=False, indent=1).encode()
-    response = assets.remembered(
-        body, "application/manifest+json", f'"{version(body)}"', request.headers
-    )
+    return json.dumps(data, ensure_ascii=False, indent=1).encode()
+
+
+def answer(body: bytes, media_type: str, request: Request) -> Response:
+    """``body`` with its ETag (304 if the browser has it), revalidated at each visit, by the
+    language the request asks in."""
+    assets: Assets = request.app.state.assets
+    response = assets.remembered(body, media_type, f'"{version(body)}"', request.headers)
     response.headers["cache-control"] = REVALIDATE
     response.headers["vary"] = "Accept-Language, Cookie"
     return response
+
+
+@router.get("/sw.js", include_in_schema=False)
+async def service_worker(request: Request) -> Response:
+    """The service worker, for the language the browser asks in; revalidated on each visit
+    (browsers look for a new one at least once a day anyway)."""
+    body = worker_script(request.app.state.assets, page_language(request))
+    return answer(body, "text/javascript", request)
+
+
+@router.get("/manifest.webmanifest", include_in_schema=False)
+async def manifest(request: Request) -> Response:
+    """The web app manifest, in the language the browser asks in."""
+    body = manifest_text(request.app.state.assets, page_language(request))
+    return answer(body, "application/manifest+json", request)
