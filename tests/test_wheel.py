@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -22,6 +21,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from serving import free_port, wait_serving
 from test_plain import drive
 
 import salad
@@ -142,12 +142,6 @@ def test_the_plain_terminal_app_from_the_wheel(installed: Installed) -> None:
     assert "Final scores:" in lines and "Traceback" not in err
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture
 def served(installed: Installed) -> Iterator[httpx.Client]:
     port = free_port()
@@ -161,16 +155,7 @@ def served(installed: Installed) -> Iterator[httpx.Client]:
     )
     client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert proc.poll() is None, (installed.cwd / "serve.log").read_text()[-2000:]
-            try:
-                if client.get("/api/options").status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "salad serve from the wheel did not answer"
-            time.sleep(0.05)
+        wait_serving(str(client.base_url).rstrip("/"), proc, installed.cwd / "serve.log")
         yield client
     finally:
         client.close()

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -34,6 +33,7 @@ from typing import Any
 import httpx
 import pytest
 from forked_servers import ForkedProcess, forks
+from serving import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -67,12 +67,6 @@ def _salad_command() -> list[str]:
     return [found] if found else [sys.executable, "-m", "salad.cli"]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @cache  # one Python start a session, not one a server (each module of its own starts one)
 def _serve_exists(cmd: tuple[str, ...]) -> bool:
     try:
@@ -103,7 +97,7 @@ def running_server(
     cmd = _salad_command()
     if not _serve_exists(tuple(cmd)):
         pytest.skip("`salad serve` does not exist yet (src/salad/server is not written)")
-    port = _free_port()
+    port = free_port()
     db = database or tmp_path_factory.mktemp("e2e-db") / "salad.sqlite"
     log_path = tmp_path_factory.mktemp("e2e-log") / "server.log"
     log = log_path.open("w+")

@@ -16,10 +16,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
 from playwright.sync_api import expect
+from serving import free_port, wait_serving
 
-from .conftest import DESKTOP, ROOT, _free_port, _salad_command, watch
+from .conftest import DESKTOP, ROOT, _salad_command, watch
 from .test_browser import HAND
 
 
@@ -28,22 +28,14 @@ def serving(database: Path, port: int) -> Iterator[str]:
     """``salad serve`` on ``database`` and ``port`` until the block ends."""
     args = ["serve", "--port", str(port), "--database", f"sqlite:///{database}"]
     args += ["--bot-delay", "0.05"]
-    log = (database.parent / f"server-{time.monotonic_ns()}.log").open("w")
+    log_path = database.parent / f"server-{time.monotonic_ns()}.log"
+    log = log_path.open("w")
     proc = subprocess.Popen(
         [*_salad_command(), *args], stdout=log, stderr=subprocess.STDOUT, cwd=ROOT
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 45
-        while True:
-            assert proc.poll() is None, f"the server exited ({proc.returncode})"
-            try:
-                if httpx.get(f"{url}/api/options", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.1)
+        wait_serving(url, proc, log_path, seconds=45)
         yield url
     finally:
         proc.terminate()
@@ -60,7 +52,7 @@ def player(page: Any) -> dict[str, Any]:
 def test_a_player_is_kept_signed_in_elsewhere_rejoins_exports_and_deletes(
     browser: Any, tmp_path: Path, axe: Callable[..., list[str]]
 ) -> None:
-    database, port = tmp_path / "salad.db", _free_port()
+    database, port = tmp_path / "salad.db", free_port()
     contexts: list[Any] = []
     errors: list[str] = []
 

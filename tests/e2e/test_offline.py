@@ -11,7 +11,6 @@ import shutil
 import struct
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,8 +18,9 @@ from typing import Any
 
 import httpx
 from playwright.sync_api import expect
+from serving import free_port, wait_serving
 
-from .conftest import ROOT, _free_port, watch
+from .conftest import ROOT, watch
 
 PHONE = {"width": 390, "height": 844}
 ARTIFACTS = Path(__file__).with_name("artifacts")
@@ -139,16 +139,8 @@ def serve_release(release: Path, port: int, log: Path) -> subprocess.Popen[bytes
         stdout=log.open("ab"),
         stderr=subprocess.STDOUT,
     )
-    deadline = time.monotonic() + 45
-    while True:
-        assert proc.poll() is None, log.read_text()[-2000:]
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/options").status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            pass
-        assert time.monotonic() < deadline, log.read_text()[-2000:]
-        time.sleep(0.05)
+    wait_serving(f"http://127.0.0.1:{port}", proc, log, seconds=45)
+    return proc
 
 
 def release(place: Path, change: Callable[[Path], None]) -> Path:
@@ -164,7 +156,7 @@ def release(place: Path, change: Callable[[Path], None]) -> Path:
 def test_a_release_reaches_a_returning_browser(browser: Any, tmp_path: Path) -> None:
     """A browser that kept the site (and its worker) comes back after a release: the worker is
     replaced, the old cache goes, and the page is the release's, online and offline."""
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
     log = tmp_path / "serve.log"
     first = release(tmp_path / "v1", lambda static: None)

@@ -33,6 +33,7 @@ import httpx
 import pytest
 import websockets
 from forked_servers import ForkedProcess, forks
+from serving import free_port
 from websockets.client import ClientProtocol
 from websockets.protocol import State as WsState
 from websockets.uri import parse_uri
@@ -107,12 +108,6 @@ def flood(sock: socket.socket, burst: bytes, seconds: float = FLOOD_SECONDS) -> 
     finally:
         sock.close()
     return None
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class Server:
